@@ -1,0 +1,96 @@
+#include "engine/cli.h"
+
+#include <functional>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include "engine/commands.h"
+#include "engine/edit_distance.h"
+#include "engine/exit_codes.h"
+
+namespace muh {
+
+namespace {
+
+struct CommandSpec {
+  const char* name;
+  const char* help;
+  bool takes_patch;
+  std::function<int(const CommandOptions&)> run;
+};
+
+const std::vector<CommandSpec>& Commands() {
+  static const std::vector<CommandSpec> kCommands = {
+      {"diff", "print the unified diff the rules produce; modify nothing", false, RunDiff},
+      {"apply", "rewrite the tree in place: all files or none", false, RunApply},
+      {"verify", "fail (exit 1) when the tree or the committed patch has drifted", true, RunVerify},
+  };
+  return kCommands;
+}
+
+void SetUpLogging(int verbosity) {
+  auto diag = spdlog::stderr_logger_mt("diag");
+  diag->set_pattern("%v");
+  auto log = spdlog::stderr_logger_mt("muhpatch");
+  log->set_pattern("muhpatch: %l: %v");
+  log->set_level(verbosity >= 2 ? spdlog::level::debug
+                 : verbosity == 1 ? spdlog::level::info
+                                  : spdlog::level::warn);
+  spdlog::set_default_logger(log);
+}
+
+}  // namespace
+
+int RunCli(int argc, char** argv) {
+  std::vector<std::string> names;
+  for (const CommandSpec& c : Commands()) names.push_back(c.name);
+  if (argc >= 2 && argv[1][0] != '-') {
+    std::string word = argv[1];
+    bool known = false;
+    for (const std::string& n : names) known = known || n == word;
+    if (!known) {
+      std::cerr << "muhpatch: error: unknown command '" << word << "'" << DidYouMean(word, names)
+                << "\n";
+      return kExitBadInput;
+    }
+  }
+  CLI::App app{"muhpatch: rewrite the tuning knobs of enginex-vllm from declared rules"};
+  app.require_subcommand(1);
+  int verbosity = 0;
+  app.add_flag("-v,--verbose", verbosity, "log more on stderr (repeat for debug)");
+  CommandOptions opts;
+  std::vector<std::pair<CLI::App*, const CommandSpec*>> subs;
+  for (const CommandSpec& c : Commands()) {
+    CLI::App* sub = app.add_subcommand(c.name, c.help);
+    sub->add_option("RULES", opts.session.rules_path, "rule file (YAML)")->required();
+    sub->add_option("TREE", opts.session.tree_path, "root of the source tree")->required();
+    sub->add_option("--rule", opts.session.only_rules, "run only this rule (repeatable)");
+    if (c.takes_patch) sub->add_option("--patch", opts.patch_path, "the committed patch to compare");
+    subs.emplace_back(sub, &c);
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "muhpatch: error: " << e.what() << "\n";
+    return kExitBadInput;
+  }
+  SetUpLogging(verbosity);
+  try {
+    for (const auto& [sub, spec] : subs) {
+      if (sub->parsed()) return spec->run(opts);
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "muhpatch: internal error: " << e.what() << "\n";
+    return kExitInternal;
+  }
+  return kExitBadInput;
+}
+
+}  // namespace muh

@@ -1,0 +1,116 @@
+#include "engine/commands.h"
+
+#include <iostream>
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include "engine/exit_codes.h"
+#include "engine/unified_diff.h"
+
+namespace muh {
+
+namespace {
+
+// Loads and plans; reports every diagnostic. False when the run must stop.
+bool Prepare(const CommandOptions& opts, Session* s) {
+  OpenSession(opts.session, s);
+  if (!s->loaded) {
+    s->ReportAll(s->load_errors);
+    return false;
+  }
+  s->ReportAll(s->plan.diagnostics);
+  return s->plan.ok();
+}
+
+std::string Summary(const PlanResult& plan) {
+  int rewrites = 0, done = 0, skipped = 0;
+  for (const RuleOutcome& o : plan.outcomes) {
+    rewrites += o.status == RuleStatus::kRewrites;
+    done += o.status == RuleStatus::kAlreadyApplied;
+    skipped += o.status == RuleStatus::kSkipped;
+  }
+  return fmt::format("{} rules: {} to apply, {} already applied, {} skipped", plan.outcomes.size(),
+                     rewrites, done, skipped);
+}
+
+}  // namespace
+
+int RunDiff(const CommandOptions& opts) {
+  Session s;
+  if (!Prepare(opts, &s)) return kExitBadInput;
+  std::string diff = RenderDiff(s.files, s.plan.new_contents);
+  std::cout << diff << std::flush;
+  spdlog::info("{}", Summary(s.plan));
+  return kExitClean;
+}
+
+int RunApply(const CommandOptions& opts) {
+  Session s;
+  if (!Prepare(opts, &s)) return kExitBadInput;
+  if (s.plan.new_contents.empty()) {
+    spdlog::info("nothing to change; {}", Summary(s.plan));
+    return kExitClean;
+  }
+  std::vector<std::string> paths;
+  for (const auto& [path, text] : s.plan.new_contents) paths.push_back(path);
+  std::vector<Diagnostic> errs;
+  if (!s.tree.CheckWritable(paths, &errs)) {
+    s.ReportAll(errs);
+    return kExitBadInput;
+  }
+  if (!s.tree.WriteAll(s.plan.new_contents, &errs)) {
+    s.ReportAll(errs);
+    return kExitWriteFailed;
+  }
+  spdlog::info("rewrote {} files; {}", paths.size(), Summary(s.plan));
+  return kExitClean;
+}
+
+int RunVerify(const CommandOptions& opts) {
+  Session s;
+  OpenSession(opts.session, &s);
+  if (!s.loaded) {
+    s.ReportAll(s.load_errors);
+    return kExitBadInput;
+  }
+  s.ReportAll(s.plan.diagnostics);
+  if (!s.plan.ok()) {
+    spdlog::get("diag")->info("verify: drift: the rules no longer apply cleanly to {}",
+                              opts.session.tree_path);
+    return kExitDrift;
+  }
+  std::string regenerated = RenderDiff(s.files, s.plan.new_contents);
+  if (regenerated.empty()) {
+    std::cout << fmt::format("verify: clean: nothing left to change ({})\n", Summary(s.plan));
+    return kExitClean;
+  }
+  if (opts.patch_path.empty()) {
+    for (const auto& [path, edits] : s.plan.edits) {
+      for (const Edit& e : edits) {
+        Position p = s.files.at(path).PositionOf(e.offset);
+        s.Report(Diagnostic{path, p.line, p.column, Severity::kError,
+                            fmt::format("drift: rule '{}' would rewrite this site", e.rule_id)});
+      }
+    }
+    spdlog::get("diag")->info("verify: drift: {} files would change", s.plan.new_contents.size());
+    return kExitDrift;
+  }
+  std::string committed;
+  std::string err;
+  if (!ReadWholeFile(opts.patch_path, &committed, &err)) {
+    s.Report(MakeError(opts.patch_path, 0, 0, err));
+    return kExitBadInput;
+  }
+  if (committed == regenerated) {
+    std::cout << fmt::format("verify: clean: {} matches the rules ({})\n", opts.patch_path,
+                             Summary(s.plan));
+    return kExitClean;
+  }
+  spdlog::get("diag")->info(
+      "{}: error: drift: the committed patch differs from the regenerated one:", opts.patch_path);
+  std::cout << UnifiedDiff(opts.patch_path, committed, regenerated);
+  return kExitDrift;
+}
+
+}  // namespace muh

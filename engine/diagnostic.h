@@ -1,0 +1,28 @@
+// A located message: the one shape every error, warning and note takes on
+// its way to the user. Formats as `file:line:col: severity: message`.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace muh {
+
+enum class Severity { kError, kWarning, kNote };
+
+struct Diagnostic {
+  std::string file;  // as the user should see it: tree-relative or as given
+  int line = 0;      // 1-based; 0 means "the whole file"
+  int column = 0;    // 1-based byte column; 0 means "the whole line"
+  Severity severity = Severity::kError;
+  std::string message;
+
+  // `file:line:col: error: message`; line/col are omitted when 0.
+  std::string Format() const;
+};
+
+Diagnostic MakeError(std::string file, int line, int column, std::string message);
+Diagnostic MakeNote(std::string file, int line, int column, std::string message);
+
+bool HasErrors(const std::vector<Diagnostic>& diags);
+
+}  // namespace muh

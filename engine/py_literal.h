@@ -1,0 +1,19 @@
+// Python literal values compared by value, not by spelling: `32 * 1024`
+// equals `32768`, `'x'` equals `"x"`, `(8)` equals `8`.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace muh {
+
+// A canonical spelling of the value of `text` when it is a constant we can
+// evaluate: integers with + - * // % ** and parentheses, True/False/None, or a
+// plain string literal. nullopt for anything else.
+std::optional<std::string> CanonicalLiteral(std::string_view text);
+
+// True when both texts denote the same constant, or are the same text.
+bool SameValue(std::string_view a, std::string_view b);
+
+}  // namespace muh

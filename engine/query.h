@@ -1,0 +1,68 @@
+// Compiled tree-sitter queries with predicates evaluated by us.
+//
+// libtree-sitter 0.20 parses `#eq?` and friends but leaves them to the
+// caller. We support #eq?, #not-eq?, #match?, #not-match? and #any-of?; any
+// other predicate is a compile error, never silently ignored. Matches leave
+// this module as plain values (capture name, byte range, text).
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/syntax_tree.h"
+
+namespace muh {
+
+struct Capture {
+  std::string name;
+  std::size_t begin = 0;  // byte range in the file
+  std::size_t end = 0;
+  std::string text;
+  std::string node_type;  // e.g. "integer", "call"
+};
+
+struct QueryMatch {
+  std::vector<Capture> captures;  // in tree-sitter's capture order
+  // The first capture named `name`, or nullptr.
+  const Capture* Find(std::string_view name) const;
+  // Smallest start byte among the captures.
+  std::size_t Begin() const;
+};
+
+struct QueryError {
+  std::size_t offset = 0;  // byte offset into the query source
+  std::string message;
+};
+
+class Query {
+ public:
+  // Compiles `source` for the Python grammar. On failure returns nullptr and
+  // fills `error` with the offset tree-sitter (or our predicate check) gave.
+  static std::unique_ptr<Query> Compile(std::string_view source, QueryError* error);
+  ~Query();
+
+  // All matches whose predicates hold, ordered by position in the file.
+  std::vector<QueryMatch> Run(const SyntaxTree& tree) const;
+
+  // Capture names without '@', in the order the query declares them.
+  const std::vector<std::string>& capture_names() const { return capture_names_; }
+  bool HasCapture(std::string_view name) const;
+
+  // Literal strings every match needs to find in the file's bytes: each
+  // inner group lists alternatives, and a file lacking every alternative of
+  // some group cannot match. Drawn from #eq? and #any-of? against strings.
+  std::vector<std::vector<std::string>> RequiredLiterals() const;
+
+  struct Predicate;
+
+ private:
+  Query();
+  TsQueryPtr query_;
+  std::vector<std::string> capture_names_;
+  std::vector<std::vector<Predicate>> predicates_;  // per pattern
+};
+
+}  // namespace muh

@@ -1,0 +1,85 @@
+#include "engine/query.h"
+
+#include <doctest/doctest.h>
+
+namespace muh {
+
+namespace {
+std::vector<QueryMatch> RunOn(const std::string& query, const std::string& src) {
+  QueryError err;
+  auto q = Query::Compile(query, &err);
+  REQUIRE_MESSAGE(q != nullptr, err.message);
+  PythonParser parser;
+  SyntaxTree tree = parser.Parse(src);
+  return q->Run(tree);
+}
+
+const char* kAssign = "(assignment left: (identifier) @name right: (_) @value)";
+const char* kSrc = "A = 1\nB = 2\nA_B = 3\nC = 'x'\n";
+}  // namespace
+
+TEST_CASE("#eq? keeps only equal captures") {
+  auto m = RunOn(std::string("(") + kAssign + " (#eq? @name \"B\"))", kSrc);
+  REQUIRE(m.size() == 1);
+  CHECK(m[0].Find("value")->text == "2");
+  CHECK(m[0].Find("value")->node_type == "integer");
+  CHECK(m[0].Find("value")->begin == 10);
+}
+
+TEST_CASE("#not-eq?, #match?, #not-match?, #any-of?") {
+  CHECK(RunOn(std::string("(") + kAssign + " (#not-eq? @name \"B\"))", kSrc).size() == 3);
+  CHECK(RunOn(std::string("(") + kAssign + " (#match? @name \"^A\"))", kSrc).size() == 2);
+  CHECK(RunOn(std::string("(") + kAssign + " (#not-match? @name \"_\"))", kSrc).size() == 3);
+  CHECK(RunOn(std::string("(") + kAssign + " (#any-of? @name \"A\" \"C\"))", kSrc).size() == 2);
+}
+
+TEST_CASE("#eq? between two captures") {
+  auto m = RunOn("(assignment left: (identifier) @l right: (identifier) @r (#eq? @l @r))",
+                 "x = x\ny = x\n");
+  CHECK(m.size() == 1);
+}
+
+TEST_CASE("matches come out in file order") {
+  auto m = RunOn(kAssign, kSrc);
+  REQUIRE(m.size() == 4);
+  CHECK(m[0].Find("name")->text == "A");
+  CHECK(m[3].Find("name")->text == "C");
+}
+
+TEST_CASE("syntax errors report the offset") {
+  QueryError err;
+  CHECK(Query::Compile("(assignment left: (identifier) @n", &err) == nullptr);
+  CHECK(err.message == "query syntax error");
+  CHECK(err.offset == 33);
+  CHECK(Query::Compile("(assignmnt) @a", &err) == nullptr);
+  CHECK(err.message == "query unknown node type 'assignmnt'");
+  CHECK(err.offset == 1);
+}
+
+TEST_CASE("unknown or malformed predicates are compile errors") {
+  QueryError err;
+  CHECK(Query::Compile("((identifier) @a (#set! @a \"x\"))", &err) == nullptr);
+  CHECK(err.message ==
+        "unknown predicate '#set!' (supported: #eq?, #not-eq?, #match?, #not-match?, #any-of?)");
+  CHECK(err.offset == 18);
+  CHECK(Query::Compile("((identifier) @a (#match? @a \"(\"))", &err) == nullptr);
+  CHECK(err.message.rfind("'#match?' has an invalid regular expression '('", 0) == 0);
+  CHECK(Query::Compile("((identifier) @a (#eq? @a \"x\" \"y\"))", &err) == nullptr);
+  CHECK(err.message == "'#eq?' takes exactly two operands, got 3");
+}
+
+TEST_CASE("required literals come from #eq? and #any-of?") {
+  QueryError err;
+  auto q = Query::Compile(std::string("(") + kAssign +
+                              " (#eq? @name \"X\") (#any-of? @value \"1\" \"2\"))",
+                          &err);
+  REQUIRE(q);
+  auto lits = q->RequiredLiterals();
+  REQUIRE(lits.size() == 2);
+  CHECK(lits[0] == std::vector<std::string>{"X"});
+  CHECK(lits[1] == std::vector<std::string>{"1", "2"});
+  CHECK(q->HasCapture("value"));
+  CHECK_FALSE(q->HasCapture("nope"));
+}
+
+}  // namespace muh

@@ -1,0 +1,64 @@
+// Checked rules: what the loader hands the planner. Every query is compiled,
+// every capture and value name the rule mentions is known to exist.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/query.h"
+#include "engine/template.h"
+#include "engine/value_source.h"
+
+namespace muh {
+
+// A place in the rule file, for messages about the rule itself.
+struct RuleLoc {
+  int line = 0;
+  int column = 0;
+};
+
+// A query that must (`present:`) or must not (`absent:`) match before the
+// rule may rewrite. Unmet, the rule is skipped with a note, or, when
+// `required`, the run fails.
+struct Precondition {
+  std::string name;
+  std::vector<std::string> files;
+  bool want_present = true;
+  std::shared_ptr<const Query> query;
+  bool required = false;
+  RuleLoc loc;
+};
+
+enum class ActionKind {
+  kReplace,        // replace the target capture with the `with:` template
+  kDeleteLines,    // delete the whole lines the target capture spans
+  kAppendEntries,  // append autotune entries to the target list capture
+};
+
+struct Rule {
+  std::string id;
+  std::string description;
+  RuleLoc loc;
+  std::vector<std::string> files;  // tree-relative paths or globs
+  RuleLoc files_loc;
+  std::shared_ptr<const Query> query;
+  ActionKind action = ActionKind::kReplace;
+  std::string target;  // capture name, without '@'
+  Template with;       // kReplace
+  std::string entries; // kAppendEntries: name of a list value
+  int expect = 1;      // matches expected in each file in scope
+  // Optional: a query that matches `expect` times once the rule has been
+  // applied, for rewrites after which `query` no longer matches (deletions).
+  std::shared_ptr<const Query> done_when;
+  std::vector<Precondition> preconditions;
+};
+
+struct RuleSet {
+  std::string path;  // the rule file as the user named it
+  std::vector<Rule> rules;
+  // The `values:` table, when the rule file has one.
+  std::shared_ptr<TableValues> table;
+};
+
+}  // namespace muh

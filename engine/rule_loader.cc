@@ -1,0 +1,449 @@
+#include "engine/rule_loader.h"
+
+#include <algorithm>
+#include <optional>
+#include <set>
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include "engine/edit_distance.h"
+
+namespace muh {
+
+namespace {
+
+// ---- Step 1: the raw mirror of the YAML, every field with its location ----
+
+struct RawScalar {
+  bool present = false;
+  std::string value;
+  YAML::Mark mark;      // of the value
+  YAML::Mark key_mark;  // of the key
+};
+
+struct RawPrecondition {
+  YAML::Mark mark;
+  RawScalar name, present, absent, required;
+  std::vector<RawScalar> files;
+};
+
+struct RawRule {
+  YAML::Mark mark;
+  RawScalar id, description, query, replace, with, del, append_to, entries, expect, done_when;
+  std::vector<RawScalar> files;
+  RawScalar files_key;
+  std::vector<RawPrecondition> preconditions;
+};
+
+const std::vector<std::string> kTopKeys = {"version", "values", "rules"};
+const std::vector<std::string> kRuleKeys = {
+    "id",     "description", "files",   "query",  "replace",   "with",
+    "delete", "append-to",   "entries", "expect", "done-when", "preconditions"};
+const std::vector<std::string> kPreconditionKeys = {"name", "files", "present", "absent",
+                                                    "required"};
+
+class Loader {
+ public:
+  Loader(const std::string& path, const std::string& text, std::vector<Diagnostic>* errors)
+      : path_(path), text_(text), errors_(errors) {}
+
+  void Error(const YAML::Mark& m, const std::string& msg) {
+    errors_->push_back(MakeError(path_, m.line + 1, m.column + 1, msg));
+  }
+
+  // Location of byte `offset` inside the scalar that starts at `mark`.
+  RuleLoc OffsetLoc(const YAML::Mark& mark, std::size_t offset) const;
+
+  bool Scalar(const YAML::Node& key, const YAML::Node& value, RawScalar* out) {
+    out->present = true;
+    out->mark = value.Mark();
+    out->key_mark = key.Mark();
+    if (!value.IsScalar()) {
+      Error(value.Mark(), fmt::format("'{}' must be a scalar", key.as<std::string>()));
+      return false;
+    }
+    out->value = value.as<std::string>();
+    return true;
+  }
+
+  void ScalarList(const YAML::Node& key, const YAML::Node& value, std::vector<RawScalar>* out) {
+    if (value.IsSequence()) {
+      if (value.size() == 0) Error(value.Mark(), fmt::format("'{}' is empty", key.as<std::string>()));
+      for (const YAML::Node& item : value) {
+        RawScalar s;
+        if (Scalar(key, item, &s)) out->push_back(s);
+      }
+      return;
+    }
+    RawScalar s;
+    if (Scalar(key, value, &s)) out->push_back(s);
+  }
+
+  bool CheckKeys(const YAML::Node& map, const std::vector<std::string>& allowed,
+                 const char* where) {
+    bool ok = true;
+    for (const auto& kv : map) {
+      std::string k = kv.first.as<std::string>();
+      if (std::find(allowed.begin(), allowed.end(), k) == allowed.end()) {
+        Error(kv.first.Mark(),
+              fmt::format("unknown key '{}' in {}{}", k, where, DidYouMean(k, allowed)));
+        ok = false;
+      }
+    }
+    return ok;
+  }
+
+  RawPrecondition ReadPrecondition(const YAML::Node& node);
+  RawRule ReadRule(const YAML::Node& node);
+
+  const std::string& path_;
+  const std::string& text_;
+  std::vector<Diagnostic>* errors_;
+};
+
+RuleLoc Loader::OffsetLoc(const YAML::Mark& mark, std::size_t offset) const {
+  std::size_t pos = static_cast<std::size_t>(mark.pos);
+  char indicator = pos < text_.size() ? text_[pos] : ' ';
+  if (indicator == '|' || indicator == '>') {
+    // Block scalar: content starts on the next line at a fixed indent, and
+    // line k of the value is line k of the block.
+    std::size_t line_start = text_.find('\n', pos);
+    if (line_start == std::string::npos) return {mark.line + 1, mark.column + 1};
+    ++line_start;
+    std::size_t indent = 0;
+    while (line_start + indent < text_.size() && text_[line_start + indent] == ' ') ++indent;
+    int line = mark.line + 2;
+    std::size_t col = 0;
+    std::size_t walked = 0;
+    for (std::size_t i = line_start + indent; i < text_.size() && walked < offset; ++i) {
+      if (text_[i] == '\n') {
+        ++line;
+        col = 0;
+        ++walked;
+        // Skip the block indent of the next line.
+        std::size_t skip = 0;
+        while (skip < indent && i + 1 + skip < text_.size() && text_[i + 1 + skip] == ' ') ++skip;
+        i += skip;
+        continue;
+      }
+      ++col;
+      ++walked;
+    }
+    return {line, static_cast<int>(indent + col + 1)};
+  }
+  int quote = (indicator == '"' || indicator == '\'') ? 1 : 0;
+  return {mark.line + 1, mark.column + 1 + quote + static_cast<int>(offset)};
+}
+
+RawPrecondition Loader::ReadPrecondition(const YAML::Node& node) {
+  RawPrecondition p;
+  p.mark = node.Mark();
+  if (!node.IsMap()) {
+    Error(node.Mark(), "a precondition must be a mapping");
+    return p;
+  }
+  CheckKeys(node, kPreconditionKeys, "precondition");
+  for (const auto& kv : node) {
+    std::string k = kv.first.as<std::string>();
+    if (k == "name") Scalar(kv.first, kv.second, &p.name);
+    else if (k == "present") Scalar(kv.first, kv.second, &p.present);
+    else if (k == "absent") Scalar(kv.first, kv.second, &p.absent);
+    else if (k == "required") Scalar(kv.first, kv.second, &p.required);
+    else if (k == "files") ScalarList(kv.first, kv.second, &p.files);
+  }
+  return p;
+}
+
+RawRule Loader::ReadRule(const YAML::Node& node) {
+  RawRule r;
+  r.mark = node.Mark();
+  if (!node.IsMap()) {
+    Error(node.Mark(), "a rule must be a mapping");
+    return r;
+  }
+  CheckKeys(node, kRuleKeys, "rule");
+  for (const auto& kv : node) {
+    std::string k = kv.first.as<std::string>();
+    if (k == "id") Scalar(kv.first, kv.second, &r.id);
+    else if (k == "description") Scalar(kv.first, kv.second, &r.description);
+    else if (k == "query") Scalar(kv.first, kv.second, &r.query);
+    else if (k == "replace") Scalar(kv.first, kv.second, &r.replace);
+    else if (k == "with") Scalar(kv.first, kv.second, &r.with);
+    else if (k == "delete") Scalar(kv.first, kv.second, &r.del);
+    else if (k == "append-to") Scalar(kv.first, kv.second, &r.append_to);
+    else if (k == "entries") Scalar(kv.first, kv.second, &r.entries);
+    else if (k == "expect") Scalar(kv.first, kv.second, &r.expect);
+    else if (k == "done-when") Scalar(kv.first, kv.second, &r.done_when);
+    else if (k == "files") {
+      r.files_key.present = true;
+      r.files_key.key_mark = kv.first.Mark();
+      r.files_key.mark = kv.second.Mark();
+      ScalarList(kv.first, kv.second, &r.files);
+    } else if (k == "preconditions") {
+      if (!kv.second.IsSequence()) {
+        Error(kv.second.Mark(), "'preconditions' must be a list");
+        continue;
+      }
+      for (const YAML::Node& p : kv.second) r.preconditions.push_back(ReadPrecondition(p));
+    }
+  }
+  return r;
+}
+
+// ---- Step 2: checking raw rules into Rules ----
+
+std::string PythonLiteral(const std::string& yaml_scalar) {
+  if (yaml_scalar == "true" || yaml_scalar == "True") return "True";
+  if (yaml_scalar == "false" || yaml_scalar == "False") return "False";
+  bool numeric = !yaml_scalar.empty();
+  for (std::size_t i = 0; i < yaml_scalar.size(); ++i) {
+    char c = yaml_scalar[i];
+    bool sign = i == 0 && c == '-';
+    if (!sign && !std::isdigit(static_cast<unsigned char>(c)) && c != '.') numeric = false;
+  }
+  return numeric ? yaml_scalar : "\"" + yaml_scalar + "\"";
+}
+
+class Checker {
+ public:
+  Checker(Loader* loader, const ValueSource* values) : l_(*loader), values_(values) {}
+
+  std::shared_ptr<const Query> CompileQuery(const RawScalar& s) {
+    QueryError qe;
+    std::unique_ptr<Query> q = Query::Compile(s.value, &qe);
+    if (!q) {
+      RuleLoc at = l_.OffsetLoc(s.mark, qe.offset);
+      l_.errors_->push_back(MakeError(l_.path_, at.line, at.column,
+                                      fmt::format("{} at query offset {}", qe.message, qe.offset)));
+      return nullptr;
+    }
+    return q;
+  }
+
+  bool CheckPath(const RawScalar& s) {
+    if (s.value.empty() || s.value.front() == '/' || s.value == ".." ||
+        s.value.rfind("../", 0) == 0 || s.value.find("/../") != std::string::npos ||
+        (s.value.size() >= 3 && s.value.compare(s.value.size() - 3, 3, "/..") == 0)) {
+      l_.Error(s.mark, fmt::format("'{}' must be a path inside the tree", s.value));
+      return false;
+    }
+    return true;
+  }
+
+  bool CaptureExists(const Query& q, const std::string& name, const YAML::Mark& mark,
+                     const char* key) {
+    if (q.HasCapture(name)) return true;
+    std::string list;
+    for (const std::string& c : q.capture_names()) list += (list.empty() ? "@" : ", @") + c;
+    l_.Error(mark, fmt::format("unknown capture '@{}' in '{}'{} (query captures: {})", name, key,
+                               DidYouMean(name, q.capture_names()), list));
+    return false;
+  }
+
+  bool ValueExists(const std::string& name, const YAML::Mark& mark, bool want_list) {
+    const Value* v = values_->Find(name);
+    std::vector<std::string> names = values_->Names();
+    if (v == nullptr) {
+      std::string known;
+      for (const std::string& n : names) known += (known.empty() ? "" : ", ") + n;
+      l_.Error(mark, fmt::format("unknown value '{}'{} (known: {})", name, DidYouMean(name, names),
+                                 known.empty() ? "none" : known));
+      return false;
+    }
+    if (v->is_list != want_list) {
+      l_.Error(mark, fmt::format("value '{}' is {}", name, v->is_list ? "a list" : "not a list"));
+      return false;
+    }
+    return true;
+  }
+
+  std::optional<Rule> Check(const RawRule& r, std::set<std::string>* ids);
+
+ private:
+  Loader& l_;
+  const ValueSource* values_;
+};
+
+std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids) {
+  std::size_t errors_before = l_.errors_->size();
+  Rule rule;
+  rule.loc = {r.mark.line + 1, r.mark.column + 1};
+  if (!r.id.present) {
+    l_.Error(r.mark, "rule has no 'id'");
+  } else if (!ids->insert(r.id.value).second) {
+    l_.Error(r.id.mark, fmt::format("duplicate rule id '{}'", r.id.value));
+  }
+  rule.id = r.id.value;
+  rule.description = r.description.value;
+  if (r.files.empty() && !r.files_key.present) l_.Error(r.mark, fmt::format("rule '{}' has no 'files'", rule.id));
+  for (const RawScalar& f : r.files) {
+    if (CheckPath(f)) rule.files.push_back(f.value);
+  }
+  rule.files_loc = {r.files_key.mark.line + 1, r.files_key.mark.column + 1};
+  if (!r.query.present) {
+    l_.Error(r.mark, fmt::format("rule '{}' has no 'query'", rule.id));
+  } else {
+    rule.query = CompileQuery(r.query);
+  }
+  int actions = int(r.replace.present) + int(r.del.present) + int(r.append_to.present);
+  if (actions != 1) {
+    l_.Error(r.mark, fmt::format("rule '{}' needs exactly one of 'replace', 'delete', 'append-to'",
+                                 rule.id));
+  }
+  const RawScalar* target = r.replace.present ? &r.replace : r.del.present ? &r.del : &r.append_to;
+  rule.action = r.replace.present ? ActionKind::kReplace
+                : r.del.present   ? ActionKind::kDeleteLines
+                                  : ActionKind::kAppendEntries;
+  std::string target_name = target->value;
+  if (!target_name.empty() && target_name.front() == '@') target_name.erase(0, 1);
+  rule.target = target_name;
+  const char* target_key = r.replace.present ? "replace" : r.del.present ? "delete" : "append-to";
+  if (rule.query && target->present) CaptureExists(*rule.query, target_name, target->mark, target_key);
+  if (rule.action == ActionKind::kReplace) {
+    if (!r.with.present) {
+      l_.Error(r.replace.key_mark, fmt::format("rule '{}' has 'replace' but no 'with'", rule.id));
+    } else {
+      std::string err;
+      std::size_t off = 0;
+      if (!Template::Parse(r.with.value, &rule.with, &err, &off)) {
+        RuleLoc at = l_.OffsetLoc(r.with.mark, off);
+        l_.errors_->push_back(MakeError(l_.path_, at.line, at.column, err));
+      } else {
+        for (const TemplatePart* p : rule.with.References(TemplatePart::Kind::kCapture)) {
+          if (rule.query) CaptureExists(*rule.query, p->text, r.with.mark, "with");
+        }
+        for (const TemplatePart* p : rule.with.References(TemplatePart::Kind::kValue)) {
+          ValueExists(p->text, r.with.mark, false);
+        }
+      }
+    }
+  } else if (r.with.present) {
+    l_.Error(r.with.key_mark, "'with' only goes with 'replace'");
+  }
+  if (rule.action == ActionKind::kAppendEntries) {
+    if (!r.entries.present) {
+      l_.Error(r.append_to.key_mark, fmt::format("rule '{}' has 'append-to' but no 'entries'", rule.id));
+    } else if (ValueExists(r.entries.value, r.entries.mark, true)) {
+      rule.entries = r.entries.value;
+    }
+  } else if (r.entries.present) {
+    l_.Error(r.entries.key_mark, "'entries' only goes with 'append-to'");
+  }
+  if (r.expect.present) {
+    try {
+      rule.expect = std::stoi(r.expect.value);
+      if (rule.expect < 1 || std::to_string(rule.expect) != r.expect.value) throw std::exception();
+    } catch (...) {
+      l_.Error(r.expect.mark, fmt::format("'expect' must be a whole number of at least 1, got '{}'",
+                                          r.expect.value));
+    }
+  }
+  if (r.done_when.present) rule.done_when = CompileQuery(r.done_when);
+  for (const RawPrecondition& rp : r.preconditions) {
+    Precondition p;
+    p.loc = {rp.mark.line + 1, rp.mark.column + 1};
+    p.name = rp.name.value;
+    if (!rp.name.present) l_.Error(rp.mark, "precondition has no 'name'");
+    if (rp.present.present == rp.absent.present) {
+      l_.Error(rp.mark, "a precondition needs exactly one of 'present' or 'absent'");
+      continue;
+    }
+    p.want_present = rp.present.present;
+    p.query = CompileQuery(p.want_present ? rp.present : rp.absent);
+    for (const RawScalar& f : rp.files) {
+      if (CheckPath(f)) p.files.push_back(f.value);
+    }
+    if (rp.files.empty()) p.files = rule.files;
+    if (rp.required.present) {
+      if (rp.required.value == "true") p.required = true;
+      else if (rp.required.value != "false") l_.Error(rp.required.mark, "'required' must be true or false");
+    }
+    rule.preconditions.push_back(std::move(p));
+  }
+  if (l_.errors_->size() != errors_before) return std::nullopt;
+  return rule;
+}
+
+void ReadValues(Loader* l, const YAML::Node& node, TableValues* table) {
+  if (!node.IsMap()) {
+    l->Error(node.Mark(), "'values' must be a mapping of names to values");
+    return;
+  }
+  for (const auto& kv : node) {
+    Value v;
+    if (kv.second.IsScalar()) {
+      v.text = kv.second.as<std::string>();
+    } else if (kv.second.IsSequence()) {
+      v.is_list = true;
+      for (const YAML::Node& item : kv.second) {
+        if (!item.IsMap()) {
+          l->Error(item.Mark(), "each entry of a list value must be a mapping");
+          continue;
+        }
+        ConfigEntry e;
+        for (const auto& f : item) {
+          if (!f.second.IsScalar()) {
+            l->Error(f.second.Mark(), "entry fields must be scalars");
+            continue;
+          }
+          e.fields.emplace_back(f.first.as<std::string>(), PythonLiteral(f.second.as<std::string>()));
+        }
+        v.entries.push_back(std::move(e));
+      }
+    } else {
+      l->Error(kv.second.Mark(), "a value must be a scalar or a list of mappings");
+      continue;
+    }
+    table->Set(kv.first.as<std::string>(), std::move(v));
+  }
+}
+
+}  // namespace
+
+bool LoadRules(const std::string& display_path, const std::string& text,
+               const ValueSource* values, RuleSet* out, std::vector<Diagnostic>* errors) {
+  std::size_t errors_before = errors->size();
+  Loader loader(display_path, text, errors);
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::ParserException& e) {
+    loader.Error(e.mark, "malformed YAML: " + e.msg);
+    return false;
+  }
+  out->path = display_path;
+  out->rules.clear();
+  out->table = std::make_shared<TableValues>();
+  if (!root.IsMap()) {
+    loader.Error(root.Mark(), "a rule file must be a mapping with 'version' and 'rules'");
+    return false;
+  }
+  loader.CheckKeys(root, kTopKeys, "rule file");
+  YAML::Node version = root["version"];
+  if (!version || !version.IsScalar() || version.as<std::string>() != "1") {
+    loader.Error(version ? version.Mark() : root.Mark(), "'version' must be 1");
+  }
+  if (YAML::Node v = root["values"]) ReadValues(&loader, v, out->table.get());
+  const ValueSource* source = values != nullptr ? values : out->table.get();
+  YAML::Node rules = root["rules"];
+  if (!rules || !rules.IsSequence() || rules.size() == 0) {
+    loader.Error(rules ? rules.Mark() : root.Mark(), "'rules' must be a non-empty list");
+    return false;
+  }
+  std::vector<RawRule> raw;
+  for (const YAML::Node& r : rules) raw.push_back(loader.ReadRule(r));
+  Checker checker(&loader, source);
+  std::set<std::string> ids;
+  for (const RawRule& r : raw) {
+    std::optional<Rule> rule = checker.Check(r, &ids);
+    if (rule) out->rules.push_back(std::move(*rule));
+  }
+  std::stable_sort(errors->begin() + static_cast<std::ptrdiff_t>(errors_before), errors->end(),
+                   [](const Diagnostic& a, const Diagnostic& b) {
+                     return a.line != b.line ? a.line < b.line : a.column < b.column;
+                   });
+  return errors->size() == errors_before;
+}
+
+}  // namespace muh

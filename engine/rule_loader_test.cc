@@ -1,0 +1,81 @@
+#include "engine/rule_loader.h"
+
+#include <doctest/doctest.h>
+
+namespace muh {
+
+namespace {
+std::string Errors(const std::string& text) {
+  RuleSet set;
+  std::vector<Diagnostic> errs;
+  LoadRules("r.yaml", text, nullptr, &set, &errs);
+  std::string out;
+  for (const Diagnostic& d : errs) out += d.Format() + "\n";
+  return out;
+}
+
+const char* kGood = R"(version: 1
+values:
+  size: 1024
+rules:
+  - id: part
+    files: vllm/a.py
+    query: |
+      ((assignment left: (identifier) @name right: (integer) @value)
+       (#eq? @name "_P"))
+    replace: value
+    with: "{{size}}"
+)";
+}  // namespace
+
+TEST_CASE("a good rule file loads") {
+  RuleSet set;
+  std::vector<Diagnostic> errs;
+  REQUIRE(LoadRules("r.yaml", kGood, nullptr, &set, &errs));
+  REQUIRE(set.rules.size() == 1);
+  CHECK(set.rules[0].id == "part");
+  CHECK(set.rules[0].files == std::vector<std::string>{"vllm/a.py"});
+  CHECK(set.rules[0].target == "value");
+  CHECK(set.rules[0].expect == 1);
+  CHECK(set.table->Find("size")->text == "1024");
+}
+
+TEST_CASE("malformed YAML") {
+  CHECK(Errors("version: 1\nrules: [\n  - id: x\n") ==
+        "r.yaml:3:3: error: malformed YAML: illegal block entry\n");
+}
+
+TEST_CASE("unknown keys suggest the right one") {
+  std::string text = kGood;
+  text.replace(text.find("    query:"), 10, "    qurey:");
+  CHECK(Errors(text) ==
+        "r.yaml:5:5: error: rule 'part' has no 'query'\n"
+        "r.yaml:7:5: error: unknown key 'qurey' in rule (did you mean 'query'?)\n");
+}
+
+TEST_CASE("query syntax errors point into the block scalar") {
+  std::string text = kGood;
+  text.replace(text.find("(#eq?"), 5, "(#eq? (");
+  CHECK(Errors(text) == "r.yaml:9:14: error: query syntax error at query offset 70\n");
+}
+
+TEST_CASE("unknown capture and unknown value") {
+  std::string text = kGood;
+  text.replace(text.find("replace: value"), 14, "replace: valu");
+  text.replace(text.find("{{size}}"), 8, "{{sise}}");
+  CHECK(Errors(text) ==
+        "r.yaml:10:14: error: unknown capture '@valu' in 'replace' (did you mean 'value'?) "
+        "(query captures: @name, @value)\n"
+        "r.yaml:11:11: error: unknown value 'sise' (did you mean 'size'?) (known: size)\n");
+}
+
+TEST_CASE("expect and paths are checked") {
+  std::string text = kGood;
+  text += "    expect: 0\n";
+  text.replace(text.find("files: vllm/a.py"), 16, "files: ../a.py");
+  CHECK(Errors(text) ==
+        "r.yaml:6:12: error: '../a.py' must be a path inside the tree\n"
+        "r.yaml:12:13: error: 'expect' must be a whole number of at least 1, got '0'\n");
+}
+
+}  // namespace muh

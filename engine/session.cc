@@ -1,0 +1,93 @@
+#include "engine/session.h"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+#include "engine/edit_distance.h"
+#include "engine/rule_loader.h"
+#include "engine/scope.h"
+
+namespace muh {
+
+void Session::Report(const Diagnostic& d) const {
+  Diagnostic shown = d;
+  if (d.file != rules.path && !tree.root().empty() && d.file != tree.root()) {
+    std::string root = tree.root();
+    while (root.size() > 1 && root.back() == '/') root.pop_back();
+    shown.file = root + "/" + d.file;
+  }
+  spdlog::get("diag")->info(shown.Format());
+}
+
+void Session::ReportAll(const std::vector<Diagnostic>& ds) const {
+  for (const Diagnostic& d : ds) Report(d);
+}
+
+bool SelectRules(const std::vector<std::string>& ids, RuleSet* rules,
+                 std::vector<Diagnostic>* errors) {
+  if (ids.empty()) return true;
+  std::vector<std::string> known;
+  for (const Rule& r : rules->rules) known.push_back(r.id);
+  bool ok = true;
+  for (const std::string& id : ids) {
+    if (std::find(known.begin(), known.end(), id) == known.end()) {
+      errors->push_back(MakeError(rules->path, 0, 0,
+                                  fmt::format("--rule '{}': no such rule{}", id, DidYouMean(id, known))));
+      ok = false;
+    }
+  }
+  rules->rules.erase(std::remove_if(rules->rules.begin(), rules->rules.end(),
+                                    [&](const Rule& r) {
+                                      return std::find(ids.begin(), ids.end(), r.id) == ids.end();
+                                    }),
+                     rules->rules.end());
+  return ok;
+}
+
+void OpenSession(const SessionOptions& opts, Session* s) {
+  std::string text;
+  std::string err;
+  s->rules.path = opts.rules_path;
+  if (!ReadWholeFile(opts.rules_path, &text, &err)) {
+    s->load_errors.push_back(MakeError(opts.rules_path, 0, 0, err));
+    return;
+  }
+  if (!LoadRules(opts.rules_path, text, nullptr, &s->rules, &s->load_errors)) return;
+  if (!SelectRules(opts.only_rules, &s->rules, &s->load_errors)) return;
+  Diagnostic derr;
+  if (!TreeIo::Open(opts.tree_path, &s->tree, &derr)) {
+    s->load_errors.push_back(derr);
+    return;
+  }
+  if (!s->tree.ListFiles(".py", &s->tree_paths, &derr)) {
+    s->load_errors.push_back(derr);
+    return;
+  }
+  spdlog::debug("{} .py files under {}", s->tree_paths.size(), opts.tree_path);
+  std::vector<std::string> needed = FilesNeeded(s->rules, s->tree_paths, &s->load_errors);
+  for (const std::string& path : needed) {
+    std::string bytes;
+    if (!s->tree.Read(path, &bytes, &derr)) {
+      s->load_errors.push_back(derr);
+      continue;
+    }
+    SourceText file(path, std::move(bytes));
+    if (auto bad = FindInvalidUtf8(file.bytes())) {
+      Position p = file.PositionOf(*bad);
+      s->load_errors.push_back(MakeError(
+          path, p.line, p.column,
+          fmt::format("invalid UTF-8 (byte 0x{:02X}); Python sources must be UTF-8",
+                      static_cast<unsigned char>(file.bytes()[*bad]))));
+      continue;
+    }
+    s->files.emplace(path, std::move(file));
+  }
+  if (!s->load_errors.empty()) return;
+  spdlog::debug("{} files in scope of {} rules", s->files.size(), s->rules.rules.size());
+  s->plan = Plan(s->rules, *s->rules.table, s->files, s->tree_paths);
+  s->loaded = true;
+}
+
+}  // namespace muh

@@ -1,0 +1,49 @@
+// One run's inputs, loaded and planned: the rule file, the tree's listing,
+// the files in scope and the plan over them. This is where the disk module
+// (tree_io) meets the pure core.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "engine/diagnostic.h"
+#include "engine/planner.h"
+#include "engine/rule.h"
+#include "engine/source_text.h"
+#include "engine/tree_io.h"
+
+namespace muh {
+
+struct SessionOptions {
+  std::string rules_path;
+  std::string tree_path;
+  // When non-empty, only these rules run (`--rule ID`, repeatable).
+  std::vector<std::string> only_rules;
+};
+
+struct Session {
+  RuleSet rules;
+  TreeIo tree;
+  std::vector<std::string> tree_paths;
+  std::map<std::string, SourceText> files;
+  PlanResult plan;
+  // Errors that stopped loading (bad rules, tree or files); the plan's own
+  // diagnostics live in `plan`.
+  std::vector<Diagnostic> load_errors;
+  bool loaded = false;
+
+  // Prints a diagnostic on stderr; tree-relative paths are shown under the
+  // tree root as the user gave it.
+  void Report(const Diagnostic& d) const;
+  void ReportAll(const std::vector<Diagnostic>& ds) const;
+};
+
+// Keeps only the rules named in `ids` (all when empty); an unknown id is an error.
+bool SelectRules(const std::vector<std::string>& ids, RuleSet* rules,
+                 std::vector<Diagnostic>* errors);
+
+// Loads everything and plans. `session->loaded` is false when loading failed.
+void OpenSession(const SessionOptions& opts, Session* session);
+
+}  // namespace muh

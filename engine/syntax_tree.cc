@@ -1,0 +1,41 @@
+#include "engine/syntax_tree.h"
+
+#include <stdexcept>
+#include <vector>
+
+namespace muh {
+
+PythonParser::PythonParser() : parser_(ts_parser_new()) {
+  if (!ts_parser_set_language(parser_.get(), tree_sitter_python())) {
+    throw std::runtime_error("tree-sitter-python's ABI is not supported by this libtree-sitter");
+  }
+}
+
+SyntaxTree PythonParser::Parse(std::string_view bytes) {
+  TSTree* tree = ts_parser_parse_string(parser_.get(), nullptr, bytes.data(),
+                                        static_cast<uint32_t>(bytes.size()));
+  return SyntaxTree(TsTreePtr(tree), bytes);
+}
+
+std::optional<SyntaxProblem> SyntaxTree::FirstProblem() const {
+  if (!HasError()) return std::nullopt;
+  // Iterative pre-order walk; deep nesting must not overflow the stack.
+  std::vector<TSNode> stack{Root()};
+  while (!stack.empty()) {
+    TSNode node = stack.back();
+    stack.pop_back();
+    if (ts_node_is_missing(node)) {
+      return SyntaxProblem{ts_node_start_byte(node),
+                           std::string("missing '") + ts_node_type(node) + "'"};
+    }
+    if (ts_node_is_null(node) || !ts_node_has_error(node)) continue;
+    if (std::string_view(ts_node_type(node)) == "ERROR") {
+      return SyntaxProblem{ts_node_start_byte(node), "syntax error"};
+    }
+    uint32_t n = ts_node_child_count(node);
+    for (uint32_t i = n; i > 0; --i) stack.push_back(ts_node_child(node, i - 1));
+  }
+  return SyntaxProblem{0, "syntax error"};
+}
+
+}  // namespace muh

@@ -1,0 +1,47 @@
+// Parsing Python with tree-sitter. A SyntaxTree owns its TSTree and borrows
+// the bytes it was parsed from; TSNode values never leave the modules that
+// query (query.cc) or inspect (syntax_tree.cc) it.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "engine/ts_handles.h"
+
+namespace muh {
+
+// Where a parse went wrong: the first ERROR or MISSING node in document order.
+struct SyntaxProblem {
+  std::size_t offset = 0;
+  std::string what;  // "syntax error" or "missing ')'"
+};
+
+class SyntaxTree {
+ public:
+  SyntaxTree(TsTreePtr tree, std::string_view bytes) : tree_(std::move(tree)), bytes_(bytes) {}
+
+  TSNode Root() const { return ts_tree_root_node(tree_.get()); }
+  std::string_view bytes() const { return bytes_; }
+  bool HasError() const { return ts_node_has_error(Root()); }
+  // The first problem in the tree, if any.
+  std::optional<SyntaxProblem> FirstProblem() const;
+
+ private:
+  TsTreePtr tree_;
+  std::string_view bytes_;
+};
+
+// One parser, reused for many files in a run.
+class PythonParser {
+ public:
+  PythonParser();
+  // The returned tree borrows `bytes`, which must outlive it.
+  SyntaxTree Parse(std::string_view bytes);
+
+ private:
+  TsParserPtr parser_;
+};
+
+}  // namespace muh

@@ -1,0 +1,40 @@
+// Replacement templates: literal text with `{{name}}` for a named value and
+// `{{@capture}}` for the text of a query capture. `{{` cannot be escaped
+// because Python never needs it in the knobs we rewrite.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/query.h"
+#include "engine/value_source.h"
+
+namespace muh {
+
+struct TemplatePart {
+  enum class Kind { kText, kValue, kCapture };
+  Kind kind = Kind::kText;
+  std::string text;     // literal text, value name, or capture name
+  std::size_t offset = 0;  // where the part starts in the template source
+};
+
+class Template {
+ public:
+  // Parses `source`. On failure sets `error` and `error_offset`.
+  static bool Parse(std::string_view source, Template* out, std::string* error,
+                    std::size_t* error_offset);
+
+  const std::vector<TemplatePart>& parts() const { return parts_; }
+  // Names of values / captures the template refers to, in order of use.
+  std::vector<const TemplatePart*> References(TemplatePart::Kind kind) const;
+
+  // Fills the template. Every referenced name must exist (checked at load).
+  std::string Expand(const QueryMatch& match, const ValueSource& values) const;
+
+ private:
+  std::vector<TemplatePart> parts_;
+};
+
+}  // namespace muh

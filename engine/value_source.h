@@ -1,0 +1,49 @@
+// Where a rule's named values come from. Rules refer to values by name
+// (`{{smem_per_block}}`); a ValueSource answers them. The rule file's
+// `values:` table is one source; the built-in tuning model is another. The
+// rule syntax does not change with the source.
+#pragma once
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace muh {
+
+// One entry of an autotune list: field name -> Python literal text,
+// in the order the fields should be considered.
+struct ConfigEntry {
+  std::vector<std::pair<std::string, std::string>> fields;
+  const std::string* Get(std::string_view key) const;
+};
+
+struct Value {
+  std::string text;                  // Python source text of a scalar value
+  bool is_list = false;              // true for autotune entry lists
+  std::vector<ConfigEntry> entries;  // when is_list
+  std::string why;                   // one-line derivation, "" when not derived
+};
+
+class ValueSource {
+ public:
+  virtual ~ValueSource() = default;
+  // The value called `name`, or nullptr when this source has no such value.
+  virtual const Value* Find(std::string_view name) const = 0;
+  // Every name this source answers, sorted.
+  virtual std::vector<std::string> Names() const = 0;
+};
+
+// Values given literally in a table (the rule file's `values:` section).
+class TableValues : public ValueSource {
+ public:
+  void Set(std::string name, Value v) { values_[std::move(name)] = std::move(v); }
+  const Value* Find(std::string_view name) const override;
+  std::vector<std::string> Names() const override;
+
+ private:
+  std::map<std::string, Value, std::less<>> values_;
+};
+
+}  // namespace muh

@@ -1,0 +1,21 @@
+# Golden, rule and CLI tests, run by CTest next to the unit tests.
+find_program(BASH_EXECUTABLE bash REQUIRED)
+
+# One golden test per case folder under fixtures/cases/ (see tests/run_case.sh).
+file(GLOB _case_dirs LIST_DIRECTORIES true "${CMAKE_SOURCE_DIR}/fixtures/cases/*"
+     "${CMAKE_SOURCE_DIR}/fixtures/cases/errors/*")
+foreach(_dir IN LISTS _case_dirs)
+  if(IS_DIRECTORY "${_dir}" AND (EXISTS "${_dir}/rules.yaml" OR EXISTS "${_dir}/rules.link"))
+    file(RELATIVE_PATH _name "${CMAKE_SOURCE_DIR}/fixtures/cases" "${_dir}")
+    add_test(NAME "golden/${_name}"
+             COMMAND "${BASH_EXECUTABLE}" "${CMAKE_SOURCE_DIR}/tests/run_case.sh"
+                     "$<TARGET_FILE:muhpatch>" "${_dir}")
+  endif()
+endforeach()
+
+# End-to-end CLI tests: each tests/cli/*.sh gets the binary as $1.
+file(GLOB _cli_tests "${CMAKE_SOURCE_DIR}/tests/cli/*.sh")
+foreach(_t IN LISTS _cli_tests)
+  get_filename_component(_name "${_t}" NAME_WE)
+  add_test(NAME "cli/${_name}" COMMAND "${BASH_EXECUTABLE}" "${_t}" "$<TARGET_FILE:muhpatch>")
+endforeach()
