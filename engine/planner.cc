@@ -65,7 +65,7 @@ const SyntaxTree* Planner::TreeOf(const std::string& path) {
 
 std::vector<std::string> Planner::Scope(const std::vector<std::string>& patterns) const {
   std::vector<Diagnostic> ignored;  // reported once by FilesNeeded
-  std::vector<std::string> paths = ResolvePatterns(patterns, tree_paths_, rules_.path, {}, "", &ignored);
+  std::vector<std::string> paths = ResolvePatterns(patterns, {}, tree_paths_, rules_.path, {}, "", &ignored);
   paths.erase(std::remove_if(paths.begin(), paths.end(),
                              [&](const std::string& p) { return files_.count(p) == 0; }),
               paths.end());
@@ -130,7 +130,15 @@ void Planner::PlanMatch(const Rule& rule, const SourceText& file, const QueryMat
   }
   switch (rule.action) {
     case ActionKind::kReplace: {
-      std::string text = rule.with.Expand(match, values_);
+      std::string text;
+      std::string error;
+      if (!rule.with.Expand(match, values_, &text, &error)) {
+        out_->diagnostics.push_back(
+            At(file.path(), target->begin, Severity::kError,
+               fmt::format("rule '{}': {}", rule.id, error)));
+        outcome->status = RuleStatus::kFailed;
+        return;
+      }
       if (SameValue(text, target->text)) return;
       AddEdit(Edit{file.path(), target->begin, target->end - target->begin, text, rule.id}, outcome);
       return;
@@ -156,6 +164,13 @@ void Planner::PlanMatch(const Rule& rule, const SourceText& file, const QueryMat
     }
     case ActionKind::kAppendEntries: {
       const Value* v = values_.Find(rule.entries);
+      if (!v->error.empty()) {
+        out_->diagnostics.push_back(At(file.path(), target->begin, Severity::kError,
+                                       fmt::format("rule '{}': value '{}': {}", rule.id,
+                                                   rule.entries, v->error)));
+        outcome->status = RuleStatus::kFailed;
+        return;
+      }
       ConfigAppend append;
       std::string error;
       std::size_t error_offset = 0;
@@ -238,17 +253,20 @@ void Planner::ApplyAndReparse() {
     std::string rewritten = ApplyEdits(file.bytes(), set.edits());
     SyntaxTree tree = parser_.Parse(rewritten);
     if (auto problem = tree.FirstProblem()) {
-      SourceText after(path, rewritten);
-      Position p = after.PositionOf(problem->offset);
-      std::vector<std::string> ids;
+      // Blame the last edit that starts at or before the problem, and point
+      // at it in the file as it is on disk.
+      const Edit* blamed = &set.edits().front();
+      long long shift = 0;
       for (const Edit& e : set.edits()) {
-        if (std::find(ids.begin(), ids.end(), e.rule_id) == ids.end()) ids.push_back(e.rule_id);
+        if (static_cast<long long>(e.offset) + shift > static_cast<long long>(problem->offset)) break;
+        blamed = &e;
+        shift += static_cast<long long>(e.text.size()) - static_cast<long long>(e.length);
       }
-      out_->diagnostics.push_back(
-          Diagnostic{path, p.line, p.column, Severity::kError,
-                     fmt::format("rewrite by rule{} '{}' would introduce a {} here; refused",
-                                 ids.size() == 1 ? "" : "s", fmt::join(ids, "', '"),
-                                 problem->what)});
+      std::string_view old_text(file.bytes().data() + blamed->offset, blamed->length);
+      out_->diagnostics.push_back(At(
+          path, blamed->offset, Severity::kError,
+          fmt::format("rewrite by rule '{}' ('{}' -> '{}') would introduce a {}; refused",
+                      blamed->rule_id, old_text, blamed->text, problem->what)));
       continue;
     }
     out_->edits[path] = set.edits();

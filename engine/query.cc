@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <regex>
 
 #include <fmt/format.h>
@@ -32,10 +33,20 @@ const char* ErrorKindName(TSQueryError e) {
   }
 }
 
-// Offset of a predicate's name in the source, for error messages.
-std::size_t FindPredicate(std::string_view source, const std::string& name) {
-  std::size_t at = source.find("#" + name);
-  return at == std::string_view::npos ? 0 : at;
+// Offset of the `nth` (0-based) occurrence of predicate `name` at or after
+// `from` in the source, for error messages.
+std::size_t FindPredicate(std::string_view source, std::size_t from, const std::string& name,
+                          int nth) {
+  std::size_t at = from;
+  for (;;) {
+    at = source.find("#" + name, at);
+    if (at == std::string_view::npos) return from;
+    std::size_t end = at + 1 + name.size();
+    bool whole = end >= source.size() || std::isspace(static_cast<unsigned char>(source[end])) ||
+                 source[end] == ')';
+    if (whole && nth-- == 0) return at;
+    at = end;
+  }
 }
 
 std::string_view NodeText(std::string_view bytes, TSNode node) {
@@ -79,6 +90,8 @@ std::unique_ptr<Query> Query::Compile(std::string_view source, QueryError* error
   uint32_t npat = ts_query_pattern_count(raw);
   q->predicates_.resize(npat);
   for (uint32_t p = 0; p < npat; ++p) {
+    std::size_t pattern_start = ts_query_start_byte_for_pattern(raw, p);
+    std::map<std::string, int> seen;  // occurrences of each predicate so far
     uint32_t nsteps = 0;
     const TSQueryPredicateStep* steps = ts_query_predicates_for_pattern(raw, p, &nsteps);
     uint32_t i = 0;
@@ -88,7 +101,7 @@ std::unique_ptr<Query> Query::Compile(std::string_view source, QueryError* error
       // steps[i] is the predicate name, steps[i+1..j) its operands.
       uint32_t len = 0;
       std::string name = ts_query_string_value_for_id(raw, steps[i].value_id, &len);
-      std::size_t where = FindPredicate(source, name);
+      std::size_t where = FindPredicate(source, pattern_start, name, seen[name]++);
       auto fail = [&](const std::string& msg) {
         error->offset = where;
         error->message = msg;

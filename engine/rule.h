@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/model/workload.h"
 #include "engine/query.h"
 #include "engine/template.h"
 #include "engine/value_source.h"
@@ -41,6 +42,7 @@ struct Rule {
   std::string description;
   RuleLoc loc;
   std::vector<std::string> files;  // tree-relative paths or globs
+  std::vector<RuleLoc> file_locs;  // parallel to `files`
   RuleLoc files_loc;
   std::shared_ptr<const Query> query;
   ActionKind action = ActionKind::kReplace;
@@ -54,11 +56,23 @@ struct Rule {
   std::vector<Precondition> preconditions;
 };
 
+// One `workload:` entry as written, for the model to check and apply.
+struct WorkloadSetting {
+  std::string name;
+  std::string value;
+  RuleLoc loc;
+};
+
 struct RuleSet {
   std::string path;  // the rule file as the user named it
   std::vector<Rule> rules;
   // The `values:` table, when the rule file has one.
   std::shared_ptr<TableValues> table;
+  std::vector<WorkloadSetting> workload;
+  std::vector<SearchSpace> search_spaces;
+  std::vector<RuleLoc> search_space_locs;  // parallel to search_spaces
+  // Where rule names resolve: the model, the table, or both (set by LoadRules).
+  std::shared_ptr<const ValueSource> values;
 };
 
 }  // namespace muh

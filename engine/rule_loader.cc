@@ -36,7 +36,9 @@ struct RawRule {
   std::vector<RawPrecondition> preconditions;
 };
 
-const std::vector<std::string> kTopKeys = {"version", "values", "rules"};
+const std::vector<std::string> kTopKeys = {"version", "values", "workload", "search_spaces",
+                                           "rules"};
+const std::vector<std::string> kSpaceKeys = {"kernel", "dims", "ignore", "max_new"};
 const std::vector<std::string> kRuleKeys = {
     "id",     "description", "files",   "query",  "replace",   "with",
     "delete", "append-to",   "entries", "expect", "done-when", "preconditions"};
@@ -241,6 +243,22 @@ class Checker {
     return false;
   }
 
+  // A mark at byte `offset` of scalar `s`, for messages about part of it.
+  YAML::Mark PartMark(const RawScalar& s, std::size_t offset) const {
+    RuleLoc loc = l_.OffsetLoc(s.mark, offset);
+    YAML::Mark m = s.mark;
+    m.line = loc.line - 1;
+    m.column = loc.column - 1;
+    return m;
+  }
+
+  void FunctionExists(const std::string& name, const YAML::Mark& mark) {
+    std::vector<std::string> fns = values_->Functions();
+    if (std::find(fns.begin(), fns.end(), name) != fns.end()) return;
+    l_.Error(mark, fmt::format("unknown function '{}'{} (known: {})", name, DidYouMean(name, fns),
+                               fns.empty() ? "none" : fmt::format("{}", fmt::join(fns, ", "))));
+  }
+
   bool ValueExists(const std::string& name, const YAML::Mark& mark, bool want_list) {
     const Value* v = values_->Find(name);
     std::vector<std::string> names = values_->Names();
@@ -278,7 +296,10 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
   rule.description = r.description.value;
   if (r.files.empty() && !r.files_key.present) l_.Error(r.mark, fmt::format("rule '{}' has no 'files'", rule.id));
   for (const RawScalar& f : r.files) {
-    if (CheckPath(f)) rule.files.push_back(f.value);
+    if (CheckPath(f)) {
+      rule.files.push_back(f.value);
+      rule.file_locs.push_back({f.mark.line + 1, f.mark.column + 1});
+    }
   }
   rule.files_loc = {r.files_key.mark.line + 1, r.files_key.mark.column + 1};
   if (!r.query.present) {
@@ -310,11 +331,18 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
         RuleLoc at = l_.OffsetLoc(r.with.mark, off);
         l_.errors_->push_back(MakeError(l_.path_, at.line, at.column, err));
       } else {
-        for (const TemplatePart* p : rule.with.References(TemplatePart::Kind::kCapture)) {
-          if (rule.query) CaptureExists(*rule.query, p->text, r.with.mark, "with");
-        }
-        for (const TemplatePart* p : rule.with.References(TemplatePart::Kind::kValue)) {
-          ValueExists(p->text, r.with.mark, false);
+        for (const TemplatePart& p : rule.with.parts()) {
+          YAML::Mark at = PartMark(r.with, p.offset);
+          if (p.kind == TemplatePart::Kind::kCapture && rule.query) {
+            CaptureExists(*rule.query, p.text, at, "with");
+          } else if (p.kind == TemplatePart::Kind::kValue) {
+            ValueExists(p.text, at, false);
+          } else if (p.kind == TemplatePart::Kind::kCall) {
+            FunctionExists(p.text, at);
+            for (const std::string& a : p.args) {
+              if (rule.query) CaptureExists(*rule.query, a, at, "with");
+            }
+          }
         }
       }
     }
@@ -399,10 +427,117 @@ void ReadValues(Loader* l, const YAML::Node& node, TableValues* table) {
   }
 }
 
+
+void ReadWorkload(Loader* l, const YAML::Node& node, RuleSet* out) {
+  if (!node.IsMap()) {
+    l->Error(node.Mark(), "'workload' must be a mapping of names to values");
+    return;
+  }
+  for (const auto& kv : node) {
+    if (!kv.second.IsScalar()) {
+      l->Error(kv.second.Mark(), "a workload entry must be a scalar");
+      continue;
+    }
+    out->workload.push_back({kv.first.as<std::string>(), kv.second.as<std::string>(),
+                             {kv.first.Mark().line + 1, kv.first.Mark().column + 1}});
+  }
+}
+
+void ReadSearchSpaces(Loader* l, const YAML::Node& node, RuleSet* out) {
+  if (!node.IsMap()) {
+    l->Error(node.Mark(), "'search_spaces' must be a mapping of names to spaces");
+    return;
+  }
+  for (const auto& kv : node) {
+    SearchSpace space;
+    space.name = kv.first.as<std::string>();
+    const YAML::Node& body = kv.second;
+    if (!body.IsMap()) {
+      l->Error(body.Mark(), "a search space must be a mapping");
+      continue;
+    }
+    l->CheckKeys(body, kSpaceKeys, "search space");
+    space.kernel = body["kernel"] ? body["kernel"].as<std::string>() : "";
+    if (space.kernel != "attention") {
+      l->Error(body["kernel"] ? body["kernel"].Mark() : body.Mark(),
+               "search space 'kernel' must be 'attention' (the only cost model so far)");
+    }
+    if (YAML::Node m = body["max_new"]) {
+      try {
+        space.max_new = m.as<int>();
+        if (space.max_new < 1) throw YAML::Exception(m.Mark(), "");
+      } catch (const YAML::Exception&) {
+        l->Error(m.Mark(), "'max_new' must be a whole number of at least 1");
+      }
+    }
+    YAML::Node dims = body["dims"];
+    if (!dims || !dims.IsMap() || dims.size() == 0) {
+      l->Error(dims ? dims.Mark() : body.Mark(), "'dims' must map field names to lists of values");
+      continue;
+    }
+    for (const auto& dim : dims) {
+      std::vector<std::string> values;
+      if (!dim.second.IsSequence() || dim.second.size() == 0) {
+        l->Error(dim.second.Mark(), "a dimension must be a non-empty list of values");
+        continue;
+      }
+      for (const YAML::Node& v : dim.second) {
+        if (!v.IsScalar()) {
+          l->Error(v.Mark(), "dimension values must be scalars");
+          continue;
+        }
+        values.push_back(PythonLiteral(v.as<std::string>()));
+      }
+      space.dims.emplace_back(dim.first.as<std::string>(), std::move(values));
+    }
+    if (YAML::Node ign = body["ignore"]) {
+      if (!ign.IsSequence()) {
+        l->Error(ign.Mark(), "'ignore' must be a list of dimension names");
+      } else {
+        for (const YAML::Node& i : ign) {
+          std::string name = i.as<std::string>();
+          bool known = false;
+          for (const auto& dim : space.dims) known = known || dim.first == name;
+          if (!known) l->Error(i.Mark(), fmt::format("'ignore' names no dimension: '{}'", name));
+          space.ignored.push_back(name);
+        }
+      }
+    }
+    out->search_spaces.push_back(std::move(space));
+    out->search_space_locs.push_back({kv.first.Mark().line + 1, kv.first.Mark().column + 1});
+  }
+}
+
+// Table values first, then the model's; a name in both is refused at load.
+class CombinedValues : public ValueSource {
+ public:
+  CombinedValues(std::shared_ptr<const ValueSource> table, std::shared_ptr<const ValueSource> model)
+      : table_(std::move(table)), model_(std::move(model)) {}
+  const Value* Find(std::string_view name) const override {
+    const Value* v = table_->Find(name);
+    return v != nullptr ? v : model_->Find(name);
+  }
+  std::vector<std::string> Names() const override {
+    std::vector<std::string> names = table_->Names();
+    for (const std::string& n : model_->Names()) names.push_back(n);
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+  std::optional<Value> Call(std::string_view name,
+                            const std::vector<std::string>& args) const override {
+    return model_->Call(name, args);
+  }
+  std::vector<std::string> Functions() const override { return model_->Functions(); }
+
+ private:
+  std::shared_ptr<const ValueSource> table_;
+  std::shared_ptr<const ValueSource> model_;
+};
+
 }  // namespace
 
 bool LoadRules(const std::string& display_path, const std::string& text,
-               const ValueSource* values, RuleSet* out, std::vector<Diagnostic>* errors) {
+               const ValuesFactory& make_values, RuleSet* out, std::vector<Diagnostic>* errors) {
   std::size_t errors_before = errors->size();
   Loader loader(display_path, text, errors);
   YAML::Node root;
@@ -425,7 +560,21 @@ bool LoadRules(const std::string& display_path, const std::string& text,
     loader.Error(version ? version.Mark() : root.Mark(), "'version' must be 1");
   }
   if (YAML::Node v = root["values"]) ReadValues(&loader, v, out->table.get());
-  const ValueSource* source = values != nullptr ? values : out->table.get();
+  if (YAML::Node v = root["workload"]) ReadWorkload(&loader, v, out);
+  if (YAML::Node v = root["search_spaces"]) ReadSearchSpaces(&loader, v, out);
+  std::shared_ptr<const ValueSource> model = make_values ? make_values(*out, errors) : nullptr;
+  if (model) {
+    for (const auto& kv : root["values"]) {
+      std::string name = kv.first.as<std::string>();
+      if (model->Find(name) != nullptr) {
+        loader.Error(kv.first.Mark(),
+                     fmt::format("value '{}' would shadow the model's quantity of that name", name));
+      }
+    }
+    out->values = std::make_shared<CombinedValues>(out->table, model);
+  } else {
+    out->values = out->table;
+  }
   YAML::Node rules = root["rules"];
   if (!rules || !rules.IsSequence() || rules.size() == 0) {
     loader.Error(rules ? rules.Mark() : root.Mark(), "'rules' must be a non-empty list");
@@ -433,7 +582,7 @@ bool LoadRules(const std::string& display_path, const std::string& text,
   }
   std::vector<RawRule> raw;
   for (const YAML::Node& r : rules) raw.push_back(loader.ReadRule(r));
-  Checker checker(&loader, source);
+  Checker checker(&loader, out->values.get());
   std::set<std::string> ids;
   for (const RawRule& r : raw) {
     std::optional<Rule> rule = checker.Check(r, &ids);

@@ -8,7 +8,7 @@ namespace {
 std::string Errors(const std::string& text) {
   RuleSet set;
   std::vector<Diagnostic> errs;
-  LoadRules("r.yaml", text, nullptr, &set, &errs);
+  LoadRules("r.yaml", text, {}, &set, &errs);
   std::string out;
   for (const Diagnostic& d : errs) out += d.Format() + "\n";
   return out;
@@ -31,7 +31,7 @@ rules:
 TEST_CASE("a good rule file loads") {
   RuleSet set;
   std::vector<Diagnostic> errs;
-  REQUIRE(LoadRules("r.yaml", kGood, nullptr, &set, &errs));
+  REQUIRE(LoadRules("r.yaml", kGood, {}, &set, &errs));
   REQUIRE(set.rules.size() == 1);
   CHECK(set.rules[0].id == "part");
   CHECK(set.rules[0].files == std::vector<std::string>{"vllm/a.py"});
@@ -66,7 +66,7 @@ TEST_CASE("unknown capture and unknown value") {
   CHECK(Errors(text) ==
         "r.yaml:10:14: error: unknown capture '@valu' in 'replace' (did you mean 'value'?) "
         "(query captures: @name, @value)\n"
-        "r.yaml:11:11: error: unknown value 'sise' (did you mean 'size'?) (known: size)\n");
+        "r.yaml:11:12: error: unknown value 'sise' (did you mean 'size'?) (known: size)\n");
 }
 
 TEST_CASE("expect and paths are checked") {

@@ -10,12 +10,15 @@
 namespace muh {
 
 std::vector<std::string> ResolvePatterns(const std::vector<std::string>& patterns,
+                                         const std::vector<RuleLoc>& locs,
                                          const std::vector<std::string>& tree_paths,
-                                         const std::string& rules_path, RuleLoc loc,
+                                         const std::string& rules_path, RuleLoc default_loc,
                                          const std::string& rule_id,
                                          std::vector<Diagnostic>* errors) {
   std::set<std::string> out;
-  for (const std::string& pattern : patterns) {
+  for (std::size_t i = 0; i < patterns.size(); ++i) {
+    const std::string& pattern = patterns[i];
+    RuleLoc loc = i < locs.size() ? locs[i] : default_loc;
     if (!IsGlob(pattern)) {
       if (std::binary_search(tree_paths.begin(), tree_paths.end(), pattern)) {
         out.insert(pattern);
@@ -47,12 +50,12 @@ std::vector<std::string> FilesNeeded(const RuleSet& rules,
   std::set<std::string> all;
   for (const Rule& r : rules.rules) {
     for (const std::string& p :
-         ResolvePatterns(r.files, tree_paths, rules.path, r.files_loc, r.id, errors)) {
+         ResolvePatterns(r.files, r.file_locs, tree_paths, rules.path, r.files_loc, r.id, errors)) {
       all.insert(p);
     }
     for (const Precondition& pre : r.preconditions) {
       for (const std::string& p :
-           ResolvePatterns(pre.files, tree_paths, rules.path, pre.loc, r.id, errors)) {
+           ResolvePatterns(pre.files, {}, tree_paths, rules.path, pre.loc, r.id, errors)) {
         all.insert(p);
       }
     }

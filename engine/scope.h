@@ -13,8 +13,10 @@ namespace muh {
 
 // Paths matched by `patterns`, sorted and unique. A literal path must be in
 // `tree_paths` and a glob must match at least one; each miss adds an error
-// located at `loc` in the rule file `rules_path`.
+// located at the pattern's entry of `locs` (or at `loc` when `locs` is
+// shorter) in the rule file `rules_path`.
 std::vector<std::string> ResolvePatterns(const std::vector<std::string>& patterns,
+                                         const std::vector<RuleLoc>& locs,
                                          const std::vector<std::string>& tree_paths,
                                          const std::string& rules_path, RuleLoc loc,
                                          const std::string& rule_id,

@@ -6,6 +6,8 @@
 #include <algorithm>
 
 #include "engine/edit_distance.h"
+#include "engine/glob.h"
+#include "engine/model/profile_yaml.h"
 #include "engine/rule_loader.h"
 #include "engine/scope.h"
 
@@ -46,15 +48,54 @@ bool SelectRules(const std::vector<std::string>& ids, RuleSet* rules,
   return ok;
 }
 
+bool BuildProfile(const SessionOptions& opts, Profile* out, std::vector<Diagnostic>* errors) {
+  *out = Profile::BiV100();
+  if (!opts.hw_path.empty()) {
+    std::string text, err;
+    if (!ReadWholeFile(opts.hw_path, &text, &err)) {
+      errors->push_back(MakeError(opts.hw_path, 0, 0, err));
+      return false;
+    }
+    if (!ApplyProfileYaml(opts.hw_path, text, out, errors)) return false;
+  }
+  for (const std::string& set : opts.sets) {
+    std::string err;
+    if (!out->ApplySet(set, &err)) {
+      errors->push_back(MakeError("--set", 0, 0, err));
+      return false;
+    }
+  }
+  return true;
+}
+
+std::shared_ptr<ModelValues> BuildModel(const Profile& profile, const RuleSet& rules,
+                                        std::vector<Diagnostic>* errors) {
+  Workload workload = Workload::Defaults();
+  for (const WorkloadSetting& w : rules.workload) {
+    std::string err;
+    if (!workload.Set(w.name, w.value, &err)) {
+      errors->push_back(MakeError(rules.path, w.loc.line, w.loc.column, err));
+    }
+  }
+  return std::make_shared<ModelValues>(profile, workload, rules.search_spaces);
+}
+
 void OpenSession(const SessionOptions& opts, Session* s) {
   std::string text;
   std::string err;
   s->rules.path = opts.rules_path;
+  Profile profile;
+  if (!BuildProfile(opts, &profile, &s->load_errors)) return;
   if (!ReadWholeFile(opts.rules_path, &text, &err)) {
     s->load_errors.push_back(MakeError(opts.rules_path, 0, 0, err));
     return;
   }
-  if (!LoadRules(opts.rules_path, text, nullptr, &s->rules, &s->load_errors)) return;
+  auto factory = [&](const RuleSet& rules, std::vector<Diagnostic>* errors) {
+    std::shared_ptr<ModelValues> model = BuildModel(profile, rules, errors);
+    s->model = model;
+    return std::shared_ptr<const ValueSource>(model);
+  };
+  if (!LoadRules(opts.rules_path, text, factory, &s->rules, &s->load_errors)) return;
   if (!SelectRules(opts.only_rules, &s->rules, &s->load_errors)) return;
   Diagnostic derr;
   if (!TreeIo::Open(opts.tree_path, &s->tree, &derr)) {
@@ -66,6 +107,18 @@ void OpenSession(const SessionOptions& opts, Session* s) {
     return;
   }
   spdlog::debug("{} .py files under {}", s->tree_paths.size(), opts.tree_path);
+  // A literal path the listing left out may still exist (a symlink that
+  // leaves the tree, a non-regular file): report why it cannot be read.
+  for (const Rule& r : s->rules.rules) {
+    for (const std::string& f : r.files) {
+      if (IsGlob(f) || std::binary_search(s->tree_paths.begin(), s->tree_paths.end(), f)) continue;
+      std::string ignored;
+      if (s->tree.Exists(f) && !s->tree.Read(f, &ignored, &derr)) {
+        s->load_errors.push_back(derr);
+        return;
+      }
+    }
+  }
   std::vector<std::string> needed = FilesNeeded(s->rules, s->tree_paths, &s->load_errors);
   for (const std::string& path : needed) {
     std::string bytes;
@@ -86,7 +139,7 @@ void OpenSession(const SessionOptions& opts, Session* s) {
   }
   if (!s->load_errors.empty()) return;
   spdlog::debug("{} files in scope of {} rules", s->files.size(), s->rules.rules.size());
-  s->plan = Plan(s->rules, *s->rules.table, s->files, s->tree_paths);
+  s->plan = Plan(s->rules, *s->rules.values, s->files, s->tree_paths);
   s->loaded = true;
 }
 

@@ -4,10 +4,12 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "engine/diagnostic.h"
+#include "engine/model/model_values.h"
 #include "engine/planner.h"
 #include "engine/rule.h"
 #include "engine/source_text.h"
@@ -20,9 +22,12 @@ struct SessionOptions {
   std::string tree_path;
   // When non-empty, only these rules run (`--rule ID`, repeatable).
   std::vector<std::string> only_rules;
+  std::string hw_path;            // --hw PROFILE.yaml
+  std::vector<std::string> sets;  // --set FACT=VALUE, in order
 };
 
 struct Session {
+  std::shared_ptr<const ModelValues> model;
   RuleSet rules;
   TreeIo tree;
   std::vector<std::string> tree_paths;
@@ -38,6 +43,13 @@ struct Session {
   void Report(const Diagnostic& d) const;
   void ReportAll(const std::vector<Diagnostic>& ds) const;
 };
+
+// The hardware profile: built-in, then --hw, then each --set.
+bool BuildProfile(const SessionOptions& opts, Profile* out, std::vector<Diagnostic>* errors);
+
+// The model over `profile` with the rule file's workload and search spaces.
+std::shared_ptr<ModelValues> BuildModel(const Profile& profile, const RuleSet& rules,
+                                        std::vector<Diagnostic>* errors);
 
 // Keeps only the rules named in `ids` (all when empty); an unknown id is an error.
 bool SelectRules(const std::vector<std::string>& ids, RuleSet* rules,

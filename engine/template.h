@@ -1,6 +1,7 @@
-// Replacement templates: literal text with `{{name}}` for a named value and
-// `{{@capture}}` for the text of a query capture. `{{` cannot be escaped
-// because Python never needs it in the knobs we rewrite.
+// Replacement templates: literal text with `{{name}}` for a named value,
+// `{{@capture}}` for the text of a query capture, and `{{name(@a, @b)}}` for
+// a value computed from captured text. `{{` cannot be escaped because Python
+// never needs it in the knobs we rewrite.
 #pragma once
 
 #include <cstddef>
@@ -14,10 +15,11 @@
 namespace muh {
 
 struct TemplatePart {
-  enum class Kind { kText, kValue, kCapture };
+  enum class Kind { kText, kValue, kCapture, kCall };
   Kind kind = Kind::kText;
-  std::string text;     // literal text, value name, or capture name
+  std::string text;     // literal text, value name, capture or function name
   std::size_t offset = 0;  // where the part starts in the template source
+  std::vector<std::string> args;  // kCall: capture names, without '@'
 };
 
 class Template {
@@ -31,7 +33,9 @@ class Template {
   std::vector<const TemplatePart*> References(TemplatePart::Kind kind) const;
 
   // Fills the template. Every referenced name must exist (checked at load).
-  std::string Expand(const QueryMatch& match, const ValueSource& values) const;
+  // Returns false with `error` when a value cannot be given (model error).
+  bool Expand(const QueryMatch& match, const ValueSource& values, std::string* out,
+              std::string* error) const;
 
  private:
   std::vector<TemplatePart> parts_;

@@ -9,6 +9,10 @@ const std::string* ConfigEntry::Get(std::string_view key) const {
   return nullptr;
 }
 
+std::optional<Value> ValueSource::Call(std::string_view, const std::vector<std::string>&) const {
+  return std::nullopt;
+}
+
 const Value* TableValues::Find(std::string_view name) const {
   auto it = values_.find(name);
   return it == values_.end() ? nullptr : &it->second;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -23,7 +24,9 @@ struct Value {
   std::string text;                  // Python source text of a scalar value
   bool is_list = false;              // true for autotune entry lists
   std::vector<ConfigEntry> entries;  // when is_list
-  std::string why;                   // one-line derivation, "" when not derived
+  std::string why;                   // the derivation, "" when not derived
+  std::vector<std::string> warnings; // shaky assumptions the value rests on
+  std::string error;                 // set when no value can be given
 };
 
 class ValueSource {
@@ -33,6 +36,12 @@ class ValueSource {
   virtual const Value* Find(std::string_view name) const = 0;
   // Every name this source answers, sorted.
   virtual std::vector<std::string> Names() const = 0;
+  // Values that depend on the matched code: `{{name(@capture, ...)}}` calls
+  // `name` with the captures' texts. nullopt when there is no such function.
+  virtual std::optional<Value> Call(std::string_view name,
+                                    const std::vector<std::string>& args) const;
+  // Every function name Call answers, sorted.
+  virtual std::vector<std::string> Functions() const { return {}; }
 };
 
 // Values given literally in a table (the rule file's `values:` section).

@@ -1,0 +1,38 @@
+// How a derived value came about, so that "why 64?" has an answer: the
+// inputs used (with their confidence), the formula, the constraint that
+// decided, and the neighbours that were rejected and why.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine/model/facts.h"
+
+namespace muh {
+
+struct Rejected {
+  std::string value;
+  std::string reason;
+};
+
+struct Derivation {
+  std::string quantity;  // the name rules use, e.g. "prefix_block_below_sm80"
+  std::string value;     // Python source text; empty when `error` is set
+  std::string formula;
+  std::vector<std::string> inputs;  // "smem_per_block = 49152 bytes (conflicting)"
+  std::string decided_by;
+  std::vector<Rejected> rejected;
+  std::vector<std::string> warnings;  // facts the value rests on that are shaky
+  std::string error;                  // no value satisfies the constraints
+
+  // Records a fact as an input, warning when its confidence is shaky.
+  void UseFact(const Fact& f);
+  void UseInput(const std::string& name, long long number, const std::string& note);
+};
+
+Derivation NewDerivation(std::string quantity, std::string formula);
+
+// A multi-line explanation, indented by `indent` spaces.
+std::string FormatDerivation(const Derivation& d, int indent);
+
+}  // namespace muh

@@ -1,0 +1,58 @@
+// Hardware facts as data. Every fact carries its value, where the value came
+// from and how far to trust it, so that any number the model derives can say
+// which assumptions it rests on. Users replace facts with measurements via a
+// profile file (`--hw`) or `--set FACT=VALUE`.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace muh {
+
+enum class Confidence {
+  kVendor,       // stated by the vendor or its software
+  kMeasured,     // measured on a card (by us, a user or a third party)
+  kClaimed,      // claimed by someone, not confirmed
+  kConflicting,  // sources disagree; see `alternative`
+  kAssumed,      // a model assumption, no source for this card
+};
+
+std::string_view ConfidenceName(Confidence c);
+// True for facts a derived value should warn about.
+bool IsShaky(Confidence c);
+
+struct Fact {
+  std::string name;  // e.g. "smem_per_block"
+  double value = 0;
+  std::string unit;  // "bytes", "MHz", "" ...
+  std::string source;
+  Confidence confidence = Confidence::kAssumed;
+  std::string alternative;  // the competing value and its source, if any
+};
+
+// An ordered set of facts (order is the order `model` prints them in).
+class Profile {
+ public:
+  // The built-in BI-V100 profile, from SPEC's table of facts.
+  static Profile BiV100();
+
+  const std::string& name() const { return name_; }
+  const std::vector<Fact>& facts() const { return facts_; }
+  const Fact* Find(std::string_view name) const;
+  double Get(std::string_view name) const;  // the fact must exist
+  std::vector<std::string> Names() const;
+
+  // Replaces one fact's value; the source says who set it. False (with
+  // `error`) for an unknown name or a value outside the fact's sane range.
+  bool Override(std::string_view name, double value, const std::string& source,
+                Confidence confidence, std::string* error);
+  // Parses `NAME=VALUE` from the command line.
+  bool ApplySet(std::string_view assignment, std::string* error);
+
+ private:
+  std::string name_;
+  std::vector<Fact> facts_;
+};
+
+}  // namespace muh

@@ -1,0 +1,48 @@
+#include "engine/model/facts.h"
+
+#include <doctest/doctest.h>
+
+namespace muh {
+
+TEST_CASE("the built-in profile records the smem conflict and the unconfirmed CU count") {
+  Profile p = Profile::BiV100();
+  const Fact* smem = p.Find("smem_per_block");
+  REQUIRE(smem != nullptr);
+  CHECK(smem->value == 49152);
+  CHECK(smem->confidence == Confidence::kConflicting);
+  CHECK(smem->alternative.find("32768") != std::string::npos);
+  CHECK(p.Find("compute_units")->confidence == Confidence::kClaimed);
+  CHECK(p.Get("warp_size") == 64);
+  CHECK(p.Get("max_stages") == 2);
+  for (const char* name : {"warp_size", "compute_units", "smem_per_block", "compute_capability",
+                           "max_stages", "regs_per_cu", "max_threads_per_cu", "hbm_bandwidth",
+                           "clock_mhz"}) {
+    CHECK_MESSAGE(p.Find(name) != nullptr, name);
+  }
+}
+
+TEST_CASE("--set overrides a fact and marks it as measured") {
+  Profile p = Profile::BiV100();
+  std::string err;
+  REQUIRE(p.ApplySet("smem_per_block=32768", &err));
+  CHECK(p.Get("smem_per_block") == 32768);
+  CHECK(p.Find("smem_per_block")->confidence == Confidence::kMeasured);
+  CHECK(p.Find("smem_per_block")->alternative.empty());
+  REQUIRE(p.ApplySet("compute_capability=7.5", &err));
+  CHECK(p.Get("compute_capability") == 7.5);
+}
+
+TEST_CASE("--set rejects unknown facts and silly values") {
+  Profile p = Profile::BiV100();
+  std::string err;
+  CHECK_FALSE(p.ApplySet("smem_per_blok=1", &err));
+  CHECK(err.rfind("unknown hardware fact 'smem_per_blok' (did you mean 'smem_per_block'?)", 0) == 0);
+  CHECK_FALSE(p.ApplySet("warp_size=48", &err));
+  CHECK(err == "warp_size = 48 is not a sensible value (32 or 64)");
+  CHECK_FALSE(p.ApplySet("compute_units=abc", &err));
+  CHECK(err == "--set compute_units: 'abc' is not a number");
+  CHECK_FALSE(p.ApplySet("compute_units", &err));
+  CHECK_FALSE(p.ApplySet("compute_units=-3", &err));
+}
+
+}  // namespace muh

@@ -1,0 +1,46 @@
+#include "engine/model/tile_math.h"
+
+#include <algorithm>
+
+namespace muh {
+
+int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+int64_t AttentionTileSmem(int64_t head_dim, int64_t block_m, int64_t block_n, int64_t stages,
+                          int64_t bytes) {
+  return bytes * head_dim * (block_m + 2 * block_n * stages);
+}
+
+int64_t GemmTileSmem(int64_t block_m, int64_t block_n, int64_t block_k, int64_t stages,
+                     int64_t bytes) {
+  int64_t operands = (block_m * block_k + block_k * block_n) * bytes * stages;
+  return std::max(operands, block_m * block_n * bytes);
+}
+
+int64_t AttentionRegsPerThread(int64_t head_dim, int64_t block_m, int64_t block_n,
+                               int64_t threads) {
+  int64_t values = block_m * head_dim + block_m * head_dim / 2 + block_m * block_n;
+  return CeilDiv(values, threads) + kRegisterOverhead;
+}
+
+Occupancy BlocksPerCu(int64_t smem_per_block_used, int64_t smem_per_cu, int64_t regs_per_thread,
+                      int64_t threads, int64_t regs_per_cu, int64_t max_threads_per_cu) {
+  int64_t by_smem = smem_per_block_used > 0 ? smem_per_cu / smem_per_block_used : 1 << 20;
+  int64_t by_regs = regs_per_cu / (regs_per_thread * threads);
+  int64_t by_threads = max_threads_per_cu / threads;
+  Occupancy o{by_smem, "shared memory"};
+  if (by_regs < o.blocks) o = {by_regs, "registers"};
+  if (by_threads < o.blocks) o = {by_threads, "threads"};
+  return o;
+}
+
+Waves GridWaves(int64_t blocks, int64_t slots) {
+  Waves w;
+  if (blocks <= 0 || slots <= 0) return w;
+  w.waves = CeilDiv(blocks, slots);
+  w.tail_blocks = blocks - (w.waves - 1) * slots;
+  w.efficiency = static_cast<double>(blocks) / static_cast<double>(w.waves * slots);
+  return w;
+}
+
+}  // namespace muh
