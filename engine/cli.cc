@@ -20,15 +20,21 @@ namespace {
 struct CommandSpec {
   const char* name;
   const char* help;
-  bool takes_patch;
+  bool takes_tree;     // RULES and TREE are required positionals
+  bool takes_patch;    // --patch
+  bool takes_explain;  // --explain
   std::function<int(const CommandOptions&)> run;
 };
 
 const std::vector<CommandSpec>& Commands() {
   static const std::vector<CommandSpec> kCommands = {
-      {"diff", "print the unified diff the rules produce; modify nothing", false, RunDiff},
-      {"apply", "rewrite the tree in place: all files or none", false, RunApply},
-      {"verify", "fail (exit 1) when the tree or the committed patch has drifted", true, RunVerify},
+      {"diff", "print the unified diff the rules produce; modify nothing", true, false, true,
+       RunDiff},
+      {"apply", "rewrite the tree in place: all files or none", true, false, true, RunApply},
+      {"verify", "fail (exit 1) when the tree or the committed patch has drifted", true, true,
+       false, RunVerify},
+      {"model", "print every value the BI-V100 model derives (RULES adds its workload)", false,
+       false, true, RunModel},
   };
   return kCommands;
 }
@@ -67,9 +73,18 @@ int RunCli(int argc, char** argv) {
   std::vector<std::pair<CLI::App*, const CommandSpec*>> subs;
   for (const CommandSpec& c : Commands()) {
     CLI::App* sub = app.add_subcommand(c.name, c.help);
-    sub->add_option("RULES", opts.session.rules_path, "rule file (YAML)")->required();
-    sub->add_option("TREE", opts.session.tree_path, "root of the source tree")->required();
-    sub->add_option("--rule", opts.session.only_rules, "run only this rule (repeatable)");
+    if (c.takes_tree) {
+      sub->add_option("RULES", opts.session.rules_path, "rule file (YAML)")->required();
+      sub->add_option("TREE", opts.session.tree_path, "root of the source tree")->required();
+      sub->add_option("--rule", opts.session.only_rules, "run only this rule (repeatable)");
+    } else {
+      sub->add_option("RULES", opts.session.rules_path, "rule file whose workload to use");
+    }
+    sub->add_option("--hw", opts.session.hw_path, "hardware profile (YAML) over the built-in bi100");
+    sub->add_option("--set", opts.session.sets, "override a fact: FACT=VALUE (repeatable)");
+    if (c.takes_explain) {
+      sub->add_flag("--explain", opts.explain, "say which derivation produced each value");
+    }
     if (c.takes_patch) sub->add_option("--patch", opts.patch_path, "the committed patch to compare");
     subs.emplace_back(sub, &c);
   }

@@ -6,6 +6,8 @@
 #include <spdlog/spdlog.h>
 
 #include "engine/exit_codes.h"
+#include "engine/model/model_report.h"
+#include "engine/rule_loader.h"
 #include "engine/unified_diff.h"
 
 namespace muh {
@@ -34,13 +36,69 @@ std::string Summary(const PlanResult& plan) {
                      rewrites, done, skipped);
 }
 
+// Under --explain, says on stderr which rule and derivation made each edit.
+void Explain(const CommandOptions& opts, const Session& s) {
+  if (!opts.explain) return;
+  for (const auto& [path, edits] : s.plan.edits) {
+    for (const Edit& e : edits) {
+      Position p = s.files.at(path).PositionOf(e.offset);
+      std::string head = fmt::format("rule '{}' writes '{}'", e.rule_id,
+                                     e.text.size() > 60 ? e.text.substr(0, 57) + "..." : e.text);
+      for (char& c : head) {
+        if (c == '\n' || c == '\r') c = ' ';
+      }
+      s.Report(Diagnostic{path, p.line, p.column, Severity::kNote, head});
+      std::string why = e.why;
+      std::size_t at = 0;
+      while (at < why.size()) {
+        std::size_t nl = why.find('\n', at);
+        if (nl == std::string::npos) nl = why.size();
+        spdlog::get("diag")->info("    {}", why.substr(at, nl - at));
+        at = nl + 1;
+      }
+    }
+  }
+}
+
 }  // namespace
+
+int RunModel(const CommandOptions& opts) {
+  std::vector<Diagnostic> errors;
+  Profile profile;
+  if (!BuildProfile(opts.session, &profile, &errors)) {
+    for (const Diagnostic& d : errors) spdlog::get("diag")->info(d.Format());
+    return kExitBadInput;
+  }
+  RuleSet rules;
+  std::shared_ptr<ModelValues> model;
+  if (!opts.session.rules_path.empty()) {
+    std::string text, err;
+    if (!ReadWholeFile(opts.session.rules_path, &text, &err)) {
+      spdlog::get("diag")->info(MakeError(opts.session.rules_path, 0, 0, err).Format());
+      return kExitBadInput;
+    }
+    auto factory = [&](const RuleSet& r, std::vector<Diagnostic>* errs) {
+      model = BuildModel(profile, r, errs);
+      return std::shared_ptr<const ValueSource>(model);
+    };
+    LoadRules(opts.session.rules_path, text, factory, &rules, &errors);
+  } else {
+    model = BuildModel(profile, rules, &errors);
+  }
+  if (!errors.empty() || !model) {
+    for (const Diagnostic& d : errors) spdlog::get("diag")->info(d.Format());
+    return kExitBadInput;
+  }
+  std::cout << FormatModelReport(*model, opts.explain);
+  return kExitClean;
+}
 
 int RunDiff(const CommandOptions& opts) {
   Session s;
   if (!Prepare(opts, &s)) return kExitBadInput;
   std::string diff = RenderDiff(s.files, s.plan.new_contents);
   std::cout << diff << std::flush;
+  Explain(opts, s);
   spdlog::info("{}", Summary(s.plan));
   return kExitClean;
 }
@@ -59,6 +117,7 @@ int RunApply(const CommandOptions& opts) {
     s.ReportAll(errs);
     return kExitBadInput;
   }
+  Explain(opts, s);
   if (!s.tree.WriteAll(s.plan.new_contents, &errs)) {
     s.ReportAll(errs);
     return kExitWriteFailed;

@@ -11,10 +11,13 @@ namespace muh {
 struct CommandOptions {
   SessionOptions session;
   std::string patch_path;  // verify --patch
+  bool explain = false;    // --explain: say why each edit / value is what it is
 };
 
 int RunDiff(const CommandOptions& opts);
 int RunApply(const CommandOptions& opts);
 int RunVerify(const CommandOptions& opts);
+// `model [RULES]`: the profile, the workload and every derived value.
+int RunModel(const CommandOptions& opts);
 
 }  // namespace muh

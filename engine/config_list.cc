@@ -203,7 +203,7 @@ bool PlanConfigAppend(const SourceText& file, std::size_t list_begin, std::size_
   } else if (!had_comma) {
     inserted = "," + inserted.substr(0, inserted.size() - 1);
   }
-  out->edits.push_back(Edit{file.path(), insert_at, 0, inserted, rule_id});
+  out->edits.push_back(Edit{file.path(), insert_at, 0, inserted, rule_id, ""});
   return true;
 }
 

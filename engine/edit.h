@@ -16,6 +16,9 @@ struct Edit {
   std::size_t length = 0;
   std::string text;
   std::string rule_id;
+  // Why the text is what it is (derivations of the values used); not part
+  // of the change itself, so SameChange ignores it.
+  std::string why;
 
   std::size_t End() const { return offset + length; }
   // Same bytes replaced by the same text (the rule may differ).

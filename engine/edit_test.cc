@@ -6,7 +6,7 @@ namespace muh {
 
 namespace {
 Edit E(std::size_t off, std::size_t len, std::string text, std::string rule = "r") {
-  return Edit{"a.py", off, len, std::move(text), std::move(rule)};
+  return Edit{"a.py", off, len, std::move(text), std::move(rule), ""};
 }
 }  // namespace
 

@@ -132,7 +132,8 @@ void Planner::PlanMatch(const Rule& rule, const SourceText& file, const QueryMat
     case ActionKind::kReplace: {
       std::string text;
       std::string error;
-      if (!rule.with.Expand(match, values_, &text, &error)) {
+      std::string why;
+      if (!rule.with.Expand(match, values_, &text, &error, &why)) {
         out_->diagnostics.push_back(
             At(file.path(), target->begin, Severity::kError,
                fmt::format("rule '{}': {}", rule.id, error)));
@@ -140,7 +141,8 @@ void Planner::PlanMatch(const Rule& rule, const SourceText& file, const QueryMat
         return;
       }
       if (SameValue(text, target->text)) return;
-      AddEdit(Edit{file.path(), target->begin, target->end - target->begin, text, rule.id}, outcome);
+      AddEdit(Edit{file.path(), target->begin, target->end - target->begin, text, rule.id, why},
+              outcome);
       return;
     }
     case ActionKind::kDeleteLines: {
@@ -159,7 +161,9 @@ void Planner::PlanMatch(const Rule& rule, const SourceText& file, const QueryMat
         outcome->status = RuleStatus::kFailed;
         return;
       }
-      AddEdit(Edit{file.path(), begin, end - begin, "", rule.id}, outcome);
+      AddEdit(Edit{file.path(), begin, end - begin, "", rule.id,
+                   "the rule deletes these lines (" + rule.description + ")\n"},
+              outcome);
       return;
     }
     case ActionKind::kAppendEntries: {
@@ -180,7 +184,12 @@ void Planner::PlanMatch(const Rule& rule, const SourceText& file, const QueryMat
         outcome->status = RuleStatus::kFailed;
         return;
       }
-      for (const Edit& e : append.edits) AddEdit(e, outcome);
+      for (Edit e : append.edits) {
+        e.why = fmt::format("{} of the selected entries were already in the list; {} appended\n",
+                            append.duplicates.size(), append.appended) +
+                v->why;
+        AddEdit(e, outcome);
+      }
       return;
     }
   }

@@ -86,7 +86,7 @@ std::vector<const TemplatePart*> Template::References(TemplatePart::Kind kind) c
 }
 
 bool Template::Expand(const QueryMatch& match, const ValueSource& values, std::string* out,
-                      std::string* error) const {
+                      std::string* error, std::string* why) const {
   out->clear();
   for (const TemplatePart& p : parts_) {
     switch (p.kind) {
@@ -100,6 +100,7 @@ bool Template::Expand(const QueryMatch& match, const ValueSource& values, std::s
           return false;
         }
         if (v != nullptr) *out += v->text;
+        if (v != nullptr && why != nullptr) *why += v->why;
         break;
       }
       case TemplatePart::Kind::kCapture:
@@ -117,6 +118,7 @@ bool Template::Expand(const QueryMatch& match, const ValueSource& values, std::s
           return false;
         }
         *out += v->text;
+        if (why != nullptr) *why += v->why;
         break;
       }
     }

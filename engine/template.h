@@ -34,8 +34,9 @@ class Template {
 
   // Fills the template. Every referenced name must exist (checked at load).
   // Returns false with `error` when a value cannot be given (model error).
+  // When `why` is given, the derivations of the values used are appended.
   bool Expand(const QueryMatch& match, const ValueSource& values, std::string* out,
-              std::string* error) const;
+              std::string* error, std::string* why = nullptr) const;
 
  private:
   std::vector<TemplatePart> parts_;

@@ -20,11 +20,10 @@ Workload Workload::Defaults() {
       {"dtype_bytes", 2, "activation dtype: float16/bfloat16 = 2 bytes; float32 prefill halves BLOCK",
        false},
       {"num_q_heads", 32, "query heads per GPU", false},
-      {"num_kv_heads", 8, "KV heads per GPU", false},
+      {"num_kv_heads", 8, "KV heads per GPU (recorded; no derivation uses it yet)", false},
       {"num_experts", 128, "MoE experts", false},
       {"topk", 8, "experts per token", false},
-      {"moe_intermediate", 768, "MoE expert intermediate size (GEMM N)", false},
-      {"max_num_seqs", 256, "largest decode batch", false},
+      {"max_num_seqs", 256, "largest decode batch (recorded; no derivation uses it yet)", false},
       {"max_batched_tokens", 8192, "largest prefill batch in tokens", false},
       {"prefill_seq_len", 2048, "representative prompt length for autotune ranking", false},
   };

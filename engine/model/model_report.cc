@@ -1,0 +1,54 @@
+#include "engine/model/model_report.h"
+
+#include <fmt/format.h>
+
+namespace muh {
+
+namespace {
+std::string Number(double v) {
+  if (v == static_cast<double>(static_cast<long long>(v))) {
+    return std::to_string(static_cast<long long>(v));
+  }
+  return fmt::format("{}", v);
+}
+}  // namespace
+
+std::string FormatModelReport(const ModelValues& model, bool explain) {
+  std::string out = fmt::format("profile {}\n", model.profile().name());
+  for (const Fact& f : model.profile().facts()) {
+    out += fmt::format("  {} = {}{}  [{}] {}\n", f.name, Number(f.value),
+                       f.unit.empty() ? "" : " " + f.unit, ConfidenceName(f.confidence), f.source);
+    if (!f.alternative.empty()) out += fmt::format("      alternative: {}\n", f.alternative);
+  }
+  out += "workload\n";
+  for (const WorkloadItem& w : model.workload().items()) {
+    out += fmt::format("  {} = {}  [{}] {}\n", w.name, w.value,
+                       w.from_rules ? "rule file" : "default", w.meaning);
+  }
+  out += "values\n";
+  for (const Derivation& d : model.derivations()) {
+    if (explain) {
+      out += FormatDerivation(d, 2);
+      continue;
+    }
+    std::string value = d.error.empty() ? d.value : "(none: " + d.error + ")";
+    out += fmt::format("  {} = {}{}\n", d.quantity, value,
+                       d.warnings.empty() ? "" : "  (rests on unconfirmed facts)");
+  }
+  for (const auto& [name, r] : model.autotune()) {
+    out += fmt::format("autotune {}: {} entries (enumerated {}, merged {}, valid {})\n", name,
+                       r.selected.size(), r.enumerated, r.merged, r.valid.size());
+    if (explain) {
+      out += FormatDerivation(r.derivation, 2);
+      continue;
+    }
+    for (const AutotuneCandidate& c : r.selected) {
+      std::string fields;
+      for (const auto& [k, v] : c.entry.fields) fields += (fields.empty() ? "" : ", ") + k + "=" + v;
+      out += fmt::format("  {}\n", fields);
+    }
+  }
+  return out;
+}
+
+}  // namespace muh
