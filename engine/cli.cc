@@ -20,7 +20,7 @@ namespace {
 struct CommandSpec {
   const char* name;
   const char* help;
-  bool takes_tree;     // RULES and TREE are required positionals
+  int positionals;     // 2: RULES TREE; 1: RULES TESTS (test); 0: [RULES] (model)
   bool takes_patch;    // --patch
   bool takes_explain;  // --explain
   std::function<int(const CommandOptions&)> run;
@@ -28,13 +28,15 @@ struct CommandSpec {
 
 const std::vector<CommandSpec>& Commands() {
   static const std::vector<CommandSpec> kCommands = {
-      {"diff", "print the unified diff the rules produce; modify nothing", true, false, true,
+      {"diff", "print the unified diff the rules produce; modify nothing", 2, false, true,
        RunDiff},
-      {"apply", "rewrite the tree in place: all files or none", true, false, true, RunApply},
-      {"verify", "fail (exit 1) when the tree or the committed patch has drifted", true, true,
-       false, RunVerify},
-      {"model", "print every value the BI-V100 model derives (RULES adds its workload)", false,
-       false, true, RunModel},
+      {"apply", "rewrite the tree in place: all files or none", 2, false, true, RunApply},
+      {"verify", "fail (exit 1) when the tree or the committed patch has drifted", 2, true, false,
+       RunVerify},
+      {"model", "print every value the BI-V100 model derives (RULES adds its workload)", 0, false,
+       true, RunModel},
+      {"test", "run rule tests: snippets each rule must and must not rewrite", 1, false, false,
+       RunRuleTestsCommand},
   };
   return kCommands;
 }
@@ -73,10 +75,13 @@ int RunCli(int argc, char** argv) {
   std::vector<std::pair<CLI::App*, const CommandSpec*>> subs;
   for (const CommandSpec& c : Commands()) {
     CLI::App* sub = app.add_subcommand(c.name, c.help);
-    if (c.takes_tree) {
+    if (c.positionals == 2) {
       sub->add_option("RULES", opts.session.rules_path, "rule file (YAML)")->required();
       sub->add_option("TREE", opts.session.tree_path, "root of the source tree")->required();
       sub->add_option("--rule", opts.session.only_rules, "run only this rule (repeatable)");
+    } else if (c.positionals == 1) {
+      sub->add_option("RULES", opts.session.rules_path, "rule file (YAML)")->required();
+      sub->add_option("TESTS", opts.tests_path, "rule tests (YAML)")->required();
     } else {
       sub->add_option("RULES", opts.session.rules_path, "rule file whose workload to use");
     }

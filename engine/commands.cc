@@ -8,6 +8,7 @@
 #include "engine/exit_codes.h"
 #include "engine/model/model_report.h"
 #include "engine/rule_loader.h"
+#include "engine/rule_tests.h"
 #include "engine/unified_diff.h"
 
 namespace muh {
@@ -91,6 +92,38 @@ int RunModel(const CommandOptions& opts) {
   }
   std::cout << FormatModelReport(*model, opts.explain);
   return kExitClean;
+}
+
+int RunRuleTestsCommand(const CommandOptions& opts) {
+  std::vector<Diagnostic> errors;
+  Profile profile;
+  RuleSet rules;
+  std::string rules_text, tests_text, err;
+  if (!BuildProfile(opts.session, &profile, &errors)) {
+  } else if (!ReadWholeFile(opts.session.rules_path, &rules_text, &err)) {
+    errors.push_back(MakeError(opts.session.rules_path, 0, 0, err));
+  } else if (!ReadWholeFile(opts.tests_path, &tests_text, &err)) {
+    errors.push_back(MakeError(opts.tests_path, 0, 0, err));
+  } else {
+    auto factory = [&](const RuleSet& r, std::vector<Diagnostic>* errs) {
+      return std::shared_ptr<const ValueSource>(BuildModel(profile, r, errs));
+    };
+    LoadRules(opts.session.rules_path, rules_text, factory, &rules, &errors);
+  }
+  if (!errors.empty()) {
+    for (const Diagnostic& d : errors) spdlog::get("diag")->info(d.Format());
+    return kExitBadInput;
+  }
+  RuleTestReport report = RunRuleTests(rules, opts.tests_path, tests_text);
+  for (const std::string& e : report.load_errors) spdlog::get("diag")->info("{}: error", e);
+  for (const std::string& f : report.failures) std::cout << "FAIL " << f << "\n";
+  for (const std::string& id : report.untested) {
+    std::cout << fmt::format("untested: rule '{}' has no test case\n", id);
+  }
+  std::cout << fmt::format("{} passed, {} failed\n", report.passed, report.failed);
+  bool ok = report.load_errors.empty() && report.failed == 0 && report.passed > 0 &&
+            report.untested.empty();
+  return ok ? kExitClean : kExitDrift;
 }
 
 int RunDiff(const CommandOptions& opts) {

@@ -11,12 +11,15 @@ namespace muh {
 struct CommandOptions {
   SessionOptions session;
   std::string patch_path;  // verify --patch
+  std::string tests_path;  // test TESTS
   bool explain = false;    // --explain: say why each edit / value is what it is
 };
 
 int RunDiff(const CommandOptions& opts);
 int RunApply(const CommandOptions& opts);
 int RunVerify(const CommandOptions& opts);
+// `test RULES TESTS`: the rule tests of TESTS against RULES.
+int RunRuleTestsCommand(const CommandOptions& opts);
 // `model [RULES]`: the profile, the workload and every derived value.
 int RunModel(const CommandOptions& opts);
 

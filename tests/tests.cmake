@@ -19,3 +19,8 @@ foreach(_t IN LISTS _cli_tests)
   get_filename_component(_name "${_t}" NAME_WE)
   add_test(NAME "cli/${_name}" COMMAND "${BASH_EXECUTABLE}" "${_t}" "$<TARGET_FILE:muhpatch>")
 endforeach()
+
+# Rule tests: snippets each rule of rules/bi100.yaml must and must not rewrite.
+add_test(NAME rules/bi100
+         COMMAND muhpatch test "${CMAKE_SOURCE_DIR}/rules/bi100.yaml"
+                 "${CMAKE_SOURCE_DIR}/tests/rules/bi100.tests.yaml")

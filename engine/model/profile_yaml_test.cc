@@ -1,0 +1,34 @@
+#include "engine/model/profile_yaml.h"
+
+#include <doctest/doctest.h>
+
+namespace muh {
+
+TEST_CASE("a profile file overrides facts with their source") {
+  Profile p = Profile::BiV100();
+  std::vector<Diagnostic> errs;
+  REQUIRE(ApplyProfileYaml("card.yaml",
+                           "profile: lab-7\n"
+                           "facts:\n"
+                           "  smem_per_block: 32768\n"
+                           "  compute_units: {value: 16, source: ixsmi -q, confidence: measured}\n",
+                           &p, &errs));
+  CHECK(p.Get("smem_per_block") == 32768);
+  CHECK(p.Find("smem_per_block")->source == "card.yaml");
+  CHECK(p.Find("smem_per_block")->confidence == Confidence::kMeasured);
+  CHECK(p.Find("compute_units")->source == "ixsmi -q");
+}
+
+TEST_CASE("profile errors are located in the file") {
+  Profile p = Profile::BiV100();
+  std::vector<Diagnostic> errs;
+  CHECK_FALSE(ApplyProfileYaml("card.yaml", "facts:\n  smem_per_blok: 1\n  warp_size: 48\n", &p, &errs));
+  REQUIRE(errs.size() == 2);
+  CHECK(errs[0].Format().rfind(
+            "card.yaml:2:3: error: unknown hardware fact 'smem_per_blok' (did you mean "
+            "'smem_per_block'?)",
+            0) == 0);
+  CHECK(errs[1].Format() == "card.yaml:3:3: error: warp_size = 48 is not a sensible value (32 or 64)");
+}
+
+}  // namespace muh
