@@ -10,6 +10,7 @@
 #include <spdlog/spdlog.h>
 
 #include "engine/commands.h"
+#include "engine/verify.h"
 #include "engine/edit_distance.h"
 #include "engine/exit_codes.h"
 

@@ -17,7 +17,7 @@ struct CommandOptions {
 
 int RunDiff(const CommandOptions& opts);
 int RunApply(const CommandOptions& opts);
-int RunVerify(const CommandOptions& opts);
+// RunVerify lives in verify.h.
 // `test RULES TESTS`: the rule tests of TESTS against RULES.
 int RunRuleTestsCommand(const CommandOptions& opts);
 // `model [RULES]`: the profile, the workload and every derived value.

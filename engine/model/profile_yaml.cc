@@ -54,7 +54,8 @@ bool ApplyProfileYaml(const std::string& display_path, const std::string& text, 
     YAML::Node value = kv.second;
     std::string source = display_path;
     Confidence confidence = Confidence::kMeasured;
-    YAML::Node number = value;
+    // yaml-cpp's Node assignment writes through to the node, so pick once.
+    const YAML::Node number = value.IsMap() ? value["value"] : value;
     if (value.IsMap()) {
       for (const auto& f : value) {
         std::string k = f.first.as<std::string>();
@@ -63,7 +64,6 @@ bool ApplyProfileYaml(const std::string& display_path, const std::string& text, 
                                             DidYouMean(k, {"value", "source", "confidence"})));
         }
       }
-      number = value["value"];
       if (value["source"]) source = value["source"].as<std::string>();
       if (YAML::Node c = value["confidence"]) {
         if (!ParseConfidence(c.as<std::string>(), &confidence)) {
