@@ -137,8 +137,30 @@ int RunDiff(const CommandOptions& opts) {
 }
 
 int RunApply(const CommandOptions& opts) {
+  // Lock first: planning must see the tree as the write will find it.
+  TreeIo tree;
+  Diagnostic derr;
+  if (!TreeIo::Open(opts.session.tree_path, &tree, &derr)) {
+    spdlog::get("diag")->info(derr.Format());
+    return kExitBadInput;
+  }
+  TreeIo::Lock lock;
+  if (!tree.AcquireLock(true, &lock, &derr)) {
+    spdlog::get("diag")->info(derr.Format());
+    return kExitBusy;
+  }
+  std::vector<std::string> removed;
+  if (!tree.RemoveTempLeftovers(&removed, &derr)) {
+    spdlog::get("diag")->info(derr.Format());
+    return kExitWriteFailed;
+  }
+  for (const std::string& r : removed) {
+    spdlog::info("removed {}, left by an interrupted apply", r);
+  }
   Session s;
-  if (!Prepare(opts, &s)) return kExitBadInput;
+  CommandOptions locked = opts;
+  locked.session.lock_shared = false;
+  if (!Prepare(locked, &s)) return kExitBadInput;
   if (s.plan.new_contents.empty()) {
     spdlog::info("nothing to change; {}", Summary(s.plan));
     return kExitClean;

@@ -9,6 +9,7 @@ enum ExitCode : int {
   kExitBadInput = 2,  // bad rules, tree, arguments or usage; nothing was written
   kExitWriteFailed = 3,  // apply could not write; see the notes for files already rewritten
   kExitInternal = 4,  // a bug in muhpatch: please report it
+  kExitBusy = 5,      // another muhpatch run holds the tree's lock
 };
 
 }  // namespace muh

@@ -102,6 +102,10 @@ void OpenSession(const SessionOptions& opts, Session* s) {
     s->load_errors.push_back(derr);
     return;
   }
+  if (opts.lock_shared && !s->tree.AcquireLock(false, &s->lock, &derr)) {
+    s->load_errors.push_back(derr);
+    return;
+  }
   if (!s->tree.ListFiles(".py", &s->tree_paths, &derr)) {
     s->load_errors.push_back(derr);
     return;

@@ -23,11 +23,14 @@ struct SessionOptions {
   // When non-empty, only these rules run (`--rule ID`, repeatable).
   std::vector<std::string> only_rules;
   std::string hw_path;            // --hw PROFILE.yaml
+  // Readers take the tree's shared lock; apply holds the exclusive one itself.
+  bool lock_shared = true;
   std::vector<std::string> sets;  // --set FACT=VALUE, in order
 };
 
 struct Session {
   std::shared_ptr<const ModelValues> model;
+  TreeIo::Lock lock;
   RuleSet rules;
   TreeIo tree;
   std::vector<std::string> tree_paths;

@@ -1,5 +1,9 @@
 #include "engine/tree_io.h"
 
+#include <sys/file.h>
+#include <csignal>
+#include <cstdlib>
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -169,6 +173,18 @@ bool CheckOne(const std::string& real_root, const std::string& rel, Resolved* r,
   return problem.empty();
 }
 
+// Test-only: MUHPATCH_TEST_KILL_AT=N sends SIGKILL to this process at the
+// Nth write point (1-based) of the run, so tests can stop `apply` at every
+// step of every file and check that nothing is torn.
+void WritePoint() {
+  static const long kill_at = [] {
+    const char* v = std::getenv("MUHPATCH_TEST_KILL_AT");
+    return v != nullptr ? std::strtol(v, nullptr, 10) : 0L;
+  }();
+  static long reached = 0;
+  if (kill_at > 0 && ++reached == kill_at) ::raise(SIGKILL);
+}
+
 // Atomically replaces the file R with BYTES (see TreeIo::WriteAll).
 bool ReplaceFile(const Resolved& r, const std::string& bytes, std::string* msg) {
   const std::string dir = DirName(r.real);
@@ -191,7 +207,9 @@ bool ReplaceFile(const Resolved& r, const std::string& bytes, std::string* msg) 
     *msg = "cannot " + step + " " + tmp_name + Why(saved);
     return false;
   };
+  WritePoint();  // temp file created, empty
   if (!WriteFully(fd, bytes)) return fail("write", true);
+  WritePoint();  // temp file written, not yet synced
   if (r.st.st_uid != ::geteuid() || r.st.st_gid != ::getegid()) {
     const bool chowned = ::fchown(fd, r.st.st_uid, r.st.st_gid) == 0;  // best effort
     static_cast<void>(chowned);
@@ -199,7 +217,9 @@ bool ReplaceFile(const Resolved& r, const std::string& bytes, std::string* msg) 
   if (::fchmod(fd, r.st.st_mode & 07777) != 0) return fail("set the mode of", true);
   if (::fsync(fd) != 0) return fail("fsync", true);
   if (::close(fd) != 0) return fail("close", false);
+  WritePoint();  // temp file complete and synced
   if (::rename(tmp.c_str(), r.real.c_str()) != 0) return fail("rename", false);
+  WritePoint();  // renamed over the target
   if (!SyncDir(dir)) {
     *msg = "rewritten, but cannot fsync its directory" + Why(errno);
     return false;
@@ -343,6 +363,44 @@ bool TreeIo::CheckWritable(const std::vector<std::string>& rels,
                            std::vector<Diagnostic>* errs) const {
   std::vector<Resolved> resolved;
   return CheckAll(real_root_, rels, &resolved, errs);
+}
+
+bool TreeIo::RemoveTempLeftovers(std::vector<std::string>* removed, Diagnostic* err) const {
+  std::vector<std::string> leftovers;
+  if (!ListTempLeftovers(&leftovers, err)) return false;
+  for (const std::string& rel : leftovers) {
+    const std::string path = real_root_ + "/" + rel;
+    if (::unlink(path.c_str()) != 0) {
+      *err = MakeError(rel, 0, 0, "cannot remove a leftover temp file" + Why(errno));
+      return false;
+    }
+    removed->push_back(rel);
+  }
+  return true;
+}
+
+TreeIo::Lock::~Lock() {
+  if (fd_ >= 0) ::close(fd_);  // closing releases the flock
+}
+
+bool TreeIo::AcquireLock(bool exclusive, Lock* lock, Diagnostic* err) const {
+  int fd = ::open(real_root_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) {
+    *err = MakeError(root_, 0, 0, "cannot open the tree to lock it" + Why(errno));
+    return false;
+  }
+  int op = exclusive ? (LOCK_EX | LOCK_NB) : LOCK_SH;
+  if (::flock(fd, op) != 0) {
+    int saved = errno;
+    ::close(fd);
+    *err = MakeError(root_, 0, 0,
+                     saved == EWOULDBLOCK
+                         ? "another muhpatch run holds the tree's lock; nothing was written"
+                         : "cannot lock the tree" + Why(saved));
+    return false;
+  }
+  lock->fd_ = fd;
+  return true;
 }
 
 bool TreeIo::WriteAll(const std::map<std::string, std::string>& contents,

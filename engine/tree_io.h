@@ -72,6 +72,26 @@ class TreeIo {
   bool WriteAll(const std::map<std::string, std::string>& contents,
                 std::vector<Diagnostic>* errs) const;
 
+  // Removes the temp files an interrupted WriteAll left behind (see
+  // ListTempLeftovers); call only while holding the exclusive lock.
+  bool RemoveTempLeftovers(std::vector<std::string>* removed, Diagnostic* err) const;
+
+  // An advisory lock on the tree (flock(2) on its root directory), so that
+  // two `apply` runs never interleave and readers never see one half done.
+  // Exclusive locks fail at once when held; shared locks wait.
+  class Lock {
+   public:
+    Lock() = default;
+    Lock(const Lock&) = delete;
+    Lock& operator=(const Lock&) = delete;
+    ~Lock();
+
+   private:
+    friend class TreeIo;
+    int fd_ = -1;
+  };
+  bool AcquireLock(bool exclusive, Lock* lock, Diagnostic* err) const;
+
   // The root as the user gave it (for messages).
   const std::string& root() const { return root_; }
 
