@@ -70,6 +70,7 @@ int RunCli(int argc, char** argv) {
   }
   CLI::App app{"muhpatch: rewrite the tuning knobs of enginex-vllm from declared rules"};
   app.require_subcommand(1);
+  app.fallthrough();  // -v may follow the subcommand too
   int verbosity = 0;
   app.add_flag("-v,--verbose", verbosity, "log more on stderr (repeat for debug)");
   CommandOptions opts;
@@ -91,7 +92,12 @@ int RunCli(int argc, char** argv) {
     if (c.takes_explain) {
       sub->add_flag("--explain", opts.explain, "say which derivation produced each value");
     }
-    if (c.takes_patch) sub->add_option("--patch", opts.patch_path, "the committed patch to compare");
+    if (c.takes_patch) {
+      sub->add_option("--patch", opts.patch_path, "the committed patch to compare");
+      sub->add_option("--threads", opts.threads, "workers for the whole-tree search (0: one per core)");
+      sub->add_option("--format", opts.format, "text (default), json, or github annotations")
+          ->check(CLI::IsMember({"text", "json", "github"}));
+    }
     subs.emplace_back(sub, &c);
   }
   try {

@@ -26,16 +26,6 @@ bool Prepare(const CommandOptions& opts, Session* s) {
   return s->plan.ok();
 }
 
-std::string Summary(const PlanResult& plan) {
-  int rewrites = 0, done = 0, skipped = 0;
-  for (const RuleOutcome& o : plan.outcomes) {
-    rewrites += o.status == RuleStatus::kRewrites;
-    done += o.status == RuleStatus::kAlreadyApplied;
-    skipped += o.status == RuleStatus::kSkipped;
-  }
-  return fmt::format("{} rules: {} to apply, {} already applied, {} skipped", plan.outcomes.size(),
-                     rewrites, done, skipped);
-}
 
 // Under --explain, says on stderr which rule and derivation made each edit.
 void Explain(const CommandOptions& opts, const Session& s) {
@@ -132,7 +122,7 @@ int RunDiff(const CommandOptions& opts) {
   std::string diff = RenderDiff(s.files, s.plan.new_contents);
   std::cout << diff << std::flush;
   Explain(opts, s);
-  spdlog::info("{}", Summary(s.plan));
+  spdlog::info("{}", PlanSummary(s.plan));
   return kExitClean;
 }
 
@@ -162,7 +152,7 @@ int RunApply(const CommandOptions& opts) {
   locked.session.lock_shared = false;
   if (!Prepare(locked, &s)) return kExitBadInput;
   if (s.plan.new_contents.empty()) {
-    spdlog::info("nothing to change; {}", Summary(s.plan));
+    spdlog::info("nothing to change; {}", PlanSummary(s.plan));
     return kExitClean;
   }
   std::vector<std::string> paths;
@@ -177,7 +167,7 @@ int RunApply(const CommandOptions& opts) {
     s.ReportAll(errs);
     return kExitWriteFailed;
   }
-  spdlog::info("rewrote {} files; {}", paths.size(), Summary(s.plan));
+  spdlog::info("rewrote {} files; {}", paths.size(), PlanSummary(s.plan));
   return kExitClean;
 }
 

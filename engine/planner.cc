@@ -298,6 +298,17 @@ PlanResult Plan(const RuleSet& rules, const ValueSource& values,
   return out;
 }
 
+std::string PlanSummary(const PlanResult& plan) {
+  int rewrites = 0, done = 0, skipped = 0;
+  for (const RuleOutcome& o : plan.outcomes) {
+    rewrites += o.status == RuleStatus::kRewrites;
+    done += o.status == RuleStatus::kAlreadyApplied;
+    skipped += o.status == RuleStatus::kSkipped;
+  }
+  return fmt::format("{} rules: {} rewrite, {} already at their value, {} skipped",
+                     plan.outcomes.size(), rewrites, done, skipped);
+}
+
 std::string RenderDiff(const std::map<std::string, SourceText>& files,
                        const std::map<std::string, std::string>& new_contents) {
   std::string diff;

@@ -45,6 +45,9 @@ PlanResult Plan(const RuleSet& rules, const ValueSource& values,
                 const std::map<std::string, SourceText>& files,
                 const std::vector<std::string>& tree_paths);
 
+// "17 rules: 8 rewrite, 5 already at their value, 4 skipped"
+std::string PlanSummary(const PlanResult& plan);
+
 // The concatenated diffs of every changed file, sorted by path.
 std::string RenderDiff(const std::map<std::string, SourceText>& files,
                        const std::map<std::string, std::string>& new_contents);

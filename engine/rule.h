@@ -43,6 +43,10 @@ struct Rule {
   RuleLoc loc;
   std::vector<std::string> files;  // tree-relative paths or globs
   std::vector<RuleLoc> file_locs;  // parallel to `files`
+  // Paths or globs outside `files` where the query is known to match and
+  // must be left alone (ipex_attn.py's own _PARTITION_SIZE); verify's
+  // whole-tree search ignores them.
+  std::vector<std::string> also_matches;
   RuleLoc files_loc;
   std::shared_ptr<const Query> query;
   ActionKind action = ActionKind::kReplace;

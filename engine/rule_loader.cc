@@ -32,6 +32,7 @@ struct RawRule {
   YAML::Mark mark;
   RawScalar id, description, query, replace, with, del, append_to, entries, expect, done_when;
   std::vector<RawScalar> files;
+  std::vector<RawScalar> also_matches;
   RawScalar files_key;
   std::vector<RawPrecondition> preconditions;
 };
@@ -41,7 +42,8 @@ const std::vector<std::string> kTopKeys = {"version", "values", "workload", "sea
 const std::vector<std::string> kSpaceKeys = {"kernel", "dims", "ignore", "max_new"};
 const std::vector<std::string> kRuleKeys = {
     "id",     "description", "files",   "query",  "replace",   "with",
-    "delete", "append-to",   "entries", "expect", "done-when", "preconditions"};
+    "delete", "append-to",   "entries", "expect", "done-when", "preconditions",
+    "also-matches"};
 const std::vector<std::string> kPreconditionKeys = {"name", "files", "present", "absent",
                                                     "required"};
 
@@ -182,6 +184,8 @@ RawRule Loader::ReadRule(const YAML::Node& node) {
       r.files_key.key_mark = kv.first.Mark();
       r.files_key.mark = kv.second.Mark();
       ScalarList(kv.first, kv.second, &r.files);
+    } else if (k == "also-matches") {
+      ScalarList(kv.first, kv.second, &r.also_matches);
     } else if (k == "preconditions") {
       if (!kv.second.IsSequence()) {
         Error(kv.second.Mark(), "'preconditions' must be a list");
@@ -302,6 +306,9 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
     }
   }
   rule.files_loc = {r.files_key.mark.line + 1, r.files_key.mark.column + 1};
+  for (const RawScalar& f : r.also_matches) {
+    if (CheckPath(f)) rule.also_matches.push_back(f.value);
+  }
   if (!r.query.present) {
     l_.Error(r.mark, fmt::format("rule '{}' has no 'query'", rule.id));
   } else {

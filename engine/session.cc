@@ -13,15 +13,17 @@
 
 namespace muh {
 
-void Session::Report(const Diagnostic& d) const {
+Diagnostic Session::Shown(const Diagnostic& d) const {
   Diagnostic shown = d;
   if (d.file != rules.path && !tree.root().empty() && d.file != tree.root()) {
     std::string root = tree.root();
     while (root.size() > 1 && root.back() == '/') root.pop_back();
     shown.file = root + "/" + d.file;
   }
-  spdlog::get("diag")->info(shown.Format());
+  return shown;
 }
+
+void Session::Report(const Diagnostic& d) const { spdlog::get("diag")->info(Shown(d).Format()); }
 
 void Session::ReportAll(const std::vector<Diagnostic>& ds) const {
   for (const Diagnostic& d : ds) Report(d);

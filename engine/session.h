@@ -44,6 +44,8 @@ struct Session {
   // Prints a diagnostic on stderr; tree-relative paths are shown under the
   // tree root as the user gave it.
   void Report(const Diagnostic& d) const;
+  // `d` with a tree-relative file shown under the tree root.
+  Diagnostic Shown(const Diagnostic& d) const;
   void ReportAll(const std::vector<Diagnostic>& ds) const;
 };
 

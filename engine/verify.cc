@@ -3,17 +3,106 @@
 #include <iostream>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
 #include "engine/exit_codes.h"
 #include "engine/patch_apply.h"
+#include "engine/tree_search.h"
 #include "engine/unified_diff.h"
 
 namespace muh {
 
 namespace {
 
-void Say(const Diagnostic& d) { spdlog::get("diag")->info(d.Format()); }
+struct Finding {
+  std::string kind;  // "plan", "site", "foreign", "patch", "input"
+  Diagnostic where;
+  std::vector<std::string> details;  // derivation lines
+};
+
+// Everything verify found, rendered at the end in the chosen format.
+class VerifyReport {
+ public:
+  explicit VerifyReport(const Session* s) : s_(s) {}
+
+  // Tree-relative files are shown under the tree root; kind "patch" and
+  // "input" findings name files as the user gave them.
+  void Add(const std::string& kind, Diagnostic d, std::vector<std::string> details = {}) {
+    if (s_ != nullptr && kind != "patch" && kind != "input") d = s_->Shown(d);
+    findings_.push_back({kind, std::move(d), std::move(details)});
+  }
+  int Finish(const std::string& format, int code, const std::string& status,
+             const std::string& patch_diff) const;
+
+ private:
+  const Session* s_;
+  std::vector<Finding> findings_;
+};
+
+std::vector<std::string> Lines(std::string_view text) {
+  std::vector<std::string> out;
+  while (!text.empty()) {
+    std::size_t nl = text.find('\n');
+    out.emplace_back(text.substr(0, nl));
+    if (nl == std::string_view::npos) break;
+    text.remove_prefix(nl + 1);
+  }
+  return out;
+}
+
+const char* SeverityWord(Severity s) {
+  return s == Severity::kError ? "error" : s == Severity::kWarning ? "warning" : "note";
+}
+
+int VerifyReport::Finish(const std::string& format, int code, const std::string& status,
+                         const std::string& patch_diff) const {
+  const char* verdict = code == kExitClean ? "clean" : code == kExitDrift ? "drift" : "error";
+  if (format == "json") {
+    nlohmann::ordered_json j;
+    j["status"] = verdict;
+    j["exit_code"] = code;
+    j["message"] = status;
+    j["findings"] = nlohmann::json::array();
+    for (const Finding& f : findings_) {
+      j["findings"].push_back({{"kind", f.kind},
+                               {"severity", SeverityWord(f.where.severity)},
+                               {"file", f.where.file},
+                               {"line", f.where.line},
+                               {"column", f.where.column},
+                               {"message", f.where.message},
+                               {"details", f.details}});
+    }
+    if (!patch_diff.empty()) j["patch_diff"] = patch_diff;
+    std::cout << j.dump(2) << "\n";
+    return code;
+  }
+  auto diag = spdlog::get("diag");
+  for (const Finding& f : findings_) {
+    if (format == "github") {
+      const char* level = f.where.severity == Severity::kError ? "error" : "notice";
+      std::string props = "file=" + f.where.file;
+      if (f.where.line > 0) props += fmt::format(",line={}", f.where.line);
+      if (f.where.column > 0) props += fmt::format(",col={}", f.where.column);
+      // Workflow commands end at a newline; %0A carries the details.
+      std::string msg = f.where.message;
+      for (const std::string& d : f.details) msg += "%0A" + d;
+      std::cout << fmt::format("::{} {}::{}\n", level, props, msg);
+      continue;
+    }
+    diag->info(f.where.Format());
+    for (const std::string& d : f.details) diag->info("    {}", d);
+  }
+  if (format != "github" && !patch_diff.empty()) std::cout << patch_diff;
+  std::string last = fmt::format("verify: {}: {}", verdict, status);
+  if (code == kExitBadInput && format == "text") return code;  // the errors say it all
+  if (code == kExitClean) {
+    std::cout << last << "\n";
+  } else {
+    diag->info(last);
+  }
+  return code;
+}
 
 std::string OneLine(std::string_view text) {
   std::string out(text);
@@ -24,9 +113,9 @@ std::string OneLine(std::string_view text) {
   return out.size() > 70 ? out.substr(0, 67) + "..." : out;
 }
 
-// One drift error per site the rules would still rewrite: what is there, what
-// the model derives, and the derivation.
-void ReportSites(const Session& s) {
+// One drift finding per site the rules would still rewrite: what is there,
+// what the model derives, and the derivation.
+void AddSites(const Session& s, VerifyReport* report) {
   for (const auto& [path, edits] : s.plan.edits) {
     const SourceText& file = s.files.at(path);
     for (const Edit& e : edits) {
@@ -41,83 +130,78 @@ void ReportSites(const Session& s) {
         msg = fmt::format("drift: rule '{}' finds '{}' where the model derives '{}'", e.rule_id,
                           OneLine(current), OneLine(e.text));
       }
-      s.Report(Diagnostic{path, p.line, p.column, Severity::kError, msg});
-      std::string_view why = e.why;
-      while (!why.empty()) {
-        std::size_t nl = why.find('\n');
-        spdlog::get("diag")->info("    {}", why.substr(0, nl));
-        if (nl == std::string_view::npos) break;
-        why.remove_prefix(nl + 1);
-      }
+      report->Add("site", Diagnostic{path, p.line, p.column, Severity::kError, msg}, Lines(e.why));
     }
   }
-}
-
-std::string Summary(const PlanResult& plan) {
-  int rewrites = 0, done = 0, skipped = 0;
-  for (const RuleOutcome& o : plan.outcomes) {
-    rewrites += o.status == RuleStatus::kRewrites;
-    done += o.status == RuleStatus::kAlreadyApplied;
-    skipped += o.status == RuleStatus::kSkipped;
-  }
-  return fmt::format("{} rules: {} to apply, {} already applied, {} skipped", plan.outcomes.size(),
-                     rewrites, done, skipped);
-}
-
-int Drift(const std::string& what) {
-  spdlog::get("diag")->info("verify: drift: {}", what);
-  return kExitDrift;
-}
-
-// Shows where the committed and regenerated patches differ, on stdout.
-int Stale(const std::string& patch_path, const std::string& committed,
-          const std::string& regenerated) {
-  std::cout << UnifiedDiff(patch_path, committed, regenerated);
-  return Drift(fmt::format(
-      "{} is stale: the rules or the model now produce a different patch (shown on stdout, "
-      "committed -> regenerated)",
-      patch_path));
 }
 
 }  // namespace
 
 int RunVerify(const CommandOptions& opts) {
+  const std::string& fmt_name = opts.format;
   Session s;
   OpenSession(opts.session, &s);
+  VerifyReport report(&s);
   if (!s.loaded) {
-    s.ReportAll(s.load_errors);
-    return kExitBadInput;
+    for (const Diagnostic& d : s.load_errors) report.Add("load", d);
+    return report.Finish(fmt_name, kExitBadInput, "cannot load the rules or the tree", "");
   }
-  s.ReportAll(s.plan.diagnostics);
-  if (!s.plan.ok()) {
-    return Drift(fmt::format("the rules no longer apply cleanly to {}", opts.session.tree_path));
+  for (const Diagnostic& d : s.plan.diagnostics) report.Add("plan", d);
+  // Whole-tree search: a knob that moved or was copied outside its rule's
+  // files is drift even when its old site still looks fine.
+  SearchStats stats;
+  std::vector<ForeignMatch> foreign = SearchOutsideScope(
+      s.rules, s.tree_paths,
+      [&](const std::string& path, std::string* bytes) {
+        Diagnostic ignored;
+        return s.tree.Read(path, bytes, &ignored);
+      },
+      opts.threads, &stats);
+  spdlog::debug("whole-tree search: {} files, {} read, {} parsed", stats.files, stats.read,
+                stats.parsed);
+  for (const ForeignMatch& m : foreign) {
+    report.Add("foreign",
+               Diagnostic{m.path, m.line, m.column, Severity::kError,
+                          fmt::format("drift: rule '{}' matches here, outside its files: a moved "
+                                      "or copied knob (list the path under 'also-matches' if it "
+                                      "belongs here)",
+                                      m.rule_id)});
+  }
+  if (!s.plan.ok() || !foreign.empty()) {
+    return report.Finish(fmt_name, kExitDrift,
+                         fmt::format("the rules no longer apply cleanly to {}",
+                                     opts.session.tree_path),
+                         "");
   }
   std::string regenerated = RenderDiff(s.files, s.plan.new_contents);
   if (opts.patch_path.empty()) {
     if (regenerated.empty()) {
-      std::cout << fmt::format("verify: clean: nothing left to change ({})\n", Summary(s.plan));
-      return kExitClean;
+      return report.Finish(fmt_name, kExitClean,
+                           fmt::format("nothing left to change ({})", PlanSummary(s.plan)), "");
     }
-    ReportSites(s);
-    return Drift(fmt::format("{} file{} would change", s.plan.new_contents.size(),
-                             s.plan.new_contents.size() == 1 ? "" : "s"));
+    AddSites(s, &report);
+    return report.Finish(fmt_name, kExitDrift,
+                         fmt::format("{} file{} would change", s.plan.new_contents.size(),
+                                     s.plan.new_contents.size() == 1 ? "" : "s"),
+                         "");
   }
 
   std::string committed, err;
   if (!ReadWholeFile(opts.patch_path, &committed, &err)) {
-    Say(MakeError(opts.patch_path, 0, 0, err));
-    return kExitBadInput;
+    report.Add("input", MakeError(opts.patch_path, 0, 0, err));
+    return report.Finish(fmt_name, kExitBadInput, "cannot read the committed patch", "");
   }
   std::vector<FilePatch> patch;
   std::vector<Diagnostic> errors;
   if (!ParsePatch(opts.patch_path, committed, &patch, &errors)) {
-    for (const Diagnostic& d : errors) Say(d);
-    return kExitBadInput;
+    for (const Diagnostic& d : errors) report.Add("input", d);
+    return report.Finish(fmt_name, kExitBadInput, "the committed patch is malformed", "");
   }
   if (committed == regenerated) {
-    std::cout << fmt::format("verify: clean: {} matches the rules ({})\n", opts.patch_path,
-                             Summary(s.plan));
-    return kExitClean;
+    return report.Finish(fmt_name, kExitClean,
+                         fmt::format("{} matches the rules ({})", opts.patch_path,
+                                     PlanSummary(s.plan)),
+                         "");
   }
 
   bool patched = regenerated.empty();
@@ -128,33 +212,42 @@ int RunVerify(const CommandOptions& opts) {
     std::string current;
     Diagnostic derr;
     if (!s.tree.Read(fp.path, &current, &derr)) {
-      s.Report(derr);
-      return Drift(fmt::format("{} names a file the tree does not have", opts.patch_path));
+      report.Add("foreign", derr);
+      return report.Finish(fmt_name, kExitDrift,
+                           fmt::format("{} names a file the tree does not have", opts.patch_path),
+                           "");
     }
     std::string result;
     if (!ApplyFilePatch(opts.patch_path, fp, current, patched, &result, &derr)) {
-      Say(derr);
-      return Drift(fmt::format("{} no longer applies to {}{}", opts.patch_path,
-                               opts.session.tree_path, patched ? " (in reverse)" : ""));
+      report.Add("patch", derr);
+      return report.Finish(fmt_name, kExitDrift,
+                           fmt::format("{} no longer applies to {}{}", opts.patch_path,
+                                       opts.session.tree_path, patched ? " (in reverse)" : ""),
+                           "");
     }
     undone[fp.path] = SourceText(fp.path, std::move(result));
   }
+  std::string stale = fmt::format(
+      "{} is stale: the rules, the model or the tree changed, and the patch they produce now "
+      "differs (committed -> regenerated, on stdout)",
+      opts.patch_path);
   if (!patched) {
-    // The patch applies but differs: the rules, the model or a hand edit moved.
-    ReportSites(s);
-    return Stale(opts.patch_path, committed, regenerated);
+    AddSites(s, &report);
+    return report.Finish(fmt_name, kExitDrift, stale,
+                         UnifiedDiff(opts.patch_path, committed, regenerated));
   }
   // A patched tree: undoing the committed patch must give a tree for which
   // the rules produce that very patch.
   PlanResult replan = Plan(s.rules, *s.rules.values, undone, s.tree_paths);
   std::string reproduced = RenderDiff(undone, replan.new_contents);
   if (reproduced == committed) {
-    std::cout << fmt::format(
-        "verify: clean: {} is applied and the rules reproduce it ({})\n", opts.patch_path,
-        Summary(s.plan));
-    return kExitClean;
+    return report.Finish(fmt_name, kExitClean,
+                         fmt::format("{} is applied and the rules reproduce it ({})",
+                                     opts.patch_path, PlanSummary(s.plan)),
+                         "");
   }
-  return Stale(opts.patch_path, committed, reproduced);
+  return report.Finish(fmt_name, kExitDrift, stale,
+                       UnifiedDiff(opts.patch_path, committed, reproduced));
 }
 
 }  // namespace muh

@@ -1,0 +1,112 @@
+#include "engine/tree_search.h"
+
+#include <algorithm>
+#include <atomic>
+#include <map>
+#include <thread>
+
+#include "engine/glob.h"
+#include "engine/source_text.h"
+#include "engine/syntax_tree.h"
+
+namespace muh {
+
+bool PassesPrefilter(std::string_view bytes, const std::vector<std::vector<std::string>>& groups) {
+  for (const auto& group : groups) {
+    bool any = false;
+    for (const std::string& lit : group) {
+      if (bytes.find(lit) != std::string_view::npos) {
+        any = true;
+        break;
+      }
+    }
+    if (!any) return false;
+  }
+  return true;
+}
+
+namespace {
+
+bool InScope(const Rule& r, const std::string& path) {
+  for (const std::string& p : r.files) {
+    if (GlobMatch(p, path)) return true;
+  }
+  for (const std::string& p : r.also_matches) {
+    if (GlobMatch(p, path)) return true;
+  }
+  return false;
+}
+
+struct FileResult {
+  std::vector<ForeignMatch> matches;
+  bool read = false;
+  bool parsed = false;
+};
+
+}  // namespace
+
+std::vector<ForeignMatch> SearchOutsideScope(const RuleSet& rules,
+                                             const std::vector<std::string>& tree_paths,
+                                             const ReadFn& read, unsigned threads,
+                                             SearchStats* stats) {
+  // Per rule: its prefilter groups. A rule whose query requires no literal
+  // would need every file parsed; it is searched all the same.
+  std::vector<std::vector<std::vector<std::string>>> groups;
+  for (const Rule& r : rules.rules) groups.push_back(r.query->RequiredLiterals());
+
+  std::vector<FileResult> results(tree_paths.size());
+  std::atomic<std::size_t> next{0};
+  auto work = [&]() {
+    PythonParser parser;  // one per worker, reused for every file it parses
+    for (std::size_t i = next++; i < tree_paths.size(); i = next++) {
+      const std::string& path = tree_paths[i];
+      std::vector<std::size_t> candidates;
+      for (std::size_t r = 0; r < rules.rules.size(); ++r) {
+        if (!InScope(rules.rules[r], path)) candidates.push_back(r);
+      }
+      if (candidates.empty()) continue;
+      std::string bytes;
+      if (!read(path, &bytes)) continue;
+      results[i].read = true;
+      std::vector<std::size_t> hits;
+      for (std::size_t r : candidates) {
+        if (PassesPrefilter(bytes, groups[r])) hits.push_back(r);
+      }
+      if (hits.empty()) continue;
+      results[i].parsed = true;
+      SyntaxTree tree = parser.Parse(bytes);
+      SourceText text(path, "");
+      for (std::size_t r : hits) {
+        std::vector<QueryMatch> ms = rules.rules[r].query->Run(tree);
+        if (ms.empty()) continue;
+        if (text.bytes().empty()) text = SourceText(path, bytes);
+        for (const QueryMatch& m : ms) {
+          Position p = text.PositionOf(m.Begin());
+          results[i].matches.push_back({rules.rules[r].id, path, p.line, p.column});
+        }
+      }
+    }
+  };
+  unsigned n = threads != 0 ? threads : std::max(1u, std::thread::hardware_concurrency());
+  n = static_cast<unsigned>(std::min<std::size_t>(n, std::max<std::size_t>(1, tree_paths.size())));
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < n; ++t) pool.emplace_back(work);
+  work();
+  for (std::thread& t : pool) t.join();
+
+  std::map<std::string, std::size_t> order;
+  for (std::size_t r = 0; r < rules.rules.size(); ++r) order[rules.rules[r].id] = r;
+  std::vector<ForeignMatch> all;
+  for (FileResult& fr : results) {
+    stats->read += fr.read;
+    stats->parsed += fr.parsed;
+    for (ForeignMatch& m : fr.matches) all.push_back(std::move(m));
+  }
+  stats->files = tree_paths.size();
+  std::stable_sort(all.begin(), all.end(), [&](const ForeignMatch& a, const ForeignMatch& b) {
+    return order[a.rule_id] < order[b.rule_id];
+  });
+  return all;
+}
+
+}  // namespace muh
