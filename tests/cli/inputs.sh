@@ -89,17 +89,16 @@ set -e
 [[ $code -eq 0 || $code -eq 2 ]] || fail "deep nesting: exit $code ($(cat err))"
 echo "ok deeply-nested (exit $code: $( [[ $code -eq 0 ]] && echo rewritten || head -c 120 err))"
 
-# 5,000 rules in one file, each over its own module.
-rm -rf tree && mkdir tree
+# 5,000 rules in one file, each rewriting its own knob; 100 knobs per module.
+rm -rf tree && mkdir -p tree/pkg
 python3 - <<'PY'
-import os
 n = 5000
 out = ["version: 1\nvalues:\n  size: 1024\nrules:\n"]
+for m in range(n // 100):
+    open(f"tree/pkg/m{m}.py", "w").write("".join(f"K{i} = 512\n" for i in range(m * 100, m * 100 + 100)))
 for i in range(n):
-    os.makedirs("tree/pkg", exist_ok=True)
-    open(f"tree/pkg/m{i}.py", "w").write(f"K{i} = 512\n")
     out.append(f"""  - id: knob-{i}
-    files: pkg/m{i}.py
+    files: pkg/m{i // 100}.py
     query: '((assignment left: (identifier) @n right: (_) @v) (#eq? @n "K{i}"))'
     replace: v
     with: "{{{{size}}}}"
