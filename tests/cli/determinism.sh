@@ -126,4 +126,21 @@ diff -r tree reversed >/dev/null || fail "reversed copy differs from the tree"
 run reversed "$scratch" LC_ALL=C TZ=UTC -- rules.yaml reversed
 same reversed
 
+# verify's whole-tree search runs in parallel: its report must not depend on
+# the thread count. Copy knobs into other files so the search finds some.
+cp -a tree moved
+cp moved/vllm/attention/ops/prefix_prefill.py moved/vllm/worker/prefix_copy.py
+cp moved/vllm/_custom_ops.py moved/vllm/engine/ops_copy.py
+for t in 1 2 8; do
+  set +e
+  (cd "$scratch" && LC_ALL=C "$muhpatch" verify rules.yaml moved --threads "$t" --format json >"verify_$t.json" 2>/dev/null)
+  code=$?
+  set -e
+  [[ $code -eq 1 ]] || fail "verify --threads $t exited $code, expected 1 (drift)"
+  n=$((n + 1))
+done
+grep -q prefix_copy.py "$scratch/verify_1.json" || fail "the whole-tree search missed the copied knob"
+cmp -s "$scratch/verify_1.json" "$scratch/verify_2.json" || fail "verify output differs at 1 and 2 threads"
+cmp -s "$scratch/verify_1.json" "$scratch/verify_8.json" || fail "verify output differs at 1 and 8 threads"
+
 echo "ok determinism: $n runs, all byte-identical"
