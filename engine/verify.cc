@@ -125,7 +125,11 @@ void AddSites(const Session& s, VerifyReport* report) {
       if (e.text.empty()) {
         msg = fmt::format("drift: rule '{}' would delete '{}'", e.rule_id, OneLine(current));
       } else if (e.length == 0) {
-        msg = fmt::format("drift: rule '{}' would insert '{}'", e.rule_id, OneLine(e.text));
+        std::vector<std::string> lines = Lines(e.text);
+        std::string first = lines.empty() ? "" : lines.front();
+        first.erase(0, first.find_first_not_of(" \t"));
+        msg = fmt::format("drift: rule '{}' would insert {} line{} starting '{}'", e.rule_id,
+                          lines.size(), lines.size() == 1 ? "" : "s", OneLine(first));
       } else {
         msg = fmt::format("drift: rule '{}' finds '{}' where the model derives '{}'", e.rule_id,
                           OneLine(current), OneLine(e.text));
@@ -145,6 +149,22 @@ int RunVerify(const CommandOptions& opts) {
   if (!s.loaded) {
     for (const Diagnostic& d : s.load_errors) report.Add("load", d);
     return report.Finish(fmt_name, kExitBadInput, "cannot load the rules or the tree", "");
+  }
+  // The committed patch is read first: a bad --patch is bad input (exit 2)
+  // whatever state the tree is in.
+  std::string committed;
+  std::vector<FilePatch> patch;
+  if (!opts.patch_path.empty()) {
+    std::string err;
+    if (!ReadWholeFile(opts.patch_path, &committed, &err)) {
+      report.Add("input", MakeError(opts.patch_path, 0, 0, err));
+      return report.Finish(fmt_name, kExitBadInput, "cannot read the committed patch", "");
+    }
+    std::vector<Diagnostic> errors;
+    if (!ParsePatch(opts.patch_path, committed, &patch, &errors)) {
+      for (const Diagnostic& d : errors) report.Add("input", d);
+      return report.Finish(fmt_name, kExitBadInput, "the committed patch is malformed", "");
+    }
   }
   for (const Diagnostic& d : s.plan.diagnostics) report.Add("plan", d);
   // Whole-tree search: a knob that moved or was copied outside its rule's
@@ -186,17 +206,6 @@ int RunVerify(const CommandOptions& opts) {
                          "");
   }
 
-  std::string committed, err;
-  if (!ReadWholeFile(opts.patch_path, &committed, &err)) {
-    report.Add("input", MakeError(opts.patch_path, 0, 0, err));
-    return report.Finish(fmt_name, kExitBadInput, "cannot read the committed patch", "");
-  }
-  std::vector<FilePatch> patch;
-  std::vector<Diagnostic> errors;
-  if (!ParsePatch(opts.patch_path, committed, &patch, &errors)) {
-    for (const Diagnostic& d : errors) report.Add("input", d);
-    return report.Finish(fmt_name, kExitBadInput, "the committed patch is malformed", "");
-  }
   if (committed == regenerated) {
     return report.Finish(fmt_name, kExitClean,
                          fmt::format("{} matches the rules ({})", opts.patch_path,
@@ -204,50 +213,72 @@ int RunVerify(const CommandOptions& opts) {
                          "");
   }
 
-  bool patched = regenerated.empty();
-  // Apply the committed patch (forwards to a pristine tree, backwards to a
-  // patched one); every file it names must take it exactly.
-  std::map<std::string, SourceText> undone = s.files;
+  // Apply the committed patch to the tree, forwards (a pristine tree) or
+  // backwards (a patched one); every file it names must take it exactly.
+  std::vector<Diagnostic> unreadable;
   for (const FilePatch& fp : patch) {
-    std::string current;
+    std::string ignored;
     Diagnostic derr;
-    if (!s.tree.Read(fp.path, &current, &derr)) {
-      report.Add("foreign", derr);
-      return report.Finish(fmt_name, kExitDrift,
-                           fmt::format("{} names a file the tree does not have", opts.patch_path),
-                           "");
-    }
-    std::string result;
-    if (!ApplyFilePatch(opts.patch_path, fp, current, patched, &result, &derr)) {
-      report.Add("patch", derr);
-      return report.Finish(fmt_name, kExitDrift,
-                           fmt::format("{} no longer applies to {}{}", opts.patch_path,
-                                       opts.session.tree_path, patched ? " (in reverse)" : ""),
-                           "");
-    }
-    undone[fp.path] = SourceText(fp.path, std::move(result));
+    if (!s.tree.Read(fp.path, &ignored, &derr)) unreadable.push_back(derr);
   }
+  if (!unreadable.empty()) {
+    for (const Diagnostic& d : unreadable) report.Add("patch-file", d);
+    return report.Finish(fmt_name, kExitDrift,
+                         fmt::format("{} names a file the tree does not have", opts.patch_path), "");
+  }
+  auto apply_all = [&](bool reverse, std::map<std::string, SourceText>* out, Diagnostic* failure) {
+    for (const FilePatch& fp : patch) {
+      std::string current;
+      if (!s.tree.Read(fp.path, &current, failure)) return false;
+      std::string result;
+      if (!ApplyFilePatch(opts.patch_path, fp, current, reverse, &result, failure)) return false;
+      (*out)[fp.path] = SourceText(fp.path, std::move(result));
+    }
+    return true;
+  };
   std::string stale = fmt::format(
       "{} is stale: the rules, the model or the tree changed, and the patch they produce now "
       "differs (committed -> regenerated, on stdout)",
       opts.patch_path);
-  if (!patched) {
-    AddSites(s, &report);
+  std::map<std::string, SourceText> scratch = s.files;
+  Diagnostic forward_failure;
+  if (!regenerated.empty() && apply_all(false, &scratch, &forward_failure)) {
+    // A pristine tree whose committed patch applies but differs from what the
+    // rules produce now: the rules or the model moved.
     return report.Finish(fmt_name, kExitDrift, stale,
                          UnifiedDiff(opts.patch_path, committed, regenerated));
   }
-  // A patched tree: undoing the committed patch must give a tree for which
-  // the rules produce that very patch.
+  // Otherwise the tree should be patched: undoing the committed patch must
+  // give a tree for which the rules produce that very patch.
+  std::map<std::string, SourceText> undone = s.files;
+  Diagnostic reverse_failure;
+  if (!apply_all(true, &undone, &reverse_failure)) {
+    report.Add("patch", regenerated.empty() ? reverse_failure : forward_failure);
+    return report.Finish(fmt_name, kExitDrift,
+                         fmt::format("{} no longer applies to {}{}", opts.patch_path,
+                                     opts.session.tree_path,
+                                     regenerated.empty() ? " (in reverse)" : ""),
+                         "");
+  }
   PlanResult replan = Plan(s.rules, *s.rules.values, undone, s.tree_paths);
   std::string reproduced = RenderDiff(undone, replan.new_contents);
-  if (reproduced == committed) {
+  if (reproduced != committed) {
+    return report.Finish(fmt_name, kExitDrift, stale,
+                         UnifiedDiff(opts.patch_path, committed, reproduced));
+  }
+  if (regenerated.empty()) {
     return report.Finish(fmt_name, kExitClean,
                          fmt::format("{} is applied and the rules reproduce it ({})",
                                      opts.patch_path, PlanSummary(s.plan)),
                          "");
   }
-  return report.Finish(fmt_name, kExitDrift, stale,
-                       UnifiedDiff(opts.patch_path, committed, reproduced));
+  // The patch is applied and still right, but the tree was edited since.
+  AddSites(s, &report);
+  return report.Finish(fmt_name, kExitDrift,
+                       fmt::format("{} is applied, but the tree was edited since at the sites "
+                                   "above",
+                                   opts.patch_path),
+                       "");
 }
 
 }  // namespace muh
