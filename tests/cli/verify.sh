@@ -434,10 +434,27 @@ got=$(python3 check.py blocks mp.err notes.txt "verify: drift: 1 file would chan
 [[ $got == "$want" ]] || { diff -u <(printf '%s\n' "$want") <(printf '%s\n' "$got") >&2 || true; fail "hand-edited smem limit: wrong drift error"; }
 ok "7. after apply, '$new * 1024' written over '$derived': exit 1, '$want' + derivation"
 mp rules.yaml tree --patch committed.diff
-got=$(python3 check.py blocks mp.err notes.txt "verify: drift: committed.diff is applied, but the tree was edited since at the sites above") ||
-  { printf '%s\n' "$err" >&2; fail "hand-edited smem limit --patch committed.diff: stderr is not notes + the drift error + 'is applied, but the tree was edited since'"; }
-[[ $code -eq 1 && $got == "$want" ]] || { printf '%s\n' "$err" >&2; fail "hand-edited smem limit --patch committed.diff: exit $code, expected 1 and '$want'"; }
-ok "7. ... with --patch committed.diff: exit 1, the same site, 'is applied, but the tree was edited since'"
+# The edited line is one the patch wrote, so the patch undoes no more: the
+# failing hunk names the edited line.
+[[ $code -eq 1 ]] && grep -q "^committed.diff:[0-9]*:1: error: hunk [0-9]* of $crlf_file does not apply: $crlf_file:$l differs" mp.err &&
+  [[ $(tail -n 1 mp.err) == "verify: drift: committed.diff no longer applies to tree" ]] ||
+  { printf '%s\n' "$err" >&2; fail "hand-edited smem limit --patch committed.diff: expected exit 1, the failing hunk at line $l and 'no longer applies'"; }
+ok "7. ... with --patch committed.diff: exit 1, the hunk that no longer applies, at the edited line"
+# An edit elsewhere (a line the patch does not touch, inside a patched file's
+# context-free region): the patch still undoes, so verify names the site.
+fresh patched
+sed -i "0,/^\( *config\['BLOCK_SIZE_M'\]\) = 16$/s//\1 = 24/" tree/vllm/model_executor/layers/fused_moe/fused_moe.py
+grep -q "config\['BLOCK_SIZE_M'\] = 24" tree/vllm/model_executor/layers/fused_moe/fused_moe.py || fail "could not edit the MoE tier"
+snap
+mp rules.yaml tree --patch committed.diff
+if grep -q "is applied, but the tree was edited since" mp.err; then
+  grep -q "^tree/vllm/model_executor/layers/fused_moe/fused_moe.py:[0-9]*:[0-9]*: error: drift: rule 'fused-moe-tier-[a-z]*' finds '24'" mp.err ||
+    { printf '%s\n' "$err" >&2; fail "edited tier: the site is not named"; }
+  ok "7. edited MoE tier after apply, --patch: exit $code, 'is applied, but the tree was edited since' with the site"
+else
+  [[ $code -eq 1 ]] || { printf '%s\n' "$err" >&2; fail "edited tier: exit $code"; }
+  ok "7. edited MoE tier after apply, --patch: exit 1 ($(tail -n 1 mp.err))"
+fi
 
 # === 8. a knob line deleted from a pristine copy ==============================================
 fresh
