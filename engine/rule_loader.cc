@@ -30,6 +30,7 @@ struct RawPrecondition {
 
 struct RawRule {
   YAML::Mark mark;
+  std::vector<std::string> misspelled;  // keys that unknown keys probably meant
   RawScalar id, description, query, replace, with, del, append_to, entries, expect, done_when;
   std::vector<RawScalar> files;
   std::vector<RawScalar> also_matches;
@@ -84,18 +85,20 @@ class Loader {
     if (Scalar(key, value, &s)) out->push_back(s);
   }
 
-  bool CheckKeys(const YAML::Node& map, const std::vector<std::string>& allowed,
-                 const char* where) {
-    bool ok = true;
+  // Reports unknown keys; returns the keys the typos most likely meant, so
+  // that "rule has no 'query'" is not said on top of "did you mean 'query'".
+  std::vector<std::string> CheckKeys(const YAML::Node& map, const std::vector<std::string>& allowed,
+                                     const char* where) {
+    std::vector<std::string> meant;
     for (const auto& kv : map) {
       std::string k = kv.first.as<std::string>();
       if (std::find(allowed.begin(), allowed.end(), k) == allowed.end()) {
+        meant.push_back(ClosestMatch(k, allowed));
         Error(kv.first.Mark(),
               fmt::format("unknown key '{}' in {}{}", k, where, DidYouMean(k, allowed)));
-        ok = false;
       }
     }
-    return ok;
+    return meant;
   }
 
   RawPrecondition ReadPrecondition(const YAML::Node& node);
@@ -166,7 +169,7 @@ RawRule Loader::ReadRule(const YAML::Node& node) {
     Error(node.Mark(), "a rule must be a mapping");
     return r;
   }
-  CheckKeys(node, kRuleKeys, "rule");
+  r.misspelled = CheckKeys(node, kRuleKeys, "rule");
   for (const auto& kv : node) {
     std::string k = kv.first.as<std::string>();
     if (k == "id") Scalar(kv.first, kv.second, &r.id);
@@ -298,7 +301,12 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
   }
   rule.id = r.id.value;
   rule.description = r.description.value;
-  if (r.files.empty() && !r.files_key.present) l_.Error(r.mark, fmt::format("rule '{}' has no 'files'", rule.id));
+  auto meant = [&](const char* key) {
+    return std::find(r.misspelled.begin(), r.misspelled.end(), key) != r.misspelled.end();
+  };
+  if (r.files.empty() && !r.files_key.present && !meant("files")) {
+    l_.Error(r.mark, fmt::format("rule '{}' has no 'files'", rule.id));
+  }
   for (const RawScalar& f : r.files) {
     if (CheckPath(f)) {
       rule.files.push_back(f.value);
@@ -310,7 +318,7 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
     if (CheckPath(f)) rule.also_matches.push_back(f.value);
   }
   if (!r.query.present) {
-    l_.Error(r.mark, fmt::format("rule '{}' has no 'query'", rule.id));
+    if (!meant("query")) l_.Error(r.mark, fmt::format("rule '{}' has no 'query'", rule.id));
   } else {
     rule.query = CompileQuery(r.query);
   }
