@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Golden test for one case folder: fixtures/cases/NAME/ holds
 #   tree/            the input tree (or tree.link: a path to another case's tree/)
+#   overlay.link     files from other cases' trees to add (one repo path a line)
 #   rules.yaml       the rules (or rules.link: a path to a rule file, from the repo root)
 #   expected.diff    what `muhpatch diff` prints on stdout
 #   expected.stderr  what it prints on stderr (diagnostics only)
@@ -26,6 +27,16 @@ if [[ -f $case_dir/tree.link ]]; then
   cp -a "$repo/$(cat "$case_dir/tree.link")" "$scratch/tree"
 else
   cp -a "$case_dir/tree" "$scratch/tree"
+fi
+# overlay.link: repo-relative files under some case's tree/, copied to the
+# same tree-relative path here, so cases share files instead of copying them.
+if [[ -f $case_dir/overlay.link ]]; then
+  while read -r src; do
+    [[ -n $src ]] || continue
+    rel=${src#*/tree/}
+    mkdir -p "$scratch/tree/$(dirname "$rel")"
+    cp "$repo/$src" "$scratch/tree/$rel"
+  done <"$case_dir/overlay.link"
 fi
 if [[ -f $case_dir/rules.link ]]; then
   cp "$repo/$(cat "$case_dir/rules.link")" "$scratch/rules.yaml"
