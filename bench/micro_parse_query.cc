@@ -1,0 +1,110 @@
+// Parse + query: the per-file work of every rule.
+//
+//   BM_Parse                  parse fixtures/.../prefix_prefill.py
+//   BM_QueryRun               run the compiled prefix-prefill-block query on that tree
+//   BM_ParseAndQuery          both, as the planner does for one file and one rule
+//   BM_QueryCompile           compile that one query (Query::Compile: ts_query_new + predicates)
+//   BM_QueryCompileAllRules   compile every query of rules/bi100.yaml, one Query each,
+//                             as the rule loader does
+//   BM_QueryCompileAllAsOne   the same patterns compiled as ONE multi-pattern query
+//                             (what batching the rule queries would cost)
+#include <benchmark/benchmark.h>
+
+#include <memory>
+#include <string>
+
+#include "micro_common.h"
+#include "engine/query.h"
+#include "engine/syntax_tree.h"
+
+namespace {
+
+const char kFile[] = "fixtures/enginex-vllm/vllm/attention/ops/prefix_prefill.py";
+const char kRule[] = "prefix-prefill-block";
+
+std::unique_ptr<muh::Query> MustCompile(const std::string& text) {
+  muh::QueryError err;
+  std::unique_ptr<muh::Query> q = muh::Query::Compile(text, &err);
+  if (!q) {
+    std::fprintf(stderr, "query does not compile at %zu: %s\n", err.offset, err.message.c_str());
+    std::exit(2);
+  }
+  return q;
+}
+
+void BM_Parse(benchmark::State& state) {
+  const std::string bytes = muhbench::ReadSource(kFile);
+  muh::PythonParser parser;
+  for (auto _ : state) {
+    muh::SyntaxTree tree = parser.Parse(bytes);
+    benchmark::DoNotOptimize(tree.Root());
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * bytes.size()));
+}
+BENCHMARK(BM_Parse);
+
+void BM_QueryRun(benchmark::State& state) {
+  const std::string bytes = muhbench::ReadSource(kFile);
+  muh::PythonParser parser;
+  muh::SyntaxTree tree = parser.Parse(bytes);
+  std::unique_ptr<muh::Query> q = MustCompile(muhbench::QueryOf(kRule));
+  std::size_t matches = 0;
+  for (auto _ : state) {
+    auto m = q->Run(tree);
+    matches = m.size();
+    benchmark::DoNotOptimize(m.data());
+  }
+  if (matches != 1) state.SkipWithError("expected exactly one match");
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * bytes.size()));
+}
+BENCHMARK(BM_QueryRun);
+
+void BM_ParseAndQuery(benchmark::State& state) {
+  const std::string bytes = muhbench::ReadSource(kFile);
+  muh::PythonParser parser;
+  std::unique_ptr<muh::Query> q = MustCompile(muhbench::QueryOf(kRule));
+  for (auto _ : state) {
+    muh::SyntaxTree tree = parser.Parse(bytes);
+    auto m = q->Run(tree);
+    benchmark::DoNotOptimize(m.data());
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * bytes.size()));
+}
+BENCHMARK(BM_ParseAndQuery);
+
+void BM_QueryCompile(benchmark::State& state) {
+  const std::string text = muhbench::QueryOf(kRule);
+  for (auto _ : state) {
+    auto q = MustCompile(text);
+    benchmark::DoNotOptimize(q.get());
+  }
+}
+BENCHMARK(BM_QueryCompile)->Unit(benchmark::kMillisecond);
+
+void BM_QueryCompileAllRules(benchmark::State& state) {
+  const auto queries = muhbench::Bi100Queries();
+  for (auto _ : state) {
+    for (const auto& rq : queries) {
+      auto q = MustCompile(rq.text);
+      benchmark::DoNotOptimize(q.get());
+    }
+  }
+  state.counters["queries"] = static_cast<double>(queries.size());
+}
+BENCHMARK(BM_QueryCompileAllRules)->Unit(benchmark::kMillisecond);
+
+void BM_QueryCompileAllAsOne(benchmark::State& state) {
+  const auto queries = muhbench::Bi100Queries();
+  std::string all;
+  for (const auto& rq : queries) all += rq.text + "\n";
+  for (auto _ : state) {
+    auto q = MustCompile(all);
+    benchmark::DoNotOptimize(q.get());
+  }
+  state.counters["queries"] = static_cast<double>(queries.size());
+}
+BENCHMARK(BM_QueryCompileAllAsOne)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();
