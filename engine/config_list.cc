@@ -88,12 +88,11 @@ std::string KeyList(const std::vector<std::string>& keys) {
 
 }  // namespace
 
-bool PlanConfigAppend(const SourceText& file, std::size_t list_begin, std::size_t list_end,
+bool PlanConfigAppend(const SourceText& file, const SyntaxTree& tree, std::size_t list_begin,
+                      std::size_t list_end,
                       const std::vector<ConfigEntry>& entries, const std::string& rule_id,
                       ConfigAppend* out, std::string* error, std::size_t* error_offset) {
   const std::string& bytes = file.bytes();
-  PythonParser parser;
-  SyntaxTree tree = parser.Parse(bytes);
   TSNode list = ts_node_descendant_for_byte_range(tree.Root(), static_cast<uint32_t>(list_begin),
                                                   static_cast<uint32_t>(list_end));
   while (!ts_node_is_null(list) && !(std::string_view(ts_node_type(list)) == "list" &&

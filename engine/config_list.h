@@ -11,6 +11,7 @@
 
 #include "engine/edit.h"
 #include "engine/source_text.h"
+#include "engine/syntax_tree.h"
 #include "engine/value_source.h"
 
 namespace muh {
@@ -23,10 +24,11 @@ struct ConfigAppend {
 };
 
 // Plans the insertion of `entries` into the list literal spanning
-// [list_begin, list_end) of `file`. Entries equal (by value) to one already
+// [list_begin, list_end) of `file`, whose parse is `tree`. Entries equal (by value) to one already
 // in the list, or to an earlier requested one, are dropped, so a second run
 // adds nothing. On failure returns false with `error` and `error_offset`.
-bool PlanConfigAppend(const SourceText& file, std::size_t list_begin, std::size_t list_end,
+bool PlanConfigAppend(const SourceText& file, const SyntaxTree& tree, std::size_t list_begin,
+                      std::size_t list_end,
                       const std::vector<ConfigEntry>& entries, const std::string& rule_id,
                       ConfigAppend* out, std::string* error, std::size_t* error_offset);
 

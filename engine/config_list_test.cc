@@ -31,7 +31,9 @@ std::string Run(const std::string& src, const std::vector<ConfigEntry>& entries,
   std::size_t b = src.find('[');
   std::size_t e = src.find("],") + 1;
   std::size_t off = 0;
-  if (!PlanConfigAppend(file, b, e, entries, "tune", r, err, &off)) return "ERROR";
+  PythonParser parser;
+  SyntaxTree tree = parser.Parse(file.bytes());
+  if (!PlanConfigAppend(file, tree, b, e, entries, "tune", r, err, &off)) return "ERROR";
   return ApplyEdits(src, r->edits);
 }
 }  // namespace

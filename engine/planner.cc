@@ -1,7 +1,9 @@
 #include "engine/planner.h"
 
 #include <algorithm>
+#include <atomic>
 #include <memory>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -26,6 +28,7 @@ class Planner {
   void Run();
 
  private:
+  void ParseAll();
   const SyntaxTree* TreeOf(const std::string& path);
   std::vector<std::string> Scope(const std::vector<std::string>& patterns) const;
   Diagnostic At(const std::string& path, std::size_t offset, Severity sev, std::string msg) const;
@@ -178,7 +181,8 @@ void Planner::PlanMatch(const Rule& rule, const SourceText& file, const QueryMat
       ConfigAppend append;
       std::string error;
       std::size_t error_offset = 0;
-      if (!PlanConfigAppend(file, target->begin, target->end, v->entries, rule.id, &append, &error,
+      if (!PlanConfigAppend(file, *TreeOf(file.path()), target->begin, target->end, v->entries,
+                            rule.id, &append, &error,
                             &error_offset)) {
         out_->diagnostics.push_back(At(file.path(), error_offset, Severity::kError, error));
         outcome->status = RuleStatus::kFailed;
@@ -283,7 +287,30 @@ void Planner::ApplyAndReparse() {
   }
 }
 
+void Planner::ParseAll() {
+  // Parse every file up front, one worker per core; planning then only
+  // looks trees up. Each worker owns its parser.
+  std::vector<const SourceText*> todo;
+  for (const auto& [path, file] : files_) todo.push_back(&file);
+  std::vector<std::unique_ptr<SyntaxTree>> parsed(todo.size());
+  std::atomic<std::size_t> next{0};
+  auto work = [&]() {
+    PythonParser parser;
+    for (std::size_t i = next++; i < todo.size(); i = next++) {
+      parsed[i] = std::make_unique<SyntaxTree>(parser.Parse(todo[i]->bytes()));
+    }
+  };
+  unsigned n = std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(),
+                                               static_cast<unsigned>(todo.size())));
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < n; ++t) pool.emplace_back(work);
+  work();
+  for (std::thread& t : pool) t.join();
+  for (std::size_t i = 0; i < todo.size(); ++i) trees_[todo[i]->path()] = std::move(parsed[i]);
+}
+
 void Planner::Run() {
+  ParseAll();
   for (const Rule& rule : rules_.rules) PlanRule(rule);
   ApplyAndReparse();
 }

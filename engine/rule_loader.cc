@@ -8,6 +8,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "engine/edit_distance.h"
+#include "engine/query_cache.h"
 
 namespace muh {
 
@@ -216,11 +217,12 @@ std::string PythonLiteral(const std::string& yaml_scalar) {
 
 class Checker {
  public:
-  Checker(Loader* loader, const ValueSource* values) : l_(*loader), values_(values) {}
+  Checker(Loader* loader, const ValueSource* values, QueryCache* queries)
+      : l_(*loader), values_(values), queries_(queries) {}
 
   std::shared_ptr<const Query> CompileQuery(const RawScalar& s) {
     QueryError qe;
-    std::unique_ptr<Query> q = Query::Compile(s.value, &qe);
+    std::shared_ptr<const Query> q = queries_->Get(s.value, &qe);
     if (!q) {
       RuleLoc at = l_.OffsetLoc(s.mark, qe.offset);
       l_.errors_->push_back(MakeError(l_.path_, at.line, at.column,
@@ -288,6 +290,7 @@ class Checker {
  private:
   Loader& l_;
   const ValueSource* values_;
+  QueryCache* queries_;
 };
 
 std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids) {
@@ -597,7 +600,20 @@ bool LoadRules(const std::string& display_path, const std::string& text,
   }
   std::vector<RawRule> raw;
   for (const YAML::Node& r : rules) raw.push_back(loader.ReadRule(r));
-  Checker checker(&loader, out->values.get());
+  QueryCache queries;
+  std::vector<std::string> texts;
+  for (const RawRule& r : raw) {
+    for (const RawScalar* q : {&r.query, &r.done_when}) {
+      if (q->present) texts.push_back(q->value);
+    }
+    for (const RawPrecondition& p : r.preconditions) {
+      for (const RawScalar* q : {&p.present, &p.absent}) {
+        if (q->present) texts.push_back(q->value);
+      }
+    }
+  }
+  queries.CompileAll(texts);
+  Checker checker(&loader, out->values.get(), &queries);
   std::set<std::string> ids;
   for (const RawRule& r : raw) {
     std::optional<Rule> rule = checker.Check(r, &ids);

@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <chrono>
 
 #include "engine/edit_distance.h"
 #include "engine/glob.h"
@@ -97,7 +98,12 @@ void OpenSession(const SessionOptions& opts, Session* s) {
     s->model = model;
     return std::shared_ptr<const ValueSource>(model);
   };
+  auto t0 = std::chrono::steady_clock::now();
+  auto ms = [&t0]() {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  };
   if (!LoadRules(opts.rules_path, text, factory, &s->rules, &s->load_errors)) return;
+  spdlog::debug("rules loaded and queries compiled: {:.1f} ms", ms());
   if (!SelectRules(opts.only_rules, &s->rules, &s->load_errors)) return;
   Diagnostic derr;
   if (!TreeIo::Open(opts.tree_path, &s->tree, &derr)) {
@@ -145,7 +151,9 @@ void OpenSession(const SessionOptions& opts, Session* s) {
   }
   if (!s->load_errors.empty()) return;
   spdlog::debug("{} files in scope of {} rules", s->files.size(), s->rules.rules.size());
+  spdlog::debug("tree listed and files in scope read: {:.1f} ms", ms());
   s->plan = Plan(s->rules, *s->rules.values, s->files, s->tree_paths);
+  spdlog::debug("planned: {:.1f} ms", ms());
   s->loaded = true;
 }
 

@@ -1,5 +1,7 @@
 #include "engine/tree_search.h"
 
+#include <string.h>
+
 #include <algorithm>
 #include <atomic>
 #include <map>
@@ -15,7 +17,7 @@ bool PassesPrefilter(std::string_view bytes, const std::vector<std::vector<std::
   for (const auto& group : groups) {
     bool any = false;
     for (const std::string& lit : group) {
-      if (bytes.find(lit) != std::string_view::npos) {
+      if (::memmem(bytes.data(), bytes.size(), lit.data(), lit.size()) != nullptr) {
         any = true;
         break;
       }
@@ -49,10 +51,24 @@ std::vector<ForeignMatch> SearchOutsideScope(const RuleSet& rules,
                                              const std::vector<std::string>& tree_paths,
                                              const ReadFn& read, unsigned threads,
                                              SearchStats* stats) {
-  // Per rule: its prefilter groups. A rule whose query requires no literal
-  // would need every file parsed; it is searched all the same.
-  std::vector<std::vector<std::vector<std::string>>> groups;
-  for (const Rule& r : rules.rules) groups.push_back(r.query->RequiredLiterals());
+  // Per rule: its prefilter groups, as indexes into the distinct literals
+  // of all rules, so each literal is looked for once per file. A rule whose
+  // query requires no literal has no groups and is searched in every file.
+  std::vector<std::string> literals;
+  std::vector<std::vector<std::vector<std::size_t>>> groups;
+  for (const Rule& r : rules.rules) {
+    std::vector<std::vector<std::size_t>> rule_groups;
+    for (const auto& group : r.query->RequiredLiterals()) {
+      std::vector<std::size_t> ids;
+      for (const std::string& lit : group) {
+        auto it = std::find(literals.begin(), literals.end(), lit);
+        ids.push_back(static_cast<std::size_t>(it - literals.begin()));
+        if (it == literals.end()) literals.push_back(lit);
+      }
+      rule_groups.push_back(std::move(ids));
+    }
+    groups.push_back(std::move(rule_groups));
+  }
 
   std::vector<FileResult> results(tree_paths.size());
   std::atomic<std::size_t> next{0};
@@ -68,9 +84,21 @@ std::vector<ForeignMatch> SearchOutsideScope(const RuleSet& rules,
       std::string bytes;
       if (!read(path, &bytes)) continue;
       results[i].read = true;
+      // 0: not looked for yet, 1: absent, 2: present.
+      std::vector<char> seen(literals.size(), 0);
+      auto present = [&](std::size_t id) {
+        if (seen[id] == 0) {
+          seen[id] = ::memmem(bytes.data(), bytes.size(), literals[id].data(),
+                              literals[id].size()) != nullptr ? 2 : 1;
+        }
+        return seen[id] == 2;
+      };
       std::vector<std::size_t> hits;
       for (std::size_t r : candidates) {
-        if (PassesPrefilter(bytes, groups[r])) hits.push_back(r);
+        bool pass = std::all_of(groups[r].begin(), groups[r].end(), [&](const auto& group) {
+          return std::any_of(group.begin(), group.end(), present);
+        });
+        if (pass) hits.push_back(r);
       }
       if (hits.empty()) continue;
       results[i].parsed = true;
