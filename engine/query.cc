@@ -55,12 +55,48 @@ std::string_view NodeText(std::string_view bytes, TSNode node) {
   return bytes.substr(b, e - b);
 }
 
+// Offset of a quantifier that directly follows another one, with only
+// blanks, comments, captures and `)` between (`(x)??`, `(x)? @c *`,
+// `((x)?)?`), or npos. libtree-sitter 0.20.7 crashes or loops on these
+// instead of reporting an error; we refuse them first. Conservative: it
+// also refuses the harmless `(a (b)?)?`.
+std::size_t StackedQuantifier(std::string_view s) {
+  bool after_quantifier = false;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (c == '"') {  // a string: skip to its closing quote
+      for (++i; i < s.size() && s[i] != '"'; ++i) {
+        if (s[i] == '\\') ++i;
+      }
+      after_quantifier = false;
+    } else if (c == ';') {  // a comment: skip to the end of the line
+      while (i < s.size() && s[i] != '\n') ++i;
+    } else if (c == '@') {  // a capture keeps the state
+      while (i + 1 < s.size() && (std::isalnum(static_cast<unsigned char>(s[i + 1])) ||
+                                  s[i + 1] == '_' || s[i + 1] == '.' || s[i + 1] == '-')) {
+        ++i;
+      }
+    } else if (c == '?' || c == '*' || c == '+') {
+      if (after_quantifier) return i;
+      after_quantifier = true;
+    } else if (c != ')' && !std::isspace(static_cast<unsigned char>(c))) {
+      after_quantifier = false;
+    }
+  }
+  return std::string_view::npos;
+}
+
 }  // namespace
 
 Query::Query() = default;
 Query::~Query() = default;
 
 std::unique_ptr<Query> Query::Compile(std::string_view source, QueryError* error) {
+  if (std::size_t at = StackedQuantifier(source); at != std::string_view::npos) {
+    error->offset = at;
+    error->message = "query syntax error: a quantifier cannot follow another quantifier";
+    return nullptr;
+  }
   uint32_t error_offset = 0;
   TSQueryError error_type = TSQueryErrorNone;
   TSQuery* raw = ts_query_new(tree_sitter_python(), source.data(),

@@ -56,6 +56,22 @@ TEST_CASE("syntax errors report the offset") {
   CHECK(err.offset == 1);
 }
 
+TEST_CASE("stacked quantifiers are refused before libtree-sitter sees them") {
+  // libtree-sitter 0.20.7 crashes or loops on these.
+  QueryError err;
+  for (const char* q : {"(identifier)??", "(identifier)*?", "((identifier)?)?", "(x)? @c *",
+                        "(_)+ ; note\n ?"}) {
+    CAPTURE(q);
+    CHECK(Query::Compile(q, &err) == nullptr);
+    CHECK(err.message == "query syntax error: a quantifier cannot follow another quantifier");
+  }
+  CHECK(Query::Compile("(identifier)??", &err) == nullptr);
+  CHECK(err.offset == 13);
+  // Quantifiers inside strings and single quantifiers are fine.
+  CHECK(Query::Compile("((string) @s (#eq? @s \"??\"))", &err) != nullptr);
+  CHECK(Query::Compile("(block (expression_statement)* @s)", &err) != nullptr);
+}
+
 TEST_CASE("unknown or malformed predicates are compile errors") {
   QueryError err;
   CHECK(Query::Compile("((identifier) @a (#set! @a \"x\"))", &err) == nullptr);

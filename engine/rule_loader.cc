@@ -475,7 +475,7 @@ void ReadSearchSpaces(Loader* l, const YAML::Node& node, RuleSet* out) {
       continue;
     }
     l->CheckKeys(body, kSpaceKeys, "search space");
-    space.kernel = body["kernel"] ? body["kernel"].as<std::string>() : "";
+    space.kernel = body["kernel"] && body["kernel"].IsScalar() ? body["kernel"].as<std::string>() : "";
     if (space.kernel != "attention") {
       l->Error(body["kernel"] ? body["kernel"].Mark() : body.Mark(),
                "search space 'kernel' must be 'attention' (the only cost model so far)");
@@ -507,6 +507,22 @@ void ReadSearchSpaces(Loader* l, const YAML::Node& node, RuleSet* out) {
         values.push_back(PythonLiteral(v.as<std::string>()));
       }
       space.dims.emplace_back(dim.first.as<std::string>(), std::move(values));
+    }
+    if (space.kernel == "attention") {
+      // The attention cost model reads these as whole numbers.
+      for (const auto& dim : dims) {
+        std::string name = dim.first.as<std::string>();
+        if (name != "BLOCK_M" && name != "BLOCK_N" && name != "num_stages" && name != "num_warps") {
+          continue;
+        }
+        for (const YAML::Node& v : dim.second) {
+          std::string t = v.IsScalar() ? v.as<std::string>() : "";
+          bool ok = !t.empty() && t.size() <= 5 &&
+                    std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; }) &&
+                    std::stoi(t) >= 1 && std::stoi(t) <= 4096;
+          if (!ok) l->Error(v.Mark(), fmt::format("'{}' values must be whole numbers from 1 to 4096", name));
+        }
+      }
     }
     if (YAML::Node ign = body["ignore"]) {
       if (!ign.IsSequence()) {
@@ -554,8 +570,11 @@ class CombinedValues : public ValueSource {
 
 }  // namespace
 
-bool LoadRules(const std::string& display_path, const std::string& text,
-               const ValuesFactory& make_values, RuleSet* out, std::vector<Diagnostic>* errors) {
+namespace {
+
+bool LoadRulesOrThrow(const std::string& display_path, const std::string& text,
+                      const ValuesFactory& make_values, RuleSet* out,
+                      std::vector<Diagnostic>* errors) {
   std::size_t errors_before = errors->size();
   Loader loader(display_path, text, errors);
   YAML::Node root;
@@ -580,6 +599,9 @@ bool LoadRules(const std::string& display_path, const std::string& text,
   if (YAML::Node v = root["values"]) ReadValues(&loader, v, out->table.get());
   if (YAML::Node v = root["workload"]) ReadWorkload(&loader, v, out);
   if (YAML::Node v = root["search_spaces"]) ReadSearchSpaces(&loader, v, out);
+  // The model reads the workload and search spaces; build it only from
+  // sections that checked out.
+  if (errors->size() != errors_before) return false;
   std::shared_ptr<const ValueSource> model = make_values ? make_values(*out, errors) : nullptr;
   if (model) {
     for (const auto& kv : root["values"]) {
@@ -624,6 +646,21 @@ bool LoadRules(const std::string& display_path, const std::string& text,
                      return a.line != b.line ? a.line < b.line : a.column < b.column;
                    });
   return errors->size() == errors_before;
+}
+
+}  // namespace
+
+bool LoadRules(const std::string& display_path, const std::string& text,
+               const ValuesFactory& make_values, RuleSet* out, std::vector<Diagnostic>* errors) {
+  // yaml-cpp throws when a node has an unexpected shape (a list where a key
+  // should be, say). Every such case is bad input, reported where it is.
+  try {
+    return LoadRulesOrThrow(display_path, text, make_values, out, errors);
+  } catch (const YAML::Exception& e) {
+    errors->push_back(MakeError(display_path, e.mark.line + 1, e.mark.column + 1,
+                                "unexpected YAML structure: " + e.msg));
+    return false;
+  }
 }
 
 }  // namespace muh

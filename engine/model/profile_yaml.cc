@@ -20,8 +20,10 @@ bool ParseConfidence(const std::string& s, Confidence* out) {
 
 }  // namespace
 
-bool ApplyProfileYaml(const std::string& display_path, const std::string& text, Profile* profile,
-                      std::vector<Diagnostic>* errors) {
+namespace {
+
+bool ApplyOrThrow(const std::string& display_path, const std::string& text, Profile* profile,
+                  std::vector<Diagnostic>* errors) {
   std::size_t before = errors->size();
   auto error = [&](const YAML::Mark& m, const std::string& msg) {
     errors->push_back(MakeError(display_path, m.line + 1, m.column + 1, msg));
@@ -87,6 +89,19 @@ bool ApplyProfileYaml(const std::string& display_path, const std::string& text, 
     if (!profile->Override(name, v, source, confidence, &err)) error(kv.first.Mark(), err);
   }
   return errors->size() == before;
+}
+
+}  // namespace
+
+bool ApplyProfileYaml(const std::string& display_path, const std::string& text, Profile* profile,
+                      std::vector<Diagnostic>* errors) {
+  try {
+    return ApplyOrThrow(display_path, text, profile, errors);
+  } catch (const YAML::Exception& e) {
+    errors->push_back(MakeError(display_path, e.mark.line + 1, e.mark.column + 1,
+                                "unexpected YAML structure: " + e.msg));
+    return false;
+  }
 }
 
 }  // namespace muh
