@@ -71,9 +71,10 @@ std::size_t StackedQuantifier(std::string_view s) {
       after_quantifier = false;
     } else if (c == ';') {  // a comment: skip to the end of the line
       while (i < s.size() && s[i] != '\n') ++i;
-    } else if (c == '@') {  // a capture keeps the state
+    } else if (c == '@') {  // a capture keeps the state; names may hold `?` and `!`
       while (i + 1 < s.size() && (std::isalnum(static_cast<unsigned char>(s[i + 1])) ||
-                                  s[i + 1] == '_' || s[i + 1] == '.' || s[i + 1] == '-')) {
+                                  s[i + 1] == '_' || s[i + 1] == '.' || s[i + 1] == '-' ||
+                                  s[i + 1] == '?' || s[i + 1] == '!')) {
         ++i;
       }
     } else if (c == '?' || c == '*' || c == '+') {
@@ -82,6 +83,38 @@ std::size_t StackedQuantifier(std::string_view s) {
     } else if (c != ')' && !std::isspace(static_cast<unsigned char>(c))) {
       after_quantifier = false;
     }
+  }
+  return std::string_view::npos;
+}
+
+// Offset of a field name put in front of a predicate (`key: (#eq? @k "x")`,
+// `key: ((#eq? ...))`), or npos. libtree-sitter 0.20.7 then writes past the
+// end of its step array (a heap overflow); we refuse such queries first.
+std::size_t FieldOnPredicate(std::string_view s) {
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (c == '"') {
+      for (++i; i < s.size() && s[i] != '"'; ++i) {
+        if (s[i] == '\\') ++i;
+      }
+      continue;
+    }
+    if (c == ';') {
+      while (i < s.size() && s[i] != '\n') ++i;
+      continue;
+    }
+    if (c != ':') continue;
+    std::size_t j = i + 1;
+    while (j < s.size()) {
+      if (std::isspace(static_cast<unsigned char>(s[j])) || s[j] == '(') {
+        ++j;
+      } else if (s[j] == ';') {
+        while (j < s.size() && s[j] != '\n') ++j;
+      } else {
+        break;
+      }
+    }
+    if (j < s.size() && s[j] == '#') return i;
   }
   return std::string_view::npos;
 }
@@ -95,6 +128,11 @@ std::unique_ptr<Query> Query::Compile(std::string_view source, QueryError* error
   if (std::size_t at = StackedQuantifier(source); at != std::string_view::npos) {
     error->offset = at;
     error->message = "query syntax error: a quantifier cannot follow another quantifier";
+    return nullptr;
+  }
+  if (std::size_t at = FieldOnPredicate(source); at != std::string_view::npos) {
+    error->offset = at;
+    error->message = "query syntax error: a field name cannot label a predicate";
     return nullptr;
   }
   uint32_t error_offset = 0;

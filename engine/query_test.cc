@@ -60,7 +60,7 @@ TEST_CASE("stacked quantifiers are refused before libtree-sitter sees them") {
   // libtree-sitter 0.20.7 crashes or loops on these.
   QueryError err;
   for (const char* q : {"(identifier)??", "(identifier)*?", "((identifier)?)?", "(x)? @c *",
-                        "(_)+ ; note\n ?"}) {
+                        "(_)+ ; note\n ?", "(identifier)? @c! ?"}) {
     CAPTURE(q);
     CHECK(Query::Compile(q, &err) == nullptr);
     CHECK(err.message == "query syntax error: a quantifier cannot follow another quantifier");
@@ -70,6 +70,17 @@ TEST_CASE("stacked quantifiers are refused before libtree-sitter sees them") {
   // Quantifiers inside strings and single quantifiers are fine.
   CHECK(Query::Compile("((string) @s (#eq? @s \"??\"))", &err) != nullptr);
   CHECK(Query::Compile("(block (expression_statement)* @s)", &err) != nullptr);
+}
+
+TEST_CASE("a field name on a predicate is refused (libtree-sitter 0.20.7 overflows on it)") {
+  QueryError err;
+  for (const char* q : {"(pair (identifier) @x key: (#eq? @x \"y\"))",
+                        "(pair key: ((#eq? @k \"x\")))", "(pair key: ; c\n (#eq? @k \"x\"))"}) {
+    CAPTURE(q);
+    CHECK(Query::Compile(q, &err) == nullptr);
+    CHECK(err.message == "query syntax error: a field name cannot label a predicate");
+  }
+  CHECK(Query::Compile("(pair key: (string) @k (#eq? @k \"x:\"))", &err) != nullptr);
 }
 
 TEST_CASE("unknown or malformed predicates are compile errors") {
