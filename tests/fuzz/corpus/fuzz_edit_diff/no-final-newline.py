@@ -1,0 +1,4 @@
+import os
+
+BLOCK = 32
+NUM_WARPS = 8

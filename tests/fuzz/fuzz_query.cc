@@ -1,0 +1,150 @@
+// libFuzzer target: tree-sitter queries with our predicates, run over Python.
+//
+// The input is QUERY '\0' PYTHON: the bytes before the first NUL are the
+// query source, the bytes after it the Python source. Without a NUL the whole
+// input is the query, run over a built-in sample of the code muhpatch
+// rewrites. Query::Compile must succeed or fail with an offset inside the
+// query; a compiled query is run over the parsed Python and every match must
+// be well formed:
+//   - each capture's name is one of the query's captures, its byte range lies
+//     inside the source and its text is exactly those bytes;
+//   - matches come ordered by their first byte;
+//   - when a match holds every capture of the query, every group of
+//     RequiredLiterals() has an alternative in the source (query.h: "a file
+//     lacking every alternative of some group cannot match"; see
+//     CheckMatches for why only then).
+// The parse tree's FirstProblem() must agree with HasError().
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/query.h"
+#include "engine/syntax_tree.h"
+#include "tests/fuzz/fuzz_common.h"
+
+namespace {
+
+using muh_fuzz::Show;
+
+// What the knobs look like in enginex-vllm (see fixtures/enginex-vllm).
+constexpr std::string_view kSample = R"PY(import torch
+import triton
+import triton.language as tl
+
+_PARTITION_SIZE = 512
+
+
+def get_max_shared_memory_per_block_device_attribute(device: int) -> int:
+    return 32 * 1024
+
+
+class PagedAttention:
+    @staticmethod
+    def forward_decode(max_seq_len, num_seqs, num_heads):
+        use_v1 = (max_seq_len <= 8192
+                  and (max_num_partitions == 1 or num_seqs * num_heads > 512))
+        if use_v1:
+            ops.paged_attention_v1(out, query)
+        else:
+            raise NotImplementedError("paged_attention_v2")
+
+
+@triton.autotune(
+    configs=[
+        triton.Config({'BLOCK_M': 128, 'BLOCK_N': 64, 'PRE_LOAD_V': False}, num_stages=1,
+                      num_warps=4),
+    ],
+    key=['IS_CAUSAL', 'dropout_p', 'BLOCK_DMODEL'],
+)
+@triton.jit
+def attn_fwd(Q, K, V, BLOCK_M: tl.constexpr):
+    pass
+
+
+def context_attention_fwd(q, k):
+    if triton.__version__ >= "2.1.0" and torch.cuda.get_device_capability()[0] < 8:
+        BLOCK = 32
+    else:
+        BLOCK = 128
+    NUM_WARPS = 8
+    if numel <= 4096:
+        config = {"BLOCK_SIZE_M": 16, "BLOCK_SIZE_N": 32, "BLOCK_SIZE_K": 64}
+)PY";
+
+void CheckMatches(const muh::Query& q, std::string_view source,
+                  const std::vector<muh::QueryMatch>& matches) {
+  std::size_t prev_begin = 0;
+  for (std::size_t m = 0; m < matches.size(); ++m) {
+    const muh::QueryMatch& match = matches[m];
+    for (const muh::Capture& c : match.captures) {
+      FUZZ_CHECK(q.HasCapture(c.name), "match " + std::to_string(m) + ": unknown capture @" + c.name);
+      FUZZ_CHECK(c.begin <= c.end && c.end <= source.size(),
+                 "capture @" + c.name + " has range [" + std::to_string(c.begin) + ", " +
+                     std::to_string(c.end) + ") in a source of " + std::to_string(source.size()) +
+                     " bytes");
+      FUZZ_CHECK(c.text == source.substr(c.begin, c.end - c.begin),
+                 "capture @" + c.name + " text " + Show(c.text) + " is not its byte range");
+      FUZZ_CHECK(!c.node_type.empty(), "capture @" + c.name + " has no node type");
+      FUZZ_CHECK(match.Find(c.name) != nullptr, "QueryMatch::Find misses @" + c.name);
+      FUZZ_CHECK(match.Begin() <= c.begin, "QueryMatch::Begin is after a capture");
+    }
+    FUZZ_CHECK(m == 0 || prev_begin <= match.Begin(),
+               "matches out of order at match " + std::to_string(m));
+    prev_begin = match.Begin();
+  }
+  // RequiredLiterals() comes from #eq? and #any-of? against strings. A
+  // predicate on a capture that is absent from a match (optional, quantified,
+  // in another branch of an alternation) holds vacuously, as in tree-sitter,
+  // so the literals are only required of matches that hold every capture.
+  bool complete = false;
+  for (const muh::QueryMatch& match : matches) {
+    bool all = true;
+    for (const std::string& name : q.capture_names()) all = all && match.Find(name) != nullptr;
+    complete = complete || all;
+  }
+  if (!complete) return;
+  for (const std::vector<std::string>& group : q.RequiredLiterals()) {
+    bool found = false;
+    for (const std::string& lit : group) found = found || source.find(lit) != std::string_view::npos;
+    std::string alternatives;
+    for (const std::string& lit : group) alternatives += " " + Show(lit, 40);
+    FUZZ_CHECK(found, "query matches, but the source lacks every required literal of a group:" +
+                          alternatives);
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string_view input(reinterpret_cast<const char*>(data), size);
+  const std::size_t nul = input.find('\0');
+  const std::string query_source(input.substr(0, nul));
+  const std::string python(nul == std::string_view::npos ? kSample : input.substr(nul + 1));
+
+  muh::QueryError error;
+  std::unique_ptr<muh::Query> q = muh::Query::Compile(query_source, &error);
+  if (!q) {
+    FUZZ_CHECK(!error.message.empty(), "Compile failed without a message");
+    FUZZ_CHECK(error.offset <= query_source.size(),
+               "error offset " + std::to_string(error.offset) + " is past the query's end");
+    return 0;
+  }
+  for (const std::string& name : q->capture_names()) {
+    FUZZ_CHECK(q->HasCapture(name), "HasCapture misses its own capture @" + name);
+  }
+
+  static muh::PythonParser* parser = new muh::PythonParser();  // one parser per run, as in muhpatch
+  const muh::SyntaxTree tree = parser->Parse(python);
+  FUZZ_CHECK(tree.bytes().data() == python.data(), "the tree does not borrow the parsed bytes");
+  const std::optional<muh::SyntaxProblem> problem = tree.FirstProblem();
+  FUZZ_CHECK(problem.has_value() == tree.HasError(), "FirstProblem disagrees with HasError");
+  if (problem) {
+    FUZZ_CHECK(problem->offset <= python.size(), "FirstProblem's offset is past the source's end");
+  }
+  CheckMatches(*q, python, q->Run(tree));
+  return 0;
+}

@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+"""Regenerates the seed corpora under tests/fuzz/corpus/ from the rule files,
+the rule tests and the fixtures. A developer tool (needs PyYAML); CI only
+reads the committed seeds. Run from anywhere: python3 tests/fuzz/make_seeds.py
+
+  fuzz_rule_loader/  rules/bi100.yaml and every fixtures/cases/**/rules.yaml
+  fuzz_query/        QUERY NUL PYTHON: each query of rules/bi100.yaml with the
+                     snippets tests/rules/bi100.tests.yaml gives its rule, plus
+                     a few hand-written predicate cases
+  fuzz_edit_diff/    small Python texts: LF, CRLF, mixed, BOM, no final
+                     newline, empty, and lines that look like diff syntax
+"""
+import pathlib
+import shutil
+
+import yaml
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+CORPUS = ROOT / "tests/fuzz/corpus"
+MAX_PY = 1500  # bytes of a fixture kept in a seed; the fuzzers like small inputs
+
+
+def write(target, name, data):
+    path = CORPUS / target / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data if isinstance(data, bytes) else data.encode())
+
+
+def cut(data, limit=MAX_PY):
+    """The first whole lines of `data` up to `limit` bytes."""
+    if len(data) <= limit:
+        return data
+    end = data.rfind(b"\n", 0, limit)
+    return data[: end + 1] if end > 0 else data[:limit]
+
+
+def rule_loader():
+    write("fuzz_rule_loader", "bi100.yaml", (ROOT / "rules/bi100.yaml").read_bytes())
+    for f in sorted((ROOT / "fixtures/cases").glob("**/rules.yaml")):
+        name = "-".join(f.relative_to(ROOT / "fixtures/cases").parts[:-1])
+        write("fuzz_rule_loader", name + ".yaml", f.read_bytes())
+    write("fuzz_rule_loader", "table-values.yaml", """version: 1
+values:
+  smem: 48
+  flag: true
+  entries:
+    - {BLOCK_M: 64, BLOCK_N: 32, num_stages: 1, num_warps: 4}
+rules:
+  - id: a
+    files: [a.py, "src/**/*.py"]
+    query: '((integer) @v (#any-of? @v "1" "2"))'
+    replace: "@v"
+    with: "{{smem}} * 1024  # {{@v}} {{flag}}"
+    expect: 2
+  - id: b
+    files: b.py
+    query: '(list (call) @last .) @l'
+    append-to: l
+    entries: entries
+  - id: c
+    files: c.py
+    query: '(expression_statement (assignment left: (identifier) @n) (#match? @n "^use_"))@s'
+    delete: s
+    done-when: '(module)@m'
+    preconditions:
+      - name: p
+        absent: '((identifier) @x (#eq? @x "raise"))'
+        required: false
+""")
+    write("fuzz_rule_loader", "model-calls.yaml", """version: 1
+workload: {head_dim: 64, dtype: bfloat16, topk: 2}
+search_spaces:
+  s:
+    kernel: attention
+    max_new: 2
+    ignore: [w]
+    dims: {BLOCK_M: [16, 64], BLOCK_N: [32], w: [0, 1], num_stages: [1, 2], num_warps: [2, 4]}
+rules:
+  - id: m
+    files: f.py
+    query: '(comparison_operator (identifier) (integer) @bound) @c'
+    replace: bound
+    with: "{{moe_block_m_for_numel(@bound)}} + {{partition_size}}"
+  - id: n
+    files: f.py
+    query: '(list) @l'
+    append-to: l
+    entries: s
+""")
+
+
+def query():
+    rules = yaml.safe_load((ROOT / "rules/bi100.yaml").read_text())["rules"]
+    tests = yaml.safe_load((ROOT / "tests/rules/bi100.tests.yaml").read_text())["tests"]
+    snippets = {}
+    for t in tests:
+        for kind in ("match", "no-match"):
+            for case in t.get(kind) or []:
+                snippets.setdefault(t["rule"], []).append(case["code"])
+    for r in rules:
+        queries = [("query", r["query"])]
+        if "done-when" in r:
+            queries.append(("done", r["done-when"]))
+        for i, p in enumerate(r.get("preconditions") or []):
+            queries.append((f"pre{i}", p.get("present") or p.get("absent")))
+        codes = snippets.get(r["id"]) or [""]
+        for qname, q in queries:
+            for i, code in enumerate(codes[:2] if qname == "query" else codes[:1]):
+                write("fuzz_query", f"{r['id']}-{qname}-{i}", q.encode() + b"\0" + code.encode())
+    # The query alone: run over the target's built-in sample.
+    write("fuzz_query", "sample-partition", rules[0]["query"])
+    hand = {
+        "match-any-of": ('((assignment left: (identifier) @n right: (integer) @v)'
+                         ' (#match? @n "^[A-Z_]+$") (#any-of? @v "8" "16"))',
+                         "BLOCK = 8\nNUM_WARPS = 16\nx = 8\n"),
+        "not-eq-captures": ('((comparison_operator (identifier) @a (identifier) @b) (#not-eq? @a @b))',
+                            "if a < b:\n    pass\nif c == c:\n    pass\n"),
+        "quantified": ('(argument_list (keyword_argument name: (identifier) @k)* @kw)',
+                       "f(a=1, b=2)\ng()\n"),
+        "alternation-anchor": ('(block . [(expression_statement) (raise_statement)] @first)',
+                               "def f():\n    raise X\n\ndef g():\n    x = 1\n"),
+        "crlf-bom": ('((string) @s (#eq? @s "\'a\'"))', "\ufeffx = 'a'\r\ny = 'b'\r\n"),
+        "syntax-error": ('(ERROR) @e', "def f(:\n    return (1,\n"),
+        "unknown-predicate": ('((identifier) @x (#set! x "y"))', "x\n"),
+    }
+    for name, (q, code) in hand.items():
+        write("fuzz_query", name, q.encode() + b"\0" + code.encode())
+
+
+def edit_diff():
+    texts = {
+        "empty.py": b"",
+        "one-line.py": b"x = 1\n",
+        "no-final-newline.py": b"import os\n\nBLOCK = 32\nNUM_WARPS = 8",
+        "crlf.py": b"def f():\r\n    return 32 * 1024\r\n\r\nx = 1\r\n",
+        "mixed-eol.py": b"a = 1\r\nb = 2\nc = 3\r\nd = 4",
+        "bom.py": b"\xef\xbb\xbf# -*- coding: utf-8 -*-\nX = 512\n",
+        "cr-only.py": b"a = 1\rb = 2\r",
+        "diff-lookalikes.py": (b"--- a/f.py\n+++ b/f.py\n@@ -1 +1 @@\n"
+                               b"\\ No newline at end of file\ndiff --git a/x b/x\n- x\n+ y\n \n"),
+        "repeated-lines.py": b"pass\n" * 12 + b"x = 1\n" + b"pass\n" * 12,
+        "blank-lines.py": b"\n\n\nx = 1\n\n\n\ny = 2\n\n",
+    }
+    cases = ROOT / "fixtures/cases"
+    for name, rel in [("fixture-crlf.py", "crlf/tree/vllm/attention/ops/paged_attn.py"),
+                      ("fixture-bom.py", "bom/tree/vllm/attention/ops/paged_attn.py"),
+                      ("fixture-no-final-newline.py", "no_final_newline/tree/vllm/_custom_ops.py")]:
+        data = (cases / rel).read_bytes()
+        texts[name] = cut(data) if name != "fixture-no-final-newline.py" else data[-MAX_PY:]
+    for name, data in texts.items():
+        write("fuzz_edit_diff", name, data)
+
+
+def main():
+    shutil.rmtree(CORPUS, ignore_errors=True)
+    rule_loader()
+    query()
+    edit_diff()
+    total = sum(f.stat().st_size for f in CORPUS.rglob("*") if f.is_file())
+    count = sum(1 for f in CORPUS.rglob("*") if f.is_file())
+    print(f"{count} seeds, {total} bytes under {CORPUS.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()
