@@ -1,13 +1,12 @@
 #include "engine/planner.h"
 
 #include <algorithm>
-#include <atomic>
 #include <memory>
-#include <thread>
 
 #include <fmt/format.h>
 
 #include "engine/config_list.h"
+#include "engine/parallel.h"
 #include "engine/py_literal.h"
 #include "engine/query.h"
 #include "engine/scope.h"
@@ -293,19 +292,9 @@ void Planner::ParseAll() {
   std::vector<const SourceText*> todo;
   for (const auto& [path, file] : files_) todo.push_back(&file);
   std::vector<std::unique_ptr<SyntaxTree>> parsed(todo.size());
-  std::atomic<std::size_t> next{0};
-  auto work = [&]() {
-    PythonParser parser;
-    for (std::size_t i = next++; i < todo.size(); i = next++) {
-      parsed[i] = std::make_unique<SyntaxTree>(parser.Parse(todo[i]->bytes()));
-    }
-  };
-  unsigned n = std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(),
-                                               static_cast<unsigned>(todo.size())));
-  std::vector<std::thread> pool;
-  for (unsigned t = 1; t < n; ++t) pool.emplace_back(work);
-  work();
-  for (std::thread& t : pool) t.join();
+  ParallelFor<PythonParser>(todo.size(), 0, [&](PythonParser& parser, std::size_t i) {
+    parsed[i] = std::make_unique<SyntaxTree>(parser.Parse(todo[i]->bytes()));
+  });
   for (std::size_t i = 0; i < todo.size(); ++i) trees_[todo[i]->path()] = std::move(parsed[i]);
 }
 

@@ -3,11 +3,10 @@
 #include <string.h>
 
 #include <algorithm>
-#include <atomic>
 #include <map>
-#include <thread>
 
 #include "engine/glob.h"
+#include "engine/parallel.h"
 #include "engine/source_text.h"
 #include "engine/syntax_tree.h"
 
@@ -71,56 +70,47 @@ std::vector<ForeignMatch> SearchOutsideScope(const RuleSet& rules,
   }
 
   std::vector<FileResult> results(tree_paths.size());
-  std::atomic<std::size_t> next{0};
-  auto work = [&]() {
-    PythonParser parser;  // one per worker, reused for every file it parses
-    for (std::size_t i = next++; i < tree_paths.size(); i = next++) {
-      const std::string& path = tree_paths[i];
-      std::vector<std::size_t> candidates;
-      for (std::size_t r = 0; r < rules.rules.size(); ++r) {
-        if (!InScope(rules.rules[r], path)) candidates.push_back(r);
+  // One parser per worker, reused for every file it parses.
+  ParallelFor<PythonParser>(tree_paths.size(), threads, [&](PythonParser& parser, std::size_t i) {
+    const std::string& path = tree_paths[i];
+    std::vector<std::size_t> candidates;
+    for (std::size_t r = 0; r < rules.rules.size(); ++r) {
+      if (!InScope(rules.rules[r], path)) candidates.push_back(r);
+    }
+    if (candidates.empty()) return;
+    std::string bytes;
+    if (!read(path, &bytes)) return;
+    results[i].read = true;
+    // 0: not looked for yet, 1: absent, 2: present.
+    std::vector<char> seen(literals.size(), 0);
+    auto present = [&](std::size_t id) {
+      if (seen[id] == 0) {
+        seen[id] = ::memmem(bytes.data(), bytes.size(), literals[id].data(),
+                            literals[id].size()) != nullptr ? 2 : 1;
       }
-      if (candidates.empty()) continue;
-      std::string bytes;
-      if (!read(path, &bytes)) continue;
-      results[i].read = true;
-      // 0: not looked for yet, 1: absent, 2: present.
-      std::vector<char> seen(literals.size(), 0);
-      auto present = [&](std::size_t id) {
-        if (seen[id] == 0) {
-          seen[id] = ::memmem(bytes.data(), bytes.size(), literals[id].data(),
-                              literals[id].size()) != nullptr ? 2 : 1;
-        }
-        return seen[id] == 2;
-      };
-      std::vector<std::size_t> hits;
-      for (std::size_t r : candidates) {
-        bool pass = std::all_of(groups[r].begin(), groups[r].end(), [&](const auto& group) {
-          return std::any_of(group.begin(), group.end(), present);
-        });
-        if (pass) hits.push_back(r);
-      }
-      if (hits.empty()) continue;
-      results[i].parsed = true;
-      SyntaxTree tree = parser.Parse(bytes);
-      SourceText text(path, "");
-      for (std::size_t r : hits) {
-        std::vector<QueryMatch> ms = rules.rules[r].query->Run(tree);
-        if (ms.empty()) continue;
-        if (text.bytes().empty()) text = SourceText(path, bytes);
-        for (const QueryMatch& m : ms) {
-          Position p = text.PositionOf(m.Begin());
-          results[i].matches.push_back({rules.rules[r].id, path, p.line, p.column});
-        }
+      return seen[id] == 2;
+    };
+    std::vector<std::size_t> hits;
+    for (std::size_t r : candidates) {
+      bool pass = std::all_of(groups[r].begin(), groups[r].end(), [&](const auto& group) {
+        return std::any_of(group.begin(), group.end(), present);
+      });
+      if (pass) hits.push_back(r);
+    }
+    if (hits.empty()) return;
+    results[i].parsed = true;
+    SyntaxTree tree = parser.Parse(bytes);
+    SourceText text(path, "");
+    for (std::size_t r : hits) {
+      std::vector<QueryMatch> ms = rules.rules[r].query->Run(tree);
+      if (ms.empty()) continue;  // next rule
+      if (text.bytes().empty()) text = SourceText(path, bytes);
+      for (const QueryMatch& m : ms) {
+        Position p = text.PositionOf(m.Begin());
+        results[i].matches.push_back({rules.rules[r].id, path, p.line, p.column});
       }
     }
-  };
-  unsigned n = threads != 0 ? threads : std::max(1u, std::thread::hardware_concurrency());
-  n = static_cast<unsigned>(std::min<std::size_t>(n, std::max<std::size_t>(1, tree_paths.size())));
-  std::vector<std::thread> pool;
-  for (unsigned t = 1; t < n; ++t) pool.emplace_back(work);
-  work();
-  for (std::thread& t : pool) t.join();
+  });
 
   std::map<std::string, std::size_t> order;
   for (std::size_t r = 0; r < rules.rules.size(); ++r) order[rules.rules[r].id] = r;

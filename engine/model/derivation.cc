@@ -4,14 +4,12 @@
 
 namespace muh {
 
-namespace {
 std::string FormatNumber(double v) {
   if (v == static_cast<double>(static_cast<long long>(v))) {
     return std::to_string(static_cast<long long>(v));
   }
   return fmt::format("{}", v);
 }
-}  // namespace
 
 void Derivation::UseFact(const Fact& f) {
   std::string line = fmt::format("{} = {}{} ({}; {})", f.name, FormatNumber(f.value),

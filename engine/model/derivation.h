@@ -32,6 +32,9 @@ struct Derivation {
 
 Derivation NewDerivation(std::string quantity, std::string formula);
 
+// A fact's value as people write it: "49152", "7.5".
+std::string FormatNumber(double v);
+
 // A multi-line explanation, indented by `indent` spaces.
 std::string FormatDerivation(const Derivation& d, int indent);
 

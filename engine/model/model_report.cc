@@ -4,19 +4,11 @@
 
 namespace muh {
 
-namespace {
-std::string Number(double v) {
-  if (v == static_cast<double>(static_cast<long long>(v))) {
-    return std::to_string(static_cast<long long>(v));
-  }
-  return fmt::format("{}", v);
-}
-}  // namespace
 
 std::string FormatModelReport(const ModelValues& model, bool explain) {
   std::string out = fmt::format("profile {}\n", model.profile().name());
   for (const Fact& f : model.profile().facts()) {
-    out += fmt::format("  {} = {}{}  [{}] {}\n", f.name, Number(f.value),
+    out += fmt::format("  {} = {}{}  [{}] {}\n", f.name, FormatNumber(f.value),
                        f.unit.empty() ? "" : " " + f.unit, ConfidenceName(f.confidence), f.source);
     if (!f.alternative.empty()) out += fmt::format("      alternative: {}\n", f.alternative);
   }
