@@ -114,7 +114,14 @@ std::size_t FieldOnPredicate(std::string_view s) {
         break;
       }
     }
-    if (j < s.size() && s[j] == '#') return i;
+    if (j < s.size() && (s[j] == '#' || s[j] == '.')) return i;
+    // libtree-sitter also reads a bare `eq?` or `set!` as a predicate.
+    std::size_t k = j;
+    while (k < s.size() && (std::isalnum(static_cast<unsigned char>(s[k])) || s[k] == '_' ||
+                            s[k] == '-' || s[k] == '?' || s[k] == '!')) {
+      ++k;
+    }
+    if (k > j && (s[k - 1] == '?' || s[k - 1] == '!')) return i;
   }
   return std::string_view::npos;
 }
@@ -237,6 +244,10 @@ std::vector<std::vector<std::string>> Query::RequiredLiterals() const {
   std::vector<std::vector<std::string>> groups;
   for (const Predicate& p : predicates_[0]) {
     if (p.rhs_is_capture) continue;
+    // A predicate on a capture that may be absent holds vacuously then, so
+    // its literal is not required.
+    TSQuantifier q = ts_query_capture_quantifier_for_id(query_.get(), 0, p.capture);
+    if (q != TSQuantifierOne && q != TSQuantifierOneOrMore) continue;
     if (p.op == Predicate::Op::kEq || p.op == Predicate::Op::kAnyOf) groups.push_back(p.strings);
   }
   return groups;

@@ -75,6 +75,8 @@ TEST_CASE("stacked quantifiers are refused before libtree-sitter sees them") {
 TEST_CASE("a field name on a predicate is refused (libtree-sitter 0.20.7 overflows on it)") {
   QueryError err;
   for (const char* q : {"(pair (identifier) @x key: (#eq? @x \"y\"))",
+                        "(pair (identifier) @x key: (eq? @x \"y\"))",
+                        "(pair (identifier) @x key: (.eq? @x \"y\"))",
                         "(pair key: ((#eq? @k \"x\")))", "(pair key: ; c\n (#eq? @k \"x\"))"}) {
     CAPTURE(q);
     CHECK(Query::Compile(q, &err) == nullptr);
@@ -93,6 +95,21 @@ TEST_CASE("unknown or malformed predicates are compile errors") {
   CHECK(err.message.rfind("'#match?' has an invalid regular expression '('", 0) == 0);
   CHECK(Query::Compile("((identifier) @a (#eq? @a \"x\" \"y\"))", &err) == nullptr);
   CHECK(err.message == "'#eq?' takes exactly two operands, got 3");
+}
+
+TEST_CASE("a predicate on an optional capture requires no literal") {
+  QueryError err;
+  auto q = Query::Compile(
+      "(call function: (identifier) @f arguments: (argument_list (string)? @s) "
+      "(#eq? @s \"\\\"x\\\"\") (#eq? @f \"g\"))",
+      &err);
+  REQUIRE_MESSAGE(q, err.message);
+  auto lits = q->RequiredLiterals();
+  REQUIRE(lits.size() == 1);
+  CHECK(lits[0] == std::vector<std::string>{"g"});
+  PythonParser parser;
+  std::string src = "g()\n";
+  CHECK(q->Run(parser.Parse(src)).size() == 1);  // matches without the string
 }
 
 TEST_CASE("required literals come from #eq? and #any-of?") {
