@@ -9,10 +9,10 @@
 //   - each capture's name is one of the query's captures, its byte range lies
 //     inside the source and its text is exactly those bytes;
 //   - matches come ordered by their first byte;
-//   - when a match holds every capture of the query, every group of
-//     RequiredLiterals() has an alternative in the source (query.h: "a file
-//     lacking every alternative of some group cannot match"; see
-//     CheckMatches for why only then).
+//   - if anything matches, every group of RequiredLiterals() has an
+//     alternative in the source (query.h: "a file lacking every alternative
+//     of some group cannot match"; verify's whole-tree search skips files
+//     on that promise).
 // The parse tree's FirstProblem() must agree with HasError().
 #include <cstddef>
 #include <cstdint>
@@ -96,17 +96,11 @@ void CheckMatches(const muh::Query& q, std::string_view source,
                "matches out of order at match " + std::to_string(m));
     prev_begin = match.Begin();
   }
-  // RequiredLiterals() comes from #eq? and #any-of? against strings. A
-  // predicate on a capture that is absent from a match (optional, quantified,
-  // in another branch of an alternation) holds vacuously, as in tree-sitter,
-  // so the literals are only required of matches that hold every capture.
-  bool complete = false;
-  for (const muh::QueryMatch& match : matches) {
-    bool all = true;
-    for (const std::string& name : q.capture_names()) all = all && match.Find(name) != nullptr;
-    complete = complete || all;
-  }
-  if (!complete) return;
+  // Any match at all: RequiredLiterals() promises the file holds, for each
+  // group, one of its strings. A predicate on a capture that a match may
+  // lack, under `?` or `*` or in one branch of an alternation, holds
+  // vacuously (as in tree-sitter), so it must not yield a group.
+  if (matches.empty()) return;
   for (const std::vector<std::string>& group : q.RequiredLiterals()) {
     bool found = false;
     for (const std::string& lit : group) found = found || source.find(lit) != std::string_view::npos;

@@ -9,9 +9,11 @@ reads the committed seeds. Run from anywhere: python3 tests/fuzz/make_seeds.py
                      a few hand-written predicate cases
   fuzz_edit_diff/    small Python texts: LF, CRLF, mixed, BOM, no final
                      newline, empty, and lines that look like diff syntax
+
+Seeds named regress-* (reproducers of fixed findings, moved here from
+tests/fuzz/crashes/) are left alone.
 """
 import pathlib
-import shutil
 
 import yaml
 
@@ -141,18 +143,22 @@ def edit_diff():
         "repeated-lines.py": b"pass\n" * 12 + b"x = 1\n" + b"pass\n" * 12,
         "blank-lines.py": b"\n\n\nx = 1\n\n\n\ny = 2\n\n",
     }
-    cases = ROOT / "fixtures/cases"
-    for name, rel in [("fixture-crlf.py", "crlf/tree/vllm/attention/ops/paged_attn.py"),
-                      ("fixture-bom.py", "bom/tree/vllm/attention/ops/paged_attn.py"),
-                      ("fixture-no-final-newline.py", "no_final_newline/tree/vllm/_custom_ops.py")]:
-        data = (cases / rel).read_bytes()
-        texts[name] = cut(data) if name != "fixture-no-final-newline.py" else data[-MAX_PY:]
+    # The CRLF and BOM variants are derived as the golden cases' setup.sh
+    # scripts derive them, from the partition_size tree.
+    paged = (ROOT / "fixtures/cases/partition_size/tree/vllm/attention/ops/paged_attn.py").read_bytes()
+    texts["fixture-crlf.py"] = cut(paged.replace(b"\n", b"\r\n"))
+    texts["fixture-bom.py"] = cut(b"\xef\xbb\xbf" + paged)
+    ops = (ROOT / "fixtures/cases/no_final_newline/tree/vllm/_custom_ops.py").read_bytes()
+    texts["fixture-no-final-newline.py"] = ops[-MAX_PY:]
     for name, data in texts.items():
         write("fuzz_edit_diff", name, data)
 
 
 def main():
-    shutil.rmtree(CORPUS, ignore_errors=True)
+    # Regression seeds (regress-*, reproducers of fixed findings) are kept.
+    for f in CORPUS.glob("*/*"):
+        if not f.name.startswith("regress-"):
+            f.unlink()
     rule_loader()
     query()
     edit_diff()

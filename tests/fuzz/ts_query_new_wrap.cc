@@ -6,8 +6,8 @@
 // sanitizers would get wrong (tests/fuzz/crashes/README.md has both):
 //
 // 1. A heap overflow the sanitizers cannot see. A field name in front of a
-//    predicate (`key: (#eq? @k "x")`, or a group of predicates such as
-//    `key: ((#eq? @k "x"))`) makes ts_query__parse_pattern set the field on
+//    predicate (`key: (#eq? @k "x")`, also spelt `(.eq? ...)` or `(eq? ...)`,
+//    or a group of predicates such as `key: ((#eq? @k "x"))`) makes ts_query__parse_pattern set the field on
 //    the step after the last one, since a predicate adds no step: a 2-byte
 //    write past the end of the query's step array whenever the array is
 //    full (8, 16, 32 ... steps so far), into unused capacity otherwise. Left alone it surfaces
@@ -99,6 +99,16 @@ bool AnyField(const char* s, uint32_t n, Fn fn) {
   return false;
 }
 
+// Whether a predicate starts at `k`, just after a `(`. libtree-sitter 0.20.7
+// takes three spellings: `(#eq? ...)`, `(.eq? ...)` and `(eq? ...)` (a bare
+// name ending in `?` or `!`).
+bool PredicateAt(const char* s, uint32_t n, uint32_t k) {
+  if (k < n && (s[k] == '#' || s[k] == '.')) return k + 1 < n && IdentChar(s[k + 1]);
+  uint32_t end = k;
+  while (end < n && IdentChar(s[end])) ++end;
+  return end > k && (s[end - 1] == '?' || s[end - 1] == '!');
+}
+
 // Bug 1: offset of a known field name in front of a predicate, or of a
 // group that starts with one (`key: ((#eq? @k "x"))`), or -1. (Conservative:
 // `key: ((#eq? @k "x") (string))` is harmless but also reported.)
@@ -111,7 +121,7 @@ int64_t FieldOnPredicate(const TSLanguage* language, const char* s, uint32_t n) 
       paren = true;
       k = SkipBlanks(s, n, k + 1);
     }
-    if (paren && k < n && s[k] == '#' &&
+    if (paren && PredicateAt(s, n, k) &&
         ts_language_field_id_for_name(language, s + begin, end - begin) != 0) {
       at = begin;
     }
