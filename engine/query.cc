@@ -7,6 +7,9 @@
 
 #include <fmt/format.h>
 
+#include "engine/pattern.h"
+#include "engine/pattern_match.h"
+
 namespace muh {
 
 struct Query::Predicate {
@@ -131,7 +134,75 @@ std::size_t FieldOnPredicate(std::string_view s) {
 Query::Query() = default;
 Query::~Query() = default;
 
-std::unique_ptr<Query> Query::Compile(std::string_view source, QueryError* error) {
+namespace {
+
+struct Operand {
+  bool is_capture = false;
+  uint32_t capture = 0;
+  std::string text;
+};
+
+// Checks one predicate and turns it into a Predicate, or returns an error
+// message. Shared by both compilers so that their messages are identical.
+std::string BuildPredicate(const std::string& name, const std::vector<Operand>& ops,
+                           Query::Predicate* pred) {
+  using Op = Query::Predicate::Op;
+  if (name == "eq?") pred->op = Op::kEq;
+  else if (name == "not-eq?") pred->op = Op::kNotEq;
+  else if (name == "match?") pred->op = Op::kMatch;
+  else if (name == "not-match?") pred->op = Op::kNotMatch;
+  else if (name == "any-of?") pred->op = Op::kAnyOf;
+  else {
+    return fmt::format("unknown predicate '#{}' (supported: #eq?, #not-eq?, #match?, "
+                       "#not-match?, #any-of?)", name);
+  }
+  std::size_t nargs = ops.size();
+  if (nargs < 2 || !ops[0].is_capture) {
+    return fmt::format("'#{}' takes a capture and at least one more operand", name);
+  }
+  pred->capture = ops[0].capture;
+  if (pred->op != Op::kAnyOf && nargs != 2) {
+    return fmt::format("'#{}' takes exactly two operands, got {}", name, nargs);
+  }
+  for (std::size_t k = 1; k < nargs; ++k) {
+    if (ops[k].is_capture) {
+      if (pred->op != Op::kEq && pred->op != Op::kNotEq) {
+        return fmt::format("'#{}' needs a string operand, not a capture", name);
+      }
+      pred->rhs_is_capture = true;
+      pred->rhs_capture = ops[k].capture;
+    } else {
+      pred->strings.push_back(ops[k].text);
+    }
+  }
+  if (pred->op == Op::kMatch || pred->op == Op::kNotMatch) {
+    try {
+      pred->regex = std::make_shared<std::regex>(pred->strings[0], std::regex::ECMAScript);
+    } catch (const std::regex_error& e) {
+      return fmt::format("'#{}' has an invalid regular expression '{}': {}", name,
+                         pred->strings[0], e.what());
+    }
+  }
+  return "";
+}
+
+// Does `text` satisfy a predicate whose operand is a literal?
+bool HoldsFor(const Query::Predicate& p, std::string_view text) {
+  using Op = Query::Predicate::Op;
+  switch (p.op) {
+    case Op::kEq: return text == p.strings[0];
+    case Op::kNotEq: return text != p.strings[0];
+    case Op::kMatch: return std::regex_search(text.begin(), text.end(), *p.regex);
+    case Op::kNotMatch: return !std::regex_search(text.begin(), text.end(), *p.regex);
+    case Op::kAnyOf: return std::find(p.strings.begin(), p.strings.end(), text) != p.strings.end();
+  }
+  return false;
+}
+
+}  // namespace
+
+std::unique_ptr<Query> Query::Compile(std::string_view source, QueryError* error,
+                                      QueryEngine engine) {
   if (std::size_t at = StackedQuantifier(source); at != std::string_view::npos) {
     error->offset = at;
     error->message = "query syntax error: a quantifier cannot follow another quantifier";
@@ -142,92 +213,93 @@ std::unique_ptr<Query> Query::Compile(std::string_view source, QueryError* error
     error->message = "query syntax error: a field name cannot label a predicate";
     return nullptr;
   }
-  uint32_t error_offset = 0;
-  TSQueryError error_type = TSQueryErrorNone;
-  TSQuery* raw = ts_query_new(tree_sitter_python(), source.data(),
-                              static_cast<uint32_t>(source.size()), &error_offset, &error_type);
-  if (raw == nullptr) {
-    error->offset = error_offset;
-    error->message = fmt::format("query {}", ErrorKindName(error_type));
-    if (error_type == TSQueryErrorNodeType || error_type == TSQueryErrorField ||
-        error_type == TSQueryErrorCapture) {
-      std::size_t end = error_offset;
-      while (end < source.size() && (std::isalnum(static_cast<unsigned char>(source[end])) ||
-                                     source[end] == '_' || source[end] == '.')) {
-        ++end;
-      }
-      error->message += fmt::format(" '{}'", source.substr(error_offset, end - error_offset));
-    }
-    return nullptr;
-  }
   std::unique_ptr<Query> q(new Query());
-  q->query_.reset(raw);
-  uint32_t ncap = ts_query_capture_count(raw);
-  for (uint32_t i = 0; i < ncap; ++i) {
-    uint32_t len = 0;
-    const char* name = ts_query_capture_name_for_id(raw, i, &len);
-    q->capture_names_.emplace_back(name, len);
-  }
-  uint32_t npat = ts_query_pattern_count(raw);
-  q->predicates_.resize(npat);
-  for (uint32_t p = 0; p < npat; ++p) {
-    std::size_t pattern_start = ts_query_start_byte_for_pattern(raw, p);
-    std::map<std::string, int> seen;  // occurrences of each predicate so far
-    uint32_t nsteps = 0;
-    const TSQueryPredicateStep* steps = ts_query_predicates_for_pattern(raw, p, &nsteps);
-    uint32_t i = 0;
-    while (i < nsteps) {
-      uint32_t j = i;
-      while (j < nsteps && steps[j].type != TSQueryPredicateStepTypeDone) ++j;
-      // steps[i] is the predicate name, steps[i+1..j) its operands.
+  // Per pattern: its start and its predicates as (name, operands).
+  std::vector<std::size_t> starts;
+  std::vector<std::vector<std::pair<std::string, std::vector<Operand>>>> raw_predicates;
+  std::optional<PatternQuery> own;
+  if (engine == QueryEngine::kAuto) own = ParsePatterns(source, tree_sitter_python());
+  if (own) {
+    q->capture_names_ = own->capture_names;
+    for (const Pattern& p : own->patterns) {
+      starts.push_back(p.start);
+      auto& list = raw_predicates.emplace_back();
+      for (const PatternPredicate& pp : p.predicates) {
+        std::vector<Operand> ops;
+        for (const PatternOperand& o : pp.operands) ops.push_back({o.is_capture, o.capture, o.text});
+        list.emplace_back(pp.name, std::move(ops));
+      }
+    }
+    q->patterns_ = std::make_unique<PatternQuery>(std::move(*own));
+  } else {
+    uint32_t error_offset = 0;
+    TSQueryError error_type = TSQueryErrorNone;
+    TSQuery* raw = ts_query_new(tree_sitter_python(), source.data(),
+                                static_cast<uint32_t>(source.size()), &error_offset, &error_type);
+    if (raw == nullptr) {
+      error->offset = error_offset;
+      error->message = fmt::format("query {}", ErrorKindName(error_type));
+      if (error_type == TSQueryErrorNodeType || error_type == TSQueryErrorField ||
+          error_type == TSQueryErrorCapture) {
+        std::size_t end = error_offset;
+        while (end < source.size() && (std::isalnum(static_cast<unsigned char>(source[end])) ||
+                                       source[end] == '_' || source[end] == '.')) {
+          ++end;
+        }
+        error->message += fmt::format(" '{}'", source.substr(error_offset, end - error_offset));
+      }
+      return nullptr;
+    }
+    q->query_.reset(raw);
+    uint32_t ncap = ts_query_capture_count(raw);
+    for (uint32_t i = 0; i < ncap; ++i) {
       uint32_t len = 0;
-      std::string name = ts_query_string_value_for_id(raw, steps[i].value_id, &len);
-      std::size_t where = FindPredicate(source, pattern_start, name, seen[name]++);
-      auto fail = [&](const std::string& msg) {
-        error->offset = where;
+      const char* name = ts_query_capture_name_for_id(raw, i, &len);
+      q->capture_names_.emplace_back(name, len);
+    }
+    uint32_t npat = ts_query_pattern_count(raw);
+    for (uint32_t p = 0; p < npat; ++p) {
+      starts.push_back(ts_query_start_byte_for_pattern(raw, p));
+      auto& list = raw_predicates.emplace_back();
+      uint32_t nsteps = 0;
+      const TSQueryPredicateStep* steps = ts_query_predicates_for_pattern(raw, p, &nsteps);
+      uint32_t i = 0;
+      while (i < nsteps) {
+        uint32_t j = i;
+        while (j < nsteps && steps[j].type != TSQueryPredicateStepTypeDone) ++j;
+        // steps[i] is the predicate name, steps[i+1..j) its operands.
+        uint32_t len = 0;
+        std::string name = ts_query_string_value_for_id(raw, steps[i].value_id, &len);
+        std::vector<Operand> ops;
+        for (uint32_t k = i + 1; k < j; ++k) {
+          Operand o;
+          if (steps[k].type == TSQueryPredicateStepTypeCapture) {
+            o.is_capture = true;
+            o.capture = steps[k].value_id;
+          } else {
+            const char* v = ts_query_string_value_for_id(raw, steps[k].value_id, &len);
+            o.text.assign(v, len);
+          }
+          ops.push_back(std::move(o));
+        }
+        list.emplace_back(std::move(name), std::move(ops));
+        i = j + 1;
+      }
+    }
+  }
+  q->predicates_.resize(raw_predicates.size());
+  for (std::size_t p = 0; p < raw_predicates.size(); ++p) {
+    std::map<std::string, int> seen;  // occurrences of each predicate so far
+    for (const auto& [name, ops] : raw_predicates[p]) {
+      Predicate pred;
+      std::string msg = BuildPredicate(name, ops, &pred);
+      if (!msg.empty()) {
+        error->offset = FindPredicate(source, starts[p], name, seen[name]);
         error->message = msg;
         return nullptr;
-      };
-      Predicate pred;
-      if (name == "eq?") pred.op = Predicate::Op::kEq;
-      else if (name == "not-eq?") pred.op = Predicate::Op::kNotEq;
-      else if (name == "match?") pred.op = Predicate::Op::kMatch;
-      else if (name == "not-match?") pred.op = Predicate::Op::kNotMatch;
-      else if (name == "any-of?") pred.op = Predicate::Op::kAnyOf;
-      else {
-        return fail(fmt::format("unknown predicate '#{}' (supported: #eq?, #not-eq?, #match?, "
-                                "#not-match?, #any-of?)", name));
       }
-      uint32_t nargs = j - i - 1;
-      if (nargs < 2 || steps[i + 1].type != TSQueryPredicateStepTypeCapture) {
-        return fail(fmt::format("'#{}' takes a capture and at least one more operand", name));
-      }
-      pred.capture = steps[i + 1].value_id;
-      bool two_only = pred.op != Predicate::Op::kAnyOf;
-      if (two_only && nargs != 2) {
-        return fail(fmt::format("'#{}' takes exactly two operands, got {}", name, nargs));
-      }
-      for (uint32_t k = i + 2; k < j; ++k) {
-        if (steps[k].type == TSQueryPredicateStepTypeCapture) {
-          if (pred.op != Predicate::Op::kEq && pred.op != Predicate::Op::kNotEq) {
-            return fail(fmt::format("'#{}' needs a string operand, not a capture", name));
-          }
-          pred.rhs_is_capture = true;
-          pred.rhs_capture = steps[k].value_id;
-        } else {
-          pred.strings.emplace_back(ts_query_string_value_for_id(raw, steps[k].value_id, &len), len);
-        }
-      }
-      if (pred.op == Predicate::Op::kMatch || pred.op == Predicate::Op::kNotMatch) {
-        try {
-          pred.regex = std::make_shared<std::regex>(pred.strings[0], std::regex::ECMAScript);
-        } catch (const std::regex_error& e) {
-          return fail(fmt::format("'#{}' has an invalid regular expression '{}': {}", name,
-                                  pred.strings[0], e.what()));
-        }
-      }
+      ++seen[name];
       q->predicates_[p].push_back(std::move(pred));
-      i = j + 1;
     }
   }
   return q;
@@ -246,73 +318,114 @@ std::vector<std::vector<std::string>> Query::RequiredLiterals() const {
     if (p.rhs_is_capture) continue;
     // A predicate on a capture that may be absent holds vacuously then, so
     // its literal is not required.
-    TSQuantifier q = ts_query_capture_quantifier_for_id(query_.get(), 0, p.capture);
-    if (q != TSQuantifierOne && q != TSQuantifierOneOrMore) continue;
+    bool required = false;
+    if (patterns_) {
+      required = patterns_->patterns[0].required_captures[p.capture];
+    } else {
+      TSQuantifier q = ts_query_capture_quantifier_for_id(query_.get(), 0, p.capture);
+      required = q == TSQuantifierOne || q == TSQuantifierOneOrMore;
+    }
+    if (!required) continue;
     if (p.op == Predicate::Op::kEq || p.op == Predicate::Op::kAnyOf) groups.push_back(p.strings);
   }
   return groups;
 }
 
+bool Query::UsesTreeSitterMatcher() const { return query_ != nullptr; }
+
+namespace {
+
+struct Bound {
+  uint32_t capture;
+  TSNode node;
+};
+
+Capture ToCapture(const std::string& name, std::string_view bytes, TSNode node) {
+  Capture cap;
+  cap.name = name;
+  cap.begin = ts_node_start_byte(node);
+  cap.end = ts_node_end_byte(node);
+  cap.text = std::string(NodeText(bytes, node));
+  cap.node_type = ts_node_type(node);
+  return cap;
+}
+
+}  // namespace
+
+// Whether every predicate of the match holds; a predicate on a capture
+// bound to several nodes must hold for each.
+static bool PredicatesHold(const std::vector<Query::Predicate>& preds,
+                           const std::vector<Bound>& captures, std::string_view bytes) {
+  auto texts_of = [&](uint32_t id) {
+    std::vector<std::string_view> texts;
+    for (const Bound& b : captures) {
+      if (b.capture == id) texts.push_back(NodeText(bytes, b.node));
+    }
+    return texts;
+  };
+  for (const Query::Predicate& p : preds) {
+    for (std::string_view text : texts_of(p.capture)) {
+      bool holds = false;
+      if (p.rhs_is_capture) {
+        bool eq = true;
+        for (std::string_view other : texts_of(p.rhs_capture)) eq = eq && other == text;
+        holds = (p.op == Query::Predicate::Op::kEq) == eq;
+      } else {
+        holds = HoldsFor(p, text);
+      }
+      if (!holds) return false;
+    }
+  }
+  return true;
+}
+
 std::vector<QueryMatch> Query::Run(const SyntaxTree& tree) const {
   std::vector<QueryMatch> out;
   std::string_view bytes = tree.bytes();
-  TsQueryCursorPtr cursor(ts_query_cursor_new());
-  ts_query_cursor_exec(cursor.get(), query_.get(), tree.Root());
-  TSQueryMatch m;
-  while (ts_query_cursor_next_match(cursor.get(), &m)) {
-    auto texts_of = [&](uint32_t id) {
-      std::vector<std::string_view> texts;
-      for (uint16_t c = 0; c < m.capture_count; ++c) {
-        if (m.captures[c].index == id) texts.push_back(NodeText(bytes, m.captures[c].node));
-      }
-      return texts;
-    };
-    bool ok = true;
-    for (const Predicate& p : predicates_[m.pattern_index]) {
-      for (std::string_view text : texts_of(p.capture)) {
-        bool holds = false;
-        switch (p.op) {
-          case Predicate::Op::kEq:
-          case Predicate::Op::kNotEq: {
-            bool eq = true;
-            if (p.rhs_is_capture) {
-              for (std::string_view other : texts_of(p.rhs_capture)) eq = eq && other == text;
-            } else {
-              eq = text == p.strings[0];
-            }
-            holds = (p.op == Predicate::Op::kEq) == eq;
-            break;
-          }
-          case Predicate::Op::kMatch:
-          case Predicate::Op::kNotMatch: {
-            bool found = std::regex_search(text.begin(), text.end(), *p.regex);
-            holds = (p.op == Predicate::Op::kMatch) == found;
-            break;
-          }
-          case Predicate::Op::kAnyOf:
-            holds = std::find(p.strings.begin(), p.strings.end(), text) != p.strings.end();
-            break;
-        }
-        ok = ok && holds;
-      }
-      if (!ok) break;
-    }
-    if (!ok) continue;
+  auto emit = [&](const std::vector<Bound>& captures) {
     QueryMatch qm;
-    for (uint16_t c = 0; c < m.capture_count; ++c) {
-      TSNode node = m.captures[c].node;
-      Capture cap;
-      cap.name = capture_names_[m.captures[c].index];
-      cap.begin = ts_node_start_byte(node);
-      cap.end = ts_node_end_byte(node);
-      cap.text = std::string(NodeText(bytes, node));
-      cap.node_type = ts_node_type(node);
-      qm.captures.push_back(std::move(cap));
-    }
+    for (const Bound& b : captures) qm.captures.push_back(ToCapture(capture_names_[b.capture], bytes, b.node));
     out.push_back(std::move(qm));
+  };
+  std::vector<Bound> captures;
+  if (patterns_) {
+    // Single-capture predicates with a literal operand prune while matching.
+    AdmitFn admit = [&](std::size_t pattern, uint32_t capture, TSNode node) {
+      for (const Predicate& p : predicates_[pattern]) {
+        if (p.capture == capture && !p.rhs_is_capture && !HoldsFor(p, NodeText(bytes, node))) {
+          return false;
+        }
+      }
+      return true;
+    };
+    for (const PatternMatch& m : MatchPatterns(*patterns_, tree.Root(), admit)) {
+      captures.clear();
+      for (const PatternCapture& c : m.captures) captures.push_back({c.capture, c.node});
+      if (PredicatesHold(predicates_[m.pattern], captures, bytes)) emit(captures);
+    }
+  } else {
+    TsQueryCursorPtr cursor(ts_query_cursor_new());
+    ts_query_cursor_exec(cursor.get(), query_.get(), tree.Root());
+    TSQueryMatch m;
+    while (ts_query_cursor_next_match(cursor.get(), &m)) {
+      captures.clear();
+      for (uint16_t c = 0; c < m.capture_count; ++c) {
+        captures.push_back({m.captures[c].index, m.captures[c].node});
+      }
+      if (PredicatesHold(predicates_[m.pattern_index], captures, bytes)) emit(captures);
+    }
   }
-  std::stable_sort(out.begin(), out.end(), [](const QueryMatch& a, const QueryMatch& b) {
-    return a.Begin() < b.Begin();
+  // File order: by first byte, then by every capture's range, so that both
+  // matchers give the same order.
+  auto key = [](const QueryMatch& m) {
+    std::vector<std::pair<std::size_t, std::size_t>> k;
+    for (const Capture& c : m.captures) k.emplace_back(c.begin, c.end);
+    std::sort(k.begin(), k.end());
+    return k;
+  };
+  std::stable_sort(out.begin(), out.end(), [&](const QueryMatch& a, const QueryMatch& b) {
+    if (a.Begin() != b.Begin()) return a.Begin() < b.Begin();
+    return key(a) < key(b);
   });
   return out;
 }

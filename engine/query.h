@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/pattern.h"
 #include "engine/syntax_tree.h"
 
 namespace muh {
@@ -32,6 +33,11 @@ struct QueryMatch {
   std::size_t Begin() const;
 };
 
+// kAuto matches with our own engine (pattern.h) when the query is in its
+// subset, and with libtree-sitter's otherwise; kTreeSitter always uses
+// libtree-sitter's (tests compare the two).
+enum class QueryEngine { kAuto, kTreeSitter };
+
 struct QueryError {
   std::size_t offset = 0;  // byte offset into the query source
   std::string message;
@@ -41,10 +47,12 @@ class Query {
  public:
   // Compiles `source` for the Python grammar. On failure returns nullptr and
   // fills `error` with the offset tree-sitter (or our predicate check) gave.
-  static std::unique_ptr<Query> Compile(std::string_view source, QueryError* error);
+  static std::unique_ptr<Query> Compile(std::string_view source, QueryError* error,
+                                        QueryEngine engine = QueryEngine::kAuto);
   ~Query();
 
-  // All matches whose predicates hold, ordered by position in the file.
+  // All matches whose predicates hold, ordered by position in the file (then
+  // by the ranges of their captures).
   std::vector<QueryMatch> Run(const SyntaxTree& tree) const;
 
   // Capture names without '@', in the order the query declares them.
@@ -56,11 +64,16 @@ class Query {
   // some group cannot match. Drawn from #eq? and #any-of? against strings.
   std::vector<std::vector<std::string>> RequiredLiterals() const;
 
+  // Whether libtree-sitter's query cursor runs this query (the query is
+  // outside the subset our own matcher handles).
+  bool UsesTreeSitterMatcher() const;
+
   struct Predicate;
 
  private:
   Query();
-  TsQueryPtr query_;
+  TsQueryPtr query_;                        // libtree-sitter's, or
+  std::unique_ptr<PatternQuery> patterns_;  // ours
   std::vector<std::string> capture_names_;
   std::vector<std::vector<Predicate>> predicates_;  // per pattern
 };

@@ -1,0 +1,81 @@
+// Our own reading of tree-sitter query text, for the subset we match
+// ourselves (pattern_match.h).
+//
+// libtree-sitter 0.20.7's ts_query_new analyses every pattern against the
+// grammar's whole parse table: 2-11 ms a query over Python, about 100 ms of
+// CPU for rules/bi100.yaml, and its query cursor then spends more time than
+// the parser on our block-rooted patterns. Queries in this subset skip both.
+//
+// The subset: node patterns `(type ...)` and `(_ ...)`, the wildcard `_`,
+// anonymous nodes `"if"`, fields `name: pattern`, negated fields `!name`,
+// anchors `.`, alternations `[a b]` whose branches all bind the same
+// captures, captures `@name`, predicates `(#name operand...)` and the group
+// `((pattern) @c (#pred ...))`. Quantifiers, sibling sequences, top-level
+// alternations, supertypes, `(ERROR)`/`(MISSING)` and anything unusual are
+// left to libtree-sitter: ParsePatterns returns nullopt and the caller
+// compiles the text with ts_query_new instead, which also produces every
+// error message. So this parser never reports an error itself.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <tree_sitter/api.h>
+
+namespace muh {
+
+struct PatternNode;
+
+struct PatternChild {
+  TSFieldId field = 0;     // 0: any field or none
+  bool immediate = false;  // an anchor `.` precedes it
+  std::vector<PatternNode> node;  // exactly one (a vector: PatternNode is incomplete here)
+};
+
+struct PatternNode {
+  enum class Kind { kNamed, kAnyNamed, kAny, kAnonymous, kAlternation };
+  Kind kind = Kind::kNamed;
+  // kNamed / kAnonymous: the grammar symbols with this name (aliases share
+  // a name), indexed by symbol id.
+  std::vector<bool> symbols;
+  std::vector<uint32_t> captures;      // capture ids on this node
+  std::vector<TSFieldId> negated;      // `!field`: must be absent
+  std::vector<PatternChild> children;  // node kinds
+  bool anchored_last = false;          // a `.` after the last child
+  std::vector<PatternNode> branches;   // kAlternation
+};
+
+struct PatternOperand {
+  bool is_capture = false;
+  uint32_t capture = 0;
+  std::string text;  // string operand, escapes resolved
+};
+
+struct PatternPredicate {
+  std::string name;  // without '#', e.g. "eq?"
+  std::vector<PatternOperand> operands;
+};
+
+struct Pattern {
+  PatternNode root;
+  std::size_t start = 0;  // byte offset of the pattern in the query text
+  std::vector<PatternPredicate> predicates;
+  // Captures bound in every match of this pattern (not only in some
+  // alternation branches).
+  std::vector<bool> required_captures;
+};
+
+struct PatternQuery {
+  std::vector<Pattern> patterns;
+  std::vector<std::string> capture_names;  // ids in order of first appearance
+};
+
+// The patterns of `source` when every construct is in the subset and every
+// name is known to `language`; nullopt otherwise.
+std::optional<PatternQuery> ParsePatterns(std::string_view source, const TSLanguage* language);
+
+}  // namespace muh

@@ -1,0 +1,203 @@
+#include "engine/pattern_match.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace muh {
+
+namespace {
+
+using Binding = std::vector<PatternCapture>;
+
+struct Kid {
+  TSNode node;
+  TSFieldId field;
+  bool named;
+};
+
+class Matcher {
+ public:
+  Matcher(TSNode root, const AdmitFn& admit) : admit_(admit), cursor_(ts_tree_cursor_new(root)) {}
+  ~Matcher() { ts_tree_cursor_delete(&cursor_); }
+  Matcher(const Matcher&) = delete;
+  Matcher& operator=(const Matcher&) = delete;
+
+  void set_pattern(std::size_t p) { pattern_ = p; }
+
+  // Every binding of `pat` at `node`, appended to `out`.
+  void Match(const PatternNode& pat, TSNode node, std::vector<Binding>* out) {
+    using Kind = PatternNode::Kind;
+    if (pat.kind == Kind::kAlternation) {
+      std::size_t first = out->size();
+      for (const PatternNode& b : pat.branches) Match(b, node, out);
+      if (pat.captures.empty()) return;
+      for (std::size_t i = first; i < out->size();) {
+        if (Bind(pat, node, &(*out)[i])) {
+          ++i;
+        } else {
+          out->erase(out->begin() + static_cast<std::ptrdiff_t>(i));
+        }
+      }
+      return;
+    }
+    if (!TypeMatches(pat, node)) return;
+    for (TSFieldId f : pat.negated) {
+      if (!ts_node_is_null(ts_node_child_by_field_id(node, f))) return;
+    }
+    Binding own;
+    if (!Bind(pat, node, &own)) return;
+    if (pat.children.empty()) {
+      out->push_back(std::move(own));
+      return;
+    }
+    Assignment a{pat, Kids(node), {}, {}, own, out};
+    a.memo.resize(pat.children.size() * a.kids.size());
+    a.done.assign(a.memo.size(), false);
+    Assign(&a, 0, 0, static_cast<std::size_t>(-1));
+  }
+
+ private:
+  struct Assignment {
+    const PatternNode& pat;
+    std::vector<Kid> kids;
+    std::vector<std::vector<Binding>> memo;  // [child * kids + kid]
+    std::vector<bool> done;
+    Binding acc;
+    std::vector<Binding>* out;
+  };
+
+  static bool TypeMatches(const PatternNode& pat, TSNode node) {
+    using Kind = PatternNode::Kind;
+    // libtree-sitter never maps a pattern node onto an ERROR node (only an
+    // explicit `(ERROR)`, which our subset leaves to it), though it looks
+    // inside, and an ERROR still counts as a named sibling for anchors.
+    if (ts_node_symbol(node) == static_cast<TSSymbol>(-1)) return false;
+    switch (pat.kind) {
+      case Kind::kAny:
+        return true;
+      case Kind::kAnyNamed:
+        return ts_node_is_named(node);
+      case Kind::kNamed:
+      case Kind::kAnonymous: {
+        if (ts_node_is_named(node) != (pat.kind == Kind::kNamed)) return false;
+        TSSymbol s = ts_node_symbol(node);
+        return s < pat.symbols.size() && pat.symbols[s];
+      }
+      case Kind::kAlternation:
+        break;
+    }
+    return false;
+  }
+
+  bool Bind(const PatternNode& pat, TSNode node, Binding* b) {
+    for (uint32_t c : pat.captures) {
+      if (admit_ && !admit_(pattern_, c, node)) return false;
+      b->push_back({c, node});
+    }
+    return true;
+  }
+
+  std::vector<Kid> Kids(TSNode node) {
+    std::vector<Kid> kids;
+    ts_tree_cursor_reset(&cursor_, node);
+    if (!ts_tree_cursor_goto_first_child(&cursor_)) return kids;
+    do {
+      TSNode n = ts_tree_cursor_current_node(&cursor_);
+      kids.push_back({n, ts_tree_cursor_current_field_id(&cursor_), ts_node_is_named(n)});
+    } while (ts_tree_cursor_goto_next_sibling(&cursor_));
+    return kids;
+  }
+
+  const std::vector<Binding>& At(Assignment* a, std::size_t k, std::size_t j) {
+    std::size_t i = k * a->kids.size() + j;
+    if (!a->done[i]) {
+      a->done[i] = true;
+      const PatternChild& spec = a->pat.children[k];
+      if (spec.field == 0 || a->kids[j].field == spec.field) {
+        Match(spec.node[0], a->kids[j].node, &a->memo[i]);
+      }
+    }
+    return a->memo[i];
+  }
+
+  // Child patterns k.. map to kids from..; `last` is the kid of child k-1.
+  void Assign(Assignment* a, std::size_t k, std::size_t from, std::size_t last) {
+    const std::size_t n = a->kids.size();
+    if (k == a->pat.children.size()) {
+      if (a->pat.anchored_last) {
+        for (std::size_t j = last + 1; j < n; ++j) {
+          if (a->kids[j].named) return;
+        }
+      }
+      a->out->push_back(a->acc);
+      return;
+    }
+    bool immediate = a->pat.children[k].immediate;
+    for (std::size_t j = from; j < n; ++j) {
+      // An anchored child maps to the next named kid or to nothing.
+      if (immediate && !a->kids[j].named) continue;
+      const std::vector<Binding>& options = At(a, k, j);
+      for (const Binding& b : options) {
+        std::size_t mark = a->acc.size();
+        a->acc.insert(a->acc.end(), b.begin(), b.end());
+        Assign(a, k + 1, j + 1, j);
+        a->acc.resize(mark);
+      }
+      if (immediate) break;
+    }
+  }
+
+  const AdmitFn& admit_;
+  TSTreeCursor cursor_;
+  std::size_t pattern_ = 0;
+};
+
+// Key for "identical captures": capture ids and node identities.
+std::vector<std::pair<uint32_t, const void*>> KeyOf(const Binding& b) {
+  std::vector<std::pair<uint32_t, const void*>> key;
+  key.reserve(b.size());
+  for (const PatternCapture& c : b) key.emplace_back(c.capture, c.node.id);
+  std::sort(key.begin(), key.end());
+  return key;
+}
+
+}  // namespace
+
+std::vector<PatternMatch> MatchPatterns(const PatternQuery& query, TSNode root,
+                                        const AdmitFn& admit) {
+  std::vector<PatternMatch> out;
+  Matcher matcher(root, admit);
+  TSTreeCursor walk = ts_tree_cursor_new(root);
+  std::vector<Binding> found;
+  for (;;) {
+    TSNode node = ts_tree_cursor_current_node(&walk);
+    for (std::size_t p = 0; p < query.patterns.size(); ++p) {
+      found.clear();
+      matcher.set_pattern(p);
+      matcher.Match(query.patterns[p].root, node, &found);
+      if (found.size() > 1) {
+        std::vector<std::pair<std::vector<std::pair<uint32_t, const void*>>, std::size_t>> keys;
+        for (std::size_t i = 0; i < found.size(); ++i) keys.emplace_back(KeyOf(found[i]), i);
+        std::sort(keys.begin(), keys.end());
+        std::vector<bool> keep(found.size(), true);
+        for (std::size_t i = 1; i < keys.size(); ++i) {
+          if (keys[i].first == keys[i - 1].first) keep[keys[i].second] = false;
+        }
+        for (std::size_t i = 0; i < found.size(); ++i) {
+          if (keep[i]) out.push_back({p, std::move(found[i])});
+        }
+      } else {
+        for (Binding& b : found) out.push_back({p, std::move(b)});
+      }
+    }
+    if (ts_tree_cursor_goto_first_child(&walk)) continue;
+    while (!ts_tree_cursor_goto_next_sibling(&walk)) {
+      if (!ts_tree_cursor_goto_parent(&walk)) {
+        ts_tree_cursor_delete(&walk);
+        return out;
+      }
+    }
+  }
+}
+
+}  // namespace muh

@@ -1,0 +1,182 @@
+// Our matcher against libtree-sitter's: every query of rules/bi100.yaml and
+// a list of queries per construct, over every Python file of fixtures/, must
+// give the same matches with both engines (tests/fuzz/fuzz_query.cc does the
+// same on generated input).
+#include "engine/pattern_match.h"
+
+#include <doctest/doctest.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "engine/query.h"
+#include "engine/syntax_tree.h"
+
+namespace muh {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+using Flat = std::vector<std::vector<std::tuple<std::string, std::size_t, std::size_t>>>;
+
+Flat Flatten(const std::vector<QueryMatch>& ms) {
+  Flat out;
+  for (const QueryMatch& m : ms) {
+    auto& row = out.emplace_back();
+    for (const Capture& c : m.captures) row.emplace_back(c.name, c.begin, c.end);
+    std::sort(row.begin(), row.end());
+  }
+  return out;
+}
+
+std::string Slurp(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+std::vector<fs::path> FixturePython() {
+  std::vector<fs::path> out;
+  for (const auto& e : fs::recursive_directory_iterator(fs::path(MUHPATCH_SOURCE_DIR) / "fixtures")) {
+    if (e.is_regular_file() && e.path().extension() == ".py") out.push_back(e.path());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+void CollectQueries(const YAML::Node& n, std::vector<std::string>* out) {
+  if (n.IsMap()) {
+    for (const auto& kv : n) {
+      std::string key = kv.first.as<std::string>();
+      if ((key == "query" || key == "present" || key == "absent" || key == "done-when") &&
+          kv.second.IsScalar()) {
+        out->push_back(kv.second.as<std::string>());
+      } else {
+        CollectQueries(kv.second, out);
+      }
+    }
+  } else if (n.IsSequence()) {
+    for (const auto& x : n) CollectQueries(x, out);
+  }
+}
+
+// One or more queries per construct of the subset (pattern.h).
+const char* const kConstructs[] = {
+    "(identifier) @id",
+    "(assignment left: (identifier) @n right: (_) @v)",
+    "(assignment left: (_) @n right: _ @v)",
+    "(expression_statement (assignment) @a)",
+    "(block (expression_statement) @a (expression_statement) @b)",
+    "(block (expression_statement) (expression_statement) @b)",
+    "(block (expression_statement) (if_statement))",
+    "(block . (expression_statement) @first)",
+    "(block (_) @last .)",
+    "(block (expression_statement) @a . (expression_statement) @b)",
+    "(block . (_) @only .)",
+    "(module . (comment) @c)",
+    "(block (comment) @c . (_) @next)",
+    "(argument_list . (_) @first)",
+    "(argument_list (_) @a . (_) @b)",
+    "(conditional_expression . (_) @a . (_) @b . (_) @c .)",
+    "(call function: (attribute) @f arguments: (argument_list (keyword_argument) @kw))",
+    "(function_definition !return_type name: (identifier) @n)",
+    "(function_definition !parameters)",
+    "(if_statement \"if\" @kw condition: (_) @c)",
+    "(assignment \"=\" @eq)",
+    "(binary_operator left: _ @l \"*\" right: _ @r)",
+    "(assignment right: [(integer) (float)] @num)",
+    "(assignment left: (identifier) @n right: [(integer) @v (string) @v (call) @v])",
+    "[(identifier) (integer)] @x",
+    "((identifier) @id (#eq? @id \"BLOCK\"))",
+    "((identifier) @id (#match? @id \"^BLOCK_SIZE_[MNK]$\"))",
+    "((string (string_content) @s) (#any-of? @s \"BLOCK_SIZE_M\" \"BLOCK_SIZE_N\"))",
+    "(assignment left: (identifier) @a right: (identifier) @b (#eq? @a @b))",
+    "(dictionary (pair key: (_) @k value: (_) @v) (pair key: (_) @k2))",
+    "(pair key: (string) @k value: (integer) @v) (assignment left: (identifier) @n)",
+    "(ERROR) @e",
+    "(_ (ERROR) @e)",
+    "(decorated_definition (decorator) @d definition: (function_definition name: (identifier) @n))",
+    "(for_statement left: (_) @l right: (_) @r body: (block . (_) @first))",
+    "(comparison_operator (_) @a (_) @b)",
+    "(comparison_operator (identifier) @a (identifier) @a)",
+    "(list (_) @e .)",
+    "(parenthesized_expression (_) @inner)",
+    "(block (expression_statement)* @many)",
+    "(block ((expression_statement) . (if_statement)))",
+};
+
+// The constructs above that our subset leaves to libtree-sitter.
+const char* const kLeftToTreeSitter[] = {
+    "[(identifier) (integer)] @x",
+    "(ERROR) @e",
+    "(_ (ERROR) @e)",
+    "(block (expression_statement)* @many)",
+    "(block ((expression_statement) . (if_statement)))",
+};
+
+}  // namespace
+
+TEST_CASE("our matcher and libtree-sitter's agree on every fixture file") {
+  std::vector<std::string> queries(std::begin(kConstructs), std::end(kConstructs));
+  CollectQueries(YAML::LoadFile(std::string(MUHPATCH_SOURCE_DIR) + "/rules/bi100.yaml"), &queries);
+  std::vector<fs::path> files = FixturePython();
+  REQUIRE(files.size() >= 30);
+  std::vector<std::string> sources;
+  for (const fs::path& f : files) sources.push_back(Slurp(f));
+  PythonParser parser;
+  std::vector<SyntaxTree> trees;
+  for (const std::string& s : sources) trees.push_back(parser.Parse(s));
+
+  std::size_t compared = 0;
+  for (const std::string& text : queries) {
+    CAPTURE(text);
+    QueryError err;
+    auto mine = Query::Compile(text, &err);
+    REQUIRE_MESSAGE(mine, err.message);
+    auto theirs = Query::Compile(text, &err, QueryEngine::kTreeSitter);
+    REQUIRE_MESSAGE(theirs, err.message);
+    REQUIRE(theirs->UsesTreeSitterMatcher());
+    bool left = std::find_if(std::begin(kLeftToTreeSitter), std::end(kLeftToTreeSitter),
+                             [&](const char* t) { return text == t; }) != std::end(kLeftToTreeSitter);
+    CHECK(mine->UsesTreeSitterMatcher() == left);
+    CHECK(mine->capture_names() == theirs->capture_names());
+    CHECK(mine->RequiredLiterals() == theirs->RequiredLiterals());
+    for (std::size_t i = 0; i < files.size(); ++i) {
+      CAPTURE(files[i].string());
+      Flat a = Flatten(mine->Run(trees[i]));
+      Flat b = Flatten(theirs->Run(trees[i]));
+      compared += b.size();
+      CHECK(a == b);
+    }
+  }
+  CHECK(compared > 10000);
+}
+
+TEST_CASE("a single-capture predicate prunes while matching") {
+  QueryError err;
+  auto q = Query::Compile(
+      "(function_definition name: (identifier) @f body: (block (expression_statement) @a "
+      "(expression_statement) @b) (#eq? @f \"g\"))",
+      &err);
+  REQUIRE(q);
+  CHECK_FALSE(q->UsesTreeSitterMatcher());
+  PythonParser parser;
+  std::string src = "def f():\n  a\n  b\n  c\ndef g():\n  a\n  b\n  c\n";
+  SyntaxTree tree = parser.Parse(src);
+  auto m = q->Run(tree);
+  REQUIRE(m.size() == 3);  // (a,b) (a,c) (b,c) in g only
+  CHECK(m[0].Find("a")->begin == 32);
+  CHECK(m[0].Find("b")->begin == 36);
+  CHECK(m[1].Find("b")->begin == 40);
+  CHECK(m[2].Find("a")->begin == 36);
+}
+
+}  // namespace muh
