@@ -47,7 +47,8 @@ void SetUpLogging(int verbosity) {
   diag->set_pattern("%v");
   auto log = spdlog::stderr_logger_mt("muhpatch");
   log->set_pattern("muhpatch: %l: %v");
-  log->set_level(verbosity >= 2 ? spdlog::level::debug
+  log->set_level(verbosity >= 3   ? spdlog::level::trace
+                 : verbosity >= 2 ? spdlog::level::debug
                  : verbosity == 1 ? spdlog::level::info
                                   : spdlog::level::warn);
   spdlog::set_default_logger(log);
@@ -72,7 +73,7 @@ int RunCli(int argc, char** argv) {
   app.require_subcommand(1);
   app.fallthrough();  // -v may follow the subcommand too
   int verbosity = 0;
-  app.add_flag("-v,--verbose", verbosity, "log more on stderr (repeat for debug)");
+  app.add_flag("-v,--verbose", verbosity, "log more on stderr (-vv: phase timings, -vvv: every file searched)");
   CommandOptions opts;
   std::vector<std::pair<CLI::App*, const CommandSpec*>> subs;
   for (const CommandSpec& c : Commands()) {

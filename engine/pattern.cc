@@ -79,6 +79,7 @@ class Parser {
 
   std::string Name() {
     std::size_t b = i_;
+    if (Peek() == '.') throw NotInSubset{};  // libtree-sitter: not a first character
     while (i_ < s_.size() && IsNameChar(s_[i_])) ++i_;
     if (i_ == b || Peek() == '?' || Peek() == '!') throw NotInSubset{};
     return std::string(s_.substr(b, i_ - b));
@@ -138,6 +139,14 @@ class Parser {
       node->captures.push_back(CaptureId(Name(), true));
     }
     if (Peek() == '?' || Peek() == '*' || Peek() == '+') throw NotInSubset{};
+    // libtree-sitter keeps at most 3 captures on one node and drops the rest.
+    if (CapturesOnNode(*node) > 3) throw NotInSubset{};
+  }
+
+  static std::size_t CapturesOnNode(const PatternNode& n) {
+    std::size_t most = 0;
+    for (const PatternNode& b : n.branches) most = std::max(most, CapturesOnNode(b));
+    return n.captures.size() + most;
   }
 
   // `(type children...)` or `(_ children...)`, at '('.
@@ -155,11 +164,12 @@ class Parser {
       node.symbols = Symbols(type, TSSymbolTypeRegular);
     }
     bool pending_anchor = false;
+    bool after_predicate = false;  // or a negated field: an anchor there is left to libtree-sitter
     for (Skip(); Peek() != ')'; Skip()) {
       char c = Peek();
       if (c == '\0') throw NotInSubset{};
       if (c == '.') {
-        if (pending_anchor) throw NotInSubset{};
+        if (pending_anchor || after_predicate) throw NotInSubset{};
         ++i_;
         pending_anchor = true;
         continue;
@@ -169,6 +179,9 @@ class Parser {
         ++i_;
         TSFieldId f = Field(Name());
         node.negated.push_back(f);
+        // libtree-sitter ignores negated fields after the eighth.
+        if (node.negated.size() > 8) throw NotInSubset{};
+        after_predicate = true;  // no anchor next to it either
         continue;
       }
       if (c == '(') {
@@ -182,9 +195,11 @@ class Parser {
           ++i_;
           Skip();
           Predicate();
+          after_predicate = true;
           continue;
         }
       }
+      after_predicate = false;
       PatternChild child;
       child.immediate = pending_anchor;
       pending_anchor = false;
@@ -208,7 +223,24 @@ class Parser {
       }
       node.anchored_last = true;
     }
+    for (std::size_t k = 0; k < node.children.size(); ++k) {
+      PatternChild& ch = node.children[k];
+      bool next_immediate = k + 1 < node.children.size() && node.children[k + 1].immediate;
+      ch.may_lock = !ch.immediate && !HasCaptures(ch.node[0]) &&
+                    (HasChildren(ch.node[0]) || next_immediate);
+    }
     return node;
+  }
+
+  static bool HasCaptures(const PatternNode& n) {
+    if (!n.captures.empty()) return true;
+    for (const PatternChild& c : n.children) {
+      if (HasCaptures(c.node[0])) return true;
+    }
+    return std::any_of(n.branches.begin(), n.branches.end(), HasCaptures);
+  }
+  static bool HasChildren(const PatternNode& n) {
+    return !n.children.empty() || std::any_of(n.branches.begin(), n.branches.end(), HasChildren);
   }
 
   static bool MayBeAnonymous(const PatternNode& n) {

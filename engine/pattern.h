@@ -33,6 +33,12 @@ struct PatternNode;
 struct PatternChild {
   TSFieldId field = 0;     // 0: any field or none
   bool immediate = false;  // an anchor `.` precedes it
+  // libtree-sitter does not try later siblings for a step without captures
+  // unless its analysis of the grammar says the step's children may fail to
+  // match. Such a step (one with children, or one followed by an anchored
+  // step) may be locked onto its first candidate sibling; when a node offers
+  // it more than one, the matcher hands the tree to libtree-sitter.
+  bool may_lock = false;
   std::vector<PatternNode> node;  // exactly one (a vector: PatternNode is incomplete here)
 };
 

@@ -23,6 +23,7 @@ class Matcher {
   Matcher& operator=(const Matcher&) = delete;
 
   void set_pattern(std::size_t p) { pattern_ = p; }
+  bool locked() const { return locked_; }
 
   // Every binding of `pat` at `node`, appended to `out`.
   void Match(const PatternNode& pat, TSNode node, std::vector<Binding>* out) {
@@ -40,10 +41,7 @@ class Matcher {
       }
       return;
     }
-    if (!TypeMatches(pat, node)) return;
-    for (TSFieldId f : pat.negated) {
-      if (!ts_node_is_null(ts_node_child_by_field_id(node, f))) return;
-    }
+    if (!NodeLevelMatch(pat, node)) return;
     Binding own;
     if (!Bind(pat, node, &own)) return;
     if (pat.children.empty()) {
@@ -65,6 +63,22 @@ class Matcher {
     Binding acc;
     std::vector<Binding>* out;
   };
+
+  // Type and negated fields: what libtree-sitter checks before it looks at
+  // a node's children.
+  static bool NodeLevelMatch(const PatternNode& pat, TSNode node) {
+    if (pat.kind == PatternNode::Kind::kAlternation) {
+      for (const PatternNode& b : pat.branches) {
+        if (NodeLevelMatch(b, node)) return true;
+      }
+      return false;
+    }
+    if (!TypeMatches(pat, node)) return false;
+    for (TSFieldId f : pat.negated) {
+      if (!ts_node_is_null(ts_node_child_by_field_id(node, f))) return false;
+    }
+    return true;
+  }
 
   static bool TypeMatches(const PatternNode& pat, TSNode node) {
     using Kind = PatternNode::Kind;
@@ -132,7 +146,19 @@ class Matcher {
       a->out->push_back(a->acc);
       return;
     }
-    bool immediate = a->pat.children[k].immediate;
+    const PatternChild& spec = a->pat.children[k];
+    bool immediate = spec.immediate;
+    if (spec.may_lock && !locked_) {
+      int candidates = 0;
+      for (std::size_t j = from; j < n && candidates < 2; ++j) {
+        if ((spec.field == 0 || a->kids[j].field == spec.field) &&
+            NodeLevelMatch(spec.node[0], a->kids[j].node)) {
+          ++candidates;
+        }
+      }
+      locked_ = candidates > 1;
+    }
+    if (locked_) return;
     for (std::size_t j = from; j < n; ++j) {
       // An anchored child maps to the next named kid or to nothing.
       if (immediate && !a->kids[j].named) continue;
@@ -150,6 +176,7 @@ class Matcher {
   const AdmitFn& admit_;
   TSTreeCursor cursor_;
   std::size_t pattern_ = 0;
+  bool locked_ = false;
 };
 
 // Key for "identical captures": capture ids and node identities.
@@ -163,18 +190,36 @@ std::vector<std::pair<uint32_t, const void*>> KeyOf(const Binding& b) {
 
 }  // namespace
 
-std::vector<PatternMatch> MatchPatterns(const PatternQuery& query, TSNode root,
-                                        const AdmitFn& admit) {
+std::vector<PatternMatch> MatchPatterns(const PatternQuery& query, const SyntaxTree& tree,
+                                        const AdmitFn& admit, bool* locked) {
   std::vector<PatternMatch> out;
-  Matcher matcher(root, admit);
-  TSTreeCursor walk = ts_tree_cursor_new(root);
+  const SyntaxTree::Index& index = tree.NodeIndex();
+  Matcher matcher(tree.Root(), admit);
   std::vector<Binding> found;
-  for (;;) {
-    TSNode node = ts_tree_cursor_current_node(&walk);
-    for (std::size_t p = 0; p < query.patterns.size(); ++p) {
+  std::vector<uint32_t> starts;
+  for (std::size_t p = 0; p < query.patterns.size(); ++p) {
+    const PatternNode& root = query.patterns[p].root;
+    // The nodes this pattern can start at: those of its type, else all.
+    starts.clear();
+    if (root.kind == PatternNode::Kind::kNamed || root.kind == PatternNode::Kind::kAnonymous) {
+      for (std::size_t sym = 0; sym < root.symbols.size() && sym < index.by_symbol.size(); ++sym) {
+        if (root.symbols[sym]) {
+          starts.insert(starts.end(), index.by_symbol[sym].begin(), index.by_symbol[sym].end());
+        }
+      }
+      std::sort(starts.begin(), starts.end());
+    } else {
+      starts.resize(index.nodes.size());
+      for (uint32_t i = 0; i < starts.size(); ++i) starts[i] = i;
+    }
+    matcher.set_pattern(p);
+    for (uint32_t at : starts) {
       found.clear();
-      matcher.set_pattern(p);
-      matcher.Match(query.patterns[p].root, node, &found);
+      matcher.Match(root, index.nodes[at], &found);
+      if (matcher.locked()) {
+        *locked = true;
+        return {};
+      }
       if (found.size() > 1) {
         std::vector<std::pair<std::vector<std::pair<uint32_t, const void*>>, std::size_t>> keys;
         for (std::size_t i = 0; i < found.size(); ++i) keys.emplace_back(KeyOf(found[i]), i);
@@ -190,14 +235,8 @@ std::vector<PatternMatch> MatchPatterns(const PatternQuery& query, TSNode root,
         for (Binding& b : found) out.push_back({p, std::move(b)});
       }
     }
-    if (ts_tree_cursor_goto_first_child(&walk)) continue;
-    while (!ts_tree_cursor_goto_next_sibling(&walk)) {
-      if (!ts_tree_cursor_goto_parent(&walk)) {
-        ts_tree_cursor_delete(&walk);
-        return out;
-      }
-    }
   }
+  return out;
 }
 
 }  // namespace muh

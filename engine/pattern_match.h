@@ -17,6 +17,7 @@
 #include <tree_sitter/api.h>
 
 #include "engine/pattern.h"
+#include "engine/syntax_tree.h"
 
 namespace muh {
 
@@ -34,9 +35,12 @@ struct PatternMatch {
 // that would bind it (a single-capture predicate failed). May be empty.
 using AdmitFn = std::function<bool(std::size_t pattern, uint32_t capture, TSNode node)>;
 
-// Every match of every pattern under (and including) `root`, in document
-// order of the node each match starts at.
-std::vector<PatternMatch> MatchPatterns(const PatternQuery& query, TSNode root,
-                                        const AdmitFn& admit);
+// Every match of every pattern in `tree`, by pattern, then in document
+// order of the node each match starts at. Sets `*locked` (and may stop
+// early) when a step that libtree-sitter may lock onto its first candidate
+// (PatternChild::may_lock) has several candidates in this tree: its
+// matches could then differ from ours, and the caller asks it instead.
+std::vector<PatternMatch> MatchPatterns(const PatternQuery& query, const SyntaxTree& tree,
+                                        const AdmitFn& admit, bool* locked);
 
 }  // namespace muh

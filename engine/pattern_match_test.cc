@@ -160,6 +160,53 @@ TEST_CASE("our matcher and libtree-sitter's agree on every fixture file") {
   CHECK(compared > 10000);
 }
 
+TEST_CASE("the cases where a first version of our matcher differed from libtree-sitter") {
+  struct Case {
+    const char* query;
+    const char* source;
+  };
+  const Case cases[] = {
+      // Wildcards never map onto ERROR nodes.
+      {"(module (_) @c)", "x = (1 +\n"},
+      {"(argument_list (_) @c)", "f(1, +)\n"},
+      {"(argument_list _ @c)", "f(1, +)\n"},
+      {"(argument_list (_) @a . (_) @b)", "f(a b: c, d)\n"},
+      // A step without captures is locked onto its first candidate.
+      {"(module (function_definition (block (expression_statement)))) @m",
+       "def f():\n    return 1\ndef g():\n    h()\n"},
+      {"(block (expression_statement) . (if_statement) @i)", "def f():\n  a\n  b\n  if x: pass\n"},
+      // At most 3 captures per node, 8 negated fields.
+      {"(assignment left: (identifier) @a @b @c @d)", "x = 1\n"},
+      {"(function_definition !return_type !return_type !return_type !return_type !return_type "
+       "!return_type !return_type !return_type !name) @f",
+       "def f(): pass\n"},
+      // An anchor after a predicate is ignored.
+      {"(block (expression_statement) @e (#eq? @e \"a\") .)", "def f():\n    a\n    b\n"},
+  };
+  PythonParser parser;
+  for (const Case& c : cases) {
+    CAPTURE(c.query);
+    QueryError err;
+    auto mine = Query::Compile(c.query, &err);
+    REQUIRE_MESSAGE(mine, err.message);
+    auto theirs = Query::Compile(c.query, &err, QueryEngine::kTreeSitter);
+    REQUIRE(theirs);
+    std::string src = c.source;
+    SyntaxTree tree = parser.Parse(src);
+    CHECK(Flatten(mine->Run(tree)) == Flatten(theirs->Run(tree)));
+  }
+  // The locked step stays with our matcher where it has one candidate.
+  QueryError err;
+  auto q = Query::Compile("(module (function_definition (block (expression_statement)))) @m", &err);
+  REQUIRE(q);
+  CHECK_FALSE(q->UsesTreeSitterMatcher());
+  std::string one = "def g():\n    h()\n";
+  CHECK(q->Run(parser.Parse(one)).size() == 1);
+  // A name may not start with '.' (libtree-sitter: syntax error).
+  CHECK(Query::Compile("(identifier) @.x", &err) == nullptr);
+  CHECK(err.message == "query syntax error");
+}
+
 TEST_CASE("a single-capture predicate prunes while matching") {
   QueryError err;
   auto q = Query::Compile(

@@ -231,6 +231,7 @@ std::unique_ptr<Query> Query::Compile(std::string_view source, QueryError* error
       }
     }
     q->patterns_ = std::make_unique<PatternQuery>(std::move(*own));
+    q->source_ = std::string(source);
   } else {
     uint32_t error_offset = 0;
     TSQueryError error_type = TSQueryErrorNone;
@@ -388,6 +389,21 @@ std::vector<QueryMatch> Query::Run(const SyntaxTree& tree) const {
     out.push_back(std::move(qm));
   };
   std::vector<Bound> captures;
+  // libtree-sitter's matches of `query`, capture ids mapped through `ids`.
+  auto run_tree_sitter = [&](const TSQuery* query, const std::vector<uint32_t>* ids) {
+    if (query == nullptr) return;  // an impossible pattern: no match
+    TsQueryCursorPtr cursor(ts_query_cursor_new());
+    ts_query_cursor_exec(cursor.get(), query, tree.Root());
+    TSQueryMatch m;
+    while (ts_query_cursor_next_match(cursor.get(), &m)) {
+      captures.clear();
+      for (uint16_t c = 0; c < m.capture_count; ++c) {
+        uint32_t id = m.captures[c].index;
+        captures.push_back({ids ? (*ids)[id] : id, m.captures[c].node});
+      }
+      if (PredicatesHold(predicates_[m.pattern_index], captures, bytes)) emit(captures);
+    }
+  };
   if (patterns_) {
     // Single-capture predicates with a literal operand prune while matching.
     AdmitFn admit = [&](std::size_t pattern, uint32_t capture, TSNode node) {
@@ -398,22 +414,32 @@ std::vector<QueryMatch> Query::Run(const SyntaxTree& tree) const {
       }
       return true;
     };
-    for (const PatternMatch& m : MatchPatterns(*patterns_, tree.Root(), admit)) {
-      captures.clear();
-      for (const PatternCapture& c : m.captures) captures.push_back({c.capture, c.node});
-      if (PredicatesHold(predicates_[m.pattern], captures, bytes)) emit(captures);
+    bool locked = false;
+    std::vector<PatternMatch> ms = MatchPatterns(*patterns_, tree, admit, &locked);
+    if (locked) {
+      std::call_once(lazy_once_, [&] {
+        uint32_t off = 0;
+        TSQueryError err = TSQueryErrorNone;
+        lazy_.reset(ts_query_new(tree_sitter_python(), source_.data(),
+                                 static_cast<uint32_t>(source_.size()), &off, &err));
+        if (!lazy_) return;
+        for (uint32_t i = 0; i < ts_query_capture_count(lazy_.get()); ++i) {
+          uint32_t len = 0;
+          const char* name = ts_query_capture_name_for_id(lazy_.get(), i, &len);
+          auto it = std::find(capture_names_.begin(), capture_names_.end(), std::string(name, len));
+          lazy_capture_ids_.push_back(static_cast<uint32_t>(it - capture_names_.begin()));
+        }
+      });
+      run_tree_sitter(lazy_.get(), &lazy_capture_ids_);
+    } else {
+      for (const PatternMatch& m : ms) {
+        captures.clear();
+        for (const PatternCapture& c : m.captures) captures.push_back({c.capture, c.node});
+        if (PredicatesHold(predicates_[m.pattern], captures, bytes)) emit(captures);
+      }
     }
   } else {
-    TsQueryCursorPtr cursor(ts_query_cursor_new());
-    ts_query_cursor_exec(cursor.get(), query_.get(), tree.Root());
-    TSQueryMatch m;
-    while (ts_query_cursor_next_match(cursor.get(), &m)) {
-      captures.clear();
-      for (uint16_t c = 0; c < m.capture_count; ++c) {
-        captures.push_back({m.captures[c].index, m.captures[c].node});
-      }
-      if (PredicatesHold(predicates_[m.pattern_index], captures, bytes)) emit(captures);
-    }
+    run_tree_sitter(query_.get(), nullptr);
   }
   // File order: by first byte, then by every capture's range, so that both
   // matchers give the same order.

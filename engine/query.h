@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -65,7 +66,8 @@ class Query {
   std::vector<std::vector<std::string>> RequiredLiterals() const;
 
   // Whether libtree-sitter's query cursor runs this query (the query is
-  // outside the subset our own matcher handles).
+  // outside the subset our own matcher handles). Even when not, a tree on
+  // which the two could differ goes to libtree-sitter (pattern_match.h).
   bool UsesTreeSitterMatcher() const;
 
   struct Predicate;
@@ -73,7 +75,11 @@ class Query {
  private:
   Query();
   TsQueryPtr query_;                        // libtree-sitter's, or
-  std::unique_ptr<PatternQuery> patterns_;  // ours
+  std::unique_ptr<PatternQuery> patterns_;  // ours, with
+  std::string source_;                      // libtree-sitter's compiled
+  mutable std::once_flag lazy_once_;        // on the first tree that needs it
+  mutable TsQueryPtr lazy_;
+  mutable std::vector<uint32_t> lazy_capture_ids_;  // its capture ids -> ours
   std::vector<std::string> capture_names_;
   std::vector<std::vector<Predicate>> predicates_;  // per pattern
 };

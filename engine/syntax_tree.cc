@@ -1,5 +1,6 @@
 #include "engine/syntax_tree.h"
 
+#include <memory>
 #include <stdexcept>
 #include <vector>
 
@@ -15,6 +16,35 @@ SyntaxTree PythonParser::Parse(std::string_view bytes) {
   TSTree* tree = ts_parser_parse_string(parser_.get(), nullptr, bytes.data(),
                                         static_cast<uint32_t>(bytes.size()));
   return SyntaxTree(TsTreePtr(tree), bytes);
+}
+
+SyntaxTree::~SyntaxTree() = default;
+
+const SyntaxTree::Index& SyntaxTree::NodeIndex() const {
+  if (index_) return *index_;
+  auto index = std::make_unique<Index>();
+  index->by_symbol.resize(ts_language_symbol_count(tree_sitter_python()));
+  TSTreeCursor walk = ts_tree_cursor_new(Root());
+  for (;;) {
+    TSNode node = ts_tree_cursor_current_node(&walk);
+    TSSymbol sym = ts_node_symbol(node);
+    if (sym < index->by_symbol.size()) {
+      index->by_symbol[sym].push_back(static_cast<uint32_t>(index->nodes.size()));
+    }
+    index->nodes.push_back(node);
+    if (ts_tree_cursor_goto_first_child(&walk)) continue;
+    bool more = false;
+    do {
+      if (ts_tree_cursor_goto_next_sibling(&walk)) {
+        more = true;
+        break;
+      }
+    } while (ts_tree_cursor_goto_parent(&walk));
+    if (!more) break;
+  }
+  ts_tree_cursor_delete(&walk);
+  index_ = std::move(index);
+  return *index_;
 }
 
 std::optional<SyntaxProblem> SyntaxTree::FirstProblem() const {

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "engine/ts_handles.h"
 
@@ -21,6 +22,9 @@ struct SyntaxProblem {
 class SyntaxTree {
  public:
   SyntaxTree(TsTreePtr tree, std::string_view bytes) : tree_(std::move(tree)), bytes_(bytes) {}
+  SyntaxTree(SyntaxTree&&) = default;
+  SyntaxTree& operator=(SyntaxTree&&) = default;
+  ~SyntaxTree();
 
   TSNode Root() const { return ts_tree_root_node(tree_.get()); }
   std::string_view bytes() const { return bytes_; }
@@ -28,9 +32,20 @@ class SyntaxTree {
   // The first problem in the tree, if any.
   std::optional<SyntaxProblem> FirstProblem() const;
 
+  // Every node in document (pre-)order, and the positions in that list of
+  // the nodes of one grammar symbol: our query matcher starts only at nodes
+  // whose type a pattern names. Built on first use from one tree walk, so
+  // one tree is queried by one thread at a time.
+  struct Index {
+    std::vector<TSNode> nodes;
+    std::vector<std::vector<uint32_t>> by_symbol;
+  };
+  const Index& NodeIndex() const;
+
  private:
   TsTreePtr tree_;
   std::string_view bytes_;
+  mutable std::unique_ptr<Index> index_;
 };
 
 // One parser, reused for many files in a run.

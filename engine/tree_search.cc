@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <map>
 
+#include <spdlog/spdlog.h>
+
 #include "engine/glob.h"
 #include "engine/parallel.h"
 #include "engine/source_text.h"
@@ -42,6 +44,8 @@ struct FileResult {
   std::vector<ForeignMatch> matches;
   bool read = false;
   bool parsed = false;
+  std::size_t bytes = 0;
+  std::vector<std::size_t> rules;  // whose prefilter the file passed
 };
 
 }  // namespace
@@ -99,6 +103,8 @@ std::vector<ForeignMatch> SearchOutsideScope(const RuleSet& rules,
     }
     if (hits.empty()) return;
     results[i].parsed = true;
+    results[i].bytes = bytes.size();
+    results[i].rules = hits;
     SyntaxTree tree = parser.Parse(bytes);
     SourceText text(path, "");
     for (std::size_t r : hits) {
@@ -115,7 +121,13 @@ std::vector<ForeignMatch> SearchOutsideScope(const RuleSet& rules,
   std::map<std::string, std::size_t> order;
   for (std::size_t r = 0; r < rules.rules.size(); ++r) order[rules.rules[r].id] = r;
   std::vector<ForeignMatch> all;
-  for (FileResult& fr : results) {
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    FileResult& fr = results[i];
+    if (fr.parsed && spdlog::should_log(spdlog::level::trace)) {
+      std::string ids;
+      for (std::size_t r : fr.rules) ids += (ids.empty() ? "" : ", ") + rules.rules[r].id;
+      spdlog::trace("search parsed {} ({} bytes) for {}", tree_paths[i], fr.bytes, ids);
+    }
     stats->read += fr.read;
     stats->parsed += fr.parsed;
     for (ForeignMatch& m : fr.matches) all.push_back(std::move(m));
