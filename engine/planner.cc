@@ -263,8 +263,14 @@ void Planner::ApplyAndReparse() {
     if (set.empty()) continue;
     const SourceText& file = files_.at(path);
     std::string rewritten = ApplyEdits(file.bytes(), set.edits());
-    SyntaxTree tree = parser_.Parse(rewritten);
-    if (auto problem = tree.FirstProblem()) {
+    // Incremental: only the edited statements are parsed again. A problem
+    // it reports is confirmed by a full parse, which the message describes.
+    std::vector<ByteEdit> byte_edits;
+    for (const Edit& e : set.edits()) byte_edits.push_back({e.offset, e.length, e.text});
+    std::optional<SyntaxProblem> problem =
+        parser_.Reparse(*TreeOf(path), rewritten, byte_edits).FirstProblem();
+    if (problem) problem = parser_.Parse(rewritten).FirstProblem();
+    if (problem) {
       // Blame the last edit that starts at or before the problem, and point
       // at it in the file as it is on disk.
       const Edit* blamed = &set.edits().front();

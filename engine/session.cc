@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <exception>
+#include <thread>
 
 #include "engine/edit_distance.h"
 #include "engine/glob.h"
@@ -83,7 +85,7 @@ std::shared_ptr<ModelValues> BuildModel(const Profile& profile, const RuleSet& r
   return std::make_shared<ModelValues>(profile, workload, rules.search_spaces);
 }
 
-void OpenSession(const SessionOptions& opts, Session* s) {
+void OpenSession(const SessionOptions& opts, Session* s, const AlongsidePlan& alongside) {
   std::string text;
   std::string err;
   s->rules.path = opts.rules_path;
@@ -152,8 +154,27 @@ void OpenSession(const SessionOptions& opts, Session* s) {
   if (!s->load_errors.empty()) return;
   spdlog::debug("{} files in scope of {} rules", s->files.size(), s->rules.rules.size());
   spdlog::debug("tree listed and files in scope read: {:.1f} ms", ms());
+  std::exception_ptr side_error;
+  std::thread side;
+  struct Joiner {  // joins even when planning throws
+    std::thread& t;
+    ~Joiner() {
+      if (t.joinable()) t.join();
+    }
+  } joiner{side};
+  if (alongside) {
+    side = std::thread([&] {
+      try {
+        alongside(*s);
+      } catch (...) {
+        side_error = std::current_exception();
+      }
+    });
+  }
   s->plan = Plan(s->rules, *s->rules.values, s->files, s->tree_paths);
   spdlog::debug("planned: {:.1f} ms", ms());
+  if (side.joinable()) side.join();
+  if (side_error) std::rethrow_exception(side_error);
   s->loaded = true;
 }
 

@@ -3,6 +3,7 @@
 // (tree_io) meets the pure core.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -27,6 +28,11 @@ struct SessionOptions {
   bool lock_shared = true;
   std::vector<std::string> sets;  // --set FACT=VALUE, in order
 };
+
+struct Session;
+// Work that needs the loaded session but not its plan (verify's whole-tree
+// search); OpenSession runs it on another thread while it plans.
+using AlongsidePlan = std::function<void(const Session&)>;
 
 struct Session {
   std::shared_ptr<const ModelValues> model;
@@ -60,7 +66,9 @@ std::shared_ptr<ModelValues> BuildModel(const Profile& profile, const RuleSet& r
 bool SelectRules(const std::vector<std::string>& ids, RuleSet* rules,
                  std::vector<Diagnostic>* errors);
 
-// Loads everything and plans. `session->loaded` is false when loading failed.
-void OpenSession(const SessionOptions& opts, Session* session);
+// Loads everything and plans. `session->loaded` is false when loading
+// failed; `alongside` then never runs.
+void OpenSession(const SessionOptions& opts, Session* session,
+                 const AlongsidePlan& alongside = nullptr);
 
 }  // namespace muh

@@ -1,5 +1,6 @@
 #include "engine/syntax_tree.h"
 
+#include <algorithm>
 #include <memory>
 #include <stdexcept>
 #include <vector>
@@ -14,6 +15,51 @@ PythonParser::PythonParser() : parser_(ts_parser_new()) {
 
 SyntaxTree PythonParser::Parse(std::string_view bytes) {
   TSTree* tree = ts_parser_parse_string(parser_.get(), nullptr, bytes.data(),
+                                        static_cast<uint32_t>(bytes.size()));
+  return SyntaxTree(TsTreePtr(tree), bytes);
+}
+
+namespace {
+
+// Row and byte column of `offset` in `bytes`, as libtree-sitter counts them.
+TSPoint PointAt(std::string_view bytes, std::size_t offset) {
+  std::string_view before = bytes.substr(0, offset);
+  std::size_t nl = before.rfind('\n');
+  uint32_t row = static_cast<uint32_t>(std::count(before.begin(), before.end(), '\n'));
+  uint32_t column = static_cast<uint32_t>(nl == std::string_view::npos ? offset : offset - nl - 1);
+  return TSPoint{row, column};
+}
+
+TSPoint Advance(TSPoint p, std::string_view text) {
+  for (char c : text) {
+    if (c == '\n') {
+      ++p.row;
+      p.column = 0;
+    } else {
+      ++p.column;
+    }
+  }
+  return p;
+}
+
+}  // namespace
+
+SyntaxTree PythonParser::Reparse(const SyntaxTree& old, std::string_view bytes,
+                                 const std::vector<ByteEdit>& edits) {
+  TsTreePtr edited(ts_tree_copy(old.raw()));
+  // From the last edit back, so that each one's offsets are still those of
+  // the old bytes.
+  for (auto e = edits.rbegin(); e != edits.rend(); ++e) {
+    TSInputEdit in;
+    in.start_byte = static_cast<uint32_t>(e->offset);
+    in.old_end_byte = static_cast<uint32_t>(e->offset + e->length);
+    in.new_end_byte = static_cast<uint32_t>(e->offset + e->text.size());
+    in.start_point = PointAt(old.bytes(), e->offset);
+    in.old_end_point = PointAt(old.bytes(), e->offset + e->length);
+    in.new_end_point = Advance(in.start_point, e->text);
+    ts_tree_edit(edited.get(), &in);
+  }
+  TSTree* tree = ts_parser_parse_string(parser_.get(), edited.get(), bytes.data(),
                                         static_cast<uint32_t>(bytes.size()));
   return SyntaxTree(TsTreePtr(tree), bytes);
 }

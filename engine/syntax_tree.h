@@ -27,6 +27,7 @@ class SyntaxTree {
   ~SyntaxTree();
 
   TSNode Root() const { return ts_tree_root_node(tree_.get()); }
+  const TSTree* raw() const { return tree_.get(); }
   std::string_view bytes() const { return bytes_; }
   bool HasError() const { return ts_node_has_error(Root()); }
   // The first problem in the tree, if any.
@@ -48,12 +49,24 @@ class SyntaxTree {
   mutable std::unique_ptr<Index> index_;
 };
 
+// A replacement of old bytes [offset, offset + length) by `text`.
+struct ByteEdit {
+  std::size_t offset = 0;
+  std::size_t length = 0;
+  std::string_view text;
+};
+
 // One parser, reused for many files in a run.
 class PythonParser {
  public:
   PythonParser();
   // The returned tree borrows `bytes`, which must outlive it.
   SyntaxTree Parse(std::string_view bytes);
+  // The tree of `bytes`, which are `old`'s bytes with `edits` (ascending,
+  // not overlapping) applied: libtree-sitter's incremental parse, which
+  // reuses every subtree the edits leave alone.
+  SyntaxTree Reparse(const SyntaxTree& old, std::string_view bytes,
+                     const std::vector<ByteEdit>& edits);
 
  private:
   TsParserPtr parser_;

@@ -144,7 +144,20 @@ void AddSites(const Session& s, VerifyReport* report) {
 int RunVerify(const CommandOptions& opts) {
   const std::string& fmt_name = opts.format;
   Session s;
-  OpenSession(opts.session, &s);
+  // Whole-tree search: a knob that moved or was copied outside its rule's
+  // files is drift even when its old site still looks fine. It needs no
+  // plan, so it runs while the plan is made.
+  SearchStats stats;
+  std::vector<ForeignMatch> foreign;
+  OpenSession(opts.session, &s, [&](const Session& loaded) {
+    foreign = SearchOutsideScope(
+        loaded.rules, loaded.tree_paths,
+        [&](const std::string& path, std::string* bytes) {
+          Diagnostic ignored;
+          return loaded.tree.Read(path, bytes, &ignored);
+        },
+        opts.threads, &stats);
+  });
   VerifyReport report(&s);
   if (!s.loaded) {
     for (const Diagnostic& d : s.load_errors) report.Add("load", d);
@@ -167,16 +180,6 @@ int RunVerify(const CommandOptions& opts) {
     }
   }
   for (const Diagnostic& d : s.plan.diagnostics) report.Add("plan", d);
-  // Whole-tree search: a knob that moved or was copied outside its rule's
-  // files is drift even when its old site still looks fine.
-  SearchStats stats;
-  std::vector<ForeignMatch> foreign = SearchOutsideScope(
-      s.rules, s.tree_paths,
-      [&](const std::string& path, std::string* bytes) {
-        Diagnostic ignored;
-        return s.tree.Read(path, bytes, &ignored);
-      },
-      opts.threads, &stats);
   spdlog::debug("whole-tree search: {} files, {} read, {} parsed", stats.files, stats.read,
                 stats.parsed);
   for (const ForeignMatch& m : foreign) {
