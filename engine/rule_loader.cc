@@ -39,6 +39,9 @@ struct RawRule {
   std::vector<RawPrecondition> preconditions;
 };
 
+// Largest cross product of a search space's dimensions (bi100's has 1,536).
+constexpr long kMaxSearchCandidates = 100000;
+
 const std::vector<std::string> kTopKeys = {"version", "values", "workload", "search_spaces",
                                            "rules"};
 const std::vector<std::string> kSpaceKeys = {"kernel", "dims", "ignore", "max_new"};
@@ -507,6 +510,15 @@ void ReadSearchSpaces(Loader* l, const YAML::Node& node, RuleSet* out) {
         values.push_back(PythonLiteral(v.as<std::string>()));
       }
       space.dims.emplace_back(dim.first.as<std::string>(), std::move(values));
+    }
+    // The model walks the whole cross product; YAML aliases make a huge one
+    // cheap to write (a fuzzer found 8 x 8 values taking seconds).
+    double candidates = 1;
+    for (const auto& d : space.dims) candidates *= static_cast<double>(d.second.size());
+    if (candidates > kMaxSearchCandidates) {
+      l->Error(dims.Mark(), fmt::format("search space '{}' has {:.0f} candidates, more than the "
+                                        "{} the model enumerates; narrow its dimensions",
+                                        space.name, candidates, kMaxSearchCandidates));
     }
     if (space.kernel == "attention") {
       // The attention cost model reads these as whole numbers.
