@@ -5,16 +5,14 @@
 #include "engine/pattern_match.h"
 
 #include <doctest/doctest.h>
-#include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <tuple>
 #include <vector>
 
+#include "engine/fixture_testing.h"
 #include "engine/query.h"
 #include "engine/syntax_tree.h"
 
@@ -34,38 +32,6 @@ Flat Flatten(const std::vector<QueryMatch>& ms) {
     std::sort(row.begin(), row.end());
   }
   return out;
-}
-
-std::string Slurp(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-
-std::vector<fs::path> FixturePython() {
-  std::vector<fs::path> out;
-  for (const auto& e : fs::recursive_directory_iterator(fs::path(MUHPATCH_SOURCE_DIR) / "fixtures")) {
-    if (e.is_regular_file() && e.path().extension() == ".py") out.push_back(e.path());
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-void CollectQueries(const YAML::Node& n, std::vector<std::string>* out) {
-  if (n.IsMap()) {
-    for (const auto& kv : n) {
-      std::string key = kv.first.as<std::string>();
-      if ((key == "query" || key == "present" || key == "absent" || key == "done-when") &&
-          kv.second.IsScalar()) {
-        out->push_back(kv.second.as<std::string>());
-      } else {
-        CollectQueries(kv.second, out);
-      }
-    }
-  } else if (n.IsSequence()) {
-    for (const auto& x : n) CollectQueries(x, out);
-  }
 }
 
 // One or more queries per construct of the subset (pattern.h).
@@ -126,11 +92,11 @@ const char* const kLeftToTreeSitter[] = {
 
 TEST_CASE("our matcher and libtree-sitter's agree on every fixture file") {
   std::vector<std::string> queries(std::begin(kConstructs), std::end(kConstructs));
-  CollectQueries(YAML::LoadFile(std::string(MUHPATCH_SOURCE_DIR) + "/rules/bi100.yaml"), &queries);
-  std::vector<fs::path> files = FixturePython();
+  for (const std::string& q : testing::Bi100Queries()) queries.push_back(q);
+  std::vector<fs::path> files = testing::FixturePython();
   REQUIRE(files.size() >= 30);
   std::vector<std::string> sources;
-  for (const fs::path& f : files) sources.push_back(Slurp(f));
+  for (const fs::path& f : files) sources.push_back(testing::Slurp(f));
   PythonParser parser;
   std::vector<SyntaxTree> trees;
   for (const std::string& s : sources) trees.push_back(parser.Parse(s));

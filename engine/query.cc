@@ -334,6 +334,17 @@ std::vector<std::vector<std::string>> Query::RequiredLiterals() const {
 
 bool Query::UsesTreeSitterMatcher() const { return query_ != nullptr; }
 
+bool Query::StatementLocal() const {
+  if (!patterns_ || patterns_->patterns.size() != 1) return false;
+  const PatternNode& root = patterns_->patterns[0].root;
+  if (root.kind != PatternNode::Kind::kNamed) return false;
+  static const TSSymbol module = ts_language_symbol_for_name(tree_sitter_python(), "module", 6, true);
+  bool at_module = module < root.symbols.size() && root.symbols[module];
+  if (!at_module) return true;
+  return root.captures.empty() && root.negated.empty() && root.children.size() == 1 &&
+         !root.children[0].immediate && !root.anchored_last;
+}
+
 namespace {
 
 struct Bound {

@@ -70,6 +70,12 @@ class Query {
   // which the two could differ goes to libtree-sitter (pattern_match.h).
   bool UsesTreeSitterMatcher() const;
 
+  // Whether every match lies inside one top-level statement of the file
+  // and holds its required literals there (py_statements.h): our matcher,
+  // one pattern, rooted at a node type other than `module`, or at `module`
+  // (uncaptured) with one child pattern and no anchors or negated fields.
+  bool StatementLocal() const;
+
   struct Predicate;
 
  private:

@@ -64,6 +64,14 @@ SyntaxTree PythonParser::Reparse(const SyntaxTree& old, std::string_view bytes,
   return SyntaxTree(TsTreePtr(tree), bytes);
 }
 
+SyntaxTree PythonParser::ParseRanges(std::string_view bytes, const std::vector<TSRange>& ranges) {
+  ts_parser_set_included_ranges(parser_.get(), ranges.data(), static_cast<uint32_t>(ranges.size()));
+  TSTree* tree = ts_parser_parse_string(parser_.get(), nullptr, bytes.data(),
+                                        static_cast<uint32_t>(bytes.size()));
+  ts_parser_set_included_ranges(parser_.get(), nullptr, 0);
+  return SyntaxTree(TsTreePtr(tree), bytes);
+}
+
 SyntaxTree::~SyntaxTree() = default;
 
 const SyntaxTree::Index& SyntaxTree::NodeIndex() const {

@@ -67,6 +67,9 @@ class PythonParser {
   // reuses every subtree the edits leave alone.
   SyntaxTree Reparse(const SyntaxTree& old, std::string_view bytes,
                      const std::vector<ByteEdit>& edits);
+  // The tree of only these ranges of `bytes` (ascending, not overlapping),
+  // parsed as if they were the whole file; nodes keep their real offsets.
+  SyntaxTree ParseRanges(std::string_view bytes, const std::vector<TSRange>& ranges);
 
  private:
   TsParserPtr parser_;

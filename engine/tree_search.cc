@@ -4,11 +4,13 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include <spdlog/spdlog.h>
 
 #include "engine/glob.h"
 #include "engine/parallel.h"
+#include "engine/py_statements.h"
 #include "engine/source_text.h"
 #include "engine/syntax_tree.h"
 
@@ -44,7 +46,8 @@ struct FileResult {
   std::vector<ForeignMatch> matches;
   bool read = false;
   bool parsed = false;
-  std::size_t bytes = 0;
+  bool partial = false;   // only some statements parsed
+  std::size_t bytes = 0;  // parsed
   std::vector<std::size_t> rules;  // whose prefilter the file passed
 };
 
@@ -102,13 +105,39 @@ std::vector<ForeignMatch> SearchOutsideScope(const RuleSet& rules,
       if (pass) hits.push_back(r);
     }
     if (hits.empty()) return;
+    // Parse only the top-level statements that hold a required literal when
+    // every rule to run is statement-local; the whole file when one is not,
+    // when the lexer gives up or when that partial parse meets a syntax
+    // error (its statements may then have been cut wrongly).
+    std::optional<SyntaxTree> tree;
+    std::size_t parsed_bytes = bytes.size();
+    bool local = std::all_of(hits.begin(), hits.end(), [&](std::size_t r) {
+      return !groups[r].empty() && rules.rules[r].query->StatementLocal();
+    });
+    if (local) {
+      if (auto spans = TopLevelStatements(bytes)) {
+        std::vector<std::string_view> wanted;
+        for (std::size_t r : hits) {
+          for (std::size_t id : groups[r][0]) wanted.push_back(literals[id]);
+        }
+        std::vector<TSRange> ranges = RangesHolding(bytes, *spans, wanted);
+        if (ranges.empty()) return;  // the literals lie outside every statement
+        SyntaxTree part = parser.ParseRanges(bytes, ranges);
+        if (!part.HasError()) {
+          tree.emplace(std::move(part));
+          parsed_bytes = 0;
+          for (const TSRange& r : ranges) parsed_bytes += r.end_byte - r.start_byte;
+          results[i].partial = true;
+        }
+      }
+    }
+    if (!tree) tree.emplace(parser.Parse(bytes));
     results[i].parsed = true;
-    results[i].bytes = bytes.size();
+    results[i].bytes = parsed_bytes;
     results[i].rules = hits;
-    SyntaxTree tree = parser.Parse(bytes);
     SourceText text(path, "");
     for (std::size_t r : hits) {
-      std::vector<QueryMatch> ms = rules.rules[r].query->Run(tree);
+      std::vector<QueryMatch> ms = rules.rules[r].query->Run(*tree);
       if (ms.empty()) continue;  // next rule
       if (text.bytes().empty()) text = SourceText(path, bytes);
       for (const QueryMatch& m : ms) {
@@ -126,10 +155,13 @@ std::vector<ForeignMatch> SearchOutsideScope(const RuleSet& rules,
     if (fr.parsed && spdlog::should_log(spdlog::level::trace)) {
       std::string ids;
       for (std::size_t r : fr.rules) ids += (ids.empty() ? "" : ", ") + rules.rules[r].id;
-      spdlog::trace("search parsed {} ({} bytes) for {}", tree_paths[i], fr.bytes, ids);
+      spdlog::trace("search parsed {} ({} bytes{}) for {}", tree_paths[i], fr.bytes,
+                    fr.partial ? ", statements holding the literals" : "", ids);
     }
     stats->read += fr.read;
     stats->parsed += fr.parsed;
+    stats->partial += fr.partial;
+    stats->parsed_bytes += fr.bytes;
     for (ForeignMatch& m : fr.matches) all.push_back(std::move(m));
   }
   stats->files = tree_paths.size();

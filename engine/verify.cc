@@ -180,8 +180,9 @@ int RunVerify(const CommandOptions& opts) {
     }
   }
   for (const Diagnostic& d : s.plan.diagnostics) report.Add("plan", d);
-  spdlog::debug("whole-tree search: {} files, {} read, {} parsed", stats.files, stats.read,
-                stats.parsed);
+  spdlog::debug("whole-tree search: {} files, {} read, {} parsed ({} of them only in the "
+                "statements holding the literals; {} bytes parsed)",
+                stats.files, stats.read, stats.parsed, stats.partial, stats.parsed_bytes);
   for (const ForeignMatch& m : foreign) {
     report.Add("foreign",
                Diagnostic{m.path, m.line, m.column, Severity::kError,
