@@ -237,6 +237,11 @@ void Planner::PlanRule(const Rule& rule) {
       std::string msg = fmt::format("rule '{}' expects {} match{} in {}, found {}", rule.id,
                                     rule.expect, rule.expect == 1 ? "" : "es", path, n);
       if (n == 0) {
+        if (auto problem = rule.query->StructureProblem()) {
+          std::string what = problem->message.substr(problem->message.rfind("query ", 0) == 0 ? 6 : 0);
+          msg += fmt::format(" (libtree-sitter: {} at query offset {}; the query can never match)",
+                             what, problem->offset);
+        }
         out_->diagnostics.push_back(
             Diagnostic{rules_.path, rule.loc.line, rule.loc.column, Severity::kError, msg});
       } else {

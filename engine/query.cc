@@ -334,6 +334,32 @@ std::vector<std::vector<std::string>> Query::RequiredLiterals() const {
 
 bool Query::UsesTreeSitterMatcher() const { return query_ != nullptr; }
 
+const TSQuery* Query::LazyTreeSitter() const {
+  std::call_once(lazy_once_, [&] {
+    uint32_t off = 0;
+    TSQueryError err = TSQueryErrorNone;
+    lazy_.reset(ts_query_new(tree_sitter_python(), source_.data(),
+                             static_cast<uint32_t>(source_.size()), &off, &err));
+    if (!lazy_) {
+      lazy_error_.offset = off;
+      lazy_error_.message = fmt::format("query {}", ErrorKindName(err));
+      return;
+    }
+    for (uint32_t i = 0; i < ts_query_capture_count(lazy_.get()); ++i) {
+      uint32_t len = 0;
+      const char* name = ts_query_capture_name_for_id(lazy_.get(), i, &len);
+      auto it = std::find(capture_names_.begin(), capture_names_.end(), std::string(name, len));
+      lazy_capture_ids_.push_back(static_cast<uint32_t>(it - capture_names_.begin()));
+    }
+  });
+  return lazy_.get();
+}
+
+std::optional<QueryError> Query::StructureProblem() const {
+  if (!patterns_ || LazyTreeSitter() != nullptr) return std::nullopt;
+  return lazy_error_;
+}
+
 bool Query::StatementLocal() const {
   if (!patterns_ || patterns_->patterns.size() != 1) return false;
   const PatternNode& root = patterns_->patterns[0].root;
@@ -428,19 +454,7 @@ std::vector<QueryMatch> Query::Run(const SyntaxTree& tree) const {
     bool locked = false;
     std::vector<PatternMatch> ms = MatchPatterns(*patterns_, tree, admit, &locked);
     if (locked) {
-      std::call_once(lazy_once_, [&] {
-        uint32_t off = 0;
-        TSQueryError err = TSQueryErrorNone;
-        lazy_.reset(ts_query_new(tree_sitter_python(), source_.data(),
-                                 static_cast<uint32_t>(source_.size()), &off, &err));
-        if (!lazy_) return;
-        for (uint32_t i = 0; i < ts_query_capture_count(lazy_.get()); ++i) {
-          uint32_t len = 0;
-          const char* name = ts_query_capture_name_for_id(lazy_.get(), i, &len);
-          auto it = std::find(capture_names_.begin(), capture_names_.end(), std::string(name, len));
-          lazy_capture_ids_.push_back(static_cast<uint32_t>(it - capture_names_.begin()));
-        }
-      });
+      LazyTreeSitter();
       run_tree_sitter(lazy_.get(), &lazy_capture_ids_);
     } else {
       for (const PatternMatch& m : ms) {

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -76,9 +77,18 @@ class Query {
   // (uncaptured) with one child pattern and no anchors or negated fields.
   bool StatementLocal() const;
 
+  // For a query on our matcher: libtree-sitter's compile error for it, if
+  // any. Our parser does not analyse the grammar, so a pattern that can never
+  // match ("impossible pattern structure") loads; a rule that then finds
+  // nothing asks this to say why. Always nullopt on libtree-sitter's matcher.
+  std::optional<QueryError> StructureProblem() const;
+
   struct Predicate;
 
  private:
+  // libtree-sitter's compile of source_, made once on first use.
+  const TSQuery* LazyTreeSitter() const;
+
   Query();
   TsQueryPtr query_;                        // libtree-sitter's, or
   std::unique_ptr<PatternQuery> patterns_;  // ours, with
@@ -86,6 +96,7 @@ class Query {
   mutable std::once_flag lazy_once_;        // on the first tree that needs it
   mutable TsQueryPtr lazy_;
   mutable std::vector<uint32_t> lazy_capture_ids_;  // its capture ids -> ours
+  mutable QueryError lazy_error_;
   std::vector<std::string> capture_names_;
   std::vector<std::vector<Predicate>> predicates_;  // per pattern
 };
