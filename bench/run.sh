@@ -66,10 +66,12 @@ if [[ -n "${MUHPATCH:-}" ]]; then
   MUHPATCH=$(realpath "$MUHPATCH")
   [[ -x "$MUHPATCH" ]] || die "MUHPATCH=$MUHPATCH is not an executable"
 fi
-if [[ -z "${MUHPATCH:-}" || -z "${BENCH_SKIP_MICRO:-}" ]]; then
+# bench_floor (bench/floor.cc) is always built: it is the floor verify is
+# measured against (read every .py once, parse the knob files once).
+if true; then
   need cmake c++
   step "building muhpatch (Release) in $BUILD  [log: $OUT/logs/build.log]"
-  targets=()
+  targets=(bench_floor)
   [[ -z "${MUHPATCH:-}" ]] && targets+=(muhpatch)
   [[ -z "${BENCH_SKIP_MICRO:-}" ]] && targets+=(micro_benchmarks)
   # A build directory configured for another source tree (MUHPATCH_SRC
@@ -85,6 +87,7 @@ if [[ -z "${MUHPATCH:-}" || -z "${BENCH_SKIP_MICRO:-}" ]]; then
   [[ -z "${MUHPATCH:-}" ]] && MUHPATCH=$BUILD/muhpatch
 fi
 [[ -x "$MUHPATCH" ]] || die "no muhpatch binary at $MUHPATCH"
+FLOOR=$BUILD/bench/bench_floor
 
 # --- ast-grep -----------------------------------------------------------------
 AST_GREP=$BENCH_DIR/node_modules/.bin/ast-grep
@@ -228,7 +231,7 @@ done
 # diff <-> ast-grep scoped rules + --globs (the rules' files only).
 write_spec() {  # tree rounds phases(0|1)
   SPEC_DIR=$OUT/$1 SPEC_ROUNDS=$2 SPEC_PHASES=$3 SPEC_THREADS=$HAS_THREADS \
-  SPEC_MUHPATCH=$MUHPATCH SPEC_RULES=$RULES SPEC_PATCH=$PATCH SPEC_KNOBS=$OUT/knobs \
+  SPEC_MUHPATCH=$MUHPATCH SPEC_FLOOR=$FLOOR SPEC_RULES=$RULES SPEC_PATCH=$PATCH SPEC_KNOBS=$OUT/knobs \
   SPEC_AG=$(printf '%s\n' "${AG_SCAN[@]}") SPEC_AG_SCOPED=$AG_RULES SPEC_AG_WHOLE=$AG_WHOLE \
   SPEC_GLOBS=$(sed -n 's/^files: \[\(.*\)\]$/\1/p' "$AG_RULES" | sort -u) \
   SPEC_LITERALS=$(python3 "$BENCH_DIR/sites.py" literals "$RULES") \

@@ -45,13 +45,20 @@ class Parser {
         p.root = NodePattern();
         Captures(&p.root);
       }
+      // (for both forms) libtree-sitter starts a root `(_ child...)` at its first child and
+      // takes whatever parent that has, anonymous ones too; left to it.
+      if (p.root.kind == PatternNode::Kind::kAnyNamed && !p.root.children.empty()) {
+        throw NotInSubset{};
+      }
       Skip();
       if (Peek() == '@' || Peek() == '?' || Peek() == '*' || Peek() == '+') throw NotInSubset{};
       p.required_captures.assign(q_.capture_names.size(), false);
       MarkRequired(p.root, &p.required_captures);
       q_.patterns.push_back(std::move(p));
     }
-    if (q_.patterns.empty()) throw NotInSubset{};
+    // One pattern only: libtree-sitter refuses a whole query when one of
+    // its patterns is impossible, which our parser cannot tell.
+    if (q_.patterns.size() != 1) throw NotInSubset{};
     for (Pattern& p : q_.patterns) p.required_captures.resize(q_.capture_names.size(), false);
     return std::move(q_);
   }

@@ -10,8 +10,9 @@
 // anonymous nodes `"if"`, fields `name: pattern`, negated fields `!name`,
 // anchors `.`, alternations `[a b]` whose branches all bind the same
 // captures, captures `@name`, predicates `(#name operand...)` and the group
-// `((pattern) @c (#pred ...))`. Quantifiers, sibling sequences, top-level
-// alternations, supertypes, `(ERROR)`/`(MISSING)` and anything unusual are
+// `((pattern) @c (#pred ...))`, one pattern per query. Quantifiers, sibling
+// sequences, top-level alternations, several patterns, a root `(_ child...)`,
+// supertypes, `(ERROR)`/`(MISSING)` and anything unusual are
 // left to libtree-sitter: ParsePatterns returns nullopt and the caller
 // compiles the text with ts_query_new instead, which also produces every
 // error message. So this parser never reports an error itself.

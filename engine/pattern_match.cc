@@ -49,6 +49,17 @@ class Matcher {
       return;
     }
     Assignment a{pat, Kids(node), {}, {}, own, out};
+    // libtree-sitter scopes some anchor checks by the hidden node that holds
+    // `a; b` statement lists (a statement before `;` counts as a last child);
+    // anchors among such siblings are left to it.
+    if (HasAnchor(pat)) {
+      for (const Kid& k : a.kids) {
+        if (!k.named && ts_node_symbol(k.node) == Semicolon()) {
+          locked_ = true;
+          return;
+        }
+      }
+    }
     a.memo.resize(pat.children.size() * a.kids.size());
     a.done.assign(a.memo.size(), false);
     Assign(&a, 0, 0, static_cast<std::size_t>(-1));
@@ -63,6 +74,19 @@ class Matcher {
     Binding acc;
     std::vector<Binding>* out;
   };
+
+  static bool HasAnchor(const PatternNode& pat) {
+    if (pat.anchored_last) return true;
+    for (const PatternChild& c : pat.children) {
+      if (c.immediate) return true;
+    }
+    return false;
+  }
+
+  static TSSymbol Semicolon() {
+    static const TSSymbol s = ts_language_symbol_for_name(tree_sitter_python(), ";", 1, false);
+    return s;
+  }
 
   // Type and negated fields: what libtree-sitter checks before it looks at
   // a node's children.

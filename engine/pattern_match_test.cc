@@ -77,6 +77,7 @@ const char* const kConstructs[] = {
     "(parenthesized_expression (_) @inner)",
     "(block (expression_statement)* @many)",
     "(block ((expression_statement) . (if_statement)))",
+    "(_ (identifier) @i) @p",
 };
 
 // The constructs above that our subset leaves to libtree-sitter.
@@ -86,6 +87,8 @@ const char* const kLeftToTreeSitter[] = {
     "(_ (ERROR) @e)",
     "(block (expression_statement)* @many)",
     "(block ((expression_statement) . (if_statement)))",
+    "(pair key: (string) @k value: (integer) @v) (assignment left: (identifier) @n)",
+    "(_ (identifier) @i) @p",
 };
 
 }  // namespace
@@ -148,6 +151,12 @@ TEST_CASE("the cases where a first version of our matcher differed from libtree-
        "def f(): pass\n"},
       // An anchor after a predicate is ignored.
       {"(block (expression_statement) @e (#eq? @e \"a\") .)", "def f():\n    a\n    b\n"},
+      // Found by fuzz_query: a root `(_ child)` on an anonymous parent, and
+      // last-child anchors among `;`-separated statements.
+      {"(_ \"is\" @t) @p", "c is not d\n"},
+      {"(module (_) @s .)", "a;\nb\n"},
+      {"(block (_) @s .)", "if x:\n    a;\n    b\n"},
+      {"(module . (_) @s)", "a;\nb\n"},
   };
   PythonParser parser;
   for (const Case& c : cases) {
@@ -168,6 +177,9 @@ TEST_CASE("the cases where a first version of our matcher differed from libtree-
   CHECK_FALSE(q->UsesTreeSitterMatcher());
   std::string one = "def g():\n    h()\n";
   CHECK(q->Run(parser.Parse(one)).size() == 1);
+  // One impossible pattern makes libtree-sitter refuse the whole query.
+  CHECK(Query::Compile("(module (_) @a) (module \"else\")", &err) == nullptr);
+  CHECK(err.message == "query impossible pattern structure");
   // A name may not start with '.' (libtree-sitter: syntax error).
   CHECK(Query::Compile("(identifier) @.x", &err) == nullptr);
   CHECK(err.message == "query syntax error");

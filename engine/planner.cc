@@ -1,9 +1,12 @@
 #include "engine/planner.h"
 
 #include <algorithm>
+#include <chrono>
 #include <memory>
+#include <optional>
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include "engine/config_list.h"
 #include "engine/parallel.h"
@@ -264,23 +267,37 @@ void Planner::PlanRule(const Rule& rule) {
 }
 
 void Planner::ApplyAndReparse() {
+  // Each rewritten file is applied and reparsed on a worker (incrementally:
+  // only the edited statements are parsed again); messages follow in path
+  // order. A problem the incremental parse reports is confirmed by a full
+  // parse, which the message describes.
+  struct Done {
+    const std::string* path;
+    const EditSet* set;
+    std::string rewritten;
+    std::optional<SyntaxProblem> problem;
+  };
+  std::vector<Done> done;
   for (auto& [path, set] : edit_sets_) {
-    if (set.empty()) continue;
-    const SourceText& file = files_.at(path);
-    std::string rewritten = ApplyEdits(file.bytes(), set.edits());
-    // Incremental: only the edited statements are parsed again. A problem
-    // it reports is confirmed by a full parse, which the message describes.
+    if (!set.empty()) done.push_back({&path, &set, "", std::nullopt});
+  }
+  ParallelFor<PythonParser>(done.size(), 0, [&](PythonParser& parser, std::size_t i) {
+    Done& d = done[i];
+    d.rewritten = ApplyEdits(files_.at(*d.path).bytes(), d.set->edits());
     std::vector<ByteEdit> byte_edits;
-    for (const Edit& e : set.edits()) byte_edits.push_back({e.offset, e.length, e.text});
-    std::optional<SyntaxProblem> problem =
-        parser_.Reparse(*TreeOf(path), rewritten, byte_edits).FirstProblem();
-    if (problem) problem = parser_.Parse(rewritten).FirstProblem();
-    if (problem) {
+    for (const Edit& e : d.set->edits()) byte_edits.push_back({e.offset, e.length, e.text});
+    d.problem = parser.Reparse(*trees_.at(*d.path), d.rewritten, byte_edits).FirstProblem();
+    if (d.problem) d.problem = parser.Parse(d.rewritten).FirstProblem();
+  });
+  for (Done& d : done) {
+    const std::string& path = *d.path;
+    const SourceText& file = files_.at(path);
+    if (auto& problem = d.problem) {
       // Blame the last edit that starts at or before the problem, and point
       // at it in the file as it is on disk.
-      const Edit* blamed = &set.edits().front();
+      const Edit* blamed = &d.set->edits().front();
       long long shift = 0;
-      for (const Edit& e : set.edits()) {
+      for (const Edit& e : d.set->edits()) {
         if (static_cast<long long>(e.offset) + shift > static_cast<long long>(problem->offset)) break;
         blamed = &e;
         shift += static_cast<long long>(e.text.size()) - static_cast<long long>(e.length);
@@ -292,27 +309,51 @@ void Planner::ApplyAndReparse() {
                       blamed->rule_id, old_text, blamed->text, problem->what)));
       continue;
     }
-    out_->edits[path] = set.edits();
-    out_->new_contents[path] = std::move(rewritten);
+    out_->edits[path] = d.set->edits();
+    out_->new_contents[path] = std::move(d.rewritten);
   }
 }
 
 void Planner::ParseAll() {
   // Parse every file up front, one worker per core; planning then only
   // looks trees up. Each worker owns its parser.
+  // Largest first, so that the workers finish together; each also builds
+  // its tree's node index for the matcher.
   std::vector<const SourceText*> todo;
   for (const auto& [path, file] : files_) todo.push_back(&file);
+  std::stable_sort(todo.begin(), todo.end(), [](const SourceText* a, const SourceText* b) {
+    return a->bytes().size() > b->bytes().size();
+  });
   std::vector<std::unique_ptr<SyntaxTree>> parsed(todo.size());
   ParallelFor<PythonParser>(todo.size(), 0, [&](PythonParser& parser, std::size_t i) {
+    auto t = std::chrono::steady_clock::now();
     parsed[i] = std::make_unique<SyntaxTree>(parser.Parse(todo[i]->bytes()));
+    auto t2 = std::chrono::steady_clock::now();
+    parsed[i]->NodeIndex();
+    spdlog::trace("parsed {} in {:.2f} ms, indexed in {:.2f} ms", todo[i]->path(),
+                  std::chrono::duration<double, std::milli>(t2 - t).count(),
+                  std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t2).count());
   });
   for (std::size_t i = 0; i < todo.size(); ++i) trees_[todo[i]->path()] = std::move(parsed[i]);
 }
 
 void Planner::Run() {
+  auto t0 = std::chrono::steady_clock::now();
+  auto ms = [&t0]() {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  };
   ParseAll();
+  spdlog::debug("plan: {} files parsed: {:.1f} ms", files_.size(), ms());
   for (const Rule& rule : rules_.rules) PlanRule(rule);
+  spdlog::debug("plan: rules matched and edits planned: {:.1f} ms", ms());
   ApplyAndReparse();
+  spdlog::debug("plan: edits applied and reparsed: {:.1f} ms", ms());
+  // Freeing a tree walks all its nodes: free them on the workers too.
+  std::vector<std::unique_ptr<SyntaxTree>> trees;
+  for (auto& [path, tree] : trees_) trees.push_back(std::move(tree));
+  trees_.clear();
+  ParallelFor(trees.size(), 0, [&](NoWorkerState&, std::size_t i) { trees[i].reset(); });
+  spdlog::debug("plan: trees freed: {:.1f} ms", ms());
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
-// libFuzzer target: tree-sitter queries with our predicates, run over Python.
+// libFuzzer target: tree-sitter queries with our predicates, run over Python,
+// and a differential check of our own matcher against libtree-sitter's.
 //
 // The input is QUERY '\0' PYTHON: the bytes before the first NUL are the
 // query source, the bytes after it the Python source. Without a NUL the whole
@@ -14,12 +15,24 @@
 //     of some group cannot match"; verify's whole-tree search skips files
 //     on that promise).
 // The parse tree's FirstProblem() must agree with HasError().
+//
+// Differential check: when Query::Compile (QueryEngine::kAuto) picked our own
+// matcher (pattern.h / pattern_match.h, !UsesTreeSitterMatcher()), the query
+// is compiled again with QueryEngine::kTreeSitter and both run over the same
+// tree. libtree-sitter must accept the query too, with the same capture
+// names, and give the same matches: compared as sorted lists of matches,
+// each the sorted list of its (capture name, begin, end). The one allowed
+// compile failure is "impossible pattern structure" (ts_query_new checks
+// each pattern against the grammar, our subset does not): our matcher must
+// then find nothing. Any difference prints both lists and traps.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "engine/query.h"
@@ -111,6 +124,62 @@ void CheckMatches(const muh::Query& q, std::string_view source,
   }
 }
 
+// A match as the differential check sees it: its sorted (name, begin, end).
+using MatchKey = std::vector<std::tuple<std::string, std::size_t, std::size_t>>;
+
+std::vector<MatchKey> Keys(const std::vector<muh::QueryMatch>& matches) {
+  std::vector<MatchKey> keys;
+  for (const muh::QueryMatch& m : matches) {
+    MatchKey& k = keys.emplace_back();
+    for (const muh::Capture& c : m.captures) k.emplace_back(c.name, c.begin, c.end);
+    std::sort(k.begin(), k.end());
+  }
+  std::sort(keys.begin(), keys.end());
+  return keys;
+}
+
+std::string ShowKeys(const std::vector<MatchKey>& keys, std::string_view source) {
+  std::string out = std::to_string(keys.size()) + " match(es)\n";
+  for (const MatchKey& k : keys) {
+    out += "    {";
+    for (std::size_t i = 0; i < k.size(); ++i) {
+      const auto& [name, begin, end] = k[i];
+      out += (i ? ", @" : "@") + name + " [" + std::to_string(begin) + "," + std::to_string(end) +
+             ") " + Show(std::string(source.substr(begin, end - begin)), 40);
+    }
+    out += "}\n";
+  }
+  return out;
+}
+
+// `ours` ran with our matcher; libtree-sitter's must agree with it.
+void CheckAgainstTreeSitter(const std::string& query_source, const std::string& python,
+                            const muh::Query& q, const muh::SyntaxTree& tree,
+                            const std::vector<muh::QueryMatch>& ours) {
+  muh::QueryError ts_error;
+  std::unique_ptr<muh::Query> ts =
+      muh::Query::Compile(query_source, &ts_error, muh::QueryEngine::kTreeSitter);
+  auto context = [&] {
+    return "\n  query:  " + Show(query_source, 400) + "\n  python: " + Show(python, 400) + "\n";
+  };
+  if (!ts) {
+    FUZZ_CHECK(ts_error.message == "query impossible pattern structure",
+               "our matcher accepts a query libtree-sitter rejects: " + ts_error.message +
+                   " at offset " + std::to_string(ts_error.offset) + context());
+    FUZZ_CHECK(ours.empty(), "libtree-sitter finds the pattern structure impossible, ours matches:" +
+                                 context() + "  ours: " + ShowKeys(Keys(ours), python));
+    return;
+  }
+  FUZZ_CHECK(ts->UsesTreeSitterMatcher(), "kTreeSitter did not use libtree-sitter");
+  FUZZ_CHECK(ts->capture_names() == q.capture_names(),
+             "capture names differ between our parser and libtree-sitter" + context());
+  const std::vector<MatchKey> mine = Keys(ours);
+  const std::vector<MatchKey> theirs = Keys(ts->Run(tree));
+  FUZZ_CHECK(mine == theirs, "our matcher and libtree-sitter disagree" + context() +
+                                 "  ours: " + ShowKeys(mine, python) +
+                                 "  tree-sitter: " + ShowKeys(theirs, python));
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -139,6 +208,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (problem) {
     FUZZ_CHECK(problem->offset <= python.size(), "FirstProblem's offset is past the source's end");
   }
-  CheckMatches(*q, python, q->Run(tree));
+  const std::vector<muh::QueryMatch> matches = q->Run(tree);
+  CheckMatches(*q, python, matches);
+  if (!q->UsesTreeSitterMatcher()) CheckAgainstTreeSitter(query_source, python, *q, tree, matches);
   return 0;
 }

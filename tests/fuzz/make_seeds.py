@@ -127,6 +127,102 @@ def query():
     }
     for name, (q, code) in hand.items():
         write("fuzz_query", name, q.encode() + b"\0" + code.encode())
+    for name, (q, code) in DIFF.items():
+        write("fuzz_query", "diff-" + name, q.encode() + b"\0" + code.encode())
+
+
+# Differential seeds (diff-*): queries in the subset our own matcher
+# (engine/pattern.h) handles, which fuzz_query also runs with libtree-sitter
+# and compares. One or more per construct of the subset, over Python with
+# comments and anonymous tokens between siblings.
+DIFF_PY = """# lead
+def f(a, b=1, *c) -> int:
+    # first
+    x = 1  # after x
+    if a == b:
+        y = g(a, "s", b)  # trailing
+    elif a:
+        pass
+    else:
+        return x
+    h(1, # one
+      2, 3)
+    X = y = 2
+    BLOCK += 4
+    # last
+
+
+class C(B):
+    z: int = 3
+    w = z
+"""
+DIFF_ERR_PY = "def f(:\n    g(1,\nh(2)\nx = = 3\nif a b:\n    y = 1\n"
+DIFF = {
+    "fields": ("(assignment left: (identifier) @l right: (_) @r)", DIFF_PY),
+    "fields-nested": ("(function_definition name: (identifier) @n"
+                      " parameters: (parameters (identifier) @p) body: (block (_) @s))", DIFF_PY),
+    "field-anonymous": ("(binary_operator operator: \"+\" @op) (comparison_operator \"==\" @op)",
+                        "a + b\nc - d\ne == f\n"),
+    "negated-field": ("(assignment left: (_) @l !type)", DIFF_PY),
+    "negated-fields": ("(function_definition !return_type !type_parameters name: (_) @n)",
+                       "def f(): pass\ndef g() -> int: pass\ndef h[T](): pass\n"),
+    "negated-field-if": ("(if_statement !alternative condition: (_) @c)",
+                         DIFF_PY + "if q:\n    pass\n"),
+    "anchor-first": ("(block . (_) @first)", DIFF_PY),
+    "anchor-first-comment": ("(block . (comment) @c) (block (comment) @d . (_) @e)",
+                             "if a:\n    pass\n    # c\n    x\nwhile b:\n    # first\n    y\n"),
+    "anchor-last": ("(block (_) @last .)", DIFF_PY),
+    "anchor-last-comment": ("(block (comment) @c .)", DIFF_PY),
+    "anchor-between": ("(argument_list (_) @a . (_) @b)", DIFF_PY),
+    "anchor-between-named": ("(block (expression_statement) @a . (if_statement) @b)",
+                             DIFF_PY + "if q:\n    x = 1\n    if x:\n        pass\n    g()\n"
+                             "    # c\n    if y:\n        pass\n"),
+    "anchor-only": ("(argument_list . (_) @only .)", "f(a)\ng(a, b)\nh(# c\n  a)\nk()\n"),
+    "anchor-field": ("(call function: (_) @f . arguments: (argument_list . (integer) @i))", DIFF_PY),
+    "anchor-module": ("(module . (_) @first) (module (_) @last .)", DIFF_PY),
+    "anchor-params": ("(parameters . (identifier) @p . (default_parameter) @d)", DIFF_PY),
+    "wildcard": ("(argument_list _ @t)", "g(a, 'b', # c\n  1)\n"),
+    "wildcard-mixed": ("(binary_operator _ @l \"+\" _ @r)", "a + b\nc * d + 1\n"),
+    "any-named": ("(_ (identifier) @i (integer) @n)", DIFF_PY),
+    "any-named-anonymous-child": ('(_ "is" @t) @p (_ (identifier) @i "=" @eq) @q',
+                                  "c is d\nx = a if b else c\n"),
+    "any-named-nested": ("(expression_statement (_ (_) @inner) @outer)", DIFF_PY),
+    "anonymous-if": ("(if_statement \"if\" @kw condition: (_) @c \":\" @colon)", DIFF_PY),
+    "anonymous-eq": ("(assignment \"=\" @eq right: (_) @r)", DIFF_PY),
+    "anonymous-op": ("(augmented_assignment \"+=\" @op) (else_clause \"else\" @e)", DIFF_PY),
+    "alternation": ("(argument_list [(identifier) (integer) (string)] @arg)", DIFF_PY),
+    "alternation-captures": ("(assignment left: (identifier) @n"
+                             " right: [(integer) @v (call function: (identifier) @v)])", DIFF_PY),
+    "alternation-anonymous": ("(_ [\"if\" \"elif\" \"else\"] @kw)", DIFF_PY),
+    "alternation-nested": ("(block [(expression_statement [(assignment) (call)] @e)"
+                           " (return_statement (_) @e)] @s)", DIFF_PY),
+    "multi-pattern": ("(identifier) @id (integer) @int ((string) @s (#eq? @s \"\\\"s\\\"\"))"
+                      " (call function: (identifier) @id)", DIFF_PY),
+    "group-eq": ('((identifier) @a (#eq? @a "x"))', DIFF_PY),
+    "group-any-of": ('((assignment left: (identifier) @n) @s (#any-of? @n "x" "X" "w"))', DIFF_PY),
+    "unanchored-two": ("(argument_list (_) @a (_) @b)", DIFF_PY),
+    "unanchored-three": ("(argument_list (_) @a (_) @b (_) @c)", "f(a, b, c, d, e)\ng(1, 2)\n"),
+    "unanchored-typed": ("(block (expression_statement) @e (_) @any)", DIFF_PY),
+    "unanchored-uncaptured": ("(argument_list (identifier) (identifier) @second)",
+                              "f(a, b, c)\ng(a, 1, b)\n"),
+    "repeated-capture": ("(argument_list (identifier) @x (identifier) @x)", "f(a, b, c)\n"),
+    "repeated-capture-fields": ("(comparison_operator (_) @x (_) @x)", DIFF_PY),
+    "repeated-capture-eq": ("((argument_list (identifier) @x (identifier) @y) (#eq? @x @y))",
+                            "f(a, a, b, a)\n"),
+    "predicate-prune": ('((assignment left: (identifier) @n right: (integer) @v)'
+                        ' (#match? @n "^[A-Z_]+$") (#not-eq? @v "1"))',
+                        DIFF_PY + "BLOCK = 8\nN = 1\nlow = 2\n"),
+    "predicate-not-match": ('((identifier) @i (#not-match? @i "^[a-c]"))', DIFF_PY),
+    "predicate-repeated": ('((argument_list (_) @x (_) @x) (#eq? @x "1"))', "f(1, 1, 2)\n"),
+    "error-python": ("(call function: (identifier) @f)", DIFF_ERR_PY),
+    "error-python-any": ("(_ (identifier) @i)", DIFF_ERR_PY),
+    "error-python-anchor": ("(_ . (_) @a) (assignment left: (_) @l right: (_) @r)", DIFF_ERR_PY),
+    "strings": ("(string . (string_start) (string_content) @c . (string_end))",
+                "a = 'x'\nb = f'{y}z'\nc = ''\n"),
+    "repeated-field": ("(import_statement name: (dotted_name) @n)"
+                       " (comparison_operator operators: _ @op)", "import a, b.c, d\nx = a < b <= c\n"),
+    "impossible-structure": ("(identifier (identifier) @x)", "a\n"),
+}
 
 
 def edit_diff():
