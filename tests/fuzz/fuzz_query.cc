@@ -25,6 +25,13 @@
 // compile failure is "impossible pattern structure" (ts_query_new checks
 // each pattern against the grammar, our subset does not): our matcher must
 // then find nothing. Any difference prints both lists and traps.
+//
+// Partial parses: for a statement-local query with required literals, over
+// Python that parses without error, the top-level statements holding the
+// first literal group (py_statements.h), parsed alone, must give the same
+// matches as the whole file when that partial parse has no error either
+// (verify's whole-tree search relies on it), and nothing may match when no
+// statement holds a literal.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -35,6 +42,7 @@
 #include <tuple>
 #include <vector>
 
+#include "engine/py_statements.h"
 #include "engine/query.h"
 #include "engine/syntax_tree.h"
 #include "tests/fuzz/fuzz_common.h"
@@ -180,6 +188,30 @@ void CheckAgainstTreeSitter(const std::string& query_source, const std::string& 
                                  "  tree-sitter: " + ShowKeys(theirs, python));
 }
 
+void CheckPartialParse(const muh::Query& q, const std::string& query_source,
+                       const std::string& python, muh::PythonParser* parser,
+                       const std::vector<muh::QueryMatch>& full) {
+  const auto groups = q.RequiredLiterals();
+  if (!q.StatementLocal() || groups.empty()) return;
+  const auto spans = muh::TopLevelStatements(python);
+  if (!spans) return;  // the search parses the whole file then
+  const std::vector<std::string_view> literals(groups[0].begin(), groups[0].end());
+  const std::vector<TSRange> ranges = muh::RangesHolding(python, *spans, literals);
+  auto context = [&] {
+    return "\n  query:  " + Show(query_source, 400) + "\n  python: " + Show(python, 400) + "\n";
+  };
+  if (ranges.empty()) {
+    FUZZ_CHECK(full.empty(), "no statement holds a required literal, yet the query matches" + context());
+    return;
+  }
+  const muh::SyntaxTree part = parser->ParseRanges(python, ranges);
+  if (part.HasError()) return;  // the search parses the whole file then
+  FUZZ_CHECK(Keys(q.Run(part)) == Keys(full),
+             "parsing only the statements holding the literals changes the matches" + context() +
+                 "  whole file: " + ShowKeys(Keys(full), python) +
+                 "  statements: " + ShowKeys(Keys(q.Run(part)), python));
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -211,5 +243,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::vector<muh::QueryMatch> matches = q->Run(tree);
   CheckMatches(*q, python, matches);
   if (!q->UsesTreeSitterMatcher()) CheckAgainstTreeSitter(query_source, python, *q, tree, matches);
+  if (!problem) CheckPartialParse(*q, query_source, python, parser, matches);
   return 0;
 }

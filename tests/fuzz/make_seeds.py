@@ -157,7 +157,22 @@ class C(B):
     w = z
 """
 DIFF_ERR_PY = "def f(:\n    g(1,\nh(2)\nx = = 3\nif a b:\n    y = 1\n"
+PARTIAL_PY = (
+    "import triton\n\nBLOCK = 64  # top\n\n@triton.jit\ndef k(BLOCK: int):\n"
+    "    return BLOCK\n\nif cond:\n    NUM_WARPS = 4\nelse:\n    BLOCK = (1,\n"
+    "2)\n\ns = '''\nBLOCK = 9\n'''\nclass C:\n    BLOCK = 1; x = BLOCK\n"
+    "y = f(a,\n      BLOCK=2) \\\n    + 1\n"
+)
 DIFF = {
+    # Also the partial-parse check: statement-local queries with literals.
+    "partial-identifier": ('((identifier) @n (#eq? @n "BLOCK"))', PARTIAL_PY),
+    "partial-module": ("(module (expression_statement (assignment left: (identifier) @n"
+                       ' right: (_) @v)) (#eq? @n "BLOCK"))', PARTIAL_PY),
+    "partial-keyword": ('(keyword_argument name: (identifier) @k value: (_) @v (#eq? @k "BLOCK"))',
+                        PARTIAL_PY),
+    "partial-decorated": ("(decorated_definition (decorator (attribute) @d) definition:"
+                          ' (function_definition name: (identifier) @f) (#eq? @d "triton.jit"))',
+                          PARTIAL_PY),
     "fields": ("(assignment left: (identifier) @l right: (_) @r)", DIFF_PY),
     "fields-nested": ("(function_definition name: (identifier) @n"
                       " parameters: (parameters (identifier) @p) body: (block (_) @s))", DIFF_PY),
