@@ -145,6 +145,7 @@ void Planner::PlanMatch(const Rule& rule, const SourceText& file, const QueryMat
         outcome->status = RuleStatus::kFailed;
         return;
       }
+      text = DropEqualBranches(text);
       if (SameValue(text, target->text)) return;
       AddEdit(Edit{file.path(), target->begin, target->end - target->begin, text, rule.id, why},
               outcome);

@@ -134,4 +134,18 @@ bool SameValue(std::string_view a, std::string_view b) {
   return ca && cb && *ca == *cb;
 }
 
+std::string DropEqualBranches(std::string_view text) {
+  std::size_t if_at = text.find(" if ");
+  std::size_t else_at = text.rfind(" else ");
+  if (if_at == std::string_view::npos || else_at == std::string_view::npos || else_at < if_at) {
+    return std::string(text);
+  }
+  std::string_view a = text.substr(0, if_at);
+  std::string_view b = text.substr(else_at + 6);
+  std::optional<std::string> va = CanonicalLiteral(a);
+  std::optional<std::string> vb = CanonicalLiteral(b);
+  if (!va || !vb || *va != *vb) return std::string(text);
+  return std::string(a);
+}
+
 }  // namespace muh

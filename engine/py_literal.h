@@ -16,4 +16,9 @@ std::optional<std::string> CanonicalLiteral(std::string_view text);
 // True when both texts denote the same constant, or are the same text.
 bool SameValue(std::string_view a, std::string_view b);
 
+// `A if COND else B` with A and B constants of the same value becomes A (a
+// template such as `{{@keep}} if {{@cond}} else {{model_value}}` when the
+// model agrees with the kept branch); any other text is returned unchanged.
+std::string DropEqualBranches(std::string_view text);
+
 }  // namespace muh

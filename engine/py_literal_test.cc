@@ -25,4 +25,13 @@ TEST_CASE("other constants") {
   CHECK_FALSE(SameValue("True", "1"));
 }
 
+TEST_CASE("a conditional whose branches are equal constants is its value") {
+  CHECK(DropEqualBranches("8 if current_platform.has_device_capability(80) else 8") == "8");
+  CHECK(DropEqualBranches("8 if f(x if y else z) else 2 ** 3") == "8");
+  CHECK(DropEqualBranches("8 if c else 4") == "8 if c else 4");
+  CHECK(DropEqualBranches("x if c else x") == "x if c else x");  // not constants
+  CHECK(DropEqualBranches("'a if b else c'") == "'a if b else c'");
+  CHECK(DropEqualBranches("64") == "64");
+}
+
 }  // namespace muh
