@@ -1,6 +1,7 @@
 #include "engine/rule_loader.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <optional>
 #include <set>
 
@@ -63,6 +64,7 @@ class Loader {
 
   // Location of byte `offset` inside the scalar that starts at `mark`.
   RuleLoc OffsetLoc(const YAML::Mark& mark, std::size_t offset) const;
+  std::size_t LeadingSpaces(std::size_t at) const;
 
   bool Scalar(const YAML::Node& key, const YAML::Node& value, RawScalar* out) {
     out->present = true;
@@ -117,25 +119,48 @@ RuleLoc Loader::OffsetLoc(const YAML::Mark& mark, std::size_t offset) const {
   std::size_t pos = static_cast<std::size_t>(mark.pos);
   char indicator = pos < text_.size() ? text_[pos] : ' ';
   if (indicator == '|' || indicator == '>') {
-    // Block scalar: content starts on the next line at a fixed indent, and
-    // line k of the value is line k of the block.
-    std::size_t line_start = text_.find('\n', pos);
-    if (line_start == std::string::npos) return {mark.line + 1, mark.column + 1};
-    ++line_start;
+    // Block scalar: line k of the value is line k of the block, each at the
+    // block's indent. The indent is explicit (`|2`: the parent's indent plus
+    // 2) or that of the first non-blank line.
+    std::size_t header_end = text_.find('\n', pos);
+    if (header_end == std::string::npos) return {mark.line + 1, mark.column + 1};
+    std::size_t explicit_indent = 0;
+    for (std::size_t i = pos + 1; i < header_end && text_[i] != ' ' && text_[i] != '#'; ++i) {
+      if (text_[i] >= '1' && text_[i] <= '9') explicit_indent = static_cast<std::size_t>(text_[i] - '0');
+    }
+    std::size_t line_start = header_end + 1;
     std::size_t indent = 0;
-    while (line_start + indent < text_.size() && text_[line_start + indent] == ' ') ++indent;
+    if (explicit_indent != 0) {
+      // The parent's indent: the key's column on the header line, past any
+      // `- ` sequence entries.
+      std::size_t begin = text_.rfind('\n', pos);
+      begin = begin == std::string::npos ? 0 : begin + 1;
+      std::size_t k = begin;
+      while (k < pos && (text_[k] == ' ' || ((text_[k] == '-') && k + 1 < pos && text_[k + 1] == ' '))) ++k;
+      indent = (k - begin) + explicit_indent;
+    } else {
+      for (std::size_t at = line_start; at < text_.size();) {
+        std::size_t n = 0;
+        while (at + n < text_.size() && text_[at + n] == ' ') ++n;
+        if (at + n < text_.size() && text_[at + n] != '\n') {
+          indent = n;
+          break;
+        }
+        std::size_t nl = text_.find('\n', at);
+        if (nl == std::string::npos) break;
+        at = nl + 1;
+      }
+    }
     int line = mark.line + 2;
     std::size_t col = 0;
     std::size_t walked = 0;
-    for (std::size_t i = line_start + indent; i < text_.size() && walked < offset; ++i) {
+    std::size_t i = line_start + std::min(indent, LeadingSpaces(line_start));
+    for (; i < text_.size() && walked < offset; ++i) {
       if (text_[i] == '\n') {
         ++line;
         col = 0;
         ++walked;
-        // Skip the block indent of the next line.
-        std::size_t skip = 0;
-        while (skip < indent && i + 1 + skip < text_.size() && text_[i + 1 + skip] == ' ') ++skip;
-        i += skip;
+        i += std::min(indent, LeadingSpaces(i + 1));  // the next line's block indent
         continue;
       }
       ++col;
@@ -143,8 +168,37 @@ RuleLoc Loader::OffsetLoc(const YAML::Mark& mark, std::size_t offset) const {
     }
     return {line, static_cast<int>(indent + col + 1)};
   }
-  int quote = (indicator == '"' || indicator == '\'') ? 1 : 0;
-  return {mark.line + 1, mark.column + 1 + quote + static_cast<int>(offset)};
+  if (indicator == '"' || indicator == '\'') {
+    // Flow-quoted on one line: walk the source, decoding escapes (`\x`,
+    // `\xHH`, `\uHHHH`, `\UHHHHHHHH` in double quotes, `''` in single ones),
+    // until `offset` bytes of the value are behind.
+    std::size_t i = pos + 1;
+    std::size_t walked = 0;
+    while (i < text_.size() && text_[i] != '\n' && walked < offset) {
+      char c = text_[i];
+      if (indicator == '"' && c == '\\' && i + 1 < text_.size()) {
+        char e = text_[i + 1];
+        std::size_t hex = e == 'x' ? 2 : e == 'u' ? 4 : e == 'U' ? 8 : 0;
+        unsigned long cp = hex ? std::strtoul(text_.substr(i + 2, hex).c_str(), nullptr, 16) : 0;
+        walked += hex == 0 ? 1 : cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+        i += 2 + hex;
+      } else if (indicator == '\'' && c == '\'' && i + 1 < text_.size() && text_[i + 1] == '\'') {
+        ++walked;
+        i += 2;
+      } else {
+        ++walked;
+        ++i;
+      }
+    }
+    return {mark.line + 1, static_cast<int>(i - (pos - static_cast<std::size_t>(mark.column))) + 1};
+  }
+  return {mark.line + 1, mark.column + 1 + static_cast<int>(offset)};
+}
+
+std::size_t Loader::LeadingSpaces(std::size_t at) const {
+  std::size_t n = 0;
+  while (at + n < text_.size() && text_[at + n] == ' ') ++n;
+  return n;
 }
 
 RawPrecondition Loader::ReadPrecondition(const YAML::Node& node) {
