@@ -1,5 +1,9 @@
 #include "engine/patch_apply.h"
 
+#include <optional>
+
+#include "engine/git_path.h"
+
 #include <cstdio>
 
 #include <fmt/format.h>
@@ -28,6 +32,31 @@ bool ParseRange(std::string_view s, std::size_t* start, std::size_t* count) {
   return true;
 }
 
+// The path of `a/PATH b/PATH` (both the same, as muhpatch writes them),
+// quoted or not; nullopt when the two differ or the header is malformed.
+std::optional<std::string> HeaderPath(std::string_view rest) {
+  if (!rest.empty() && rest[0] == '"') {
+    std::size_t used = 0;
+    std::optional<std::string> a = UnquoteGitPath(rest, &used);
+    if (!a || used >= rest.size() || rest[used] != ' ') return std::nullopt;
+    std::size_t used_b = 0;
+    std::optional<std::string> b = UnquoteGitPath(rest.substr(used + 1), &used_b);
+    if (!b || used + 1 + used_b != rest.size()) return std::nullopt;
+    if (a->rfind("a/", 0) != 0 || b->rfind("b/", 0) != 0 || a->substr(2) != b->substr(2)) {
+      return std::nullopt;
+    }
+    return a->substr(2);
+  }
+  // Unquoted: "a/" P " b/" P, so P is as long as the rest of it (P may hold " b/").
+  if (rest.size() < 5 || (rest.size() - 5) % 2 != 0) return std::nullopt;
+  std::size_t n = (rest.size() - 5) / 2;
+  std::string_view p = rest.substr(2, n);
+  if (rest.substr(0, 2) != "a/" || rest.substr(2 + n, 3) != " b/" || rest.substr(5 + n) != p) {
+    return std::nullopt;
+  }
+  return std::string(p);
+}
+
 }  // namespace
 
 bool ParsePatch(const std::string& display_path, const std::string& text,
@@ -40,16 +69,19 @@ bool ParsePatch(const std::string& display_path, const std::string& text,
   std::size_t i = 0;
   while (i < lines.size()) {
     std::string_view l = Chomp(lines[i]);
-    if (!StartsWith(l, "diff --git a/")) return fail(i, "expected 'diff --git a/PATH b/PATH'");
+    if (!StartsWith(l, "diff --git ")) return fail(i, "expected 'diff --git a/PATH b/PATH'");
     FilePatch fp;
     fp.line = static_cast<int>(i + 1);
-    std::string_view rest = l.substr(13);
-    std::size_t sep = rest.find(" b/");
-    if (sep == std::string_view::npos) return fail(i, "expected 'diff --git a/PATH b/PATH'");
-    fp.path = std::string(rest.substr(0, sep));
-    if (i + 2 >= lines.size() || Chomp(lines[i + 1]) != "--- a/" + fp.path ||
-        Chomp(lines[i + 2]) != "+++ b/" + fp.path) {
-      return fail(i + 1, "expected '--- a/" + fp.path + "' and '+++ b/" + fp.path + "'");
+    std::optional<std::string> path = HeaderPath(l.substr(11));
+    if (!path) return fail(i, "expected 'diff --git a/PATH b/PATH'");
+    fp.path = *path;
+    // A name holding a space ends in a tab on the ---/+++ lines (git's way).
+    const char* tab = fp.path.find(' ') != std::string::npos ? "\t" : "";
+    const std::string old_name = QuoteGitPath("a/" + fp.path) + tab;
+    const std::string new_name = QuoteGitPath("b/" + fp.path) + tab;
+    if (i + 2 >= lines.size() || Chomp(lines[i + 1]) != "--- " + old_name ||
+        Chomp(lines[i + 2]) != "+++ " + new_name) {
+      return fail(i + 1, "expected '--- " + old_name + "' and '+++ " + new_name + "'");
     }
     i += 3;
     while (i < lines.size() && StartsWith(lines[i], "@@ -")) {

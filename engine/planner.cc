@@ -167,6 +167,7 @@ void Planner::PlanMatch(const Rule& rule, const SourceText& file, const QueryMat
         outcome->status = RuleStatus::kFailed;
         return;
       }
+      if (begin == end) return;  // an empty capture on an empty last line: nothing to delete
       AddEdit(Edit{file.path(), begin, end - begin, "", rule.id,
                    "the rule deletes these lines (" + rule.description + ")\n"},
               outcome);
@@ -310,6 +311,7 @@ void Planner::ApplyAndReparse() {
                       blamed->rule_id, old_text, blamed->text, problem->what)));
       continue;
     }
+    if (d.rewritten == file.bytes()) continue;  // "only files that change"
     out_->edits[path] = d.set->edits();
     out_->new_contents[path] = std::move(d.rewritten);
   }

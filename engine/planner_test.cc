@@ -99,3 +99,19 @@ TEST_CASE("a file that does not parse is never rewritten") {
 }
 
 }  // namespace muh
+
+namespace muh {
+
+TEST_CASE("deleting the empty module of an empty file plans nothing") {
+  for (const char* text : {"", "\n", "\r\n", "\n\n"}) {
+    CAPTURE(text);
+    Fixture f(std::string(kHeader) + "  - id: m\n    files: a.py\n    query: (module) @m\n    delete: m\n",
+              {{"a.py", text}});
+    PlanResult r = f.Run();
+    CHECK(Messages(r).empty());
+    CHECK(r.new_contents.empty());
+    CHECK(r.edits.empty());
+  }
+}
+
+}  // namespace muh

@@ -1,5 +1,7 @@
 #include "engine/unified_diff.h"
 
+#include "engine/git_path.h"
+
 #include <algorithm>
 #include <vector>
 
@@ -76,9 +78,14 @@ std::string UnifiedDiff(std::string_view path, std::string_view old_text,
   if (changes.empty()) return "";
 
   std::string out;
-  out.append("diff --git a/").append(path).append(" b/").append(path).append("\n");
-  out.append("--- a/").append(path).append("\n");
-  out.append("+++ b/").append(path).append("\n");
+  const std::string a = QuoteGitPath("a/" + std::string(path));
+  const std::string b = QuoteGitPath("b/" + std::string(path));
+  out.append("diff --git ").append(a).append(" ").append(b).append("\n");
+  // As git does: a name holding a space ends in a tab on these two lines,
+  // so that patch(1) knows where it stops.
+  const char* tab = path.find(' ') != std::string_view::npos ? "\t" : "";
+  out.append("--- ").append(a).append(tab).append("\n");
+  out.append("+++ ").append(b).append(tab).append("\n");
   std::size_t first = 0;
   while (first < changes.size()) {
     std::size_t last = first;

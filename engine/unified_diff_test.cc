@@ -1,5 +1,7 @@
 #include "engine/unified_diff.h"
 
+#include "engine/patch_apply.h"
+
 #include <doctest/doctest.h>
 #include <stdlib.h>
 
@@ -370,6 +372,44 @@ TEST_CASE("git apply and patch -p1 accept the diffs") {
     WriteFile(file, c.old_text);
     CHECK(std::system(patch.c_str()) == 0);
     CHECK(ReadFile(file) == c.new_text);
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("git apply, patch -p1 and ParsePatch read the paths muhpatch writes") {
+  if (!HaveTool("git --version") || !HaveTool("patch --version")) {
+    MESSAGE("git or patch is not installed; skipping");
+    return;
+  }
+  char dir_template[] = "/tmp/muh_diff_paths_XXXXXX";
+  REQUIRE(mkdtemp(dir_template) != nullptr);
+  const std::filesystem::path dir(dir_template);
+  const std::string cd = "cd '" + dir.string() + "' && ";
+  REQUIRE(std::system((cd + "git init -q").c_str()) == 0);
+  // A space before "b/", a tab, a newline, a quote and a backslash.
+  for (const std::string& path : std::vector<std::string>{"x b/c.py", "t\tab.py", "n\nl.py",
+                                                          "q\"uote.py", "back\\slash.py"}) {
+    std::string real = path;
+    for (auto [from, to] : std::vector<std::pair<std::string, std::string>>{
+             {"\\t", "\t"}, {"\\n", "\n"}, {"\\\"", "\""}, {"\\\\", "\\"}}) {
+      for (std::size_t at = real.find(from); at != std::string::npos; at = real.find(from, at + 1)) {
+        real.replace(at, from.size(), to);
+      }
+    }
+    CAPTURE(real);
+    const std::string diff = UnifiedDiff(real, "a = 1\n", "a = 2\n");
+    std::vector<FilePatch> parsed;
+    std::vector<Diagnostic> errors;
+    REQUIRE(ParsePatch("p.diff", diff, &parsed, &errors));
+    REQUIRE(parsed.size() == 1);
+    CHECK(parsed[0].path == real);
+    std::filesystem::create_directories((dir / real).parent_path());
+    WriteFile(dir / "change.patch", diff);
+    WriteFile(dir / real, "a = 1\n");
+    CHECK(std::system((cd + "git apply --check change.patch").c_str()) == 0);
+    CHECK(std::system((cd + "patch -p1 -s -f --dry-run -i change.patch </dev/null").c_str()) == 0);
+    CHECK(std::system((cd + "git apply change.patch").c_str()) == 0);
+    CHECK(ReadFile(dir / real) == "a = 2\n");
   }
   std::filesystem::remove_all(dir);
 }
