@@ -9,6 +9,11 @@ reads the committed seeds. Run from anywhere: python3 tests/fuzz/make_seeds.py
                      a few hand-written predicate cases
   fuzz_edit_diff/    small Python texts: LF, CRLF, mixed, BOM, no final
                      newline, empty, and lines that look like diff syntax
+  fuzz_plan/         RULES NUL PYTHON: rules/bi100.yaml alone (the target's
+                     built-in sample) and over each knob file of
+                     fixtures/enginex-vllm; each golden case's rules (bi100
+                     cut to its --rule ids, or its rules.yaml) over its
+                     tree's files joined into one; a few hand-written ones
 
 Seeds named regress-* (reproducers of fixed findings, moved here from
 tests/fuzz/crashes/) are left alone.
@@ -36,12 +41,9 @@ def cut(data, limit=MAX_PY):
     return data[: end + 1] if end > 0 else data[:limit]
 
 
-def rule_loader():
-    write("fuzz_rule_loader", "bi100.yaml", (ROOT / "rules/bi100.yaml").read_bytes())
-    for f in sorted((ROOT / "fixtures/cases").glob("**/rules.yaml")):
-        name = "-".join(f.relative_to(ROOT / "fixtures/cases").parts[:-1])
-        write("fuzz_rule_loader", name + ".yaml", f.read_bytes())
-    write("fuzz_rule_loader", "table-values.yaml", """version: 1
+# Hand-written rule files: fuzz_rule_loader seeds, and fuzz_plan seeds with
+# Python of their own.
+TABLE_VALUES_YAML = """version: 1
 values:
   smem: 48
   flag: true
@@ -68,8 +70,9 @@ rules:
       - name: p
         absent: '((identifier) @x (#eq? @x "raise"))'
         required: false
-""")
-    write("fuzz_rule_loader", "model-calls.yaml", """version: 1
+"""
+
+MODEL_CALLS_YAML = """version: 1
 workload: {head_dim: 64, dtype: bfloat16, topk: 2}
 search_spaces:
   s:
@@ -88,7 +91,16 @@ rules:
     query: '(list) @l'
     append-to: l
     entries: s
-""")
+"""
+
+
+def rule_loader():
+    write("fuzz_rule_loader", "bi100.yaml", (ROOT / "rules/bi100.yaml").read_bytes())
+    for f in sorted((ROOT / "fixtures/cases").glob("**/rules.yaml")):
+        name = "-".join(f.relative_to(ROOT / "fixtures/cases").parts[:-1])
+        write("fuzz_rule_loader", name + ".yaml", f.read_bytes())
+    write("fuzz_rule_loader", "table-values.yaml", TABLE_VALUES_YAML)
+    write("fuzz_rule_loader", "model-calls.yaml", MODEL_CALLS_YAML)
 
 
 def query():
@@ -265,6 +277,126 @@ def edit_diff():
         write("fuzz_edit_diff", name, data)
 
 
+# fuzz_plan: RULES NUL PYTHON. The target puts the one Python file at every
+# path the rules name, so a case's files are joined into one.
+PLAN_KNOBS = [  # fixtures/enginex-vllm's files that rules/bi100.yaml rewrites
+    "vllm/attention/ops/paged_attn.py",
+    "vllm/_custom_ops.py",
+    "vllm/attention/ops/prefix_prefill.py",
+    "vllm/model_executor/layers/fused_moe/fused_moe.py",
+    "vllm/attention/ops/triton_flash_attention.py",
+]
+# Cases whose rule file LoadRules refuses (fuzz_rule_loader's seeds cover
+# them), whose point the one-file tree cannot make (a symlink, invalid
+# UTF-8, which ends the run before planning; --set: the target uses the
+# built-in profile) or that another seed already is.
+PLAN_SKIP = {"errors/bad_predicate", "errors/malformed_yaml", "errors/query_syntax",
+             "errors/non_utf8", "errors/search_space_too_big", "errors/symlink_escape",
+             "errors/unknown_capture", "errors/unknown_key", "errors/unknown_value",
+             "enginex_vllm", "model_warp32"}
+# What each case's setup.sh does to its tree, applied to the joined Python.
+PLAN_SETUP = {
+    "crlf": lambda py: py.replace(b"\n", b"\r\n"),
+    "bom": lambda py: b"\xef\xbb\xbf" + py,
+    "prefix_prefill": lambda py: py if py.endswith(b"\n") else py + b"\n",
+}
+MAX_PLAN = 60 * 1024  # bytes of a seed
+
+
+class _BlockDumper(yaml.SafeDumper):
+    pass
+
+
+_BlockDumper.add_representer(
+    str, lambda d, s: d.represent_scalar("tag:yaml.org,2002:str", s, style="|" if "\n" in s else None))
+
+
+def join_py(paths):
+    out = b""
+    for p in paths:
+        data = p.read_bytes()
+        if out and not out.endswith(b"\n"):
+            out += b"\n"
+        out += data
+    return out
+
+
+def rule_files(rules_yaml, ids=None):
+    """The literal files the rules (only `ids`, when given) and their
+    preconditions name, in order."""
+    def listed(v):
+        return [v] if isinstance(v, str) else list(v or [])
+    files = []
+    for r in yaml.safe_load(rules_yaml).get("rules") or []:
+        if ids and r["id"] not in ids:
+            continue
+        names = listed(r.get("files"))
+        for p in r.get("preconditions") or []:
+            names += listed(p.get("files"))
+        files += [f for f in names if f not in files]
+    return files
+
+
+def plan_seed(name, rules, py):
+    data = (rules if isinstance(rules, bytes) else rules.encode()) + b"\0" + py
+    assert len(data) <= MAX_PLAN, (name, len(data))
+    write("fuzz_plan", name, data)
+
+
+def plan():
+    cases = ROOT / "fixtures/cases"
+    bi100 = (ROOT / "rules/bi100.yaml").read_bytes()
+    enginex = ROOT / "fixtures/enginex-vllm"
+    write("fuzz_plan", "bi100", bi100)  # over the target's built-in sample
+    for knob in PLAN_KNOBS:
+        plan_seed("bi100-" + pathlib.Path(knob).stem, bi100, (enginex / knob).read_bytes())
+    for d in sorted(p.parent for p in cases.glob("**/args")) + sorted(
+            p.parent for p in cases.glob("errors/*/rules.yaml")):
+        case = d.relative_to(cases).as_posix()
+        if case in PLAN_SKIP or (d / "args").exists() and case.startswith("errors/"):
+            continue
+        args = (d / "args").read_text().split() if (d / "args").exists() else []
+        ids = [args[i + 1] for i, a in enumerate(args) if a == "--rule"]
+        if (d / "rules.yaml").exists():
+            rules = (d / "rules.yaml").read_bytes()
+        else:  # rules.link: bi100, only the rules `--rule` selects
+            data = yaml.safe_load(bi100)
+            if ids:
+                data["rules"] = [r for r in data["rules"] if r["id"] in ids]
+            rules = yaml.dump(data, Dumper=_BlockDumper, sort_keys=False, width=200).encode()
+        tree = d / "tree" if (d / "tree").is_dir() else ROOT / (d / "tree.link").read_text().strip()
+        overlay = {}  # tree-relative path -> the file the case puts there
+        if (d / "overlay.link").exists():
+            o = ROOT / (d / "overlay.link").read_text().strip()
+            overlay[o.as_posix().split("/tree/", 1)[1]] = o
+        py_paths = [overlay.get(f, tree / f) for f in rule_files(rules, ids)]
+        py_paths = [p for p in py_paths if p.is_file()]
+        py = join_py(py_paths)
+        if case in PLAN_SETUP:
+            py = PLAN_SETUP[case](py)
+        plan_seed("case-" + case.replace("/", "-"), rules, py)
+    plan_seed("hand-table-values", TABLE_VALUES_YAML,
+              b"x = 1\ny = 2\nconfigs = [triton.Config({'BLOCK_M': 64}, num_warps=4)]\nuse_v1 = True\n")
+    plan_seed("hand-model-calls", MODEL_CALLS_YAML,
+              b"if numel <= 64:\n    pass\nconfigs = [\n    triton.Config({'BLOCK_M': 16, 'BLOCK_N': 32, 'w': 0},"
+              b" num_stages=1, num_warps=2),\n]\n")
+    plan_seed("hand-delete-lines", """version: 1
+values:
+  size: 1024
+rules:
+  - id: drop
+    files: "**/*.py"
+    query: '((expression_statement (assignment left: (identifier) @n)) @s (#eq? @n "use_v1"))'
+    delete: s
+    expect: 1
+  - id: size
+    files: [a.py, vllm/_custom_ops.py]
+    query: '((assignment left: (identifier) @n right: (_) @v) (#eq? @n "SIZE"))'
+    replace: v
+    with: "{{size}}  # was {{@v}}"
+""", b"def f():\n    use_v1 = True\r\n    SIZE = 32 * 1024\n    return SIZE")
+
+
 def main():
     # Regression seeds (regress-*, reproducers of fixed findings) are kept.
     for f in CORPUS.glob("*/*"):
@@ -273,6 +405,7 @@ def main():
     rule_loader()
     query()
     edit_diff()
+    plan()
     total = sum(f.stat().st_size for f in CORPUS.rglob("*") if f.is_file())
     count = sum(1 for f in CORPUS.rglob("*") if f.is_file())
     print(f"{count} seeds, {total} bytes under {CORPUS.relative_to(ROOT)}")
