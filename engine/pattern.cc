@@ -45,9 +45,13 @@ class Parser {
         p.root = NodePattern();
         Captures(&p.root);
       }
-      // (for both forms) libtree-sitter starts a root `(_ child...)` at its first child and
-      // takes whatever parent that has, anonymous ones too; left to it.
+      // libtree-sitter starts a root `(_ child...)` at its first child and
+      // takes whatever parent that has, anonymous ones too; left to it, as
+      // are roots that are alternations, `_` or anonymous nodes (in a group).
       if (p.root.kind == PatternNode::Kind::kAnyNamed && !p.root.children.empty()) {
+        throw NotInSubset{};
+      }
+      if (p.root.kind != PatternNode::Kind::kNamed && p.root.kind != PatternNode::Kind::kAnyNamed) {
         throw NotInSubset{};
       }
       Skip();

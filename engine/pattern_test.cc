@@ -228,10 +228,9 @@ TEST_CASE("ParsePatterns: groups with predicates") {
   CHECK(ne.operands[1].is_capture);
   CHECK(ne.operands[1].capture == 1);
 
-  // A group around a non-node pattern, and a predicate with no operands.
-  auto s = Parse("(\"if\" @kw (#foo?))");
+  // A predicate with no operands (Query::Compile then refuses it by name).
+  auto s = Parse("((identifier) @kw (#foo?))");
   REQUIRE(s);
-  CHECK(s->patterns[0].root.kind == Kind::kAnonymous);
   REQUIRE(s->patterns[0].predicates.size() == 1);
   CHECK(s->patterns[0].predicates[0].name == "foo?");
   CHECK(s->patterns[0].predicates[0].operands.empty());
@@ -325,6 +324,19 @@ TEST_CASE("ParsePatterns: constructs left to libtree-sitter") {
   CHECK_FALSE(Accepted("(identifier) @ a"));
   // Several patterns, even each in the subset.
   CHECK_FALSE(Accepted("(identifier) @a (integer) @b"));
+}
+
+}  // namespace muh
+
+namespace muh {
+
+TEST_CASE("ParsePatterns: a group's root is a node pattern") {
+  auto accepted = [](const char* text) { return ParsePatterns(text, tree_sitter_python()).has_value(); };
+  CHECK(accepted("((identifier) @a (#eq? @a \"x\"))"));
+  CHECK(accepted("((_) @a (#eq? @a \"x\"))"));
+  CHECK_FALSE(accepted("([(identifier) (integer)] @a (#eq? @a \"x\"))"));
+  CHECK_FALSE(accepted("(\"if\" @k)"));
+  CHECK_FALSE(accepted("(_ @a)"));
 }
 
 }  // namespace muh
