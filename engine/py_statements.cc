@@ -49,6 +49,9 @@ std::optional<std::vector<StatementSpan>> TopLevelStatements(std::string_view sr
         blank_or_comment = j >= src.size() || src[j] == '\n' || src[j] == '\r' || src[j] == '#';
       }
       bool column0 = c != ' ' && c != '\t' && c != '\f' && !blank_or_comment;
+      // Indented code before any statement: libtree-sitter parses a file
+      // whose code is all indented, so column 0 proves nothing there.
+      if (!column0 && !blank_or_comment && out.empty()) return std::nullopt;
       if (column0 && !ContinuesCompound(src, i) && !decorator) {
         if (!out.empty()) out.back().end = line, out.back().end_row = row;
         out.push_back(StatementSpan{line, src.size(), row, 0, 0});
