@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
-#include <regex>
 
 #include <fmt/format.h>
+#include <re2/re2.h>
 
 #include "engine/pattern.h"
 #include "engine/pattern_match.h"
@@ -19,7 +19,7 @@ struct Query::Predicate {
   bool rhs_is_capture = false;
   uint32_t rhs_capture = 0;
   std::vector<std::string> strings;  // literal operands
-  std::shared_ptr<std::regex> regex;
+  std::shared_ptr<const re2::RE2> regex;
 };
 
 namespace {
@@ -176,12 +176,14 @@ std::string BuildPredicate(const std::string& name, const std::vector<Operand>& 
     }
   }
   if (pred->op == Op::kMatch || pred->op == Op::kNotMatch) {
-    try {
-      pred->regex = std::make_shared<std::regex>(pred->strings[0], std::regex::ECMAScript);
-    } catch (const std::regex_error& e) {
+    re2::RE2::Options options;
+    options.set_log_errors(false);
+    auto re = std::make_shared<const re2::RE2>(pred->strings[0], options);
+    if (!re->ok()) {
       return fmt::format("'#{}' has an invalid regular expression '{}': {}", name,
-                         pred->strings[0], e.what());
+                         pred->strings[0], re->error());
     }
+    pred->regex = std::move(re);
   }
   return "";
 }
@@ -192,8 +194,8 @@ bool HoldsFor(const Query::Predicate& p, std::string_view text) {
   switch (p.op) {
     case Op::kEq: return text == p.strings[0];
     case Op::kNotEq: return text != p.strings[0];
-    case Op::kMatch: return std::regex_search(text.begin(), text.end(), *p.regex);
-    case Op::kNotMatch: return !std::regex_search(text.begin(), text.end(), *p.regex);
+    case Op::kMatch: return re2::RE2::PartialMatch(text, *p.regex);
+    case Op::kNotMatch: return !re2::RE2::PartialMatch(text, *p.regex);
     case Op::kAnyOf: return std::find(p.strings.begin(), p.strings.end(), text) != p.strings.end();
   }
   return false;

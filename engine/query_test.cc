@@ -127,3 +127,22 @@ TEST_CASE("required literals come from #eq? and #any-of?") {
 }
 
 }  // namespace muh
+
+namespace muh {
+
+TEST_CASE("#match? is RE2: nested repetition is an error or runs in linear time") {
+  QueryError err;
+  CHECK(Query::Compile("((identifier) @n (#match? @n \"^[A-Z_]*+$\"))", &err) == nullptr);
+  CHECK(err.message ==
+        "'#match?' has an invalid regular expression '^[A-Z_]*+$': bad repetition operator: *+");
+  // With std::regex this backtracked for minutes (found by fuzz_query).
+  auto q = Query::Compile("((identifier) @n (#match? @n \"^(A*)*$\"))", &err);
+  REQUIRE_MESSAGE(q, err.message);
+  PythonParser parser;
+  std::string src = std::string(2000, 'A') + "b = 1\n" + std::string(50, 'A') + " = 2\n";
+  auto m = q->Run(parser.Parse(src));
+  REQUIRE(m.size() == 1);
+  CHECK(m[0].Find("n")->text == std::string(50, 'A'));
+}
+
+}  // namespace muh
