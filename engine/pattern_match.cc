@@ -52,9 +52,10 @@ class Matcher {
     // libtree-sitter scopes some anchor checks by the hidden node that holds
     // `a; b` statement lists (a statement before `;` counts as a last child);
     // anchors among such siblings are left to it.
+    // How a MISSING sibling counts for anchors is left to it too.
     if (HasAnchor(pat)) {
       for (const Kid& k : a.kids) {
-        if (!k.named && ts_node_symbol(k.node) == Semicolon()) {
+        if ((!k.named && ts_node_symbol(k.node) == Semicolon()) || ts_node_is_missing(k.node)) {
           locked_ = true;
           return;
         }
@@ -110,6 +111,8 @@ class Matcher {
     // explicit `(ERROR)`, which our subset leaves to it), though it looks
     // inside, and an ERROR still counts as a named sibling for anchors.
     if (ts_node_symbol(node) == static_cast<TSSymbol>(-1)) return false;
+    // Nor onto a MISSING node (zero-width, inserted by error recovery).
+    if (ts_node_is_missing(node)) return false;
     switch (pat.kind) {
       case Kind::kAny:
         return true;
