@@ -67,8 +67,9 @@ class Query {
   std::vector<std::vector<std::string>> RequiredLiterals() const;
 
   // Whether libtree-sitter's query cursor runs this query (the query is
-  // outside the subset our own matcher handles). Even when not, a tree on
-  // which the two could differ goes to libtree-sitter (pattern_match.h).
+  // outside the subset our own matcher handles). Even when not, a tree with
+  // syntax errors, or one on which the two could differ (pattern_match.h),
+  // goes to libtree-sitter.
   bool UsesTreeSitterMatcher() const;
 
   // Whether every match lies inside one top-level statement of the file
