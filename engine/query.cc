@@ -120,8 +120,9 @@ std::size_t FieldOnPredicate(std::string_view s) {
     if (j < s.size() && (s[j] == '#' || s[j] == '.')) return i;
     // libtree-sitter also reads a bare `eq?` or `set!` as a predicate.
     std::size_t k = j;
+    // (libtree-sitter's names also hold '.' after their first character)
     while (k < s.size() && (std::isalnum(static_cast<unsigned char>(s[k])) || s[k] == '_' ||
-                            s[k] == '-' || s[k] == '?' || s[k] == '!')) {
+                            s[k] == '-' || s[k] == '?' || s[k] == '!' || (k > j && s[k] == '.'))) {
       ++k;
     }
     if (k > j && (s[k - 1] == '?' || s[k - 1] == '!')) return i;

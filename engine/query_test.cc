@@ -77,7 +77,8 @@ TEST_CASE("a field name on a predicate is refused (libtree-sitter 0.20.7 overflo
   for (const char* q : {"(pair (identifier) @x key: (#eq? @x \"y\"))",
                         "(pair (identifier) @x key: (eq? @x \"y\"))",
                         "(pair (identifier) @x key: (.eq? @x \"y\"))",
-                        "(pair key: ((#eq? @k \"x\")))", "(pair key: ; c\n (#eq? @k \"x\"))"}) {
+                        "(pair key: ((#eq? @k \"x\")))", "(pair key: ; c\n (#eq? @k \"x\"))",
+                        "(pair key: (idERROR....tch? @i \"x\"))"}) {
     CAPTURE(q);
     CHECK(Query::Compile(q, &err) == nullptr);
     CHECK(err.message == "query syntax error: a field name cannot label a predicate");
