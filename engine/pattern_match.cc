@@ -52,10 +52,9 @@ class Matcher {
     // libtree-sitter scopes some anchor checks by the hidden node that holds
     // `a; b` statement lists (a statement before `;` counts as a last child);
     // anchors among such siblings are left to it.
-    // How a MISSING sibling counts for anchors is left to it too.
     if (HasAnchor(pat)) {
       for (const Kid& k : a.kids) {
-        if ((!k.named && ts_node_symbol(k.node) == Semicolon()) || ts_node_is_missing(k.node)) {
+        if (!k.named && ts_node_symbol(k.node) == Semicolon()) {
           locked_ = true;
           return;
         }
@@ -107,12 +106,6 @@ class Matcher {
 
   static bool TypeMatches(const PatternNode& pat, TSNode node) {
     using Kind = PatternNode::Kind;
-    // libtree-sitter never maps a pattern node onto an ERROR node (only an
-    // explicit `(ERROR)`, which our subset leaves to it), though it looks
-    // inside, and an ERROR still counts as a named sibling for anchors.
-    if (ts_node_symbol(node) == static_cast<TSSymbol>(-1)) return false;
-    // Nor onto a MISSING node (zero-width, inserted by error recovery).
-    if (ts_node_is_missing(node)) return false;
     switch (pat.kind) {
       case Kind::kAny:
         return true;
@@ -219,6 +212,13 @@ std::vector<std::pair<uint32_t, const void*>> KeyOf(const Binding& b) {
 
 std::vector<PatternMatch> MatchPatterns(const PatternQuery& query, const SyntaxTree& tree,
                                         const AdmitFn& admit, bool* locked) {
+  // Error recovery's ERROR, MISSING and zero-width nodes are matched as
+  // libtree-sitter's cursor sees them: such trees are its (fuzz_query found
+  // corner after corner), and they are rare here.
+  if (tree.HasError()) {
+    *locked = true;
+    return {};
+  }
   std::vector<PatternMatch> out;
   const SyntaxTree::Index& index = tree.NodeIndex();
   Matcher matcher(tree.Root(), admit);

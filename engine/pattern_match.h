@@ -37,9 +37,10 @@ using AdmitFn = std::function<bool(std::size_t pattern, uint32_t capture, TSNode
 
 // Every match of every pattern in `tree`, by pattern, then in document
 // order of the node each match starts at. Sets `*locked` (and may stop
-// early) when a step that libtree-sitter may lock onto its first candidate
-// (PatternChild::may_lock) has several candidates in this tree: its
-// matches could then differ from ours, and the caller asks it instead.
+// early) when libtree-sitter's matches could differ from ours, and the
+// caller asks it instead: the tree has a syntax error, or a step that
+// libtree-sitter may lock onto its first candidate (PatternChild::may_lock)
+// has several candidates in this tree.
 std::vector<PatternMatch> MatchPatterns(const PatternQuery& query, const SyntaxTree& tree,
                                         const AdmitFn& admit, bool* locked);
 

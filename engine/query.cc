@@ -454,12 +454,8 @@ std::vector<QueryMatch> Query::Run(const SyntaxTree& tree) const {
       }
       return true;
     };
-    // A tree with syntax errors goes to libtree-sitter whole: how its query
-    // cursor treats ERROR, MISSING and zero-width recovery nodes is its own
-    // (fuzz_query keeps finding corners), and such trees are rare here.
-    bool locked = tree.HasError();
-    std::vector<PatternMatch> ms;
-    if (!locked) ms = MatchPatterns(*patterns_, tree, admit, &locked);
+    bool locked = false;
+    std::vector<PatternMatch> ms = MatchPatterns(*patterns_, tree, admit, &locked);
     if (locked) {
       LazyTreeSitter();
       run_tree_sitter(lazy_.get(), &lazy_capture_ids_);
