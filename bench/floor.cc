@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/syntax_tree.h"
+#include "engine/python/syntax_tree.h"
 
 namespace {
 

@@ -18,8 +18,8 @@
 #include <string>
 
 #include "micro_common.h"
-#include "engine/query.h"
-#include "engine/syntax_tree.h"
+#include "engine/query/query.h"
+#include "engine/python/syntax_tree.h"
 
 namespace {
 

@@ -2,7 +2,7 @@
 // the literals a rule's query requires (Query::RequiredLiterals(): groups of
 // alternatives; a file lacking every alternative of some group cannot
 // match). verify's whole-tree search prefilters each file this way
-// (engine/tree_search.h: PassesPrefilter, std::string_view::find); this
+// (engine/app/tree_search.h: PassesPrefilter, std::string_view::find); this
 // measures what that costs per byte, against memmem(3), to compare with
 // parsing (micro_parse_query's BM_Parse) and with `cat`/`grep -F`.
 //
@@ -26,9 +26,9 @@
 #include <vector>
 
 #include "micro_common.h"
-#include "engine/query.h"
-#if __has_include("engine/tree_search.h")
-#include "engine/tree_search.h"
+#include "engine/query/query.h"
+#if __has_include("engine/app/tree_search.h")
+#include "engine/app/tree_search.h"
 #define MUHBENCH_HAVE_ENGINE_PREFILTER 1
 #endif
 

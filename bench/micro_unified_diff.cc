@@ -1,4 +1,4 @@
-// The unified diff layer (engine/unified_diff.h: UnifiedDiff), on the shapes
+// The unified diff layer (engine/patch/unified_diff.h: UnifiedDiff), on the shapes
 // muhpatch produces: a few one-line edits in a file of N lines, an insertion
 // of a block (autotune entries), an identical file, and a dense worst case.
 #include <benchmark/benchmark.h>
@@ -6,7 +6,7 @@
 #include <string>
 
 #include "micro_common.h"
-#include "engine/unified_diff.h"
+#include "engine/patch/unified_diff.h"
 
 namespace {
 

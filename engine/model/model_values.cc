@@ -1,7 +1,7 @@
 #include "engine/model/model_values.h"
 
 #include "engine/model/knobs.h"
-#include "engine/py_literal.h"
+#include "engine/python/py_literal.h"
 
 namespace muh {
 

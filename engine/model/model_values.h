@@ -12,7 +12,7 @@
 #include "engine/model/derivation.h"
 #include "engine/model/facts.h"
 #include "engine/model/workload.h"
-#include "engine/value_source.h"
+#include "engine/model/value_source.h"
 
 namespace muh {
 

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
-#include "engine/edit_distance.h"
+#include "engine/base/edit_distance.h"
 
 namespace muh {
 

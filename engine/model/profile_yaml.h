@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/diagnostic.h"
+#include "engine/base/diagnostic.h"
 #include "engine/model/facts.h"
 
 namespace muh {

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "engine/edit_distance.h"
+#include "engine/base/edit_distance.h"
 
 namespace muh {
 

@@ -23,11 +23,11 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/diagnostic.h"
-#include "engine/edit.h"
-#include "engine/line_diff.h"
-#include "engine/patch_apply.h"
-#include "engine/unified_diff.h"
+#include "engine/base/diagnostic.h"
+#include "engine/plan/edit.h"
+#include "engine/patch/line_diff.h"
+#include "engine/patch/patch_apply.h"
+#include "engine/patch/unified_diff.h"
 #include "tests/fuzz/fuzz_common.h"
 
 namespace {

@@ -37,18 +37,18 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/diagnostic.h"
-#include "engine/edit.h"
-#include "engine/glob.h"
+#include "engine/base/diagnostic.h"
+#include "engine/plan/edit.h"
+#include "engine/base/glob.h"
 #include "engine/model/model_values.h"
-#include "engine/patch_apply.h"
-#include "engine/planner.h"
-#include "engine/rule.h"
-#include "engine/rule_loader.h"
-#include "engine/scope.h"
-#include "engine/session.h"
-#include "engine/source_text.h"
-#include "engine/syntax_tree.h"
+#include "engine/patch/patch_apply.h"
+#include "engine/plan/planner.h"
+#include "engine/rules/rule.h"
+#include "engine/rules/rule_loader.h"
+#include "engine/rules/scope.h"
+#include "engine/app/session.h"
+#include "engine/base/source_text.h"
+#include "engine/python/syntax_tree.h"
 #include "tests/fuzz/fuzz_common.h"
 
 namespace {

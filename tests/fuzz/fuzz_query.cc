@@ -44,9 +44,9 @@
 #include <tuple>
 #include <vector>
 
-#include "engine/py_statements.h"
-#include "engine/query.h"
-#include "engine/syntax_tree.h"
+#include "engine/python/py_statements.h"
+#include "engine/query/query.h"
+#include "engine/python/syntax_tree.h"
 #include "tests/fuzz/fuzz_common.h"
 
 namespace {

@@ -15,13 +15,13 @@
 #include <string>
 #include <vector>
 
-#include "engine/diagnostic.h"
+#include "engine/base/diagnostic.h"
 #include "engine/model/model_values.h"
-#include "engine/query.h"
-#include "engine/rule.h"
-#include "engine/rule_loader.h"
-#include "engine/session.h"
-#include "engine/template.h"
+#include "engine/query/query.h"
+#include "engine/rules/rule.h"
+#include "engine/rules/rule_loader.h"
+#include "engine/app/session.h"
+#include "engine/rules/template.h"
 #include "tests/fuzz/fuzz_common.h"
 
 namespace {

@@ -1,0 +1,127 @@
+#include "engine/app/cli.h"
+
+#include <functional>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include "engine/app/commands.h"
+#include "engine/app/verify.h"
+#include "engine/base/edit_distance.h"
+#include "engine/base/exit_codes.h"
+
+namespace muh {
+
+namespace {
+
+struct CommandSpec {
+  const char* name;
+  const char* help;
+  int positionals;     // 2: RULES TREE; 1: RULES TESTS (test); 0: [RULES] (model)
+  bool takes_patch;    // --patch
+  bool takes_explain;  // --explain
+  std::function<int(const CommandOptions&)> run;
+};
+
+const std::vector<CommandSpec>& Commands() {
+  static const std::vector<CommandSpec> kCommands = {
+      {"diff", "print the unified diff the rules produce; modify nothing", 2, false, true,
+       RunDiff},
+      {"apply", "rewrite the tree in place: all files or none", 2, false, true, RunApply},
+      {"verify", "fail (exit 1) when the tree or the committed patch has drifted", 2, true, false,
+       RunVerify},
+      {"model", "print every value the BI-V100 model derives (RULES adds its workload)", 0, false,
+       true, RunModel},
+      {"test", "run rule tests: snippets each rule must and must not rewrite", 1, false, false,
+       RunRuleTestsCommand},
+  };
+  return kCommands;
+}
+
+void SetUpLogging(int verbosity) {
+  auto diag = spdlog::stderr_logger_mt("diag");
+  diag->set_pattern("%v");
+  auto log = spdlog::stderr_logger_mt("muhpatch");
+  log->set_pattern("muhpatch: %l: %v");
+  log->set_level(verbosity >= 3   ? spdlog::level::trace
+                 : verbosity >= 2 ? spdlog::level::debug
+                 : verbosity == 1 ? spdlog::level::info
+                                  : spdlog::level::warn);
+  spdlog::set_default_logger(log);
+}
+
+}  // namespace
+
+int RunCli(int argc, char** argv) {
+  std::vector<std::string> names;
+  for (const CommandSpec& c : Commands()) names.push_back(c.name);
+  if (argc >= 2 && argv[1][0] != '-') {
+    std::string word = argv[1];
+    bool known = false;
+    for (const std::string& n : names) known = known || n == word;
+    if (!known) {
+      std::cerr << "muhpatch: error: unknown command '" << word << "'" << DidYouMean(word, names)
+                << "\n";
+      return kExitBadInput;
+    }
+  }
+  CLI::App app{"muhpatch: rewrite the tuning knobs of enginex-vllm from declared rules"};
+  app.require_subcommand(1);
+  app.fallthrough();  // -v may follow the subcommand too
+  int verbosity = 0;
+  app.add_flag("-v,--verbose", verbosity, "log more on stderr (-vv: phase timings, -vvv: every file searched)");
+  CommandOptions opts;
+  std::vector<std::pair<CLI::App*, const CommandSpec*>> subs;
+  for (const CommandSpec& c : Commands()) {
+    CLI::App* sub = app.add_subcommand(c.name, c.help);
+    if (c.positionals == 2) {
+      sub->add_option("RULES", opts.session.rules_path, "rule file (YAML)")->required();
+      sub->add_option("TREE", opts.session.tree_path, "root of the source tree")->required();
+      sub->add_option("--rule", opts.session.only_rules, "run only this rule (repeatable)")
+          ->allow_extra_args(false);
+    } else if (c.positionals == 1) {
+      sub->add_option("RULES", opts.session.rules_path, "rule file (YAML)")->required();
+      sub->add_option("TESTS", opts.tests_path, "rule tests (YAML)")->required();
+    } else {
+      sub->add_option("RULES", opts.session.rules_path, "rule file whose workload to use");
+    }
+    sub->add_option("--hw", opts.session.hw_path, "hardware profile (YAML) over the built-in bi100");
+    // One value per --set/--rule, so positionals after them stay positionals.
+    sub->add_option("--set", opts.session.sets, "override a fact: FACT=VALUE (repeatable)")
+        ->allow_extra_args(false);
+    if (c.takes_explain) {
+      sub->add_flag("--explain", opts.explain, "say which derivation produced each value");
+    }
+    if (c.takes_patch) {
+      sub->add_option("--patch", opts.patch_path, "the committed patch to compare");
+      sub->add_option("--threads", opts.threads, "workers for the whole-tree search (0: one per core)");
+      sub->add_option("--format", opts.format, "text (default), json, or github annotations")
+          ->check(CLI::IsMember({"text", "json", "github"}));
+    }
+    subs.emplace_back(sub, &c);
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "muhpatch: error: " << e.what() << "\n";
+    return kExitBadInput;
+  }
+  SetUpLogging(verbosity);
+  try {
+    for (const auto& [sub, spec] : subs) {
+      if (sub->parsed()) return spec->run(opts);
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "muhpatch: internal error: " << e.what() << "\n";
+    return kExitInternal;
+  }
+  return kExitBadInput;
+}
+
+}  // namespace muh

@@ -1,0 +1,174 @@
+#include "engine/app/tree_search.h"
+
+#include <string.h>
+
+#include <algorithm>
+#include <map>
+#include <optional>
+
+#include <spdlog/spdlog.h>
+
+#include "engine/base/glob.h"
+#include "engine/base/parallel.h"
+#include "engine/python/py_statements.h"
+#include "engine/base/source_text.h"
+#include "engine/python/syntax_tree.h"
+
+namespace muh {
+
+bool PassesPrefilter(std::string_view bytes, const std::vector<std::vector<std::string>>& groups) {
+  for (const auto& group : groups) {
+    bool any = false;
+    for (const std::string& lit : group) {
+      if (::memmem(bytes.data(), bytes.size(), lit.data(), lit.size()) != nullptr) {
+        any = true;
+        break;
+      }
+    }
+    if (!any) return false;
+  }
+  return true;
+}
+
+namespace {
+
+bool InScope(const Rule& r, const std::string& path) {
+  for (const std::string& p : r.files) {
+    if (GlobMatch(p, path)) return true;
+  }
+  for (const std::string& p : r.also_matches) {
+    if (GlobMatch(p, path)) return true;
+  }
+  return false;
+}
+
+struct FileResult {
+  std::vector<ForeignMatch> matches;
+  bool read = false;
+  bool parsed = false;
+  bool partial = false;   // only some statements parsed
+  std::size_t bytes = 0;  // parsed
+  std::vector<std::size_t> rules;  // whose prefilter the file passed
+};
+
+}  // namespace
+
+std::vector<ForeignMatch> SearchOutsideScope(const RuleSet& rules,
+                                             const std::vector<std::string>& tree_paths,
+                                             const ReadFn& read, unsigned threads,
+                                             SearchStats* stats) {
+  // Per rule: its prefilter groups, as indexes into the distinct literals
+  // of all rules, so each literal is looked for once per file. A rule whose
+  // query requires no literal has no groups and is searched in every file.
+  std::vector<std::string> literals;
+  std::vector<std::vector<std::vector<std::size_t>>> groups;
+  for (const Rule& r : rules.rules) {
+    std::vector<std::vector<std::size_t>> rule_groups;
+    for (const auto& group : r.query->RequiredLiterals()) {
+      std::vector<std::size_t> ids;
+      for (const std::string& lit : group) {
+        auto it = std::find(literals.begin(), literals.end(), lit);
+        ids.push_back(static_cast<std::size_t>(it - literals.begin()));
+        if (it == literals.end()) literals.push_back(lit);
+      }
+      rule_groups.push_back(std::move(ids));
+    }
+    groups.push_back(std::move(rule_groups));
+  }
+
+  std::vector<FileResult> results(tree_paths.size());
+  // One parser per worker, reused for every file it parses.
+  ParallelFor<PythonParser>(tree_paths.size(), threads, [&](PythonParser& parser, std::size_t i) {
+    const std::string& path = tree_paths[i];
+    std::vector<std::size_t> candidates;
+    for (std::size_t r = 0; r < rules.rules.size(); ++r) {
+      if (!InScope(rules.rules[r], path)) candidates.push_back(r);
+    }
+    if (candidates.empty()) return;
+    std::string bytes;
+    if (!read(path, &bytes)) return;
+    results[i].read = true;
+    // 0: not looked for yet, 1: absent, 2: present.
+    std::vector<char> seen(literals.size(), 0);
+    auto present = [&](std::size_t id) {
+      if (seen[id] == 0) {
+        seen[id] = ::memmem(bytes.data(), bytes.size(), literals[id].data(),
+                            literals[id].size()) != nullptr ? 2 : 1;
+      }
+      return seen[id] == 2;
+    };
+    std::vector<std::size_t> hits;
+    for (std::size_t r : candidates) {
+      bool pass = std::all_of(groups[r].begin(), groups[r].end(), [&](const auto& group) {
+        return std::any_of(group.begin(), group.end(), present);
+      });
+      if (pass) hits.push_back(r);
+    }
+    if (hits.empty()) return;
+    // Parse only the top-level statements that hold a required literal when
+    // every rule to run is statement-local; the whole file when one is not,
+    // when the lexer gives up or when that partial parse meets a syntax
+    // error (its statements may then have been cut wrongly).
+    std::optional<SyntaxTree> tree;
+    std::size_t parsed_bytes = bytes.size();
+    bool local = std::all_of(hits.begin(), hits.end(), [&](std::size_t r) {
+      return !groups[r].empty() && rules.rules[r].query->StatementLocal();
+    });
+    if (local) {
+      if (auto spans = TopLevelStatements(bytes)) {
+        std::vector<std::string_view> wanted;
+        for (std::size_t r : hits) {
+          for (std::size_t id : groups[r][0]) wanted.push_back(literals[id]);
+        }
+        std::vector<TSRange> ranges = RangesHolding(bytes, *spans, wanted);
+        if (ranges.empty()) return;  // the literals lie outside every statement
+        SyntaxTree part = parser.ParseRanges(bytes, ranges);
+        if (!part.HasError()) {
+          tree.emplace(std::move(part));
+          parsed_bytes = 0;
+          for (const TSRange& r : ranges) parsed_bytes += r.end_byte - r.start_byte;
+          results[i].partial = true;
+        }
+      }
+    }
+    if (!tree) tree.emplace(parser.Parse(bytes));
+    results[i].parsed = true;
+    results[i].bytes = parsed_bytes;
+    results[i].rules = hits;
+    SourceText text(path, "");
+    for (std::size_t r : hits) {
+      std::vector<QueryMatch> ms = rules.rules[r].query->Run(*tree);
+      if (ms.empty()) continue;  // next rule
+      if (text.bytes().empty()) text = SourceText(path, bytes);
+      for (const QueryMatch& m : ms) {
+        Position p = text.PositionOf(m.Begin());
+        results[i].matches.push_back({rules.rules[r].id, path, p.line, p.column});
+      }
+    }
+  });
+
+  std::map<std::string, std::size_t> order;
+  for (std::size_t r = 0; r < rules.rules.size(); ++r) order[rules.rules[r].id] = r;
+  std::vector<ForeignMatch> all;
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    FileResult& fr = results[i];
+    if (fr.parsed && spdlog::should_log(spdlog::level::trace)) {
+      std::string ids;
+      for (std::size_t r : fr.rules) ids += (ids.empty() ? "" : ", ") + rules.rules[r].id;
+      spdlog::trace("search parsed {} ({} bytes{}) for {}", tree_paths[i], fr.bytes,
+                    fr.partial ? ", statements holding the literals" : "", ids);
+    }
+    stats->read += fr.read;
+    stats->parsed += fr.parsed;
+    stats->partial += fr.partial;
+    stats->parsed_bytes += fr.bytes;
+    for (ForeignMatch& m : fr.matches) all.push_back(std::move(m));
+  }
+  stats->files = tree_paths.size();
+  std::stable_sort(all.begin(), all.end(), [&](const ForeignMatch& a, const ForeignMatch& b) {
+    return order[a.rule_id] < order[b.rule_id];
+  });
+  return all;
+}
+
+}  // namespace muh

@@ -1,0 +1,14 @@
+// `muhpatch verify`: the CI gate. Clean (exit 0) when the tree is pristine
+// and the rules produce exactly the committed patch, or when the tree is
+// patched and undoing the committed patch gives a tree for which the rules
+// produce that same patch (or, without --patch, nothing is left to change).
+// Everything else is drift (exit 1), each kind with its own message.
+#pragma once
+
+#include "engine/app/commands.h"
+
+namespace muh {
+
+int RunVerify(const CommandOptions& opts);
+
+}  // namespace muh

@@ -1,0 +1,38 @@
+#include "engine/base/source_text.h"
+
+#include <doctest/doctest.h>
+
+namespace muh {
+
+TEST_CASE("positions are 1-based lines and byte columns") {
+  SourceText s("a.py", "ab\ncd\r\nef");
+  CHECK(s.LineCount() == 3);
+  CHECK(s.PositionOf(0).line == 1);
+  CHECK(s.PositionOf(4).line == 2);
+  CHECK(s.PositionOf(4).column == 2);
+  CHECK(s.PositionOf(8).line == 3);
+  CHECK(s.PositionOf(8).column == 2);
+  CHECK(s.PositionOf(100).column == 3);
+  CHECK(s.LineText(1) == "cd");
+  CHECK(s.LineText(2) == "ef");
+}
+
+TEST_CASE("bytes are kept exactly") {
+  std::string raw = "\xEF\xBB\xBFx = 1\r\ny = 2";
+  SourceText s("b.py", raw);
+  CHECK(s.bytes() == raw);
+  CHECK(s.HasBom());
+  CHECK(s.Eol() == "\r\n");
+  CHECK(SourceText("c.py", "x\n").Eol() == "\n");
+  CHECK(SourceText("d.py", "").LineCount() == 1);
+}
+
+TEST_CASE("invalid UTF-8 is located") {
+  CHECK_FALSE(FindInvalidUtf8("plain \xC3\xA9 \xE4\xB8\xAD \xF0\x9F\x98\x80").has_value());
+  CHECK(FindInvalidUtf8("ab\xFF" "cd") == 2u);
+  CHECK(FindInvalidUtf8("ab\xC3") == 2u);
+  CHECK(FindInvalidUtf8("\xC0\x80") == 0u);
+  CHECK(FindInvalidUtf8("x\xED\xA0\x80") == 1u);
+}
+
+}  // namespace muh

@@ -1,0 +1,209 @@
+#include "engine/plan/config_list.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "engine/python/py_literal.h"
+#include "engine/python/syntax_tree.h"
+
+namespace muh {
+
+namespace {
+
+// One field of a live entry: its name and the byte range of its value.
+struct Field {
+  std::string key;
+  std::size_t value_begin = 0;
+  std::size_t value_end = 0;
+};
+
+struct Entry {
+  std::size_t begin = 0;
+  std::size_t end = 0;
+  std::vector<Field> fields;
+};
+
+std::string_view Text(const std::string& bytes, TSNode n) {
+  return std::string_view(bytes).substr(ts_node_start_byte(n),
+                                        ts_node_end_byte(n) - ts_node_start_byte(n));
+}
+
+TSNode ChildField(TSNode n, const char* name) {
+  return ts_node_child_by_field_name(n, name, static_cast<uint32_t>(std::string_view(name).size()));
+}
+
+std::string StringContent(const std::string& bytes, TSNode str) {
+  std::string out;
+  for (uint32_t i = 0; i < ts_node_named_child_count(str); ++i) {
+    TSNode c = ts_node_named_child(str, i);
+    if (std::string_view(ts_node_type(c)) == "string_content") out += Text(bytes, c);
+  }
+  return out;
+}
+
+// Reads `triton.Config({"K": v, ...}, k=v, ...)`; nullopt if not that shape.
+std::optional<Entry> ReadEntry(const std::string& bytes, TSNode call) {
+  if (std::string_view(ts_node_type(call)) != "call") return std::nullopt;
+  TSNode args = ChildField(call, "arguments");
+  if (ts_node_is_null(args)) return std::nullopt;
+  Entry e{ts_node_start_byte(call), ts_node_end_byte(call), {}};
+  for (uint32_t i = 0; i < ts_node_named_child_count(args); ++i) {
+    TSNode a = ts_node_named_child(args, i);
+    std::string_view type = ts_node_type(a);
+    if (type == "dictionary") {
+      for (uint32_t j = 0; j < ts_node_named_child_count(a); ++j) {
+        TSNode pair = ts_node_named_child(a, j);
+        if (std::string_view(ts_node_type(pair)) != "pair") continue;
+        TSNode key = ChildField(pair, "key");
+        TSNode value = ChildField(pair, "value");
+        if (std::string_view(ts_node_type(key)) != "string") return std::nullopt;
+        e.fields.push_back({StringContent(bytes, key), ts_node_start_byte(value), ts_node_end_byte(value)});
+      }
+    } else if (type == "keyword_argument") {
+      TSNode value = ChildField(a, "value");
+      e.fields.push_back({std::string(Text(bytes, ChildField(a, "name"))), ts_node_start_byte(value),
+                          ts_node_end_byte(value)});
+    } else if (type != "comment") {
+      return std::nullopt;
+    }
+  }
+  return e;
+}
+
+// Canonical key -> value map of an entry, for equality by value.
+std::map<std::string, std::string> Canon(const std::vector<std::pair<std::string, std::string>>& kv) {
+  std::map<std::string, std::string> out;
+  for (const auto& [k, v] : kv) out[k] = CanonicalLiteral(v).value_or(v);
+  return out;
+}
+
+std::string KeyList(const std::vector<std::string>& keys) {
+  std::string out;
+  for (const std::string& k : keys) out += (out.empty() ? "" : ", ") + k;
+  return out;
+}
+
+}  // namespace
+
+bool PlanConfigAppend(const SourceText& file, const SyntaxTree& tree, std::size_t list_begin,
+                      std::size_t list_end,
+                      const std::vector<ConfigEntry>& entries, const std::string& rule_id,
+                      ConfigAppend* out, std::string* error, std::size_t* error_offset) {
+  const std::string& bytes = file.bytes();
+  TSNode list = ts_node_descendant_for_byte_range(tree.Root(), static_cast<uint32_t>(list_begin),
+                                                  static_cast<uint32_t>(list_end));
+  while (!ts_node_is_null(list) && !(std::string_view(ts_node_type(list)) == "list" &&
+                                     ts_node_start_byte(list) == list_begin &&
+                                     ts_node_end_byte(list) == list_end)) {
+    list = ts_node_parent(list);
+  }
+  *error_offset = list_begin;
+  if (ts_node_is_null(list)) {
+    *error = "the 'append-to' capture is not a list literal";
+    return false;
+  }
+  std::vector<Entry> live;
+  for (uint32_t i = 0; i < ts_node_named_child_count(list); ++i) {
+    TSNode child = ts_node_named_child(list, i);
+    if (std::string_view(ts_node_type(child)) == "comment") continue;
+    std::optional<Entry> e = ReadEntry(bytes, child);
+    if (!e) {
+      *error = "list element is not a triton.Config({...}, key=value, ...) call";
+      *error_offset = ts_node_start_byte(child);
+      return false;
+    }
+    live.push_back(*e);
+  }
+  if (live.empty()) {
+    *error = "the list has no live entry to take the style from";
+    return false;
+  }
+  out->existing = static_cast<int>(live.size());
+  const Entry& style = live.back();
+  std::vector<std::string> style_keys;
+  for (const auto& f : style.fields) style_keys.push_back(f.key);
+
+  std::vector<std::map<std::string, std::string>> seen;
+  for (const Entry& e : live) {
+    std::vector<std::pair<std::string, std::string>> kv;
+    for (const auto& f : e.fields) {
+      kv.emplace_back(f.key, bytes.substr(f.value_begin, f.value_end - f.value_begin));
+    }
+    seen.push_back(Canon(kv));
+  }
+
+  // Where new entries go: the start of the line after the last entry and its
+  // comma, when the rest of that line is blank; else right after the comma.
+  std::size_t pos = style.end;
+  bool had_comma = false;
+  std::size_t p = pos;
+  while (p < bytes.size() && (bytes[p] == ' ' || bytes[p] == '\t')) ++p;
+  if (p < bytes.size() && bytes[p] == ',') {
+    had_comma = true;
+    pos = p + 1;
+  }
+  std::size_t q = pos;
+  while (q < bytes.size() && (bytes[q] == ' ' || bytes[q] == '\t')) ++q;
+  bool own_lines = q < bytes.size() && (bytes[q] == '\n' || bytes[q] == '\r');
+  std::size_t line = file.LineIndexOf(style.begin);
+  std::string indent(bytes.substr(file.LineStart(line), style.begin - file.LineStart(line)));
+  bool indent_is_blank = indent.find_first_not_of(" \t") == std::string::npos;
+  std::string eol(file.Eol());
+  std::string inserted;
+  std::string sep = own_lines && indent_is_blank ? "" : " ";
+
+  int index = -1;
+  for (const ConfigEntry& want : entries) {
+    ++index;
+    std::vector<std::string> want_keys;
+    for (const auto& f : want.fields) want_keys.push_back(f.first);
+    std::vector<std::string> a = want_keys, b = style_keys;
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    if (a != b) {
+      *error = fmt::format("rule '{}': entry {} has fields [{}] but the list's entries have [{}]",
+                           rule_id, index + 1, KeyList(want_keys), KeyList(style_keys));
+      return false;
+    }
+    auto canon = Canon(want.fields);
+    if (std::find(seen.begin(), seen.end(), canon) != seen.end()) {
+      out->duplicates.push_back(index);
+      continue;
+    }
+    seen.push_back(canon);
+    // Render: the style entry's text with each value range replaced.
+    std::string text;
+    std::size_t at = style.begin;
+    for (const auto& f : style.fields) {
+      text += bytes.substr(at, f.value_begin - at);
+      text += *want.Get(f.key);
+      at = f.value_end;
+    }
+    text += bytes.substr(at, style.end - at);
+    if (own_lines && indent_is_blank) {
+      inserted += indent + text + "," + eol;
+    } else {
+      inserted += sep + text + ",";
+    }
+    ++out->appended;
+  }
+  if (out->appended == 0) return true;
+  std::size_t insert_at = pos;
+  if (own_lines && indent_is_blank) {
+    insert_at = bytes.find('\n', q) + 1;
+    if (!had_comma) {
+      *error = "the last entry has no trailing comma; cannot append in the file's style";
+      *error_offset = style.end;
+      return false;
+    }
+  } else if (!had_comma) {
+    inserted = "," + inserted.substr(0, inserted.size() - 1);
+  }
+  out->edits.push_back(Edit{file.path(), insert_at, 0, inserted, rule_id, ""});
+  return true;
+}
+
+}  // namespace muh

@@ -1,0 +1,392 @@
+#include "engine/plan/planner.h"
+
+#include <algorithm>
+#include <chrono>
+#include <memory>
+#include <optional>
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include "engine/plan/config_list.h"
+#include "engine/base/parallel.h"
+#include "engine/python/py_literal.h"
+#include "engine/query/query.h"
+#include "engine/rules/scope.h"
+#include "engine/python/syntax_tree.h"
+#include "engine/patch/unified_diff.h"
+
+namespace muh {
+
+namespace {
+
+class Planner {
+ public:
+  Planner(const RuleSet& rules, const ValueSource& values,
+          const std::map<std::string, SourceText>& files, const std::vector<std::string>& tree_paths,
+          PlanResult* out)
+      : rules_(rules), values_(values), files_(files), tree_paths_(tree_paths), out_(out) {}
+
+  void Run();
+
+ private:
+  void ParseAll();
+  const SyntaxTree* TreeOf(const std::string& path);
+  std::vector<std::string> Scope(const std::vector<std::string>& patterns) const;
+  Diagnostic At(const std::string& path, std::size_t offset, Severity sev, std::string msg) const;
+  // False when the rule must not rewrite (skipped or failed).
+  bool CheckPreconditions(const Rule& rule, RuleOutcome* outcome);
+  void PlanRule(const Rule& rule);
+  void PlanMatch(const Rule& rule, const SourceText& file, const QueryMatch& match,
+                 RuleOutcome* outcome);
+  void AddEdit(const Edit& e, RuleOutcome* outcome);
+  void ApplyAndReparse();
+
+  const RuleSet& rules_;
+  const ValueSource& values_;
+  const std::map<std::string, SourceText>& files_;
+  const std::vector<std::string>& tree_paths_;
+  PlanResult* out_;
+  PythonParser parser_;
+  std::map<std::string, std::unique_ptr<SyntaxTree>> trees_;
+  std::map<std::string, bool> reported_broken_;
+  std::map<std::string, EditSet> edit_sets_;
+};
+
+Diagnostic Planner::At(const std::string& path, std::size_t offset, Severity sev,
+                       std::string msg) const {
+  Position p = files_.at(path).PositionOf(offset);
+  return Diagnostic{path, p.line, p.column, sev, std::move(msg)};
+}
+
+const SyntaxTree* Planner::TreeOf(const std::string& path) {
+  auto it = trees_.find(path);
+  if (it == trees_.end()) {
+    const SourceText& file = files_.at(path);
+    it = trees_.emplace(path, std::make_unique<SyntaxTree>(parser_.Parse(file.bytes()))).first;
+  }
+  return it->second.get();
+}
+
+std::vector<std::string> Planner::Scope(const std::vector<std::string>& patterns) const {
+  std::vector<Diagnostic> ignored;  // reported once by FilesNeeded
+  std::vector<std::string> paths = ResolvePatterns(patterns, {}, tree_paths_, rules_.path, {}, "", &ignored);
+  paths.erase(std::remove_if(paths.begin(), paths.end(),
+                             [&](const std::string& p) { return files_.count(p) == 0; }),
+              paths.end());
+  return paths;
+}
+
+bool Planner::CheckPreconditions(const Rule& rule, RuleOutcome* outcome) {
+  for (const Precondition& pre : rule.preconditions) {
+    std::vector<Diagnostic> blocked;
+    int found = 0;
+    for (const std::string& path : Scope(pre.files)) {
+      std::vector<QueryMatch> m = pre.query->Run(*TreeOf(path));
+      found += static_cast<int>(m.size());
+      if (!pre.want_present && !m.empty()) {
+        blocked.push_back(At(path, m.front().Begin(), Severity::kNote,
+                             fmt::format("blocked by: '{}' does not hold here", pre.name)));
+      }
+    }
+    bool met = pre.want_present ? found > 0 : found == 0;
+    if (met) continue;
+    Severity sev = pre.required ? Severity::kError : Severity::kNote;
+    std::string what = pre.required ? "required precondition" : "precondition";
+    std::string head = fmt::format("rule '{}' {}: {} '{}' is not met", rule.id,
+                                   pre.required ? "cannot run" : "skipped", what, pre.name);
+    if (pre.want_present) {
+      head += fmt::format(" (no match in {})", fmt::join(Scope(pre.files), ", "));
+      out_->diagnostics.push_back(
+          Diagnostic{rules_.path, pre.loc.line, pre.loc.column, sev, head});
+    } else {
+      Diagnostic d = blocked.front();
+      d.severity = sev;
+      d.message = head;
+      out_->diagnostics.push_back(d);
+    }
+    outcome->status = pre.required ? RuleStatus::kFailed : RuleStatus::kSkipped;
+    return false;
+  }
+  return true;
+}
+
+void Planner::AddEdit(const Edit& e, RuleOutcome* outcome) {
+  Edit conflict;
+  if (!edit_sets_[e.path].Add(e, &conflict)) {
+    out_->diagnostics.push_back(At(e.path, e.offset, Severity::kError,
+                                   fmt::format("rules '{}' and '{}' edit overlapping bytes",
+                                               conflict.rule_id, e.rule_id)));
+    outcome->status = RuleStatus::kFailed;
+    return;
+  }
+  ++outcome->edits;
+}
+
+void Planner::PlanMatch(const Rule& rule, const SourceText& file, const QueryMatch& match,
+                        RuleOutcome* outcome) {
+  const Capture* target = match.Find(rule.target);
+  if (target == nullptr) {
+    out_->diagnostics.push_back(At(file.path(), match.Begin(), Severity::kError,
+                                   fmt::format("rule '{}': capture '@{}' is absent from this match",
+                                               rule.id, rule.target)));
+    outcome->status = RuleStatus::kFailed;
+    return;
+  }
+  switch (rule.action) {
+    case ActionKind::kReplace: {
+      std::string text;
+      std::string error;
+      std::string why;
+      if (!rule.with.Expand(match, values_, &text, &error, &why)) {
+        out_->diagnostics.push_back(
+            At(file.path(), target->begin, Severity::kError,
+               fmt::format("rule '{}': {}", rule.id, error)));
+        outcome->status = RuleStatus::kFailed;
+        return;
+      }
+      text = DropEqualBranches(text);
+      if (SameValue(text, target->text)) return;
+      AddEdit(Edit{file.path(), target->begin, target->end - target->begin, text, rule.id, why},
+              outcome);
+      return;
+    }
+    case ActionKind::kDeleteLines: {
+      std::size_t first = file.LineIndexOf(target->begin);
+      std::size_t last = file.LineIndexOf(target->end);
+      std::size_t begin = file.LineStart(first);
+      std::size_t end = last + 1 < file.LineCount() ? file.LineStart(last + 1) : file.bytes().size();
+      std::string_view before(file.bytes().data() + begin, target->begin - begin);
+      std::string_view after(file.bytes().data() + target->end, end - target->end);
+      if (before.find_first_not_of(" \t") != std::string_view::npos ||
+          after.find_first_not_of(" \t\r\n") != std::string_view::npos) {
+        out_->diagnostics.push_back(
+            At(file.path(), target->begin, Severity::kError,
+               fmt::format("rule '{}': cannot delete '@{}': its lines hold other code", rule.id,
+                           rule.target)));
+        outcome->status = RuleStatus::kFailed;
+        return;
+      }
+      if (begin == end) return;  // an empty capture on an empty last line: nothing to delete
+      AddEdit(Edit{file.path(), begin, end - begin, "", rule.id,
+                   "the rule deletes these lines (" + rule.description + ")\n"},
+              outcome);
+      return;
+    }
+    case ActionKind::kAppendEntries: {
+      const Value* v = values_.Find(rule.entries);
+      if (!v->error.empty()) {
+        out_->diagnostics.push_back(At(file.path(), target->begin, Severity::kError,
+                                       fmt::format("rule '{}': value '{}': {}", rule.id,
+                                                   rule.entries, v->error)));
+        outcome->status = RuleStatus::kFailed;
+        return;
+      }
+      ConfigAppend append;
+      std::string error;
+      std::size_t error_offset = 0;
+      if (!PlanConfigAppend(file, *TreeOf(file.path()), target->begin, target->end, v->entries,
+                            rule.id, &append, &error,
+                            &error_offset)) {
+        out_->diagnostics.push_back(At(file.path(), error_offset, Severity::kError, error));
+        outcome->status = RuleStatus::kFailed;
+        return;
+      }
+      for (Edit e : append.edits) {
+        e.why = fmt::format("{} of the selected entries were already in the list; {} appended\n",
+                            append.duplicates.size(), append.appended) +
+                v->why;
+        AddEdit(e, outcome);
+      }
+      return;
+    }
+  }
+}
+
+void Planner::PlanRule(const Rule& rule) {
+  RuleOutcome outcome{rule.id, RuleStatus::kRewrites, 0, 0};
+  std::vector<std::string> paths = Scope(rule.files);
+  bool ready = true;
+  for (const std::string& path : paths) {
+    const SyntaxTree* tree = TreeOf(path);
+    if (auto problem = tree->FirstProblem()) {
+      ready = false;
+      if (!reported_broken_[path]) {
+        reported_broken_[path] = true;
+        out_->diagnostics.push_back(At(path, problem->offset, Severity::kError,
+                                       fmt::format("{}; rule '{}' will not rewrite a file that "
+                                                   "does not parse",
+                                                   problem->what, rule.id)));
+      }
+    }
+  }
+  if (!ready) {
+    outcome.status = RuleStatus::kFailed;
+    out_->outcomes.push_back(outcome);
+    return;
+  }
+  if (!CheckPreconditions(rule, &outcome)) {
+    out_->outcomes.push_back(outcome);
+    return;
+  }
+  for (const std::string& path : paths) {
+    const SourceText& file = files_.at(path);
+    std::vector<QueryMatch> matches = rule.query->Run(*TreeOf(path));
+    int n = static_cast<int>(matches.size());
+    outcome.sites += n;
+    if (n != rule.expect) {
+      if (rule.done_when &&
+          static_cast<int>(rule.done_when->Run(*TreeOf(path)).size()) == rule.expect) {
+        continue;  // already applied
+      }
+      std::string msg = fmt::format("rule '{}' expects {} match{} in {}, found {}", rule.id,
+                                    rule.expect, rule.expect == 1 ? "" : "es", path, n);
+      if (n == 0) {
+        if (auto problem = rule.query->StructureProblem()) {
+          std::string what = problem->message.substr(problem->message.rfind("query ", 0) == 0 ? 6 : 0);
+          msg += fmt::format(" (libtree-sitter: {} at query offset {}; the query can never match)",
+                             what, problem->offset);
+        }
+        out_->diagnostics.push_back(
+            Diagnostic{rules_.path, rule.loc.line, rule.loc.column, Severity::kError, msg});
+      } else {
+        std::vector<int> lines;
+        for (const QueryMatch& m : matches) lines.push_back(file.PositionOf(m.Begin()).line);
+        msg += fmt::format(" (at lines {})", fmt::join(lines, ", "));
+        out_->diagnostics.push_back(At(path, matches[std::min<std::size_t>(matches.size() - 1,
+                                                                          rule.expect)].Begin(),
+                                       Severity::kError, msg));
+      }
+      outcome.status = RuleStatus::kFailed;
+      continue;
+    }
+    for (const QueryMatch& m : matches) PlanMatch(rule, file, m, &outcome);
+  }
+  if (outcome.status == RuleStatus::kRewrites && outcome.edits == 0) {
+    outcome.status = RuleStatus::kAlreadyApplied;
+  }
+  out_->outcomes.push_back(outcome);
+}
+
+void Planner::ApplyAndReparse() {
+  // Each rewritten file is applied and reparsed on a worker (incrementally:
+  // only the edited statements are parsed again); messages follow in path
+  // order. A problem the incremental parse reports is confirmed by a full
+  // parse, which the message describes.
+  struct Done {
+    const std::string* path;
+    const EditSet* set;
+    std::string rewritten;
+    std::optional<SyntaxProblem> problem;
+  };
+  std::vector<Done> done;
+  for (auto& [path, set] : edit_sets_) {
+    if (!set.empty()) done.push_back({&path, &set, "", std::nullopt});
+  }
+  ParallelFor<PythonParser>(done.size(), 0, [&](PythonParser& parser, std::size_t i) {
+    Done& d = done[i];
+    d.rewritten = ApplyEdits(files_.at(*d.path).bytes(), d.set->edits());
+    std::vector<ByteEdit> byte_edits;
+    for (const Edit& e : d.set->edits()) byte_edits.push_back({e.offset, e.length, e.text});
+    d.problem = parser.Reparse(*trees_.at(*d.path), d.rewritten, byte_edits).FirstProblem();
+    if (d.problem) d.problem = parser.Parse(d.rewritten).FirstProblem();
+  });
+  for (Done& d : done) {
+    const std::string& path = *d.path;
+    const SourceText& file = files_.at(path);
+    if (auto& problem = d.problem) {
+      // Blame the last edit that starts at or before the problem, and point
+      // at it in the file as it is on disk.
+      const Edit* blamed = &d.set->edits().front();
+      long long shift = 0;
+      for (const Edit& e : d.set->edits()) {
+        if (static_cast<long long>(e.offset) + shift > static_cast<long long>(problem->offset)) break;
+        blamed = &e;
+        shift += static_cast<long long>(e.text.size()) - static_cast<long long>(e.length);
+      }
+      std::string_view old_text(file.bytes().data() + blamed->offset, blamed->length);
+      out_->diagnostics.push_back(At(
+          path, blamed->offset, Severity::kError,
+          fmt::format("rewrite by rule '{}' ('{}' -> '{}') would introduce a {}; refused",
+                      blamed->rule_id, old_text, blamed->text, problem->what)));
+      continue;
+    }
+    if (d.rewritten == file.bytes()) continue;  // "only files that change"
+    out_->edits[path] = d.set->edits();
+    out_->new_contents[path] = std::move(d.rewritten);
+  }
+}
+
+void Planner::ParseAll() {
+  // Parse every file up front, one worker per core; planning then only
+  // looks trees up. Each worker owns its parser.
+  // Largest first, so that the workers finish together; each also builds
+  // its tree's node index for the matcher.
+  std::vector<const SourceText*> todo;
+  for (const auto& [path, file] : files_) todo.push_back(&file);
+  std::stable_sort(todo.begin(), todo.end(), [](const SourceText* a, const SourceText* b) {
+    return a->bytes().size() > b->bytes().size();
+  });
+  std::vector<std::unique_ptr<SyntaxTree>> parsed(todo.size());
+  ParallelFor<PythonParser>(todo.size(), 0, [&](PythonParser& parser, std::size_t i) {
+    auto t = std::chrono::steady_clock::now();
+    parsed[i] = std::make_unique<SyntaxTree>(parser.Parse(todo[i]->bytes()));
+    auto t2 = std::chrono::steady_clock::now();
+    parsed[i]->NodeIndex();
+    spdlog::trace("parsed {} in {:.2f} ms, indexed in {:.2f} ms", todo[i]->path(),
+                  std::chrono::duration<double, std::milli>(t2 - t).count(),
+                  std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t2).count());
+  });
+  for (std::size_t i = 0; i < todo.size(); ++i) trees_[todo[i]->path()] = std::move(parsed[i]);
+}
+
+void Planner::Run() {
+  auto t0 = std::chrono::steady_clock::now();
+  auto ms = [&t0]() {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  };
+  ParseAll();
+  spdlog::debug("plan: {} files parsed: {:.1f} ms", files_.size(), ms());
+  for (const Rule& rule : rules_.rules) PlanRule(rule);
+  spdlog::debug("plan: rules matched and edits planned: {:.1f} ms", ms());
+  ApplyAndReparse();
+  spdlog::debug("plan: edits applied and reparsed: {:.1f} ms", ms());
+  // Freeing a tree walks all its nodes: free them on the workers too.
+  std::vector<std::unique_ptr<SyntaxTree>> trees;
+  for (auto& [path, tree] : trees_) trees.push_back(std::move(tree));
+  trees_.clear();
+  ParallelFor(trees.size(), 0, [&](NoWorkerState&, std::size_t i) { trees[i].reset(); });
+  spdlog::debug("plan: trees freed: {:.1f} ms", ms());
+}
+
+}  // namespace
+
+PlanResult Plan(const RuleSet& rules, const ValueSource& values,
+                const std::map<std::string, SourceText>& files,
+                const std::vector<std::string>& tree_paths) {
+  PlanResult out;
+  Planner(rules, values, files, tree_paths, &out).Run();
+  return out;
+}
+
+std::string PlanSummary(const PlanResult& plan) {
+  int rewrites = 0, done = 0, skipped = 0;
+  for (const RuleOutcome& o : plan.outcomes) {
+    rewrites += o.status == RuleStatus::kRewrites;
+    done += o.status == RuleStatus::kAlreadyApplied;
+    skipped += o.status == RuleStatus::kSkipped;
+  }
+  return fmt::format("{} rules: {} rewrite, {} already at their value, {} skipped",
+                     plan.outcomes.size(), rewrites, done, skipped);
+}
+
+std::string RenderDiff(const std::map<std::string, SourceText>& files,
+                       const std::map<std::string, std::string>& new_contents) {
+  std::string diff;
+  for (const auto& [path, text] : new_contents) {
+    diff += UnifiedDiff(path, files.at(path).bytes(), text);
+  }
+  return diff;
+}
+
+}  // namespace muh

@@ -1,0 +1,151 @@
+#include "engine/python/py_literal.h"
+
+#include <cctype>
+#include <cstdint>
+
+namespace muh {
+
+namespace {
+
+// Recursive-descent evaluator over a tiny, overflow-checked integer grammar.
+class IntEval {
+ public:
+  explicit IntEval(std::string_view s) : s_(s) {}
+
+  std::optional<int64_t> Run() {
+    auto v = Sum();
+    Skip();
+    if (!v || i_ != s_.size()) return std::nullopt;
+    return v;
+  }
+
+ private:
+  void Skip() {
+    while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\t')) ++i_;
+  }
+  bool Eat(std::string_view tok) {
+    Skip();
+    if (s_.substr(i_, tok.size()) != tok) return false;
+    i_ += tok.size();
+    return true;
+  }
+  std::optional<int64_t> Sum() {
+    auto v = Product();
+    while (v) {
+      if (Eat("+")) {
+        auto r = Product();
+        if (!r || __builtin_add_overflow(*v, *r, &*v)) return std::nullopt;
+      } else if (Eat("-")) {
+        auto r = Product();
+        if (!r || __builtin_sub_overflow(*v, *r, &*v)) return std::nullopt;
+      } else {
+        break;
+      }
+    }
+    return v;
+  }
+  std::optional<int64_t> Product() {
+    auto v = Power();
+    while (v) {
+      Skip();
+      if (s_.substr(i_, 2) == "**") break;
+      if (Eat("//") || Eat("%")) {
+        bool mod = s_[i_ - 1] == '%';
+        auto r = Power();
+        if (!r || *r == 0) return std::nullopt;
+        int64_t q = *v / *r;
+        if ((*v % *r != 0) && ((*v < 0) != (*r < 0))) --q;  // floor division
+        v = mod ? *v - q * *r : q;
+      } else if (Eat("*")) {
+        auto r = Power();
+        if (!r || __builtin_mul_overflow(*v, *r, &*v)) return std::nullopt;
+      } else {
+        break;
+      }
+    }
+    return v;
+  }
+  std::optional<int64_t> Power() {
+    auto base = Unary();
+    if (base && Eat("**")) {
+      auto e = Power();
+      if (!e || *e < 0 || *e > 62) return std::nullopt;
+      int64_t r = 1;
+      for (int64_t k = 0; k < *e; ++k) {
+        if (__builtin_mul_overflow(r, *base, &r)) return std::nullopt;
+      }
+      return r;
+    }
+    return base;
+  }
+  std::optional<int64_t> Unary() {
+    if (Eat("-")) {
+      auto v = Unary();
+      return v ? std::optional<int64_t>(-*v) : std::nullopt;
+    }
+    if (Eat("+")) return Unary();
+    if (Eat("(")) {
+      auto v = Sum();
+      if (!v || !Eat(")")) return std::nullopt;
+      return v;
+    }
+    Skip();
+    std::size_t start = i_;
+    int64_t v = 0;
+    while (i_ < s_.size() && (std::isdigit(static_cast<unsigned char>(s_[i_])) || s_[i_] == '_')) {
+      if (s_[i_] != '_' && (__builtin_mul_overflow(v, 10, &v) ||
+                            __builtin_add_overflow(v, s_[i_] - '0', &v))) {
+        return std::nullopt;
+      }
+      ++i_;
+    }
+    if (i_ == start) return std::nullopt;
+    return v;
+  }
+
+  std::string_view s_;
+  std::size_t i_ = 0;
+};
+
+std::string_view Trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+}  // namespace
+
+std::optional<std::string> CanonicalLiteral(std::string_view text) {
+  std::string_view t = Trim(text);
+  if (t == "True" || t == "False" || t == "None") return std::string(t);
+  if (t.size() >= 2 && (t.front() == '"' || t.front() == '\'') && t.back() == t.front()) {
+    std::string_view inner = t.substr(1, t.size() - 2);
+    if (inner.find_first_of("\\\"'") == std::string_view::npos) return "\"" + std::string(inner) + "\"";
+    return std::nullopt;
+  }
+  if (auto v = IntEval(t).Run()) return std::to_string(*v);
+  return std::nullopt;
+}
+
+bool SameValue(std::string_view a, std::string_view b) {
+  if (a == b) return true;
+  auto ca = CanonicalLiteral(a);
+  auto cb = CanonicalLiteral(b);
+  return ca && cb && *ca == *cb;
+}
+
+std::string DropEqualBranches(std::string_view text) {
+  std::size_t if_at = text.find(" if ");
+  std::size_t else_at = text.rfind(" else ");
+  if (if_at == std::string_view::npos || else_at == std::string_view::npos || else_at < if_at) {
+    return std::string(text);
+  }
+  std::string_view a = text.substr(0, if_at);
+  std::string_view b = text.substr(else_at + 6);
+  std::optional<std::string> va = CanonicalLiteral(a);
+  std::optional<std::string> vb = CanonicalLiteral(b);
+  if (!va || !vb || *va != *vb) return std::string(text);
+  return std::string(a);
+}
+
+}  // namespace muh

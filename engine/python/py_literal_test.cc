@@ -1,0 +1,37 @@
+#include "engine/python/py_literal.h"
+
+#include <doctest/doctest.h>
+
+namespace muh {
+
+TEST_CASE("integer expressions evaluate") {
+  CHECK(CanonicalLiteral("32 * 1024") == "32768");
+  CHECK(CanonicalLiteral("(48) * 1024") == "49152");
+  CHECK(CanonicalLiteral("2 ** 15 + 1") == "32769");
+  CHECK(CanonicalLiteral("-7 // 2") == "-4");
+  CHECK(CanonicalLiteral("7 % 3") == "1");
+  CHECK(CanonicalLiteral("1_024") == "1024");
+  CHECK_FALSE(CanonicalLiteral("x * 2").has_value());
+  CHECK_FALSE(CanonicalLiteral("1 // 0").has_value());
+  CHECK_FALSE(CanonicalLiteral("99999999999 * 99999999999").has_value());
+}
+
+TEST_CASE("other constants") {
+  CHECK(CanonicalLiteral("'BLOCK_M'") == "\"BLOCK_M\"");
+  CHECK(CanonicalLiteral(" True ") == "True");
+  CHECK(SameValue("32 * 1024", "32768"));
+  CHECK(SameValue("'a'", "\"a\""));
+  CHECK_FALSE(SameValue("64", "32"));
+  CHECK_FALSE(SameValue("True", "1"));
+}
+
+TEST_CASE("a conditional whose branches are equal constants is its value") {
+  CHECK(DropEqualBranches("8 if current_platform.has_device_capability(80) else 8") == "8");
+  CHECK(DropEqualBranches("8 if f(x if y else z) else 2 ** 3") == "8");
+  CHECK(DropEqualBranches("8 if c else 4") == "8 if c else 4");
+  CHECK(DropEqualBranches("x if c else x") == "x if c else x");  // not constants
+  CHECK(DropEqualBranches("'a if b else c'") == "'a if b else c'");
+  CHECK(DropEqualBranches("64") == "64");
+}
+
+}  // namespace muh

@@ -1,0 +1,78 @@
+// Parsing Python with tree-sitter. A SyntaxTree owns its TSTree and borrows
+// the bytes it was parsed from; TSNode values never leave the modules that
+// query (query.cc) or inspect (syntax_tree.cc) it.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/python/ts_handles.h"
+
+namespace muh {
+
+// Where a parse went wrong: the first ERROR or MISSING node in document order.
+struct SyntaxProblem {
+  std::size_t offset = 0;
+  std::string what;  // "syntax error" or "missing ')'"
+};
+
+class SyntaxTree {
+ public:
+  SyntaxTree(TsTreePtr tree, std::string_view bytes) : tree_(std::move(tree)), bytes_(bytes) {}
+  SyntaxTree(SyntaxTree&&) = default;
+  SyntaxTree& operator=(SyntaxTree&&) = default;
+  ~SyntaxTree();
+
+  TSNode Root() const { return ts_tree_root_node(tree_.get()); }
+  const TSTree* raw() const { return tree_.get(); }
+  std::string_view bytes() const { return bytes_; }
+  bool HasError() const { return ts_node_has_error(Root()); }
+  // The first problem in the tree, if any.
+  std::optional<SyntaxProblem> FirstProblem() const;
+
+  // Every node in document (pre-)order, and the positions in that list of
+  // the nodes of one grammar symbol: our query matcher starts only at nodes
+  // whose type a pattern names. Built on first use from one tree walk, so
+  // one tree is queried by one thread at a time.
+  struct Index {
+    std::vector<TSNode> nodes;
+    std::vector<std::vector<uint32_t>> by_symbol;
+  };
+  const Index& NodeIndex() const;
+
+ private:
+  TsTreePtr tree_;
+  std::string_view bytes_;
+  mutable std::unique_ptr<Index> index_;
+};
+
+// A replacement of old bytes [offset, offset + length) by `text`.
+struct ByteEdit {
+  std::size_t offset = 0;
+  std::size_t length = 0;
+  std::string_view text;
+};
+
+// One parser, reused for many files in a run.
+class PythonParser {
+ public:
+  PythonParser();
+  // The returned tree borrows `bytes`, which must outlive it.
+  SyntaxTree Parse(std::string_view bytes);
+  // The tree of `bytes`, which are `old`'s bytes with `edits` (ascending,
+  // not overlapping) applied: libtree-sitter's incremental parse, which
+  // reuses every subtree the edits leave alone.
+  SyntaxTree Reparse(const SyntaxTree& old, std::string_view bytes,
+                     const std::vector<ByteEdit>& edits);
+  // The tree of only these ranges of `bytes` (ascending, not overlapping),
+  // parsed as if they were the whole file; nodes keep their real offsets.
+  SyntaxTree ParseRanges(std::string_view bytes, const std::vector<TSRange>& ranges);
+
+ private:
+  TsParserPtr parser_;
+};
+
+}  // namespace muh

@@ -1,0 +1,70 @@
+#include "engine/python/syntax_tree.h"
+
+#include <doctest/doctest.h>
+
+namespace muh {
+
+TEST_CASE("valid Python parses without problems") {
+  PythonParser parser;
+  std::string src = "x = 1\nif x:\n    y = (x +\n         2)\n";
+  SyntaxTree tree = parser.Parse(src);
+  CHECK_FALSE(tree.HasError());
+  CHECK_FALSE(tree.FirstProblem().has_value());
+  CHECK(std::string(ts_node_type(tree.Root())) == "module");
+}
+
+TEST_CASE("the first problem is located") {
+  PythonParser parser;
+  std::string src = "x = 1\ny = (2\nz = 3\n";
+  SyntaxTree tree = parser.Parse(src);
+  REQUIRE(tree.HasError());
+  auto problem = tree.FirstProblem();
+  REQUIRE(problem.has_value());
+  CHECK(problem->offset >= 6);
+}
+
+}  // namespace muh
+
+namespace muh {
+
+namespace {
+std::string Sexp(const SyntaxTree& t) {
+  char* s = ts_node_string(t.Root());
+  std::string out(s);
+  free(s);  // NOLINT: libtree-sitter allocates with malloc
+  return out;
+}
+}  // namespace
+
+TEST_CASE("an incremental reparse gives the tree a full parse gives") {
+  PythonParser parser;
+  std::string old_src = "A = 1\nif x:\n    B = 64\nelse:\n    B = 128\nC = [1,\n     2]\n";
+  SyntaxTree old_tree = parser.Parse(old_src);
+  // Offsets into old_src: "1" at 4, "64" at 20, "128" at 37, "C" at 41, "2" at 54.
+  REQUIRE(old_src.substr(37, 3) == "128");
+  REQUIRE(old_src.substr(54, 1) == "2");
+  const std::vector<std::vector<ByteEdit>> cases = {
+      {{4, 1, "4096"}},
+      {{20, 2, "32"}, {37, 3, "32 if y else 16"}},
+      {{4, 1, "(\n  2)"}, {54, 1, "2, 3,\n     4"}},
+      {{20, 2, "(1"}},  // breaks the syntax
+      {{0, 0, "# head\n"}, {41, 0, "D = 0\n"}},
+  };
+  for (const auto& edits : cases) {
+    std::string new_src;
+    std::size_t at = 0;
+    for (const ByteEdit& e : edits) {
+      new_src.append(old_src, at, e.offset - at);
+      new_src.append(e.text);
+      at = e.offset + e.length;
+    }
+    new_src.append(old_src, at, std::string::npos);
+    CAPTURE(new_src);
+    SyntaxTree full = parser.Parse(new_src);
+    SyntaxTree inc = parser.Reparse(old_tree, new_src, edits);
+    CHECK(Sexp(inc) == Sexp(full));
+    CHECK(inc.HasError() == full.HasError());
+  }
+}
+
+}  // namespace muh

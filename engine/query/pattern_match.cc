@@ -1,0 +1,269 @@
+#include "engine/query/pattern_match.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace muh {
+
+namespace {
+
+using Binding = std::vector<PatternCapture>;
+
+struct Kid {
+  TSNode node;
+  TSFieldId field;
+  bool named;
+};
+
+class Matcher {
+ public:
+  Matcher(TSNode root, const AdmitFn& admit) : admit_(admit), cursor_(ts_tree_cursor_new(root)) {}
+  ~Matcher() { ts_tree_cursor_delete(&cursor_); }
+  Matcher(const Matcher&) = delete;
+  Matcher& operator=(const Matcher&) = delete;
+
+  void set_pattern(std::size_t p) { pattern_ = p; }
+  bool locked() const { return locked_; }
+
+  // Every binding of `pat` at `node`, appended to `out`.
+  void Match(const PatternNode& pat, TSNode node, std::vector<Binding>* out) {
+    using Kind = PatternNode::Kind;
+    if (pat.kind == Kind::kAlternation) {
+      std::size_t first = out->size();
+      for (const PatternNode& b : pat.branches) Match(b, node, out);
+      if (pat.captures.empty()) return;
+      for (std::size_t i = first; i < out->size();) {
+        if (Bind(pat, node, &(*out)[i])) {
+          ++i;
+        } else {
+          out->erase(out->begin() + static_cast<std::ptrdiff_t>(i));
+        }
+      }
+      return;
+    }
+    if (!NodeLevelMatch(pat, node)) return;
+    Binding own;
+    if (!Bind(pat, node, &own)) return;
+    if (pat.children.empty()) {
+      out->push_back(std::move(own));
+      return;
+    }
+    Assignment a{pat, Kids(node), {}, {}, own, out};
+    // libtree-sitter scopes some anchor checks by the hidden node that holds
+    // `a; b` statement lists (a statement before `;` counts as a last child);
+    // anchors among such siblings are left to it.
+    if (HasAnchor(pat)) {
+      for (const Kid& k : a.kids) {
+        if (!k.named && ts_node_symbol(k.node) == Semicolon()) {
+          locked_ = true;
+          return;
+        }
+      }
+    }
+    a.memo.resize(pat.children.size() * a.kids.size());
+    a.done.assign(a.memo.size(), false);
+    Assign(&a, 0, 0, static_cast<std::size_t>(-1));
+  }
+
+ private:
+  struct Assignment {
+    const PatternNode& pat;
+    std::vector<Kid> kids;
+    std::vector<std::vector<Binding>> memo;  // [child * kids + kid]
+    std::vector<bool> done;
+    Binding acc;
+    std::vector<Binding>* out;
+  };
+
+  static bool HasAnchor(const PatternNode& pat) {
+    if (pat.anchored_last) return true;
+    for (const PatternChild& c : pat.children) {
+      if (c.immediate) return true;
+    }
+    return false;
+  }
+
+  static TSSymbol Semicolon() {
+    static const TSSymbol s = ts_language_symbol_for_name(tree_sitter_python(), ";", 1, false);
+    return s;
+  }
+
+  // Type and negated fields: what libtree-sitter checks before it looks at
+  // a node's children.
+  static bool NodeLevelMatch(const PatternNode& pat, TSNode node) {
+    if (pat.kind == PatternNode::Kind::kAlternation) {
+      for (const PatternNode& b : pat.branches) {
+        if (NodeLevelMatch(b, node)) return true;
+      }
+      return false;
+    }
+    if (!TypeMatches(pat, node)) return false;
+    for (TSFieldId f : pat.negated) {
+      if (!ts_node_is_null(ts_node_child_by_field_id(node, f))) return false;
+    }
+    return true;
+  }
+
+  static bool TypeMatches(const PatternNode& pat, TSNode node) {
+    using Kind = PatternNode::Kind;
+    switch (pat.kind) {
+      case Kind::kAny:
+        return true;
+      case Kind::kAnyNamed:
+        return ts_node_is_named(node);
+      case Kind::kNamed:
+      case Kind::kAnonymous: {
+        if (ts_node_is_named(node) != (pat.kind == Kind::kNamed)) return false;
+        TSSymbol s = ts_node_symbol(node);
+        return s < pat.symbols.size() && pat.symbols[s];
+      }
+      case Kind::kAlternation:
+        break;
+    }
+    return false;
+  }
+
+  bool Bind(const PatternNode& pat, TSNode node, Binding* b) {
+    for (uint32_t c : pat.captures) {
+      if (admit_ && !admit_(pattern_, c, node)) return false;
+      b->push_back({c, node});
+    }
+    return true;
+  }
+
+  std::vector<Kid> Kids(TSNode node) {
+    std::vector<Kid> kids;
+    ts_tree_cursor_reset(&cursor_, node);
+    if (!ts_tree_cursor_goto_first_child(&cursor_)) return kids;
+    do {
+      TSNode n = ts_tree_cursor_current_node(&cursor_);
+      kids.push_back({n, ts_tree_cursor_current_field_id(&cursor_), ts_node_is_named(n)});
+    } while (ts_tree_cursor_goto_next_sibling(&cursor_));
+    return kids;
+  }
+
+  const std::vector<Binding>& At(Assignment* a, std::size_t k, std::size_t j) {
+    std::size_t i = k * a->kids.size() + j;
+    if (!a->done[i]) {
+      a->done[i] = true;
+      const PatternChild& spec = a->pat.children[k];
+      if (spec.field == 0 || a->kids[j].field == spec.field) {
+        Match(spec.node[0], a->kids[j].node, &a->memo[i]);
+      }
+    }
+    return a->memo[i];
+  }
+
+  // Child patterns k.. map to kids from..; `last` is the kid of child k-1.
+  void Assign(Assignment* a, std::size_t k, std::size_t from, std::size_t last) {
+    const std::size_t n = a->kids.size();
+    if (k == a->pat.children.size()) {
+      if (a->pat.anchored_last) {
+        for (std::size_t j = last + 1; j < n; ++j) {
+          if (a->kids[j].named) return;
+        }
+      }
+      a->out->push_back(a->acc);
+      return;
+    }
+    const PatternChild& spec = a->pat.children[k];
+    bool immediate = spec.immediate;
+    if (spec.may_lock && !locked_) {
+      int candidates = 0;
+      for (std::size_t j = from; j < n && candidates < 2; ++j) {
+        if ((spec.field == 0 || a->kids[j].field == spec.field) &&
+            NodeLevelMatch(spec.node[0], a->kids[j].node)) {
+          ++candidates;
+        }
+      }
+      locked_ = candidates > 1;
+    }
+    if (locked_) return;
+    for (std::size_t j = from; j < n; ++j) {
+      // An anchored child maps to the next named kid or to nothing.
+      if (immediate && !a->kids[j].named) continue;
+      const std::vector<Binding>& options = At(a, k, j);
+      for (const Binding& b : options) {
+        std::size_t mark = a->acc.size();
+        a->acc.insert(a->acc.end(), b.begin(), b.end());
+        Assign(a, k + 1, j + 1, j);
+        a->acc.resize(mark);
+      }
+      if (immediate) break;
+    }
+  }
+
+  const AdmitFn& admit_;
+  TSTreeCursor cursor_;
+  std::size_t pattern_ = 0;
+  bool locked_ = false;
+};
+
+// Key for "identical captures": capture ids and node identities.
+std::vector<std::pair<uint32_t, const void*>> KeyOf(const Binding& b) {
+  std::vector<std::pair<uint32_t, const void*>> key;
+  key.reserve(b.size());
+  for (const PatternCapture& c : b) key.emplace_back(c.capture, c.node.id);
+  std::sort(key.begin(), key.end());
+  return key;
+}
+
+}  // namespace
+
+std::vector<PatternMatch> MatchPatterns(const PatternQuery& query, const SyntaxTree& tree,
+                                        const AdmitFn& admit, bool* locked) {
+  // Error recovery's ERROR, MISSING and zero-width nodes are matched as
+  // libtree-sitter's cursor sees them: such trees are its (fuzz_query found
+  // corner after corner), and they are rare here.
+  if (tree.HasError()) {
+    *locked = true;
+    return {};
+  }
+  std::vector<PatternMatch> out;
+  const SyntaxTree::Index& index = tree.NodeIndex();
+  Matcher matcher(tree.Root(), admit);
+  std::vector<Binding> found;
+  std::vector<uint32_t> starts;
+  for (std::size_t p = 0; p < query.patterns.size(); ++p) {
+    const PatternNode& root = query.patterns[p].root;
+    // The nodes this pattern can start at: those of its type, else all.
+    starts.clear();
+    if (root.kind == PatternNode::Kind::kNamed || root.kind == PatternNode::Kind::kAnonymous) {
+      for (std::size_t sym = 0; sym < root.symbols.size() && sym < index.by_symbol.size(); ++sym) {
+        if (root.symbols[sym]) {
+          starts.insert(starts.end(), index.by_symbol[sym].begin(), index.by_symbol[sym].end());
+        }
+      }
+      std::sort(starts.begin(), starts.end());
+    } else {
+      starts.resize(index.nodes.size());
+      for (uint32_t i = 0; i < starts.size(); ++i) starts[i] = i;
+    }
+    matcher.set_pattern(p);
+    for (uint32_t at : starts) {
+      found.clear();
+      matcher.Match(root, index.nodes[at], &found);
+      if (matcher.locked()) {
+        *locked = true;
+        return {};
+      }
+      if (found.size() > 1) {
+        std::vector<std::pair<std::vector<std::pair<uint32_t, const void*>>, std::size_t>> keys;
+        for (std::size_t i = 0; i < found.size(); ++i) keys.emplace_back(KeyOf(found[i]), i);
+        std::sort(keys.begin(), keys.end());
+        std::vector<bool> keep(found.size(), true);
+        for (std::size_t i = 1; i < keys.size(); ++i) {
+          if (keys[i].first == keys[i - 1].first) keep[keys[i].second] = false;
+        }
+        for (std::size_t i = 0; i < found.size(); ++i) {
+          if (keep[i]) out.push_back({p, std::move(found[i])});
+        }
+      } else {
+        for (Binding& b : found) out.push_back({p, std::move(b)});
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace muh

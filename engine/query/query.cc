@@ -1,0 +1,500 @@
+#include "engine/query/query.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+
+#include <fmt/format.h>
+#include <re2/re2.h>
+
+#include "engine/query/pattern.h"
+#include "engine/query/pattern_match.h"
+
+namespace muh {
+
+struct Query::Predicate {
+  enum class Op { kEq, kNotEq, kMatch, kNotMatch, kAnyOf };
+  Op op = Op::kEq;
+  uint32_t capture = 0;
+  bool rhs_is_capture = false;
+  uint32_t rhs_capture = 0;
+  std::vector<std::string> strings;  // literal operands
+  std::shared_ptr<const re2::RE2> regex;
+};
+
+namespace {
+
+const char* ErrorKindName(TSQueryError e) {
+  switch (e) {
+    case TSQueryErrorSyntax: return "syntax error";
+    case TSQueryErrorNodeType: return "unknown node type";
+    case TSQueryErrorField: return "unknown field";
+    case TSQueryErrorCapture: return "unknown capture";
+    case TSQueryErrorStructure: return "impossible pattern structure";
+    case TSQueryErrorLanguage: return "language mismatch";
+    default: return "error";
+  }
+}
+
+// Offset of the `nth` (0-based) occurrence of predicate `name` at or after
+// `from` in the source, for error messages.
+std::size_t FindPredicate(std::string_view source, std::size_t from, const std::string& name,
+                          int nth) {
+  std::size_t at = from;
+  for (;;) {
+    at = source.find("#" + name, at);
+    if (at == std::string_view::npos) return from;
+    std::size_t end = at + 1 + name.size();
+    bool whole = end >= source.size() || std::isspace(static_cast<unsigned char>(source[end])) ||
+                 source[end] == ')';
+    if (whole && nth-- == 0) return at;
+    at = end;
+  }
+}
+
+std::string_view NodeText(std::string_view bytes, TSNode node) {
+  uint32_t b = ts_node_start_byte(node);
+  uint32_t e = ts_node_end_byte(node);
+  return bytes.substr(b, e - b);
+}
+
+// Offset of a quantifier that directly follows another one, with only
+// blanks, comments, captures and `)` between (`(x)??`, `(x)? @c *`,
+// `((x)?)?`), or npos. libtree-sitter 0.20.7 crashes or loops on these
+// instead of reporting an error; we refuse them first. Conservative: it
+// also refuses the harmless `(a (b)?)?`.
+std::size_t StackedQuantifier(std::string_view s) {
+  bool after_quantifier = false;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (c == '"') {  // a string: skip to its closing quote
+      for (++i; i < s.size() && s[i] != '"'; ++i) {
+        if (s[i] == '\\') ++i;
+      }
+      after_quantifier = false;
+    } else if (c == ';') {  // a comment: skip to the end of the line
+      while (i < s.size() && s[i] != '\n') ++i;
+    } else if (c == '@') {  // a capture keeps the state; names may hold `?` and `!`
+      while (i + 1 < s.size() && (std::isalnum(static_cast<unsigned char>(s[i + 1])) ||
+                                  s[i + 1] == '_' || s[i + 1] == '.' || s[i + 1] == '-' ||
+                                  s[i + 1] == '?' || s[i + 1] == '!')) {
+        ++i;
+      }
+    } else if (c == '?' || c == '*' || c == '+') {
+      if (after_quantifier) return i;
+      after_quantifier = true;
+    } else if (c != ')' && !std::isspace(static_cast<unsigned char>(c))) {
+      after_quantifier = false;
+    }
+  }
+  return std::string_view::npos;
+}
+
+// Offset of a field name put in front of a predicate (`key: (#eq? @k "x")`,
+// `key: ((#eq? ...))`), or npos. libtree-sitter 0.20.7 then writes past the
+// end of its step array (a heap overflow); we refuse such queries first.
+std::size_t FieldOnPredicate(std::string_view s) {
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (c == '"') {
+      for (++i; i < s.size() && s[i] != '"'; ++i) {
+        if (s[i] == '\\') ++i;
+      }
+      continue;
+    }
+    if (c == ';') {
+      while (i < s.size() && s[i] != '\n') ++i;
+      continue;
+    }
+    if (c != ':') continue;
+    std::size_t j = i + 1;
+    while (j < s.size()) {
+      if (std::isspace(static_cast<unsigned char>(s[j])) || s[j] == '(') {
+        ++j;
+      } else if (s[j] == ';') {
+        while (j < s.size() && s[j] != '\n') ++j;
+      } else {
+        break;
+      }
+    }
+    if (j < s.size() && (s[j] == '#' || s[j] == '.')) return i;
+    // libtree-sitter also reads a bare `eq?` or `set!` as a predicate.
+    std::size_t k = j;
+    // (libtree-sitter's names also hold '.' after their first character)
+    while (k < s.size() && (std::isalnum(static_cast<unsigned char>(s[k])) || s[k] == '_' ||
+                            s[k] == '-' || s[k] == '?' || s[k] == '!' || (k > j && s[k] == '.'))) {
+      ++k;
+    }
+    if (k > j && (s[k - 1] == '?' || s[k - 1] == '!')) return i;
+  }
+  return std::string_view::npos;
+}
+
+}  // namespace
+
+Query::Query() = default;
+Query::~Query() = default;
+
+namespace {
+
+struct Operand {
+  bool is_capture = false;
+  uint32_t capture = 0;
+  std::string text;
+};
+
+// Checks one predicate and turns it into a Predicate, or returns an error
+// message. Shared by both compilers so that their messages are identical.
+std::string BuildPredicate(const std::string& name, const std::vector<Operand>& ops,
+                           Query::Predicate* pred) {
+  using Op = Query::Predicate::Op;
+  if (name == "eq?") pred->op = Op::kEq;
+  else if (name == "not-eq?") pred->op = Op::kNotEq;
+  else if (name == "match?") pred->op = Op::kMatch;
+  else if (name == "not-match?") pred->op = Op::kNotMatch;
+  else if (name == "any-of?") pred->op = Op::kAnyOf;
+  else {
+    return fmt::format("unknown predicate '#{}' (supported: #eq?, #not-eq?, #match?, "
+                       "#not-match?, #any-of?)", name);
+  }
+  std::size_t nargs = ops.size();
+  if (nargs < 2 || !ops[0].is_capture) {
+    return fmt::format("'#{}' takes a capture and at least one more operand", name);
+  }
+  pred->capture = ops[0].capture;
+  if (pred->op != Op::kAnyOf && nargs != 2) {
+    return fmt::format("'#{}' takes exactly two operands, got {}", name, nargs);
+  }
+  for (std::size_t k = 1; k < nargs; ++k) {
+    if (ops[k].is_capture) {
+      if (pred->op != Op::kEq && pred->op != Op::kNotEq) {
+        return fmt::format("'#{}' needs a string operand, not a capture", name);
+      }
+      pred->rhs_is_capture = true;
+      pred->rhs_capture = ops[k].capture;
+    } else {
+      pred->strings.push_back(ops[k].text);
+    }
+  }
+  if (pred->op == Op::kMatch || pred->op == Op::kNotMatch) {
+    re2::RE2::Options options;
+    options.set_log_errors(false);
+    auto re = std::make_shared<const re2::RE2>(pred->strings[0], options);
+    if (!re->ok()) {
+      return fmt::format("'#{}' has an invalid regular expression '{}': {}", name,
+                         pred->strings[0], re->error());
+    }
+    pred->regex = std::move(re);
+  }
+  return "";
+}
+
+// Does `text` satisfy a predicate whose operand is a literal?
+bool HoldsFor(const Query::Predicate& p, std::string_view text) {
+  using Op = Query::Predicate::Op;
+  switch (p.op) {
+    case Op::kEq: return text == p.strings[0];
+    case Op::kNotEq: return text != p.strings[0];
+    case Op::kMatch: return re2::RE2::PartialMatch(text, *p.regex);
+    case Op::kNotMatch: return !re2::RE2::PartialMatch(text, *p.regex);
+    case Op::kAnyOf: return std::find(p.strings.begin(), p.strings.end(), text) != p.strings.end();
+  }
+  return false;
+}
+
+}  // namespace
+
+std::unique_ptr<Query> Query::Compile(std::string_view source, QueryError* error,
+                                      QueryEngine engine) {
+  if (std::size_t at = StackedQuantifier(source); at != std::string_view::npos) {
+    error->offset = at;
+    error->message = "query syntax error: a quantifier cannot follow another quantifier";
+    return nullptr;
+  }
+  if (std::size_t at = FieldOnPredicate(source); at != std::string_view::npos) {
+    error->offset = at;
+    error->message = "query syntax error: a field name cannot label a predicate";
+    return nullptr;
+  }
+  std::unique_ptr<Query> q(new Query());
+  // Per pattern: its start and its predicates as (name, operands).
+  std::vector<std::size_t> starts;
+  std::vector<std::vector<std::pair<std::string, std::vector<Operand>>>> raw_predicates;
+  std::optional<PatternQuery> own;
+  if (engine == QueryEngine::kAuto) own = ParsePatterns(source, tree_sitter_python());
+  if (own) {
+    q->capture_names_ = own->capture_names;
+    for (const Pattern& p : own->patterns) {
+      starts.push_back(p.start);
+      auto& list = raw_predicates.emplace_back();
+      for (const PatternPredicate& pp : p.predicates) {
+        std::vector<Operand> ops;
+        for (const PatternOperand& o : pp.operands) ops.push_back({o.is_capture, o.capture, o.text});
+        list.emplace_back(pp.name, std::move(ops));
+      }
+    }
+    q->patterns_ = std::make_unique<PatternQuery>(std::move(*own));
+    q->source_ = std::string(source);
+  } else {
+    uint32_t error_offset = 0;
+    TSQueryError error_type = TSQueryErrorNone;
+    TSQuery* raw = ts_query_new(tree_sitter_python(), source.data(),
+                                static_cast<uint32_t>(source.size()), &error_offset, &error_type);
+    if (raw == nullptr) {
+      error->offset = error_offset;
+      error->message = fmt::format("query {}", ErrorKindName(error_type));
+      if (error_type == TSQueryErrorNodeType || error_type == TSQueryErrorField ||
+          error_type == TSQueryErrorCapture) {
+        std::size_t end = error_offset;
+        while (end < source.size() && (std::isalnum(static_cast<unsigned char>(source[end])) ||
+                                       source[end] == '_' || source[end] == '.')) {
+          ++end;
+        }
+        error->message += fmt::format(" '{}'", source.substr(error_offset, end - error_offset));
+      }
+      return nullptr;
+    }
+    q->query_.reset(raw);
+    uint32_t ncap = ts_query_capture_count(raw);
+    for (uint32_t i = 0; i < ncap; ++i) {
+      uint32_t len = 0;
+      const char* name = ts_query_capture_name_for_id(raw, i, &len);
+      q->capture_names_.emplace_back(name, len);
+    }
+    uint32_t npat = ts_query_pattern_count(raw);
+    for (uint32_t p = 0; p < npat; ++p) {
+      starts.push_back(ts_query_start_byte_for_pattern(raw, p));
+      auto& list = raw_predicates.emplace_back();
+      uint32_t nsteps = 0;
+      const TSQueryPredicateStep* steps = ts_query_predicates_for_pattern(raw, p, &nsteps);
+      uint32_t i = 0;
+      while (i < nsteps) {
+        uint32_t j = i;
+        while (j < nsteps && steps[j].type != TSQueryPredicateStepTypeDone) ++j;
+        // steps[i] is the predicate name, steps[i+1..j) its operands.
+        uint32_t len = 0;
+        std::string name = ts_query_string_value_for_id(raw, steps[i].value_id, &len);
+        std::vector<Operand> ops;
+        for (uint32_t k = i + 1; k < j; ++k) {
+          Operand o;
+          if (steps[k].type == TSQueryPredicateStepTypeCapture) {
+            o.is_capture = true;
+            o.capture = steps[k].value_id;
+          } else {
+            const char* v = ts_query_string_value_for_id(raw, steps[k].value_id, &len);
+            o.text.assign(v, len);
+          }
+          ops.push_back(std::move(o));
+        }
+        list.emplace_back(std::move(name), std::move(ops));
+        i = j + 1;
+      }
+    }
+  }
+  q->predicates_.resize(raw_predicates.size());
+  for (std::size_t p = 0; p < raw_predicates.size(); ++p) {
+    std::map<std::string, int> seen;  // occurrences of each predicate so far
+    for (const auto& [name, ops] : raw_predicates[p]) {
+      Predicate pred;
+      std::string msg = BuildPredicate(name, ops, &pred);
+      if (!msg.empty()) {
+        error->offset = FindPredicate(source, starts[p], name, seen[name]);
+        error->message = msg;
+        return nullptr;
+      }
+      ++seen[name];
+      q->predicates_[p].push_back(std::move(pred));
+    }
+  }
+  return q;
+}
+
+bool Query::HasCapture(std::string_view name) const {
+  return std::find(capture_names_.begin(), capture_names_.end(), name) != capture_names_.end();
+}
+
+std::vector<std::vector<std::string>> Query::RequiredLiterals() const {
+  // A literal is required only when every pattern requires it; with one
+  // pattern (the common case) that is simply its own groups.
+  if (predicates_.size() != 1) return {};
+  std::vector<std::vector<std::string>> groups;
+  for (const Predicate& p : predicates_[0]) {
+    if (p.rhs_is_capture) continue;
+    // A predicate on a capture that may be absent holds vacuously then, so
+    // its literal is not required.
+    bool required = false;
+    if (patterns_) {
+      required = patterns_->patterns[0].required_captures[p.capture];
+    } else {
+      TSQuantifier q = ts_query_capture_quantifier_for_id(query_.get(), 0, p.capture);
+      required = q == TSQuantifierOne || q == TSQuantifierOneOrMore;
+    }
+    if (!required) continue;
+    if (p.op == Predicate::Op::kEq || p.op == Predicate::Op::kAnyOf) groups.push_back(p.strings);
+  }
+  return groups;
+}
+
+bool Query::UsesTreeSitterMatcher() const { return query_ != nullptr; }
+
+const TSQuery* Query::LazyTreeSitter() const {
+  std::call_once(lazy_once_, [&] {
+    uint32_t off = 0;
+    TSQueryError err = TSQueryErrorNone;
+    lazy_.reset(ts_query_new(tree_sitter_python(), source_.data(),
+                             static_cast<uint32_t>(source_.size()), &off, &err));
+    if (!lazy_) {
+      lazy_error_.offset = off;
+      lazy_error_.message = fmt::format("query {}", ErrorKindName(err));
+      return;
+    }
+    for (uint32_t i = 0; i < ts_query_capture_count(lazy_.get()); ++i) {
+      uint32_t len = 0;
+      const char* name = ts_query_capture_name_for_id(lazy_.get(), i, &len);
+      auto it = std::find(capture_names_.begin(), capture_names_.end(), std::string(name, len));
+      lazy_capture_ids_.push_back(static_cast<uint32_t>(it - capture_names_.begin()));
+    }
+  });
+  return lazy_.get();
+}
+
+std::optional<QueryError> Query::StructureProblem() const {
+  if (!patterns_ || LazyTreeSitter() != nullptr) return std::nullopt;
+  return lazy_error_;
+}
+
+bool Query::StatementLocal() const {
+  if (!patterns_ || patterns_->patterns.size() != 1) return false;
+  const PatternNode& root = patterns_->patterns[0].root;
+  if (root.kind != PatternNode::Kind::kNamed) return false;
+  static const TSSymbol module = ts_language_symbol_for_name(tree_sitter_python(), "module", 6, true);
+  bool at_module = module < root.symbols.size() && root.symbols[module];
+  if (!at_module) return true;
+  return root.captures.empty() && root.negated.empty() && root.children.size() == 1 &&
+         !root.children[0].immediate && !root.anchored_last;
+}
+
+namespace {
+
+struct Bound {
+  uint32_t capture;
+  TSNode node;
+};
+
+Capture ToCapture(const std::string& name, std::string_view bytes, TSNode node) {
+  Capture cap;
+  cap.name = name;
+  cap.begin = ts_node_start_byte(node);
+  cap.end = ts_node_end_byte(node);
+  cap.text = std::string(NodeText(bytes, node));
+  cap.node_type = ts_node_type(node);
+  return cap;
+}
+
+}  // namespace
+
+// Whether every predicate of the match holds; a predicate on a capture
+// bound to several nodes must hold for each.
+static bool PredicatesHold(const std::vector<Query::Predicate>& preds,
+                           const std::vector<Bound>& captures, std::string_view bytes) {
+  auto texts_of = [&](uint32_t id) {
+    std::vector<std::string_view> texts;
+    for (const Bound& b : captures) {
+      if (b.capture == id) texts.push_back(NodeText(bytes, b.node));
+    }
+    return texts;
+  };
+  for (const Query::Predicate& p : preds) {
+    for (std::string_view text : texts_of(p.capture)) {
+      bool holds = false;
+      if (p.rhs_is_capture) {
+        bool eq = true;
+        for (std::string_view other : texts_of(p.rhs_capture)) eq = eq && other == text;
+        holds = (p.op == Query::Predicate::Op::kEq) == eq;
+      } else {
+        holds = HoldsFor(p, text);
+      }
+      if (!holds) return false;
+    }
+  }
+  return true;
+}
+
+std::vector<QueryMatch> Query::Run(const SyntaxTree& tree) const {
+  std::vector<QueryMatch> out;
+  std::string_view bytes = tree.bytes();
+  auto emit = [&](const std::vector<Bound>& captures) {
+    QueryMatch qm;
+    for (const Bound& b : captures) qm.captures.push_back(ToCapture(capture_names_[b.capture], bytes, b.node));
+    out.push_back(std::move(qm));
+  };
+  std::vector<Bound> captures;
+  // libtree-sitter's matches of `query`, capture ids mapped through `ids`.
+  auto run_tree_sitter = [&](const TSQuery* query, const std::vector<uint32_t>* ids) {
+    if (query == nullptr) return;  // an impossible pattern: no match
+    TsQueryCursorPtr cursor(ts_query_cursor_new());
+    ts_query_cursor_exec(cursor.get(), query, tree.Root());
+    TSQueryMatch m;
+    while (ts_query_cursor_next_match(cursor.get(), &m)) {
+      captures.clear();
+      for (uint16_t c = 0; c < m.capture_count; ++c) {
+        uint32_t id = m.captures[c].index;
+        captures.push_back({ids ? (*ids)[id] : id, m.captures[c].node});
+      }
+      if (PredicatesHold(predicates_[m.pattern_index], captures, bytes)) emit(captures);
+    }
+  };
+  if (patterns_) {
+    // Single-capture predicates with a literal operand prune while matching.
+    AdmitFn admit = [&](std::size_t pattern, uint32_t capture, TSNode node) {
+      for (const Predicate& p : predicates_[pattern]) {
+        if (p.capture == capture && !p.rhs_is_capture && !HoldsFor(p, NodeText(bytes, node))) {
+          return false;
+        }
+      }
+      return true;
+    };
+    bool locked = false;
+    std::vector<PatternMatch> ms = MatchPatterns(*patterns_, tree, admit, &locked);
+    if (locked) {
+      LazyTreeSitter();
+      run_tree_sitter(lazy_.get(), &lazy_capture_ids_);
+    } else {
+      for (const PatternMatch& m : ms) {
+        captures.clear();
+        for (const PatternCapture& c : m.captures) captures.push_back({c.capture, c.node});
+        if (PredicatesHold(predicates_[m.pattern], captures, bytes)) emit(captures);
+      }
+    }
+  } else {
+    run_tree_sitter(query_.get(), nullptr);
+  }
+  // File order: by first byte, then by every capture's range, so that both
+  // matchers give the same order.
+  auto key = [](const QueryMatch& m) {
+    std::vector<std::pair<std::size_t, std::size_t>> k;
+    for (const Capture& c : m.captures) k.emplace_back(c.begin, c.end);
+    std::sort(k.begin(), k.end());
+    return k;
+  };
+  std::stable_sort(out.begin(), out.end(), [&](const QueryMatch& a, const QueryMatch& b) {
+    if (a.Begin() != b.Begin()) return a.Begin() < b.Begin();
+    return key(a) < key(b);
+  });
+  return out;
+}
+
+const Capture* QueryMatch::Find(std::string_view name) const {
+  for (const Capture& c : captures) {
+    if (c.name == name) return &c;
+  }
+  return nullptr;
+}
+
+std::size_t QueryMatch::Begin() const {
+  std::size_t best = static_cast<std::size_t>(-1);
+  for (const Capture& c : captures) best = std::min(best, c.begin);
+  return captures.empty() ? 0 : best;
+}
+
+}  // namespace muh

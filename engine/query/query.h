@@ -1,0 +1,105 @@
+// Compiled tree-sitter queries with predicates evaluated by us.
+//
+// libtree-sitter 0.20 parses `#eq?` and friends but leaves them to the
+// caller. We support #eq?, #not-eq?, #match?, #not-match? and #any-of?; any
+// other predicate is a compile error, never silently ignored. Matches leave
+// this module as plain values (capture name, byte range, text).
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/query/pattern.h"
+#include "engine/python/syntax_tree.h"
+
+namespace muh {
+
+struct Capture {
+  std::string name;
+  std::size_t begin = 0;  // byte range in the file
+  std::size_t end = 0;
+  std::string text;
+  std::string node_type;  // e.g. "integer", "call"
+};
+
+struct QueryMatch {
+  std::vector<Capture> captures;  // in tree-sitter's capture order
+  // The first capture named `name`, or nullptr.
+  const Capture* Find(std::string_view name) const;
+  // Smallest start byte among the captures.
+  std::size_t Begin() const;
+};
+
+// kAuto matches with our own engine (pattern.h) when the query is in its
+// subset, and with libtree-sitter's otherwise; kTreeSitter always uses
+// libtree-sitter's (tests compare the two).
+enum class QueryEngine { kAuto, kTreeSitter };
+
+struct QueryError {
+  std::size_t offset = 0;  // byte offset into the query source
+  std::string message;
+};
+
+class Query {
+ public:
+  // Compiles `source` for the Python grammar. On failure returns nullptr and
+  // fills `error` with the offset tree-sitter (or our predicate check) gave.
+  static std::unique_ptr<Query> Compile(std::string_view source, QueryError* error,
+                                        QueryEngine engine = QueryEngine::kAuto);
+  ~Query();
+
+  // All matches whose predicates hold, ordered by position in the file (then
+  // by the ranges of their captures).
+  std::vector<QueryMatch> Run(const SyntaxTree& tree) const;
+
+  // Capture names without '@', in the order the query declares them.
+  const std::vector<std::string>& capture_names() const { return capture_names_; }
+  bool HasCapture(std::string_view name) const;
+
+  // Literal strings every match needs to find in the file's bytes: each
+  // inner group lists alternatives, and a file lacking every alternative of
+  // some group cannot match. Drawn from #eq? and #any-of? against strings.
+  std::vector<std::vector<std::string>> RequiredLiterals() const;
+
+  // Whether libtree-sitter's query cursor runs this query (the query is
+  // outside the subset our own matcher handles). Even when not, a tree with
+  // syntax errors, or one on which the two could differ (pattern_match.h),
+  // goes to libtree-sitter.
+  bool UsesTreeSitterMatcher() const;
+
+  // Whether every match lies inside one top-level statement of the file
+  // and holds its required literals there (py_statements.h): our matcher,
+  // one pattern, rooted at a node type other than `module`, or at `module`
+  // (uncaptured) with one child pattern and no anchors or negated fields.
+  bool StatementLocal() const;
+
+  // For a query on our matcher: libtree-sitter's compile error for it, if
+  // any. Our parser does not analyse the grammar, so a pattern that can never
+  // match ("impossible pattern structure") loads; a rule that then finds
+  // nothing asks this to say why. Always nullopt on libtree-sitter's matcher.
+  std::optional<QueryError> StructureProblem() const;
+
+  struct Predicate;
+
+ private:
+  // libtree-sitter's compile of source_, made once on first use.
+  const TSQuery* LazyTreeSitter() const;
+
+  Query();
+  TsQueryPtr query_;                        // libtree-sitter's, or
+  std::unique_ptr<PatternQuery> patterns_;  // ours, with
+  std::string source_;                      // libtree-sitter's compiled
+  mutable std::once_flag lazy_once_;        // on the first tree that needs it
+  mutable TsQueryPtr lazy_;
+  mutable std::vector<uint32_t> lazy_capture_ids_;  // its capture ids -> ours
+  mutable QueryError lazy_error_;
+  std::vector<std::string> capture_names_;
+  std::vector<std::vector<Predicate>> predicates_;  // per pattern
+};
+
+}  // namespace muh

@@ -1,0 +1,149 @@
+#include "engine/query/query.h"
+
+#include <doctest/doctest.h>
+
+namespace muh {
+
+namespace {
+std::vector<QueryMatch> RunOn(const std::string& query, const std::string& src) {
+  QueryError err;
+  auto q = Query::Compile(query, &err);
+  REQUIRE_MESSAGE(q != nullptr, err.message);
+  PythonParser parser;
+  SyntaxTree tree = parser.Parse(src);
+  return q->Run(tree);
+}
+
+const char* kAssign = "(assignment left: (identifier) @name right: (_) @value)";
+const char* kSrc = "A = 1\nB = 2\nA_B = 3\nC = 'x'\n";
+}  // namespace
+
+TEST_CASE("#eq? keeps only equal captures") {
+  auto m = RunOn(std::string("(") + kAssign + " (#eq? @name \"B\"))", kSrc);
+  REQUIRE(m.size() == 1);
+  CHECK(m[0].Find("value")->text == "2");
+  CHECK(m[0].Find("value")->node_type == "integer");
+  CHECK(m[0].Find("value")->begin == 10);
+}
+
+TEST_CASE("#not-eq?, #match?, #not-match?, #any-of?") {
+  CHECK(RunOn(std::string("(") + kAssign + " (#not-eq? @name \"B\"))", kSrc).size() == 3);
+  CHECK(RunOn(std::string("(") + kAssign + " (#match? @name \"^A\"))", kSrc).size() == 2);
+  CHECK(RunOn(std::string("(") + kAssign + " (#not-match? @name \"_\"))", kSrc).size() == 3);
+  CHECK(RunOn(std::string("(") + kAssign + " (#any-of? @name \"A\" \"C\"))", kSrc).size() == 2);
+}
+
+TEST_CASE("#eq? between two captures") {
+  auto m = RunOn("(assignment left: (identifier) @l right: (identifier) @r (#eq? @l @r))",
+                 "x = x\ny = x\n");
+  CHECK(m.size() == 1);
+}
+
+TEST_CASE("matches come out in file order") {
+  auto m = RunOn(kAssign, kSrc);
+  REQUIRE(m.size() == 4);
+  CHECK(m[0].Find("name")->text == "A");
+  CHECK(m[3].Find("name")->text == "C");
+}
+
+TEST_CASE("syntax errors report the offset") {
+  QueryError err;
+  CHECK(Query::Compile("(assignment left: (identifier) @n", &err) == nullptr);
+  CHECK(err.message == "query syntax error");
+  CHECK(err.offset == 33);
+  CHECK(Query::Compile("(assignmnt) @a", &err) == nullptr);
+  CHECK(err.message == "query unknown node type 'assignmnt'");
+  CHECK(err.offset == 1);
+}
+
+TEST_CASE("stacked quantifiers are refused before libtree-sitter sees them") {
+  // libtree-sitter 0.20.7 crashes or loops on these.
+  QueryError err;
+  for (const char* q : {"(identifier)??", "(identifier)*?", "((identifier)?)?", "(x)? @c *",
+                        "(_)+ ; note\n ?", "(identifier)? @c! ?"}) {
+    CAPTURE(q);
+    CHECK(Query::Compile(q, &err) == nullptr);
+    CHECK(err.message == "query syntax error: a quantifier cannot follow another quantifier");
+  }
+  CHECK(Query::Compile("(identifier)??", &err) == nullptr);
+  CHECK(err.offset == 13);
+  // Quantifiers inside strings and single quantifiers are fine.
+  CHECK(Query::Compile("((string) @s (#eq? @s \"??\"))", &err) != nullptr);
+  CHECK(Query::Compile("(block (expression_statement)* @s)", &err) != nullptr);
+}
+
+TEST_CASE("a field name on a predicate is refused (libtree-sitter 0.20.7 overflows on it)") {
+  QueryError err;
+  for (const char* q : {"(pair (identifier) @x key: (#eq? @x \"y\"))",
+                        "(pair (identifier) @x key: (eq? @x \"y\"))",
+                        "(pair (identifier) @x key: (.eq? @x \"y\"))",
+                        "(pair key: ((#eq? @k \"x\")))", "(pair key: ; c\n (#eq? @k \"x\"))",
+                        "(pair key: (idERROR....tch? @i \"x\"))"}) {
+    CAPTURE(q);
+    CHECK(Query::Compile(q, &err) == nullptr);
+    CHECK(err.message == "query syntax error: a field name cannot label a predicate");
+  }
+  CHECK(Query::Compile("(pair key: (string) @k (#eq? @k \"x:\"))", &err) != nullptr);
+}
+
+TEST_CASE("unknown or malformed predicates are compile errors") {
+  QueryError err;
+  CHECK(Query::Compile("((identifier) @a (#set! @a \"x\"))", &err) == nullptr);
+  CHECK(err.message ==
+        "unknown predicate '#set!' (supported: #eq?, #not-eq?, #match?, #not-match?, #any-of?)");
+  CHECK(err.offset == 18);
+  CHECK(Query::Compile("((identifier) @a (#match? @a \"(\"))", &err) == nullptr);
+  CHECK(err.message.rfind("'#match?' has an invalid regular expression '('", 0) == 0);
+  CHECK(Query::Compile("((identifier) @a (#eq? @a \"x\" \"y\"))", &err) == nullptr);
+  CHECK(err.message == "'#eq?' takes exactly two operands, got 3");
+}
+
+TEST_CASE("a predicate on an optional capture requires no literal") {
+  QueryError err;
+  auto q = Query::Compile(
+      "(call function: (identifier) @f arguments: (argument_list (string)? @s) "
+      "(#eq? @s \"\\\"x\\\"\") (#eq? @f \"g\"))",
+      &err);
+  REQUIRE_MESSAGE(q, err.message);
+  auto lits = q->RequiredLiterals();
+  REQUIRE(lits.size() == 1);
+  CHECK(lits[0] == std::vector<std::string>{"g"});
+  PythonParser parser;
+  std::string src = "g()\n";
+  CHECK(q->Run(parser.Parse(src)).size() == 1);  // matches without the string
+}
+
+TEST_CASE("required literals come from #eq? and #any-of?") {
+  QueryError err;
+  auto q = Query::Compile(std::string("(") + kAssign +
+                              " (#eq? @name \"X\") (#any-of? @value \"1\" \"2\"))",
+                          &err);
+  REQUIRE(q);
+  auto lits = q->RequiredLiterals();
+  REQUIRE(lits.size() == 2);
+  CHECK(lits[0] == std::vector<std::string>{"X"});
+  CHECK(lits[1] == std::vector<std::string>{"1", "2"});
+  CHECK(q->HasCapture("value"));
+  CHECK_FALSE(q->HasCapture("nope"));
+}
+
+}  // namespace muh
+
+namespace muh {
+
+TEST_CASE("#match? is RE2: nested repetition is an error or runs in linear time") {
+  QueryError err;
+  CHECK(Query::Compile("((identifier) @n (#match? @n \"^[A-Z_]*+$\"))", &err) == nullptr);
+  CHECK(err.message ==
+        "'#match?' has an invalid regular expression '^[A-Z_]*+$': bad repetition operator: *+");
+  // With std::regex this backtracked for minutes (found by fuzz_query).
+  auto q = Query::Compile("((identifier) @n (#match? @n \"^(A*)*$\"))", &err);
+  REQUIRE_MESSAGE(q, err.message);
+  PythonParser parser;
+  std::string src = std::string(2000, 'A') + "b = 1\n" + std::string(50, 'A') + " = 2\n";
+  auto m = q->Run(parser.Parse(src));
+  REQUIRE(m.size() == 1);
+  CHECK(m[0].Find("n")->text == std::string(50, 'A'));
+}
+
+}  // namespace muh

@@ -1,0 +1,82 @@
+// Checked rules: what the loader hands the planner. Every query is compiled,
+// every capture and value name the rule mentions is known to exist.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/model/workload.h"
+#include "engine/query/query.h"
+#include "engine/rules/template.h"
+#include "engine/model/value_source.h"
+
+namespace muh {
+
+// A place in the rule file, for messages about the rule itself.
+struct RuleLoc {
+  int line = 0;
+  int column = 0;
+};
+
+// A query that must (`present:`) or must not (`absent:`) match before the
+// rule may rewrite. Unmet, the rule is skipped with a note, or, when
+// `required`, the run fails.
+struct Precondition {
+  std::string name;
+  std::vector<std::string> files;
+  bool want_present = true;
+  std::shared_ptr<const Query> query;
+  bool required = false;
+  RuleLoc loc;
+};
+
+enum class ActionKind {
+  kReplace,        // replace the target capture with the `with:` template
+  kDeleteLines,    // delete the whole lines the target capture spans
+  kAppendEntries,  // append autotune entries to the target list capture
+};
+
+struct Rule {
+  std::string id;
+  std::string description;
+  RuleLoc loc;
+  std::vector<std::string> files;  // tree-relative paths or globs
+  std::vector<RuleLoc> file_locs;  // parallel to `files`
+  // Paths or globs outside `files` where the query is known to match and
+  // must be left alone (ipex_attn.py's own _PARTITION_SIZE); verify's
+  // whole-tree search ignores them.
+  std::vector<std::string> also_matches;
+  RuleLoc files_loc;
+  std::shared_ptr<const Query> query;
+  ActionKind action = ActionKind::kReplace;
+  std::string target;  // capture name, without '@'
+  Template with;       // kReplace
+  std::string entries; // kAppendEntries: name of a list value
+  int expect = 1;      // matches expected in each file in scope
+  // Optional: a query that matches `expect` times once the rule has been
+  // applied, for rewrites after which `query` no longer matches (deletions).
+  std::shared_ptr<const Query> done_when;
+  std::vector<Precondition> preconditions;
+};
+
+// One `workload:` entry as written, for the model to check and apply.
+struct WorkloadSetting {
+  std::string name;
+  std::string value;
+  RuleLoc loc;
+};
+
+struct RuleSet {
+  std::string path;  // the rule file as the user named it
+  std::vector<Rule> rules;
+  // The `values:` table, when the rule file has one.
+  std::shared_ptr<TableValues> table;
+  std::vector<WorkloadSetting> workload;
+  std::vector<SearchSpace> search_spaces;
+  std::vector<RuleLoc> search_space_locs;  // parallel to search_spaces
+  // Where rule names resolve: the model, the table, or both (set by LoadRules).
+  std::shared_ptr<const ValueSource> values;
+};
+
+}  // namespace muh

@@ -1,0 +1,108 @@
+#include "engine/rules/rule_loader.h"
+
+#include <doctest/doctest.h>
+
+namespace muh {
+
+namespace {
+std::string Errors(const std::string& text) {
+  RuleSet set;
+  std::vector<Diagnostic> errs;
+  LoadRules("r.yaml", text, {}, &set, &errs);
+  std::string out;
+  for (const Diagnostic& d : errs) out += d.Format() + "\n";
+  return out;
+}
+
+const char* kGood = R"(version: 1
+values:
+  size: 1024
+rules:
+  - id: part
+    files: vllm/a.py
+    query: |
+      ((assignment left: (identifier) @name right: (integer) @value)
+       (#eq? @name "_P"))
+    replace: value
+    with: "{{size}}"
+)";
+}  // namespace
+
+TEST_CASE("a good rule file loads") {
+  RuleSet set;
+  std::vector<Diagnostic> errs;
+  REQUIRE(LoadRules("r.yaml", kGood, {}, &set, &errs));
+  REQUIRE(set.rules.size() == 1);
+  CHECK(set.rules[0].id == "part");
+  CHECK(set.rules[0].files == std::vector<std::string>{"vllm/a.py"});
+  CHECK(set.rules[0].target == "value");
+  CHECK(set.rules[0].expect == 1);
+  CHECK(set.table->Find("size")->text == "1024");
+}
+
+TEST_CASE("malformed YAML") {
+  CHECK(Errors("version: 1\nrules: [\n  - id: x\n") ==
+        "r.yaml:3:3: error: malformed YAML: illegal block entry\n");
+}
+
+TEST_CASE("unknown keys suggest the right one") {
+  std::string text = kGood;
+  text.replace(text.find("    query:"), 10, "    qurey:");
+  CHECK(Errors(text) == "r.yaml:7:5: error: unknown key 'qurey' in rule (did you mean 'query'?)\n");
+}
+
+TEST_CASE("query syntax errors point into the block scalar") {
+  std::string text = kGood;
+  text.replace(text.find("(#eq?"), 5, "(#eq? (");
+  CHECK(Errors(text) == "r.yaml:9:14: error: query syntax error at query offset 70\n");
+}
+
+TEST_CASE("unknown capture and unknown value") {
+  std::string text = kGood;
+  text.replace(text.find("replace: value"), 14, "replace: valu");
+  text.replace(text.find("{{size}}"), 8, "{{sise}}");
+  CHECK(Errors(text) ==
+        "r.yaml:10:14: error: unknown capture '@valu' in 'replace' (did you mean 'value'?) "
+        "(query captures: @name, @value)\n"
+        "r.yaml:11:12: error: unknown value 'sise' (did you mean 'size'?) (known: size)\n");
+}
+
+TEST_CASE("expect and paths are checked") {
+  std::string text = kGood;
+  text += "    expect: 0\n";
+  text.replace(text.find("files: vllm/a.py"), 16, "files: ../a.py");
+  CHECK(Errors(text) ==
+        "r.yaml:6:12: error: '../a.py' must be a path inside the tree\n"
+        "r.yaml:12:13: error: 'expect' must be a whole number of at least 1, got '0'\n");
+}
+
+}  // namespace muh
+
+namespace muh {
+
+namespace {
+std::string RuleWithQuery(const std::string& query_line) {
+  return "version: 1\nrules:\n  - id: r\n    files: a.py\n" + query_line +
+         "    replace: n\n    with: \"1\"\n";
+}
+const char* kBad =
+    "error: unknown predicate '#bad?' (supported: #eq?, #not-eq?, #match?, #not-match?, "
+    "#any-of?) at query offset ";
+}  // namespace
+
+TEST_CASE("query offsets map through every scalar style") {
+  // Double quotes with escapes: `\"` is two bytes of source, one of value.
+  CHECK(Errors(RuleWithQuery("    query: \"((identifier) @n (#eq? @n \\\"x\\\") (#bad? @n \\\"y\\\"))\"\n")) ==
+        std::string("r.yaml:5:47: ") + kBad + "32\n");
+  // Single quotes: `''` is one quote of value.
+  CHECK(Errors(RuleWithQuery("    query: '((identifier) @n (#eq? @n \"it''s\") (#bad? @n \"y\"))'\n")) ==
+        std::string("r.yaml:5:49: ") + kBad + "35\n");
+  // A block scalar whose first line is blank.
+  CHECK(Errors(RuleWithQuery("    query: |\n\n      ((identifier) @n\n        (#bad? @n \"y\"))\n")) ==
+        std::string("r.yaml:8:10: ") + kBad + "21\n");
+  // An explicit indentation indicator: the value keeps the extra spaces.
+  CHECK(Errors(RuleWithQuery("    query: |2\n        ((identifier) @n\n          (#bad? @n \"y\"))\n")) ==
+        std::string("r.yaml:7:12: ") + kBad + "24\n");
+}
+
+}  // namespace muh
