@@ -2,14 +2,14 @@
 // and pull the tree-sitter queries out of rules/bi100.yaml.
 #pragma once
 
+#include <yaml-cpp/yaml.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <yaml-cpp/yaml.h>
 
 namespace muhbench {
 

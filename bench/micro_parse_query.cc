@@ -17,9 +17,9 @@
 #include <memory>
 #include <string>
 
-#include "micro_common.h"
-#include "engine/query/query.h"
 #include "engine/python/syntax_tree.h"
+#include "engine/query/query.h"
+#include "micro_common.h"
 
 namespace {
 

@@ -14,10 +14,8 @@
 //   BM_*_AllRules              every bi100 rule's groups over that tree
 //   BM_Engine*                 the engine's own PassesPrefilter, when it has one
 #include <benchmark/benchmark.h>
-
-#include <string.h>
-
 #include <dirent.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include <memory>
@@ -25,8 +23,8 @@
 #include <string_view>
 #include <vector>
 
-#include "micro_common.h"
 #include "engine/query/query.h"
+#include "micro_common.h"
 #if __has_include("engine/app/tree_search.h")
 #include "engine/app/tree_search.h"
 #define MUHBENCH_HAVE_ENGINE_PREFILTER 1
@@ -83,8 +81,10 @@ void ListPy(const std::string& dir, std::vector<std::string>* out) {
     std::string p = dir + "/" + n;
     struct stat st;
     if (stat(p.c_str(), &st) != 0) continue;
-    if (S_ISDIR(st.st_mode)) ListPy(p, out);
-    else if (n.size() > 3 && n.compare(n.size() - 3, 3, ".py") == 0) out->push_back(p);
+    if (S_ISDIR(st.st_mode))
+      ListPy(p, out);
+    else if (n.size() > 3 && n.compare(n.size() - 3, 3, ".py") == 0)
+      out->push_back(p);
   }
 }
 
@@ -139,7 +139,8 @@ void BM_OneFile(benchmark::State& state) {
 BENCHMARK_TEMPLATE(BM_OneFile, PassesMemmem)->Name("BM_Memmem/prefix_prefill.py");
 BENCHMARK_TEMPLATE(BM_OneFile, PassesFind)->Name("BM_StringViewFind/prefix_prefill.py");
 #ifdef MUHBENCH_HAVE_ENGINE_PREFILTER
-BENCHMARK_TEMPLATE(BM_OneFile, muh::PassesPrefilter)->Name("BM_EnginePassesPrefilter/prefix_prefill.py");
+BENCHMARK_TEMPLATE(BM_OneFile, muh::PassesPrefilter)
+    ->Name("BM_EnginePassesPrefilter/prefix_prefill.py");
 #endif
 
 template <bool (*Passes)(std::string_view, const Groups&)>
@@ -181,7 +182,8 @@ void BM_AllRules(benchmark::State& state) {
 BENCHMARK_TEMPLATE(BM_AllRules, PassesMemmem)->Name("BM_Memmem_Tree_AllRules");
 BENCHMARK_TEMPLATE(BM_AllRules, PassesFind)->Name("BM_StringViewFind_Tree_AllRules");
 #ifdef MUHBENCH_HAVE_ENGINE_PREFILTER
-BENCHMARK_TEMPLATE(BM_AllRules, muh::PassesPrefilter)->Name("BM_EnginePassesPrefilter_Tree_AllRules");
+BENCHMARK_TEMPLATE(BM_AllRules, muh::PassesPrefilter)
+    ->Name("BM_EnginePassesPrefilter_Tree_AllRules");
 #endif
 
 }  // namespace

@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "micro_common.h"
 #include "engine/patch/unified_diff.h"
+#include "micro_common.h"
 
 namespace {
 
@@ -44,7 +44,8 @@ void BM_EveryFiftiethLine(benchmark::State& state) {
   const int n = static_cast<int>(state.range(0));
   const std::string old_text = Lines(n);
   std::string new_text = old_text;
-  for (int i = 25; i < n; i += 50) new_text = EditLine(new_text, i, "    changed = " + std::to_string(i));
+  for (int i = 25; i < n; i += 50)
+    new_text = EditLine(new_text, i, "    changed = " + std::to_string(i));
   for (auto _ : state) {
     std::string d = muh::UnifiedDiff("vllm/x.py", old_text, new_text);
     benchmark::DoNotOptimize(d.data());
@@ -60,7 +61,8 @@ void BM_InsertBlock(benchmark::State& state) {
   std::size_t mid = 0;
   for (int k = 0; k < n / 2; ++k) mid = old_text.find('\n', mid) + 1;
   std::string block;
-  for (int i = 0; i < 80; ++i) block += "        triton.Config({\"BLOCK_M\": " + std::to_string(i) + "}),\n";
+  for (int i = 0; i < 80; ++i)
+    block += "        triton.Config({\"BLOCK_M\": " + std::to_string(i) + "}),\n";
   const std::string new_text = old_text.substr(0, mid) + block + old_text.substr(mid);
   for (auto _ : state) {
     std::string d = muh::UnifiedDiff("vllm/x.py", old_text, new_text);

@@ -25,7 +25,8 @@ inline std::string Slurp(const std::filesystem::path& p) {
 inline std::vector<std::filesystem::path> FixturePython() {
   namespace fs = std::filesystem;
   std::vector<fs::path> out;
-  for (const auto& e : fs::recursive_directory_iterator(fs::path(MUHPATCH_SOURCE_DIR) / "fixtures")) {
+  for (const auto& e :
+       fs::recursive_directory_iterator(fs::path(MUHPATCH_SOURCE_DIR) / "fixtures")) {
     if (e.is_regular_file() && e.path().extension() == ".py") out.push_back(e.path());
   }
   std::sort(out.begin(), out.end());

@@ -1,13 +1,13 @@
 #include "engine/app/cli.h"
 
+#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <CLI/CLI.hpp>
 #include <functional>
 #include <iostream>
 #include <string>
 #include <vector>
-
-#include <CLI/CLI.hpp>
-#include <spdlog/sinks/stdout_sinks.h>
-#include <spdlog/spdlog.h>
 
 #include "engine/app/commands.h"
 #include "engine/app/verify.h"
@@ -29,8 +29,7 @@ struct CommandSpec {
 
 const std::vector<CommandSpec>& Commands() {
   static const std::vector<CommandSpec> kCommands = {
-      {"diff", "print the unified diff the rules produce; modify nothing", 2, false, true,
-       RunDiff},
+      {"diff", "print the unified diff the rules produce; modify nothing", 2, false, true, RunDiff},
       {"apply", "rewrite the tree in place: all files or none", 2, false, true, RunApply},
       {"verify", "fail (exit 1) when the tree or the committed patch has drifted", 2, true, false,
        RunVerify},
@@ -73,7 +72,8 @@ int RunCli(int argc, char** argv) {
   app.require_subcommand(1);
   app.fallthrough();  // -v may follow the subcommand too
   int verbosity = 0;
-  app.add_flag("-v,--verbose", verbosity, "log more on stderr (-vv: phase timings, -vvv: every file searched)");
+  app.add_flag("-v,--verbose", verbosity,
+               "log more on stderr (-vv: phase timings, -vvv: every file searched)");
   CommandOptions opts;
   std::vector<std::pair<CLI::App*, const CommandSpec*>> subs;
   for (const CommandSpec& c : Commands()) {
@@ -89,7 +89,8 @@ int RunCli(int argc, char** argv) {
     } else {
       sub->add_option("RULES", opts.session.rules_path, "rule file whose workload to use");
     }
-    sub->add_option("--hw", opts.session.hw_path, "hardware profile (YAML) over the built-in bi100");
+    sub->add_option("--hw", opts.session.hw_path,
+                    "hardware profile (YAML) over the built-in bi100");
     // One value per --set/--rule, so positionals after them stay positionals.
     sub->add_option("--set", opts.session.sets, "override a fact: FACT=VALUE (repeatable)")
         ->allow_extra_args(false);
@@ -98,7 +99,8 @@ int RunCli(int argc, char** argv) {
     }
     if (c.takes_patch) {
       sub->add_option("--patch", opts.patch_path, "the committed patch to compare");
-      sub->add_option("--threads", opts.threads, "workers for the whole-tree search (0: one per core)");
+      sub->add_option("--threads", opts.threads,
+                      "workers for the whole-tree search (0: one per core)");
       sub->add_option("--format", opts.format, "text (default), json, or github annotations")
           ->check(CLI::IsMember({"text", "json", "github"}));
     }

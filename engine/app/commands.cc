@@ -1,15 +1,15 @@
 #include "engine/app/commands.h"
 
-#include <iostream>
-
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <iostream>
+
+#include "engine/app/rule_test_runner.h"
 #include "engine/base/exit_codes.h"
 #include "engine/model/model_report.h"
-#include "engine/rules/rule_loader.h"
-#include "engine/app/rule_test_runner.h"
 #include "engine/patch/unified_diff.h"
+#include "engine/rules/rule_loader.h"
 
 namespace muh {
 
@@ -25,7 +25,6 @@ bool Prepare(const CommandOptions& opts, Session* s) {
   s->ReportAll(s->plan.diagnostics);
   return s->plan.ok();
 }
-
 
 // Under --explain, says on stderr which rule and derivation made each edit.
 void Explain(const CommandOptions& opts, const Session& s) {

@@ -10,11 +10,11 @@ namespace muh {
 
 struct CommandOptions {
   SessionOptions session;
-  std::string patch_path;  // verify --patch
-  std::string tests_path;  // test TESTS
-  bool explain = false;    // --explain: say why each edit / value is what it is
+  std::string patch_path;       // verify --patch
+  std::string tests_path;       // test TESTS
+  bool explain = false;         // --explain: say why each edit / value is what it is
   std::string format = "text";  // verify --format: text, json or github
-  unsigned threads = 0;    // --threads: workers for the whole-tree search; 0 = one per core
+  unsigned threads = 0;         // --threads: workers for the whole-tree search; 0 = one per core
 };
 
 int RunDiff(const CommandOptions& opts);

@@ -1,14 +1,14 @@
 #include "engine/app/rule_test_runner.h"
 
-#include <algorithm>
-#include <map>
-
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
+#include <map>
+
 #include "engine/base/glob.h"
-#include "engine/plan/planner.h"
 #include "engine/patch/unified_diff.h"
+#include "engine/plan/planner.h"
 
 namespace muh {
 
@@ -54,7 +54,8 @@ std::string RunCase(const RuleSet& all, const Rule& rule, const Case& c, Want wa
   }
   if (want == Want::kNoMatch) {
     bool found_none = !plan.ok() && plan.outcomes[0].sites == 0;
-    return found_none ? "" : fmt::format("{}: expected no site, but the rule matched{}", c.where, diags);
+    return found_none ? ""
+                      : fmt::format("{}: expected no site, but the rule matched{}", c.where, diags);
   }
   if (!plan.ok() || skipped) return fmt::format("{}: expected a match{}", c.where, diags);
   auto it = plan.new_contents.find(path);
@@ -69,7 +70,8 @@ bool ReadCases(const YAML::Node& list, const std::string& path, std::vector<Case
                std::vector<std::string>* errors) {
   if (!list) return true;
   if (!list.IsSequence()) {
-    errors->push_back(fmt::format("{}:{}: a list of cases is expected", path, list.Mark().line + 1));
+    errors->push_back(
+        fmt::format("{}:{}: a list of cases is expected", path, list.Mark().line + 1));
     return false;
   }
   for (const YAML::Node& n : list) {
@@ -85,7 +87,8 @@ bool ReadCases(const YAML::Node& list, const std::string& path, std::vector<Case
       c.fixed = n["fixed"].as<std::string>();
     }
     if (YAML::Node f = n["files"]) {
-      for (const auto& kv : f) c.extra_files[kv.first.as<std::string>()] = kv.second.as<std::string>();
+      for (const auto& kv : f)
+        c.extra_files[kv.first.as<std::string>()] = kv.second.as<std::string>();
     }
     out->push_back(std::move(c));
   }
@@ -111,8 +114,8 @@ RuleTestReport RunRuleTests(const RuleSet& rules, const std::string& tests_path,
     auto rule = std::find_if(rules.rules.begin(), rules.rules.end(),
                              [&](const Rule& r) { return r.id == id; });
     if (rule == rules.rules.end()) {
-      report.load_errors.push_back(fmt::format("{}:{}: no rule '{}' in {}", tests_path,
-                                               t.Mark().line + 1, id, rules.path));
+      report.load_errors.push_back(
+          fmt::format("{}:{}: no rule '{}' in {}", tests_path, t.Mark().line + 1, id, rules.path));
       continue;
     }
     covered.push_back(id);

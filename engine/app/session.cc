@@ -40,8 +40,9 @@ bool SelectRules(const std::vector<std::string>& ids, RuleSet* rules,
   bool ok = true;
   for (const std::string& id : ids) {
     if (std::find(known.begin(), known.end(), id) == known.end()) {
-      errors->push_back(MakeError(rules->path, 0, 0,
-                                  fmt::format("--rule '{}': no such rule{}", id, DidYouMean(id, known))));
+      errors->push_back(
+          MakeError(rules->path, 0, 0,
+                    fmt::format("--rule '{}': no such rule{}", id, DidYouMean(id, known))));
       ok = false;
     }
   }
@@ -143,10 +144,10 @@ void OpenSession(const SessionOptions& opts, Session* s, const AlongsidePlan& al
     SourceText file(path, std::move(bytes));
     if (auto bad = FindInvalidUtf8(file.bytes())) {
       Position p = file.PositionOf(*bad);
-      s->load_errors.push_back(MakeError(
-          path, p.line, p.column,
-          fmt::format("invalid UTF-8 (byte 0x{:02X}); Python sources must be UTF-8",
-                      static_cast<unsigned char>(file.bytes()[*bad]))));
+      s->load_errors.push_back(
+          MakeError(path, p.line, p.column,
+                    fmt::format("invalid UTF-8 (byte 0x{:02X}); Python sources must be UTF-8",
+                                static_cast<unsigned char>(file.bytes()[*bad]))));
       continue;
     }
     s->files.emplace(path, std::move(file));

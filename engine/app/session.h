@@ -10,11 +10,11 @@
 #include <vector>
 
 #include "engine/base/diagnostic.h"
+#include "engine/base/source_text.h"
+#include "engine/io/tree_io.h"
 #include "engine/model/model_values.h"
 #include "engine/plan/planner.h"
 #include "engine/rules/rule.h"
-#include "engine/base/source_text.h"
-#include "engine/io/tree_io.h"
 
 namespace muh {
 
@@ -23,7 +23,7 @@ struct SessionOptions {
   std::string tree_path;
   // When non-empty, only these rules run (`--rule ID`, repeatable).
   std::vector<std::string> only_rules;
-  std::string hw_path;            // --hw PROFILE.yaml
+  std::string hw_path;  // --hw PROFILE.yaml
   // Readers take the tree's shared lock; apply holds the exclusive one itself.
   bool lock_shared = true;
   std::vector<std::string> sets;  // --set FACT=VALUE, in order

@@ -1,17 +1,16 @@
 #include "engine/app/tree_search.h"
 
+#include <spdlog/spdlog.h>
 #include <string.h>
 
 #include <algorithm>
 #include <map>
 #include <optional>
 
-#include <spdlog/spdlog.h>
-
 #include "engine/base/glob.h"
 #include "engine/base/parallel.h"
-#include "engine/python/py_statements.h"
 #include "engine/base/source_text.h"
+#include "engine/python/py_statements.h"
 #include "engine/python/syntax_tree.h"
 
 namespace muh {
@@ -46,8 +45,8 @@ struct FileResult {
   std::vector<ForeignMatch> matches;
   bool read = false;
   bool parsed = false;
-  bool partial = false;   // only some statements parsed
-  std::size_t bytes = 0;  // parsed
+  bool partial = false;            // only some statements parsed
+  std::size_t bytes = 0;           // parsed
   std::vector<std::size_t> rules;  // whose prefilter the file passed
 };
 
@@ -92,8 +91,10 @@ std::vector<ForeignMatch> SearchOutsideScope(const RuleSet& rules,
     std::vector<char> seen(literals.size(), 0);
     auto present = [&](std::size_t id) {
       if (seen[id] == 0) {
-        seen[id] = ::memmem(bytes.data(), bytes.size(), literals[id].data(),
-                            literals[id].size()) != nullptr ? 2 : 1;
+        seen[id] = ::memmem(bytes.data(), bytes.size(), literals[id].data(), literals[id].size()) !=
+                           nullptr
+                       ? 2
+                       : 1;
       }
       return seen[id] == 2;
     };

@@ -1,14 +1,14 @@
 #include "engine/app/verify.h"
 
-#include <iostream>
-
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "engine/app/tree_search.h"
 #include "engine/base/exit_codes.h"
 #include "engine/patch/patch_apply.h"
-#include "engine/app/tree_search.h"
 #include "engine/patch/unified_diff.h"
 
 namespace muh {
@@ -180,9 +180,10 @@ int RunVerify(const CommandOptions& opts) {
     }
   }
   for (const Diagnostic& d : s.plan.diagnostics) report.Add("plan", d);
-  spdlog::debug("whole-tree search: {} files, {} read, {} parsed ({} of them only in the "
-                "statements holding the literals; {} bytes parsed)",
-                stats.files, stats.read, stats.parsed, stats.partial, stats.parsed_bytes);
+  spdlog::debug(
+      "whole-tree search: {} files, {} read, {} parsed ({} of them only in the "
+      "statements holding the literals; {} bytes parsed)",
+      stats.files, stats.read, stats.parsed, stats.partial, stats.parsed_bytes);
   for (const ForeignMatch& m : foreign) {
     report.Add("foreign",
                Diagnostic{m.path, m.line, m.column, Severity::kError,
@@ -192,10 +193,9 @@ int RunVerify(const CommandOptions& opts) {
                                       m.rule_id)});
   }
   if (!s.plan.ok() || !foreign.empty()) {
-    return report.Finish(fmt_name, kExitDrift,
-                         fmt::format("the rules no longer apply cleanly to {}",
-                                     opts.session.tree_path),
-                         "");
+    return report.Finish(
+        fmt_name, kExitDrift,
+        fmt::format("the rules no longer apply cleanly to {}", opts.session.tree_path), "");
   }
   std::string regenerated = RenderDiff(s.files, s.plan.new_contents);
   if (opts.patch_path.empty()) {
@@ -211,10 +211,9 @@ int RunVerify(const CommandOptions& opts) {
   }
 
   if (committed == regenerated) {
-    return report.Finish(fmt_name, kExitClean,
-                         fmt::format("{} matches the rules ({})", opts.patch_path,
-                                     PlanSummary(s.plan)),
-                         "");
+    return report.Finish(
+        fmt_name, kExitClean,
+        fmt::format("{} matches the rules ({})", opts.patch_path, PlanSummary(s.plan)), "");
   }
 
   // Apply the committed patch to the tree, forwards (a pristine tree) or
@@ -228,7 +227,8 @@ int RunVerify(const CommandOptions& opts) {
   if (!unreadable.empty()) {
     for (const Diagnostic& d : unreadable) report.Add("patch-file", d);
     return report.Finish(fmt_name, kExitDrift,
-                         fmt::format("{} names a file the tree does not have", opts.patch_path), "");
+                         fmt::format("{} names a file the tree does not have", opts.patch_path),
+                         "");
   }
   auto apply_all = [&](bool reverse, std::map<std::string, SourceText>* out, Diagnostic* failure) {
     for (const FilePatch& fp : patch) {
@@ -258,11 +258,11 @@ int RunVerify(const CommandOptions& opts) {
   Diagnostic reverse_failure;
   if (!apply_all(true, &undone, &reverse_failure)) {
     report.Add("patch", regenerated.empty() ? reverse_failure : forward_failure);
-    return report.Finish(fmt_name, kExitDrift,
-                         fmt::format("{} no longer applies to {}{}", opts.patch_path,
-                                     opts.session.tree_path,
-                                     regenerated.empty() ? " (in reverse)" : ""),
-                         "");
+    return report.Finish(
+        fmt_name, kExitDrift,
+        fmt::format("{} no longer applies to {}{}", opts.patch_path, opts.session.tree_path,
+                    regenerated.empty() ? " (in reverse)" : ""),
+        "");
   }
   PlanResult replan = Plan(s.rules, *s.rules.values, undone, s.tree_paths);
   std::string reproduced = RenderDiff(undone, replan.new_contents);

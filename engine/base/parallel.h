@@ -22,7 +22,8 @@ void ParallelFor(std::size_t n, unsigned threads, Fn fn) {
     for (std::size_t i = next++; i < n; i = next++) fn(state, i);
   };
   unsigned want = threads != 0 ? threads : std::max(1u, std::thread::hardware_concurrency());
-  unsigned workers = static_cast<unsigned>(std::min<std::size_t>(want, std::max<std::size_t>(n, 1)));
+  unsigned workers =
+      static_cast<unsigned>(std::min<std::size_t>(want, std::max<std::size_t>(n, 1)));
   std::vector<std::thread> pool;
   for (unsigned t = 1; t < workers; ++t) pool.emplace_back(work);
   work();

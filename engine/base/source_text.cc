@@ -9,7 +9,11 @@ std::optional<std::size_t> FindInvalidUtf8(std::string_view bytes) {
   std::size_t i = 0;
   while (i < bytes.size()) {
     unsigned char c = static_cast<unsigned char>(bytes[i]);
-    std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    std::size_t n = c < 0x80           ? 1
+                    : (c >> 5) == 0x6  ? 2
+                    : (c >> 4) == 0xE  ? 3
+                    : (c >> 3) == 0x1E ? 4
+                                       : 0;
     if (n == 0 || i + n > bytes.size()) return i;
     uint32_t cp = n == 1 ? c : c & (0x7F >> n);
     for (std::size_t k = 1; k < n; ++k) {

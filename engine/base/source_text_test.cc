@@ -29,7 +29,8 @@ TEST_CASE("bytes are kept exactly") {
 
 TEST_CASE("invalid UTF-8 is located") {
   CHECK_FALSE(FindInvalidUtf8("plain \xC3\xA9 \xE4\xB8\xAD \xF0\x9F\x98\x80").has_value());
-  CHECK(FindInvalidUtf8("ab\xFF" "cd") == 2u);
+  CHECK(FindInvalidUtf8("ab\xFF"
+                        "cd") == 2u);
   CHECK(FindInvalidUtf8("ab\xC3") == 2u);
   CHECK(FindInvalidUtf8("\xC0\x80") == 0u);
   CHECK(FindInvalidUtf8("x\xED\xA0\x80") == 1u);

@@ -1,17 +1,15 @@
 #include "engine/io/tree_io.h"
 
+#include <fcntl.h>
 #include <linux/openat2.h>
 #include <sys/file.h>
-#include <sys/syscall.h>
-#include <csignal>
-#include <cstdlib>
-
-#include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>

@@ -1,9 +1,8 @@
 #include "engine/io/tree_io.h"
 
+#include <doctest/doctest.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#include <doctest/doctest.h>
 
 #include <filesystem>
 #include <fstream>
@@ -105,8 +104,8 @@ TEST_CASE("ListFiles is sorted bytewise, filters by suffix and skips dot-directo
   std::vector<std::string> files;
   Diagnostic err;
   REQUIRE(tree.ListFiles(".py", &files, &err));
-  CHECK(files == std::vector<std::string>{".hidden.py", "B.py", "a.py", "a/b.py", "a/c/d.py",
-                                          "b.py"});
+  CHECK(files ==
+        std::vector<std::string>{".hidden.py", "B.py", "a.py", "a/b.py", "a/c/d.py", "b.py"});
   REQUIRE(tree.ListFiles("", &files, &err));
   CHECK(files.size() == 8);
 }
@@ -207,9 +206,9 @@ TEST_CASE("WriteAll replaces bytes, keeps modes and symlinks, and leaves no temp
   const TreeIo tree = OpenOrDie(dir.str());
   const std::string crlf("new\r\n\0tail", 10);
   std::vector<Diagnostic> errs;
-  REQUIRE(tree.WriteAll({{"run.py", "#!/usr/bin/env python\n"}, {"vllm/x.py", crlf},
-                         {"vllm/link.py", "via link"}},
-                        &errs));
+  REQUIRE(tree.WriteAll(
+      {{"run.py", "#!/usr/bin/env python\n"}, {"vllm/x.py", crlf}, {"vllm/link.py", "via link"}},
+      &errs));
   CHECK(errs.empty());
   CHECK(dir.Slurp("run.py") == "#!/usr/bin/env python\n");
   CHECK(dir.Slurp("vllm/x.py") == crlf);

@@ -1,8 +1,8 @@
 #include "engine/model/autotune.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "engine/model/knobs.h"
 #include "engine/model/tile_math.h"
@@ -32,9 +32,9 @@ AutotuneResult DeriveAutotune(const Profile& p, const Workload& w, const SearchS
       "score = BM*BN/(BM+BN) (K/V reuse per loaded row) x wave efficiency of a "
       "ceil(prefill_seq_len/BM) x num_q_heads grid over compute_units x resident blocks x "
       "min(1, resident threads per CU / 512) (latency hiding); distinct tile shapes first";
-  for (const char* f : {"warp_size", "smem_per_block", "max_stages", "compute_capability",
-                        "max_threads_per_block", "max_regs_per_thread", "regs_per_cu",
-                        "max_threads_per_cu", "compute_units"}) {
+  for (const char* f :
+       {"warp_size", "smem_per_block", "max_stages", "compute_capability", "max_threads_per_block",
+        "max_regs_per_thread", "regs_per_cu", "max_threads_per_cu", "compute_units"}) {
     d.UseFact(*p.Find(f));
   }
   int64_t dmax = w.Get("head_dim");
@@ -65,7 +65,8 @@ AutotuneResult DeriveAutotune(const Profile& p, const Workload& w, const SearchS
     bool merged = false;
     for (std::size_t i = 0; i < space.dims.size(); ++i) {
       const auto& [key, values] = space.dims[i];
-      bool ignored = std::find(space.ignored.begin(), space.ignored.end(), key) != space.ignored.end();
+      bool ignored =
+          std::find(space.ignored.begin(), space.ignored.end(), key) != space.ignored.end();
       merged = merged || (ignored && idx[i] != 0);
       e.fields.emplace_back(key, values[idx[i]]);
     }
@@ -122,7 +123,8 @@ AutotuneResult DeriveAutotune(const Profile& p, const Workload& w, const SearchS
     c.resident = occ.blocks;
     int64_t grid = CeilDiv(w.Get("prefill_seq_len"), c.block_m) * w.Get("num_q_heads");
     Waves waves = GridWaves(grid, cus * c.resident);
-    double reuse = static_cast<double>(c.block_m * c.block_n) / static_cast<double>(c.block_m + c.block_n);
+    double reuse =
+        static_cast<double>(c.block_m * c.block_n) / static_cast<double>(c.block_m + c.block_n);
     double hiding = std::min(1.0, static_cast<double>(c.resident * c.threads) /
                                       static_cast<double>(kTargetResidentThreads));
     c.score = reuse * waves.efficiency * hiding;
@@ -173,7 +175,8 @@ AutotuneResult DeriveAutotune(const Profile& p, const Workload& w, const SearchS
   std::vector<std::string> lines;
   for (const AutotuneCandidate& c : r.selected) {
     lines.push_back(fmt::format("{} (smem {} B, {} threads, ~{} regs, {} resident, score {:.2f})",
-                                EntryText(c.entry), c.smem, c.threads, c.regs, c.resident, c.score));
+                                EntryText(c.entry), c.smem, c.threads, c.regs, c.resident,
+                                c.score));
   }
   d.value = fmt::format("{} entries", keep);
   for (const std::string& l : lines) d.inputs.push_back("selected: " + l);

@@ -12,8 +12,8 @@
 
 #include "engine/model/derivation.h"
 #include "engine/model/facts.h"
-#include "engine/model/workload.h"
 #include "engine/model/value_source.h"
+#include "engine/model/workload.h"
 
 namespace muh {
 
@@ -26,10 +26,10 @@ struct AutotuneCandidate {
 
 struct AutotuneResult {
   int64_t enumerated = 0;
-  std::map<std::string, int64_t> pruned;  // reason -> count
-  int64_t merged = 0;                      // equal but for ignored fields
-  std::vector<AutotuneCandidate> valid;    // ranked, best first
-  std::vector<AutotuneCandidate> selected; // the first max_new of `valid`
+  std::map<std::string, int64_t> pruned;    // reason -> count
+  int64_t merged = 0;                       // equal but for ignored fields
+  std::vector<AutotuneCandidate> valid;     // ranked, best first
+  std::vector<AutotuneCandidate> selected;  // the first max_new of `valid`
   Derivation derivation;
 };
 

@@ -14,12 +14,9 @@ SearchSpace DesignNotesSpace() {
   s.kernel = "attention";
   s.max_new = 8;
   s.ignored = {"waves_per_eu"};
-  s.dims = {{"BLOCK_M", {"32", "64", "128", "256"}},
-            {"BLOCK_N", {"16", "32", "64", "128"}},
-            {"waves_per_eu", {"2", "0", "1", "3"}},
-            {"PRE_LOAD_V", {"False", "True"}},
-            {"num_stages", {"1", "2", "3"}},
-            {"num_warps", {"1", "2", "4", "8"}}};
+  s.dims = {{"BLOCK_M", {"32", "64", "128", "256"}}, {"BLOCK_N", {"16", "32", "64", "128"}},
+            {"waves_per_eu", {"2", "0", "1", "3"}},  {"PRE_LOAD_V", {"False", "True"}},
+            {"num_stages", {"1", "2", "3"}},         {"num_warps", {"1", "2", "4", "8"}}};
   return s;
 }
 }  // namespace
@@ -70,8 +67,8 @@ TEST_CASE("property: emitted entries respect every limit") {
 }
 
 TEST_CASE("property: the prefix-prefill tile fits every profile that has a value") {
-  for (const char* set : {"", "smem_per_block=32768", "warp_size=32", "compute_units=64",
-                          "smem_per_block=65536"}) {
+  for (const char* set :
+       {"", "smem_per_block=32768", "warp_size=32", "compute_units=64", "smem_per_block=65536"}) {
     CAPTURE(set);
     Profile p = Profile::BiV100();
     std::string err;

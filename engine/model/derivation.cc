@@ -12,9 +12,9 @@ std::string FormatNumber(double v) {
 }
 
 void Derivation::UseFact(const Fact& f) {
-  std::string line = fmt::format("{} = {}{} ({}; {})", f.name, FormatNumber(f.value),
-                                 f.unit.empty() ? "" : " " + f.unit, ConfidenceName(f.confidence),
-                                 f.source);
+  std::string line =
+      fmt::format("{} = {}{} ({}; {})", f.name, FormatNumber(f.value),
+                  f.unit.empty() ? "" : " " + f.unit, ConfidenceName(f.confidence), f.source);
   for (const std::string& have : inputs) {
     if (have == line) return;
   }

@@ -1,9 +1,9 @@
 #include "engine/model/facts.h"
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <cstdlib>
-
-#include <fmt/format.h>
 
 #include "engine/base/edit_distance.h"
 
@@ -11,11 +11,16 @@ namespace muh {
 
 std::string_view ConfidenceName(Confidence c) {
   switch (c) {
-    case Confidence::kVendor: return "vendor";
-    case Confidence::kMeasured: return "measured";
-    case Confidence::kClaimed: return "claimed, unconfirmed";
-    case Confidence::kConflicting: return "conflicting";
-    case Confidence::kAssumed: return "assumed, unconfirmed";
+    case Confidence::kVendor:
+      return "vendor";
+    case Confidence::kMeasured:
+      return "measured";
+    case Confidence::kClaimed:
+      return "claimed, unconfirmed";
+    case Confidence::kConflicting:
+      return "conflicting";
+    case Confidence::kAssumed:
+      return "assumed, unconfirmed";
   }
   return "assumed";
 }
@@ -28,12 +33,11 @@ Profile Profile::BiV100() {
   Profile p;
   p.name_ = "bi100";
   p.facts_ = {
-      {"warp_size", 64, "threads",
-       "Iluvatar's Triton backend launches 64*num_warps threads", Confidence::kVendor, ""},
-      {"compute_capability", 7.0, "",
-       "vendor Triton maps ivcore10 to compute capability 7.0", Confidence::kVendor, ""},
-      {"compute_units", 16, "",
-       "the fork's author, reading ixsmi", Confidence::kClaimed, ""},
+      {"warp_size", 64, "threads", "Iluvatar's Triton backend launches 64*num_warps threads",
+       Confidence::kVendor, ""},
+      {"compute_capability", 7.0, "", "vendor Triton maps ivcore10 to compute capability 7.0",
+       Confidence::kVendor, ""},
+      {"compute_units", 16, "", "the fork's author, reading ixsmi", Confidence::kClaimed, ""},
       {"smem_per_block", 49152, "bytes",
        "design notes and the fork's author (ixsmi); the built-in choice", Confidence::kConflicting,
        "32768: what the fork's _custom_ops.py reports (--set smem_per_block=32768)"},
@@ -81,8 +85,10 @@ bool Profile::Override(std::string_view name, double value, const std::string& s
     if (f.name != name) continue;
     bool whole = std::floor(value) == value;
     bool ok = value > 0 && std::isfinite(value) && value < 1e9;
-    if (name == "warp_size") ok = ok && whole && (value == 32 || value == 64);
-    else if (name == "max_stages") ok = ok && whole && value <= 8;
+    if (name == "warp_size")
+      ok = ok && whole && (value == 32 || value == 64);
+    else if (name == "max_stages")
+      ok = ok && whole && value <= 8;
     else if (name != "compute_capability" && name != "hbm_bandwidth" && name != "fp16_tflops") {
       ok = ok && whole;
     }
@@ -97,8 +103,8 @@ bool Profile::Override(std::string_view name, double value, const std::string& s
     f.alternative.clear();
     return true;
   }
-  *error = fmt::format("unknown hardware fact '{}'{} (known: {})", name,
-                       DidYouMean(name, Names()), fmt::join(Names(), ", "));
+  *error = fmt::format("unknown hardware fact '{}'{} (known: {})", name, DidYouMean(name, Names()),
+                       fmt::join(Names(), ", "));
   return false;
 }
 

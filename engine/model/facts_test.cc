@@ -14,9 +14,9 @@ TEST_CASE("the built-in profile records the smem conflict and the unconfirmed CU
   CHECK(p.Find("compute_units")->confidence == Confidence::kClaimed);
   CHECK(p.Get("warp_size") == 64);
   CHECK(p.Get("max_stages") == 2);
-  for (const char* name : {"warp_size", "compute_units", "smem_per_block", "compute_capability",
-                           "max_stages", "regs_per_cu", "max_threads_per_cu", "hbm_bandwidth",
-                           "clock_mhz"}) {
+  for (const char* name :
+       {"warp_size", "compute_units", "smem_per_block", "compute_capability", "max_stages",
+        "regs_per_cu", "max_threads_per_cu", "hbm_bandwidth", "clock_mhz"}) {
     CHECK_MESSAGE(p.Find(name) != nullptr, name);
   }
 }
@@ -36,7 +36,8 @@ TEST_CASE("--set rejects unknown facts and silly values") {
   Profile p = Profile::BiV100();
   std::string err;
   CHECK_FALSE(p.ApplySet("smem_per_blok=1", &err));
-  CHECK(err.rfind("unknown hardware fact 'smem_per_blok' (did you mean 'smem_per_block'?)", 0) == 0);
+  CHECK(err.rfind("unknown hardware fact 'smem_per_blok' (did you mean 'smem_per_block'?)", 0) ==
+        0);
   CHECK_FALSE(p.ApplySet("warp_size=48", &err));
   CHECK(err == "warp_size = 48 is not a sensible value (32 or 64)");
   CHECK_FALSE(p.ApplySet("compute_units=abc", &err));

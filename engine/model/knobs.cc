@@ -1,8 +1,8 @@
 #include "engine/model/knobs.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "engine/model/tile_math.h"
 
@@ -59,7 +59,9 @@ Derivation DeriveSmemLimitKib(const Profile& p) {
 }
 
 Derivation DeriveV1MaxContext(const Profile& p, const Workload& w) {
-  Derivation d = NewDerivation("v1_max_context", "floor_pow2((smem_per_block - scratch) / 4), scratch = 2 * head_dim_max * 4");
+  Derivation d =
+      NewDerivation("v1_max_context",
+                    "floor_pow2((smem_per_block - scratch) / 4), scratch = 2 * head_dim_max * 4");
   d.UseFact(*p.Find("smem_per_block"));
   int64_t dmax = w.Get("head_dim_max");
   d.UseInput("head_dim_max", dmax, "workload");
@@ -71,8 +73,8 @@ Derivation DeriveV1MaxContext(const Profile& p, const Workload& w) {
       "v1 keeps {} bytes of fp32 logits per context token in shared memory: ({} - {}) / {} = {} "
       "tokens fit; rounded down to a power of two",
       kLogitBytes, Fact64(p, "smem_per_block"), scratch, kLogitBytes, room);
-  d.rejected.push_back({std::to_string(v * 2), fmt::format("{} tokens of logits need {} bytes", v * 2,
-                                                           v * 2 * kLogitBytes + scratch)});
+  d.rejected.push_back({std::to_string(v * 2), fmt::format("{} tokens of logits need {} bytes",
+                                                           v * 2, v * 2 * kLogitBytes + scratch)});
   return d;
 }
 
@@ -86,7 +88,8 @@ Derivation DeriveV1MinWork(const Profile& p, const Workload& w) {
   int64_t v = Fact64(p, "compute_units") * resident;
   d.value = std::to_string(v);
   d.decided_by = fmt::format(
-      "v1 launches one block per (sequence, head); at a {}-token context a block holds {} bytes, so "
+      "v1 launches one block per (sequence, head); at a {}-token context a block holds {} bytes, "
+      "so "
       "{} fit per CU and {} x {} = {} blocks fill the device; fewer leave CUs idle, and v2's "
       "partitions help",
       ctx, per_block, resident, Fact64(p, "compute_units"), resident, v);
@@ -94,8 +97,10 @@ Derivation DeriveV1MinWork(const Profile& p, const Workload& w) {
 }
 
 Derivation DerivePartitionSize(const Profile& p, const Workload& w) {
-  Derivation d = NewDerivation("partition_size", "largest power of two P in [256, 8192] with P * 4 <= smem_per_block / 2 and "
-               "num_q_heads * ceil(v1_max_context / P) >= compute_units");
+  Derivation d =
+      NewDerivation("partition_size",
+                    "largest power of two P in [256, 8192] with P * 4 <= smem_per_block / 2 and "
+                    "num_q_heads * ceil(v1_max_context / P) >= compute_units");
   d.UseFact(*p.Find("smem_per_block"));
   d.UseFact(*p.Find("compute_units"));
   d.UseInput("num_q_heads", w.Get("num_q_heads"), "workload");
@@ -105,9 +110,10 @@ Derivation DerivePartitionSize(const Profile& p, const Workload& w) {
   int64_t ctx = std::stoll(DeriveV1MaxContext(p, w).value);
   for (int64_t pp = 8192; pp >= 256; pp /= 2) {
     if (pp * kLogitBytes > smem / kTargetResidentBlocks) {
-      d.rejected.push_back({std::to_string(pp),
-                            fmt::format("{} bytes of logits exceed half of {} (two resident blocks)",
-                                        pp * kLogitBytes, smem)});
+      d.rejected.push_back(
+          {std::to_string(pp),
+           fmt::format("{} bytes of logits exceed half of {} (two resident blocks)",
+                       pp * kLogitBytes, smem)});
       continue;
     }
     if (heads * CeilDiv(ctx, pp) < cus) {
@@ -129,9 +135,11 @@ Derivation DerivePartitionSize(const Profile& p, const Workload& w) {
 }
 
 Derivation DerivePrefixBlock(const Profile& p, const Workload& w) {
-  Derivation d = NewDerivation("prefix_block_below_sm80", "largest B in {128, 64, 32, 16} with bytes*D*(B + 2*B) <= smem_per_block (fp16, one "
-               "stage, BLOCK_M = BLOCK_N = B) and, for the fp32 halving, B/2 >= 16 and "
-               "4*D*(B/2 + B) <= smem_per_block");
+  Derivation d = NewDerivation(
+      "prefix_block_below_sm80",
+      "largest B in {128, 64, 32, 16} with bytes*D*(B + 2*B) <= smem_per_block (fp16, one "
+      "stage, BLOCK_M = BLOCK_N = B) and, for the fp32 halving, B/2 >= 16 and "
+      "4*D*(B/2 + B) <= smem_per_block");
   d.UseFact(*p.Find("smem_per_block"));
   int64_t dmax = w.Get("head_dim_max");
   int64_t bytes = w.Get("dtype_bytes");
@@ -141,22 +149,23 @@ Derivation DerivePrefixBlock(const Profile& p, const Workload& w) {
   for (int64_t b : {128, 64, 32, 16}) {
     int64_t main = AttentionTileSmem(dmax, b, b, 1, bytes);
     if (main > smem) {
-      d.rejected.push_back({std::to_string(b),
-                            fmt::format("{}*{}*({} + 2*{}) = {} bytes > {}", bytes, dmax, b, b, main,
-                                        smem)});
+      d.rejected.push_back({std::to_string(b), fmt::format("{}*{}*({} + 2*{}) = {} bytes > {}",
+                                                           bytes, dmax, b, b, main, smem)});
       continue;
     }
     int64_t half = b / 2;
     if (half < kMinDotSize) {
-      d.rejected.push_back({std::to_string(b),
-                            fmt::format("the fp32 path halves it to {}, below tl.dot's minimum of {}",
-                                        half, kMinDotSize)});
+      d.rejected.push_back(
+          {std::to_string(b),
+           fmt::format("the fp32 path halves it to {}, below tl.dot's minimum of {}", half,
+                       kMinDotSize)});
       continue;
     }
     int64_t fp32 = AttentionTileSmem(dmax, half, half, 1, 4);
     if (fp32 > smem) {
-      d.rejected.push_back({std::to_string(b), fmt::format("the fp32 tile 4*{}*({} + 2*{}) = {} bytes > {}",
-                                                           dmax, half, half, fp32, smem)});
+      d.rejected.push_back(
+          {std::to_string(b), fmt::format("the fp32 tile 4*{}*({} + 2*{}) = {} bytes > {}", dmax,
+                                          half, half, fp32, smem)});
       continue;
     }
     d.value = std::to_string(b);
@@ -174,9 +183,11 @@ Derivation DerivePrefixBlock(const Profile& p, const Workload& w) {
 }
 
 Derivation DerivePrefixNumWarps(const Profile& p, const Workload& w, int64_t block) {
-  Derivation d = NewDerivation("prefix_num_warps_below_sm80", "largest W in {16, 8, 4, 2, 1} with W*warp_size <= max_threads_per_block, "
-               "B*B/(W*warp_size) >= 4 scores per thread, the fp32 half-tile keeping every thread "
-               "busy, and the register estimate <= max_regs_per_thread");
+  Derivation d = NewDerivation(
+      "prefix_num_warps_below_sm80",
+      "largest W in {16, 8, 4, 2, 1} with W*warp_size <= max_threads_per_block, "
+      "B*B/(W*warp_size) >= 4 scores per thread, the fp32 half-tile keeping every thread "
+      "busy, and the register estimate <= max_regs_per_thread");
   d.UseFact(*p.Find("warp_size"));
   d.UseFact(*p.Find("max_threads_per_block"));
   d.UseFact(*p.Find("max_regs_per_thread"));
@@ -192,8 +203,9 @@ Derivation DerivePrefixNumWarps(const Profile& p, const Workload& w, int64_t blo
     }
     int64_t scores = block * block / threads;
     if (scores < kMinScoresPerThread) {
-      d.rejected.push_back({v, fmt::format("{}x{} scores over {} threads is {} per thread, below {}",
-                                           block, block, threads, scores, kMinScoresPerThread)});
+      d.rejected.push_back(
+          {v, fmt::format("{}x{} scores over {} threads is {} per thread, below {}", block, block,
+                          threads, scores, kMinScoresPerThread)});
       continue;
     }
     int64_t half = block / 2;
@@ -219,10 +231,11 @@ Derivation DerivePrefixNumWarps(const Profile& p, const Workload& w, int64_t blo
 
 Derivation DeriveMoeBlockM(const Profile& p, const Workload& w, int64_t numel,
                            const std::string& quantity, const std::string& tier) {
-  Derivation d = NewDerivation(quantity,
-               "smallest M in {16, 32, 64, 128, 256} >= numel / num_experts (token-expert pairs per "
-               "expert), capped by GEMM shared memory max((M*K + K*N)*bytes*stages, M*N*bytes) <= "
-               "smem_per_block at N = 64, K = 32");
+  Derivation d = NewDerivation(
+      quantity,
+      "smallest M in {16, 32, 64, 128, 256} >= numel / num_experts (token-expert pairs per "
+      "expert), capped by GEMM shared memory max((M*K + K*N)*bytes*stages, M*N*bytes) <= "
+      "smem_per_block at N = 64, K = 32");
   d.UseFact(*p.Find("smem_per_block"));
   d.UseFact(*p.Find("max_stages"));
   int64_t experts = w.Get("num_experts");
@@ -236,7 +249,8 @@ Derivation DeriveMoeBlockM(const Profile& p, const Workload& w, int64_t numel,
   for (int64_t m : {16, 32, 64, 128, 256}) {
     int64_t need = GemmTileSmem(m, 64, 32, stages, bytes);
     if (need > smem) {
-      d.rejected.push_back({std::to_string(m), fmt::format("the tile needs {} bytes > {}", need, smem)});
+      d.rejected.push_back(
+          {std::to_string(m), fmt::format("the tile needs {} bytes > {}", need, smem)});
       break;
     }
     chosen = m;
@@ -244,12 +258,14 @@ Derivation DeriveMoeBlockM(const Profile& p, const Workload& w, int64_t numel,
   }
   for (int64_t m : {16, 32, 64, 128, 256}) {
     if (m < chosen) {
-      d.rejected.push_back({std::to_string(m), fmt::format("smaller than the {} pairs per expert: more "
-                                                           "tiles per expert", per_expert)});
+      d.rejected.push_back(
+          {std::to_string(m), fmt::format("smaller than the {} pairs per expert: more "
+                                          "tiles per expert",
+                                          per_expert)});
     } else if (m > chosen && m < 512 && GemmTileSmem(m, 64, 32, stages, bytes) <= smem &&
                chosen >= per_expert) {
-      d.rejected.push_back({std::to_string(m), fmt::format("pads {} pairs per expert to {} rows",
-                                                           per_expert, m)});
+      d.rejected.push_back(
+          {std::to_string(m), fmt::format("pads {} pairs per expert to {} rows", per_expert, m)});
     }
   }
   if (chosen == 0) {
@@ -267,10 +283,11 @@ Derivation DeriveMoeBlockM(const Profile& p, const Workload& w, int64_t numel,
 
 Derivation DeriveMoeBlockNK(const Profile& p, const Workload& w, int64_t block_m,
                             const std::string& quantity, char which) {
-  Derivation d = NewDerivation(quantity,
-               "largest N in {128, 64, 32}, then K in {64, 32}, with max((M*K + K*N)*bytes*stages, "
-               "M*N*bytes) <= smem_per_block; only the Triton path reads N and K (ixformer ignores "
-               "them)");
+  Derivation d = NewDerivation(
+      quantity,
+      "largest N in {128, 64, 32}, then K in {64, 32}, with max((M*K + K*N)*bytes*stages, "
+      "M*N*bytes) <= smem_per_block; only the Triton path reads N and K (ixformer ignores "
+      "them)");
   d.UseFact(*p.Find("smem_per_block"));
   d.UseInput("BLOCK_SIZE_M", block_m, "derived for this dict");
   int64_t stages = std::stoll(DeriveStageLimit(p).value);
@@ -281,12 +298,13 @@ Derivation DeriveMoeBlockNK(const Profile& p, const Workload& w, int64_t block_m
       int64_t need = GemmTileSmem(block_m, n, k, stages, bytes);
       std::string label = fmt::format("N={} K={}", n, k);
       if (need > smem) {
-        d.rejected.push_back({label, fmt::format("{} bytes at {} stages > {}", need, stages, smem)});
+        d.rejected.push_back(
+            {label, fmt::format("{} bytes at {} stages > {}", need, stages, smem)});
         continue;
       }
       d.value = std::to_string(which == 'n' ? n : k);
-      d.decided_by = fmt::format("{}x{}x{} at {} stages needs {} bytes <= {}", block_m, n, k, stages,
-                                 need, smem);
+      d.decided_by = fmt::format("{}x{}x{} at {} stages needs {} bytes <= {}", block_m, n, k,
+                                 stages, need, smem);
       return d;
     }
   }

@@ -4,7 +4,6 @@
 
 namespace muh {
 
-
 std::string FormatModelReport(const ModelValues& model, bool explain) {
   std::string out = fmt::format("profile {}\n", model.profile().name());
   for (const Fact& f : model.profile().facts()) {
@@ -36,7 +35,8 @@ std::string FormatModelReport(const ModelValues& model, bool explain) {
     }
     for (const AutotuneCandidate& c : r.selected) {
       std::string fields;
-      for (const auto& [k, v] : c.entry.fields) fields += (fields.empty() ? "" : ", ") + k + "=" + v;
+      for (const auto& [k, v] : c.entry.fields)
+        fields += (fields.empty() ? "" : ", ") + k + "=" + v;
       out += fmt::format("  {}\n", fields);
     }
   }

@@ -35,14 +35,14 @@ ModelValues::ModelValues(Profile profile, Workload workload, std::vector<SearchS
   }
   int64_t experts = w.Get("num_experts");
   int64_t topk = w.Get("topk");
-  Derivation large = DeriveMoeBlockM(p, w, w.Get("max_batched_tokens") * topk,
-                                     "moe_block_m_large_tier",
-                                     "largest tier: max_batched_tokens * topk pairs");
+  Derivation large =
+      DeriveMoeBlockM(p, w, w.Get("max_batched_tokens") * topk, "moe_block_m_large_tier",
+                      "largest tier: max_batched_tokens * topk pairs");
   Add(large);
   Derivation def = large;
   def.quantity = "moe_default_block_m";
-  def.decided_by = "the default dict serves any token count: same as the largest tier. " +
-                   def.decided_by;
+  def.decided_by =
+      "the default dict serves any token count: same as the largest tier. " + def.decided_by;
   Add(def);
   Derivation small = DeriveMoeBlockM(p, w, experts * topk, "moe_small_block_m",
                                      "M <= E dict: at most num_experts * topk pairs");

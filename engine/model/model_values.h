@@ -11,8 +11,8 @@
 #include "engine/model/autotune.h"
 #include "engine/model/derivation.h"
 #include "engine/model/facts.h"
-#include "engine/model/workload.h"
 #include "engine/model/value_source.h"
+#include "engine/model/workload.h"
 
 namespace muh {
 

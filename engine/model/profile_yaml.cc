@@ -10,11 +10,16 @@ namespace muh {
 namespace {
 
 bool ParseConfidence(const std::string& s, Confidence* out) {
-  if (s == "vendor") *out = Confidence::kVendor;
-  else if (s == "measured") *out = Confidence::kMeasured;
-  else if (s == "claimed") *out = Confidence::kClaimed;
-  else if (s == "assumed") *out = Confidence::kAssumed;
-  else return false;
+  if (s == "vendor")
+    *out = Confidence::kVendor;
+  else if (s == "measured")
+    *out = Confidence::kMeasured;
+  else if (s == "claimed")
+    *out = Confidence::kClaimed;
+  else if (s == "assumed")
+    *out = Confidence::kAssumed;
+  else
+    return false;
   return true;
 }
 
@@ -82,7 +87,8 @@ bool ApplyOrThrow(const std::string& display_path, const std::string& text, Prof
     try {
       v = number.as<double>();
     } catch (const YAML::Exception&) {
-      error(number.Mark(), fmt::format("fact '{}': '{}' is not a number", name, number.as<std::string>()));
+      error(number.Mark(),
+            fmt::format("fact '{}': '{}' is not a number", name, number.as<std::string>()));
       continue;
     }
     std::string err;

@@ -22,13 +22,15 @@ TEST_CASE("a profile file overrides facts with their source") {
 TEST_CASE("profile errors are located in the file") {
   Profile p = Profile::BiV100();
   std::vector<Diagnostic> errs;
-  CHECK_FALSE(ApplyProfileYaml("card.yaml", "facts:\n  smem_per_blok: 1\n  warp_size: 48\n", &p, &errs));
+  CHECK_FALSE(
+      ApplyProfileYaml("card.yaml", "facts:\n  smem_per_blok: 1\n  warp_size: 48\n", &p, &errs));
   REQUIRE(errs.size() == 2);
   CHECK(errs[0].Format().rfind(
             "card.yaml:2:3: error: unknown hardware fact 'smem_per_blok' (did you mean "
             "'smem_per_block'?)",
             0) == 0);
-  CHECK(errs[1].Format() == "card.yaml:3:3: error: warp_size = 48 is not a sensible value (32 or 64)");
+  CHECK(errs[1].Format() ==
+        "card.yaml:3:3: error: warp_size = 48 is not a sensible value (32 or 64)");
 }
 
 }  // namespace muh

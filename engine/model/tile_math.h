@@ -23,8 +23,7 @@ int64_t GemmTileSmem(int64_t block_m, int64_t block_n, int64_t block_k, int64_t 
 // accumulator (BM*D), the Q tile (BM*D fp16 values, two per register), the
 // score tile (BM*BN fp32), spread over the threads, plus a fixed overhead for
 // addresses, loop state and softmax statistics.
-int64_t AttentionRegsPerThread(int64_t head_dim, int64_t block_m, int64_t block_n,
-                               int64_t threads);
+int64_t AttentionRegsPerThread(int64_t head_dim, int64_t block_m, int64_t block_n, int64_t threads);
 inline constexpr int64_t kRegisterOverhead = 32;
 
 // Blocks of one kernel resident on a compute unit at once, limited by shared

@@ -21,12 +21,12 @@ struct ConfigEntry {
 };
 
 struct Value {
-  std::string text;                  // Python source text of a scalar value
-  bool is_list = false;              // true for autotune entry lists
-  std::vector<ConfigEntry> entries;  // when is_list
-  std::string why;                   // the derivation, "" when not derived
-  std::vector<std::string> warnings; // shaky assumptions the value rests on
-  std::string error;                 // set when no value can be given
+  std::string text;                   // Python source text of a scalar value
+  bool is_list = false;               // true for autotune entry lists
+  std::vector<ConfigEntry> entries;   // when is_list
+  std::string why;                    // the derivation, "" when not derived
+  std::vector<std::string> warnings;  // shaky assumptions the value rests on
+  std::string error;                  // set when no value can be given
 };
 
 class ValueSource {

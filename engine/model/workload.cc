@@ -1,8 +1,8 @@
 #include "engine/model/workload.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "engine/base/edit_distance.h"
 
@@ -17,8 +17,8 @@ Workload Workload::Defaults() {
        "head dimension the autotune list is sized for; Triton's autotuner skips entries that run "
        "out of resources at run time, so other head dimensions lose only those entries",
        false},
-      {"dtype_bytes", 2, "activation dtype: float16/bfloat16 = 2 bytes; float32 prefill halves BLOCK",
-       false},
+      {"dtype_bytes", 2,
+       "activation dtype: float16/bfloat16 = 2 bytes; float32 prefill halves BLOCK", false},
       {"num_q_heads", 32, "query heads per GPU", false},
       {"num_kv_heads", 8, "KV heads per GPU (recorded; no derivation uses it yet)", false},
       {"num_experts", 128, "MoE experts", false},

@@ -18,8 +18,8 @@ TEST_CASE("paths are quoted only when git would") {
 }
 
 TEST_CASE("quoted paths read back") {
-  for (const std::string& p : std::vector<std::string>{"a/x\ty.py", "a/a\nb.py", "a/q\"b\\.py",
-                                                       "a/\x01\x7f.py"}) {
+  for (const std::string& p :
+       std::vector<std::string>{"a/x\ty.py", "a/a\nb.py", "a/q\"b\\.py", "a/\x01\x7f.py"}) {
     CAPTURE(p);
     std::string q = QuoteGitPath(p) + " rest";
     std::size_t used = 0;

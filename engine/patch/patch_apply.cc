@@ -1,13 +1,11 @@
 #include "engine/patch/patch_apply.h"
 
+#include <fmt/format.h>
+
+#include <cstdio>
 #include <optional>
 
 #include "engine/patch/git_path.h"
-
-#include <cstdio>
-
-#include <fmt/format.h>
-
 #include "engine/patch/line_diff.h"
 
 namespace muh {
@@ -63,7 +61,8 @@ bool ParsePatch(const std::string& display_path, const std::string& text,
                 std::vector<FilePatch>* out, std::vector<Diagnostic>* errors) {
   std::vector<std::string_view> lines = SplitLines(text);
   auto fail = [&](std::size_t i, const std::string& msg) {
-    errors->push_back(MakeError(display_path, static_cast<int>(i + 1), 1, "malformed patch: " + msg));
+    errors->push_back(
+        MakeError(display_path, static_cast<int>(i + 1), 1, "malformed patch: " + msg));
     return false;
   };
   std::size_t i = 0;
@@ -111,7 +110,8 @@ bool ParsePatch(const std::string& display_path, const std::string& text,
         news += kind != '-';
         ++i;
       }
-      if (olds != h.old_count || news != h.new_count) return fail(i, "hunk is shorter than its header says");
+      if (olds != h.old_count || news != h.new_count)
+        return fail(i, "hunk is shorter than its header says");
       fp.hunks.push_back(std::move(h));
     }
     if (fp.hunks.empty()) return fail(i, "file '" + fp.path + "' has no hunks");
@@ -121,8 +121,7 @@ bool ParsePatch(const std::string& display_path, const std::string& text,
 }
 
 bool ApplyFilePatch(const std::string& display_path, const FilePatch& patch,
-                    const std::string& content, bool reverse, std::string* out,
-                    Diagnostic* error) {
+                    const std::string& content, bool reverse, std::string* out, Diagnostic* error) {
   std::vector<std::string_view> lines = SplitLines(content);
   char drop = reverse ? '+' : '-';
   char add = reverse ? '-' : '+';
@@ -134,10 +133,10 @@ bool ApplyFilePatch(const std::string& display_path, const FilePatch& patch,
     std::size_t count = reverse ? h.new_count : h.old_count;
     std::size_t at = count == 0 ? start : start - 1;  // 0-based first line of the hunk
     auto mismatch = [&](std::size_t file_line) {
-      *error = MakeError(display_path, h.line, 1,
-                         fmt::format("hunk {} of {} does not apply{}: {}:{} differs", k + 1,
-                                     patch.path, reverse ? " in reverse" : "", patch.path,
-                                     file_line + 1));
+      *error =
+          MakeError(display_path, h.line, 1,
+                    fmt::format("hunk {} of {} does not apply{}: {}:{} differs", k + 1, patch.path,
+                                reverse ? " in reverse" : "", patch.path, file_line + 1));
       return false;
     };
     if (at < next || at > lines.size()) return mismatch(std::min(at, lines.size()));

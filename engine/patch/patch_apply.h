@@ -35,7 +35,6 @@ bool ParsePatch(const std::string& display_path, const std::string& text,
 // match exactly, returns false with an error located at the hunk header in
 // `display_path` that names the file line where it failed.
 bool ApplyFilePatch(const std::string& display_path, const FilePatch& patch,
-                    const std::string& content, bool reverse, std::string* out,
-                    Diagnostic* error);
+                    const std::string& content, bool reverse, std::string* out, Diagnostic* error);
 
 }  // namespace muh

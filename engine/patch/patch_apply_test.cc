@@ -40,7 +40,8 @@ TEST_CASE("a hunk that does not match is reported at its header") {
   CHECK_FALSE(ApplyFilePatch("p.diff", patch[0], "a\nX\nc\n", false, &out, &err));
   CHECK(err.Format() == "p.diff:4:1: error: hunk 1 of a.py does not apply: a.py:2 differs");
   CHECK_FALSE(ApplyFilePatch("p.diff", patch[0], "a\nb\nc\n", true, &out, &err));
-  CHECK(err.Format() == "p.diff:4:1: error: hunk 1 of a.py does not apply in reverse: a.py:2 differs");
+  CHECK(err.Format() ==
+        "p.diff:4:1: error: hunk 1 of a.py does not apply in reverse: a.py:2 differs");
 }
 
 TEST_CASE("malformed patches are located") {
@@ -50,10 +51,10 @@ TEST_CASE("malformed patches are located") {
   CHECK(errs[0].Format() ==
         "p.diff:1:1: error: malformed patch: expected 'diff --git a/PATH b/PATH'");
   errs.clear();
-  CHECK_FALSE(ParsePatch("p.diff",
-                         "diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n-a\n+b\n", &patch,
-                         &errs));
-  CHECK(errs[0].Format() == "p.diff:7:1: error: malformed patch: hunk is shorter than its header says");
+  CHECK_FALSE(ParsePatch(
+      "p.diff", "diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n-a\n+b\n", &patch, &errs));
+  CHECK(errs[0].Format() ==
+        "p.diff:7:1: error: malformed patch: hunk is shorter than its header says");
 }
 
 }  // namespace muh

@@ -1,10 +1,9 @@
 #include "engine/patch/unified_diff.h"
 
-#include "engine/patch/git_path.h"
-
 #include <algorithm>
 #include <vector>
 
+#include "engine/patch/git_path.h"
 #include "engine/patch/line_diff.h"
 
 namespace muh {

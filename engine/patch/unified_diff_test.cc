@@ -1,7 +1,5 @@
 #include "engine/patch/unified_diff.h"
 
-#include "engine/patch/patch_apply.h"
-
 #include <doctest/doctest.h>
 #include <stdlib.h>
 
@@ -14,6 +12,7 @@
 #include <vector>
 
 #include "engine/patch/line_diff.h"
+#include "engine/patch/patch_apply.h"
 
 namespace muh {
 
@@ -392,7 +391,8 @@ TEST_CASE("git apply, patch -p1 and ParsePatch read the paths muhpatch writes") 
     std::string real = path;
     for (auto [from, to] : std::vector<std::pair<std::string, std::string>>{
              {"\\t", "\t"}, {"\\n", "\n"}, {"\\\"", "\""}, {"\\\\", "\\"}}) {
-      for (std::size_t at = real.find(from); at != std::string::npos; at = real.find(from, at + 1)) {
+      for (std::size_t at = real.find(from); at != std::string::npos;
+           at = real.find(from, at + 1)) {
         real.replace(at, from.size(), to);
       }
     }

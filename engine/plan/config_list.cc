@@ -1,10 +1,10 @@
 #include "engine/plan/config_list.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <map>
 #include <optional>
-
-#include <fmt/format.h>
 
 #include "engine/python/py_literal.h"
 #include "engine/python/syntax_tree.h"
@@ -60,12 +60,13 @@ std::optional<Entry> ReadEntry(const std::string& bytes, TSNode call) {
         TSNode key = ChildField(pair, "key");
         TSNode value = ChildField(pair, "value");
         if (std::string_view(ts_node_type(key)) != "string") return std::nullopt;
-        e.fields.push_back({StringContent(bytes, key), ts_node_start_byte(value), ts_node_end_byte(value)});
+        e.fields.push_back(
+            {StringContent(bytes, key), ts_node_start_byte(value), ts_node_end_byte(value)});
       }
     } else if (type == "keyword_argument") {
       TSNode value = ChildField(a, "value");
-      e.fields.push_back({std::string(Text(bytes, ChildField(a, "name"))), ts_node_start_byte(value),
-                          ts_node_end_byte(value)});
+      e.fields.push_back({std::string(Text(bytes, ChildField(a, "name"))),
+                          ts_node_start_byte(value), ts_node_end_byte(value)});
     } else if (type != "comment") {
       return std::nullopt;
     }
@@ -74,7 +75,8 @@ std::optional<Entry> ReadEntry(const std::string& bytes, TSNode call) {
 }
 
 // Canonical key -> value map of an entry, for equality by value.
-std::map<std::string, std::string> Canon(const std::vector<std::pair<std::string, std::string>>& kv) {
+std::map<std::string, std::string> Canon(
+    const std::vector<std::pair<std::string, std::string>>& kv) {
   std::map<std::string, std::string> out;
   for (const auto& [k, v] : kv) out[k] = CanonicalLiteral(v).value_or(v);
   return out;
@@ -89,15 +91,15 @@ std::string KeyList(const std::vector<std::string>& keys) {
 }  // namespace
 
 bool PlanConfigAppend(const SourceText& file, const SyntaxTree& tree, std::size_t list_begin,
-                      std::size_t list_end,
-                      const std::vector<ConfigEntry>& entries, const std::string& rule_id,
-                      ConfigAppend* out, std::string* error, std::size_t* error_offset) {
+                      std::size_t list_end, const std::vector<ConfigEntry>& entries,
+                      const std::string& rule_id, ConfigAppend* out, std::string* error,
+                      std::size_t* error_offset) {
   const std::string& bytes = file.bytes();
   TSNode list = ts_node_descendant_for_byte_range(tree.Root(), static_cast<uint32_t>(list_begin),
                                                   static_cast<uint32_t>(list_end));
-  while (!ts_node_is_null(list) && !(std::string_view(ts_node_type(list)) == "list" &&
-                                     ts_node_start_byte(list) == list_begin &&
-                                     ts_node_end_byte(list) == list_end)) {
+  while (!ts_node_is_null(list) &&
+         !(std::string_view(ts_node_type(list)) == "list" &&
+           ts_node_start_byte(list) == list_begin && ts_node_end_byte(list) == list_end)) {
     list = ts_node_parent(list);
   }
   *error_offset = list_begin;

@@ -9,17 +9,17 @@
 #include <string>
 #include <vector>
 
-#include "engine/plan/edit.h"
 #include "engine/base/source_text.h"
-#include "engine/python/syntax_tree.h"
 #include "engine/model/value_source.h"
+#include "engine/plan/edit.h"
+#include "engine/python/syntax_tree.h"
 
 namespace muh {
 
 struct ConfigAppend {
-  std::vector<Edit> edits;           // zero or one insertion
-  int existing = 0;                  // live entries already in the list
-  std::vector<int> duplicates;       // indexes of requested entries already present
+  std::vector<Edit> edits;      // zero or one insertion
+  int existing = 0;             // live entries already in the list
+  std::vector<int> duplicates;  // indexes of requested entries already present
   int appended = 0;
 };
 
@@ -28,8 +28,8 @@ struct ConfigAppend {
 // in the list, or to an earlier requested one, are dropped, so a second run
 // adds nothing. On failure returns false with `error` and `error_offset`.
 bool PlanConfigAppend(const SourceText& file, const SyntaxTree& tree, std::size_t list_begin,
-                      std::size_t list_end,
-                      const std::vector<ConfigEntry>& entries, const std::string& rule_id,
-                      ConfigAppend* out, std::string* error, std::size_t* error_offset);
+                      std::size_t list_end, const std::vector<ConfigEntry>& entries,
+                      const std::string& rule_id, ConfigAppend* out, std::string* error,
+                      std::size_t* error_offset);
 
 }  // namespace muh

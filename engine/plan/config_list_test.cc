@@ -59,7 +59,8 @@ TEST_CASE("new entries copy the last entry's layout") {
 TEST_CASE("duplicates by value are dropped, so a second run adds nothing") {
   ConfigAppend r;
   std::string err;
-  std::string out = Run(kList, {Entry("128", "False", "4"), Entry("2 ** 7", "False", "4")}, &r, &err);
+  std::string out =
+      Run(kList, {Entry("128", "False", "4"), Entry("2 ** 7", "False", "4")}, &r, &err);
   CHECK(out == kList);
   CHECK(r.duplicates == std::vector<int>{0, 1});
   ConfigAppend r2;
@@ -91,8 +92,9 @@ TEST_CASE("fields must match the file's entries") {
   ConfigAppend r;
   std::string err;
   CHECK(Run(kList, {ConfigEntry{{{"BLOCK_M", "64"}}}}, &r, &err) == "ERROR");
-  CHECK(err == "rule 'tune': entry 1 has fields [BLOCK_M] but the list's entries have "
-               "[BLOCK_M, PRE_LOAD_V, num_warps]");
+  CHECK(err ==
+        "rule 'tune': entry 1 has fields [BLOCK_M] but the list's entries have "
+        "[BLOCK_M, PRE_LOAD_V, num_warps]");
 }
 
 }  // namespace muh

@@ -1,20 +1,20 @@
 #include "engine/plan/planner.h"
 
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <chrono>
 #include <memory>
 #include <optional>
 
-#include <fmt/format.h>
-#include <spdlog/spdlog.h>
-
-#include "engine/plan/config_list.h"
 #include "engine/base/parallel.h"
+#include "engine/patch/unified_diff.h"
+#include "engine/plan/config_list.h"
 #include "engine/python/py_literal.h"
+#include "engine/python/syntax_tree.h"
 #include "engine/query/query.h"
 #include "engine/rules/scope.h"
-#include "engine/python/syntax_tree.h"
-#include "engine/patch/unified_diff.h"
 
 namespace muh {
 
@@ -23,8 +23,8 @@ namespace {
 class Planner {
  public:
   Planner(const RuleSet& rules, const ValueSource& values,
-          const std::map<std::string, SourceText>& files, const std::vector<std::string>& tree_paths,
-          PlanResult* out)
+          const std::map<std::string, SourceText>& files,
+          const std::vector<std::string>& tree_paths, PlanResult* out)
       : rules_(rules), values_(values), files_(files), tree_paths_(tree_paths), out_(out) {}
 
   void Run();
@@ -70,7 +70,8 @@ const SyntaxTree* Planner::TreeOf(const std::string& path) {
 
 std::vector<std::string> Planner::Scope(const std::vector<std::string>& patterns) const {
   std::vector<Diagnostic> ignored;  // reported once by FilesNeeded
-  std::vector<std::string> paths = ResolvePatterns(patterns, {}, tree_paths_, rules_.path, {}, "", &ignored);
+  std::vector<std::string> paths =
+      ResolvePatterns(patterns, {}, tree_paths_, rules_.path, {}, "", &ignored);
   paths.erase(std::remove_if(paths.begin(), paths.end(),
                              [&](const std::string& p) { return files_.count(p) == 0; }),
               paths.end());
@@ -97,8 +98,7 @@ bool Planner::CheckPreconditions(const Rule& rule, RuleOutcome* outcome) {
                                    pre.required ? "cannot run" : "skipped", what, pre.name);
     if (pre.want_present) {
       head += fmt::format(" (no match in {})", fmt::join(Scope(pre.files), ", "));
-      out_->diagnostics.push_back(
-          Diagnostic{rules_.path, pre.loc.line, pre.loc.column, sev, head});
+      out_->diagnostics.push_back(Diagnostic{rules_.path, pre.loc.line, pre.loc.column, sev, head});
     } else {
       Diagnostic d = blocked.front();
       d.severity = sev;
@@ -114,9 +114,9 @@ bool Planner::CheckPreconditions(const Rule& rule, RuleOutcome* outcome) {
 void Planner::AddEdit(const Edit& e, RuleOutcome* outcome) {
   Edit conflict;
   if (!edit_sets_[e.path].Add(e, &conflict)) {
-    out_->diagnostics.push_back(At(e.path, e.offset, Severity::kError,
-                                   fmt::format("rules '{}' and '{}' edit overlapping bytes",
-                                               conflict.rule_id, e.rule_id)));
+    out_->diagnostics.push_back(
+        At(e.path, e.offset, Severity::kError,
+           fmt::format("rules '{}' and '{}' edit overlapping bytes", conflict.rule_id, e.rule_id)));
     outcome->status = RuleStatus::kFailed;
     return;
   }
@@ -127,9 +127,9 @@ void Planner::PlanMatch(const Rule& rule, const SourceText& file, const QueryMat
                         RuleOutcome* outcome) {
   const Capture* target = match.Find(rule.target);
   if (target == nullptr) {
-    out_->diagnostics.push_back(At(file.path(), match.Begin(), Severity::kError,
-                                   fmt::format("rule '{}': capture '@{}' is absent from this match",
-                                               rule.id, rule.target)));
+    out_->diagnostics.push_back(At(
+        file.path(), match.Begin(), Severity::kError,
+        fmt::format("rule '{}': capture '@{}' is absent from this match", rule.id, rule.target)));
     outcome->status = RuleStatus::kFailed;
     return;
   }
@@ -139,9 +139,8 @@ void Planner::PlanMatch(const Rule& rule, const SourceText& file, const QueryMat
       std::string error;
       std::string why;
       if (!rule.with.Expand(match, values_, &text, &error, &why)) {
-        out_->diagnostics.push_back(
-            At(file.path(), target->begin, Severity::kError,
-               fmt::format("rule '{}': {}", rule.id, error)));
+        out_->diagnostics.push_back(At(file.path(), target->begin, Severity::kError,
+                                       fmt::format("rule '{}': {}", rule.id, error)));
         outcome->status = RuleStatus::kFailed;
         return;
       }
@@ -155,7 +154,8 @@ void Planner::PlanMatch(const Rule& rule, const SourceText& file, const QueryMat
       std::size_t first = file.LineIndexOf(target->begin);
       std::size_t last = file.LineIndexOf(target->end);
       std::size_t begin = file.LineStart(first);
-      std::size_t end = last + 1 < file.LineCount() ? file.LineStart(last + 1) : file.bytes().size();
+      std::size_t end =
+          last + 1 < file.LineCount() ? file.LineStart(last + 1) : file.bytes().size();
       std::string_view before(file.bytes().data() + begin, target->begin - begin);
       std::string_view after(file.bytes().data() + target->end, end - target->end);
       if (before.find_first_not_of(" \t") != std::string_view::npos ||
@@ -176,9 +176,9 @@ void Planner::PlanMatch(const Rule& rule, const SourceText& file, const QueryMat
     case ActionKind::kAppendEntries: {
       const Value* v = values_.Find(rule.entries);
       if (!v->error.empty()) {
-        out_->diagnostics.push_back(At(file.path(), target->begin, Severity::kError,
-                                       fmt::format("rule '{}': value '{}': {}", rule.id,
-                                                   rule.entries, v->error)));
+        out_->diagnostics.push_back(
+            At(file.path(), target->begin, Severity::kError,
+               fmt::format("rule '{}': value '{}': {}", rule.id, rule.entries, v->error)));
         outcome->status = RuleStatus::kFailed;
         return;
       }
@@ -186,8 +186,7 @@ void Planner::PlanMatch(const Rule& rule, const SourceText& file, const QueryMat
       std::string error;
       std::size_t error_offset = 0;
       if (!PlanConfigAppend(file, *TreeOf(file.path()), target->begin, target->end, v->entries,
-                            rule.id, &append, &error,
-                            &error_offset)) {
+                            rule.id, &append, &error, &error_offset)) {
         out_->diagnostics.push_back(At(file.path(), error_offset, Severity::kError, error));
         outcome->status = RuleStatus::kFailed;
         return;
@@ -243,7 +242,8 @@ void Planner::PlanRule(const Rule& rule) {
                                     rule.expect, rule.expect == 1 ? "" : "es", path, n);
       if (n == 0) {
         if (auto problem = rule.query->StructureProblem()) {
-          std::string what = problem->message.substr(problem->message.rfind("query ", 0) == 0 ? 6 : 0);
+          std::string what =
+              problem->message.substr(problem->message.rfind("query ", 0) == 0 ? 6 : 0);
           msg += fmt::format(" (libtree-sitter: {} at query offset {}; the query can never match)",
                              what, problem->offset);
         }
@@ -253,9 +253,9 @@ void Planner::PlanRule(const Rule& rule) {
         std::vector<int> lines;
         for (const QueryMatch& m : matches) lines.push_back(file.PositionOf(m.Begin()).line);
         msg += fmt::format(" (at lines {})", fmt::join(lines, ", "));
-        out_->diagnostics.push_back(At(path, matches[std::min<std::size_t>(matches.size() - 1,
-                                                                          rule.expect)].Begin(),
-                                       Severity::kError, msg));
+        out_->diagnostics.push_back(
+            At(path, matches[std::min<std::size_t>(matches.size() - 1, rule.expect)].Begin(),
+               Severity::kError, msg));
       }
       outcome.status = RuleStatus::kFailed;
       continue;
@@ -300,15 +300,16 @@ void Planner::ApplyAndReparse() {
       const Edit* blamed = &d.set->edits().front();
       long long shift = 0;
       for (const Edit& e : d.set->edits()) {
-        if (static_cast<long long>(e.offset) + shift > static_cast<long long>(problem->offset)) break;
+        if (static_cast<long long>(e.offset) + shift > static_cast<long long>(problem->offset))
+          break;
         blamed = &e;
         shift += static_cast<long long>(e.text.size()) - static_cast<long long>(e.length);
       }
       std::string_view old_text(file.bytes().data() + blamed->offset, blamed->length);
-      out_->diagnostics.push_back(At(
-          path, blamed->offset, Severity::kError,
-          fmt::format("rewrite by rule '{}' ('{}' -> '{}') would introduce a {}; refused",
-                      blamed->rule_id, old_text, blamed->text, problem->what)));
+      out_->diagnostics.push_back(
+          At(path, blamed->offset, Severity::kError,
+             fmt::format("rewrite by rule '{}' ('{}' -> '{}') would introduce a {}; refused",
+                         blamed->rule_id, old_text, blamed->text, problem->what)));
       continue;
     }
     if (d.rewritten == file.bytes()) continue;  // "only files that change"
@@ -333,9 +334,10 @@ void Planner::ParseAll() {
     parsed[i] = std::make_unique<SyntaxTree>(parser.Parse(todo[i]->bytes()));
     auto t2 = std::chrono::steady_clock::now();
     parsed[i]->NodeIndex();
-    spdlog::trace("parsed {} in {:.2f} ms, indexed in {:.2f} ms", todo[i]->path(),
-                  std::chrono::duration<double, std::milli>(t2 - t).count(),
-                  std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t2).count());
+    spdlog::trace(
+        "parsed {} in {:.2f} ms, indexed in {:.2f} ms", todo[i]->path(),
+        std::chrono::duration<double, std::milli>(t2 - t).count(),
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t2).count());
   });
   for (std::size_t i = 0; i < todo.size(); ++i) trees_[todo[i]->path()] = std::move(parsed[i]);
 }

@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "engine/base/diagnostic.h"
-#include "engine/plan/edit.h"
-#include "engine/rules/rule.h"
 #include "engine/base/source_text.h"
 #include "engine/model/value_source.h"
+#include "engine/plan/edit.h"
+#include "engine/rules/rule.h"
 
 namespace muh {
 

@@ -93,8 +93,8 @@ class IntEval {
     std::size_t start = i_;
     int64_t v = 0;
     while (i_ < s_.size() && (std::isdigit(static_cast<unsigned char>(s_[i_])) || s_[i_] == '_')) {
-      if (s_[i_] != '_' && (__builtin_mul_overflow(v, 10, &v) ||
-                            __builtin_add_overflow(v, s_[i_] - '0', &v))) {
+      if (s_[i_] != '_' &&
+          (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, s_[i_] - '0', &v))) {
         return std::nullopt;
       }
       ++i_;
@@ -120,7 +120,8 @@ std::optional<std::string> CanonicalLiteral(std::string_view text) {
   if (t == "True" || t == "False" || t == "None") return std::string(t);
   if (t.size() >= 2 && (t.front() == '"' || t.front() == '\'') && t.back() == t.front()) {
     std::string_view inner = t.substr(1, t.size() - 2);
-    if (inner.find_first_of("\\\"'") == std::string_view::npos) return "\"" + std::string(inner) + "\"";
+    if (inner.find_first_of("\\\"'") == std::string_view::npos)
+      return "\"" + std::string(inner) + "\"";
     return std::nullopt;
   }
   if (auto v = IntEval(t).Run()) return std::to_string(*v);

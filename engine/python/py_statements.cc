@@ -118,8 +118,8 @@ std::optional<std::vector<StatementSpan>> TopLevelStatements(std::string_view sr
   if (!out.empty()) {
     std::size_t last_nl = src.rfind('\n');
     out.back().end_row = row;
-    out.back().end_column =
-        static_cast<uint32_t>(last_nl == std::string_view::npos ? src.size() : src.size() - last_nl - 1);
+    out.back().end_column = static_cast<uint32_t>(
+        last_nl == std::string_view::npos ? src.size() : src.size() - last_nl - 1);
   }
   return out;
 }
@@ -130,8 +130,9 @@ std::vector<TSRange> RangesHolding(std::string_view src, const std::vector<State
   for (std::string_view lit : literals) {
     if (lit.empty()) continue;
     for (std::size_t at = src.find(lit); at != std::string_view::npos; at = src.find(lit, at + 1)) {
-      auto next = std::upper_bound(spans.begin(), spans.end(), at,
-                                   [](std::size_t off, const StatementSpan& s) { return off < s.begin; });
+      auto next =
+          std::upper_bound(spans.begin(), spans.end(), at,
+                           [](std::size_t off, const StatementSpan& s) { return off < s.begin; });
       if (next == spans.begin()) continue;  // before the first statement
       chosen[static_cast<std::size_t>(next - spans.begin()) - 1] = 1;
     }

@@ -11,13 +11,13 @@
 // the statement before them: a span too large costs time, never a match.
 #pragma once
 
+#include <tree_sitter/api.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string_view>
 #include <vector>
-
-#include <tree_sitter/api.h>
 
 namespace muh {
 

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "tests/fixture_testing.h"
-#include "engine/query/query.h"
 #include "engine/python/syntax_tree.h"
+#include "engine/query/query.h"
+#include "tests/fixture_testing.h"
 
 namespace muh {
 
@@ -46,8 +46,8 @@ TEST_CASE("statements start in column 0 outside strings, brackets and continuati
       "V = {'k': [1, 2],\n"
       "}\n";
   CHECK(Heads(src) == std::vector<std::string>{"import os", "X = (1,", "Y = '''", "W = 1 + \\",
-                                               "s = \"a # not a comment ( \\\" \"", "def f():",
-                                               "V = {'k': [1, 2],"});
+                                               "s = \"a # not a comment ( \\\" \"",
+                                               "def f():", "V = {'k': [1, 2],"});
 }
 
 TEST_CASE("compound statements and decorators stay whole") {
@@ -150,8 +150,8 @@ TEST_CASE("statement-local queries") {
   CHECK_FALSE(local("(module . (expression_statement) @a)"));
   CHECK_FALSE(local("(module (expression_statement) @a) @m"));
   CHECK_FALSE(local("(_ (expression_statement) @a)"));
-  CHECK_FALSE(local("(identifier) @a (integer) @b"));           // two patterns
-  CHECK_FALSE(local("(block (expression_statement)* @a)"));     // libtree-sitter's matcher
+  CHECK_FALSE(local("(identifier) @a (integer) @b"));        // two patterns
+  CHECK_FALSE(local("(block (expression_statement)* @a)"));  // libtree-sitter's matcher
 }
 
 }  // namespace muh

@@ -104,12 +104,23 @@ class Parser {
       if (c == '\\') {
         if (++i_ >= s_.size()) throw NotInSubset{};
         switch (s_[i_]) {
-          case 'n': out += '\n'; break;
-          case 't': out += '\t'; break;
-          case 'r': out += '\r'; break;
-          case '"': out += '"'; break;
-          case '\\': out += '\\'; break;
-          default: throw NotInSubset{};
+          case 'n':
+            out += '\n';
+            break;
+          case 't':
+            out += '\t';
+            break;
+          case 'r':
+            out += '\r';
+            break;
+          case '"':
+            out += '"';
+            break;
+          case '\\':
+            out += '\\';
+            break;
+          default:
+            throw NotInSubset{};
         }
       } else if (c == '\n') {
         throw NotInSubset{};
@@ -237,8 +248,8 @@ class Parser {
     for (std::size_t k = 0; k < node.children.size(); ++k) {
       PatternChild& ch = node.children[k];
       bool next_immediate = k + 1 < node.children.size() && node.children[k + 1].immediate;
-      ch.may_lock = !ch.immediate && !HasCaptures(ch.node[0]) &&
-                    (HasChildren(ch.node[0]) || next_immediate);
+      ch.may_lock =
+          !ch.immediate && !HasCaptures(ch.node[0]) && (HasChildren(ch.node[0]) || next_immediate);
     }
     return node;
   }
@@ -260,7 +271,8 @@ class Parser {
   }
 
   TSFieldId Field(const std::string& name) {
-    TSFieldId f = ts_language_field_id_for_name(lang_, name.data(), static_cast<uint32_t>(name.size()));
+    TSFieldId f =
+        ts_language_field_id_for_name(lang_, name.data(), static_cast<uint32_t>(name.size()));
     if (f == 0) throw NotInSubset{};
     return f;
   }

@@ -18,14 +18,14 @@
 // error message. So this parser never reports an error itself.
 #pragma once
 
+#include <tree_sitter/api.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <tree_sitter/api.h>
 
 namespace muh {
 

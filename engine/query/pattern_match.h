@@ -9,15 +9,15 @@
 // pattern_match_test.cc and the fuzz_pattern_diff target compare the two.
 #pragma once
 
+#include <tree_sitter/api.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <vector>
 
-#include <tree_sitter/api.h>
-
-#include "engine/query/pattern.h"
 #include "engine/python/syntax_tree.h"
+#include "engine/query/pattern.h"
 
 namespace muh {
 

@@ -12,9 +12,9 @@
 #include <tuple>
 #include <vector>
 
-#include "tests/fixture_testing.h"
-#include "engine/query/query.h"
 #include "engine/python/syntax_tree.h"
+#include "engine/query/query.h"
+#include "tests/fixture_testing.h"
 
 namespace muh {
 
@@ -113,8 +113,9 @@ TEST_CASE("our matcher and libtree-sitter's agree on every fixture file") {
     auto theirs = Query::Compile(text, &err, QueryEngine::kTreeSitter);
     REQUIRE_MESSAGE(theirs, err.message);
     REQUIRE(theirs->UsesTreeSitterMatcher());
-    bool left = std::find_if(std::begin(kLeftToTreeSitter), std::end(kLeftToTreeSitter),
-                             [&](const char* t) { return text == t; }) != std::end(kLeftToTreeSitter);
+    bool left =
+        std::find_if(std::begin(kLeftToTreeSitter), std::end(kLeftToTreeSitter),
+                     [&](const char* t) { return text == t; }) != std::end(kLeftToTreeSitter);
     CHECK(mine->UsesTreeSitterMatcher() == left);
     CHECK(mine->capture_names() == theirs->capture_names());
     CHECK(mine->RequiredLiterals() == theirs->RequiredLiterals());

@@ -1,8 +1,8 @@
 #include "engine/query/pattern.h"
 
-#include <cstring>
-
 #include <doctest/doctest.h>
+
+#include <cstring>
 
 #include "engine/python/ts_handles.h"
 
@@ -95,7 +95,7 @@ TEST_CASE("ParsePatterns: negated fields") {
   CHECK(root.children[0].field == FieldId("name"));
   CHECK(q->capture_names == std::vector<std::string>{"n", "f"});
 
-  CHECK_FALSE(Accepted("(function_definition !returns)"));      // unknown field
+  CHECK_FALSE(Accepted("(function_definition !returns)"));       // unknown field
   CHECK_FALSE(Accepted("(function_definition ! return_type)"));  // blank after '!'
   CHECK_FALSE(Accepted("(function_definition . !return_type)"));
 }
@@ -155,7 +155,7 @@ TEST_CASE("ParsePatterns: wildcards and anonymous nodes") {
   // `_x` is a name, not the wildcard: neither a node type nor a field here.
   CHECK_FALSE(Accepted("(_x)"));
   CHECK_FALSE(Accepted("(call _x)"));
-  CHECK_FALSE(Accepted("(if_statement \"nope\")"));  // unknown anonymous node
+  CHECK_FALSE(Accepted("(if_statement \"nope\")"));        // unknown anonymous node
   CHECK_FALSE(Accepted("(if_statement \"identifier\")"));  // a named type quoted
   CHECK_FALSE(Accepted("(if_statement \"\")"));
 }
@@ -271,7 +271,9 @@ TEST_CASE("ParsePatterns: string escapes") {
 TEST_CASE("ParsePatterns: one pattern, comments and required captures") {
   std::string text = "; leading comment\n((identifier) @a (integer) @b) ; trailing\n";
   CHECK_FALSE(Accepted(text));  // a sibling sequence
-  text = "; leading comment\n  (assignment left: (identifier) @a right: [(integer) @b (float) @b]) ; t\n";
+  text =
+      "; leading comment\n  (assignment left: (identifier) @a right: [(integer) @b (float) @b]) ; "
+      "t\n";
   auto q = Parse(text);
   REQUIRE(q);
   REQUIRE(q->patterns.size() == 1);
@@ -315,7 +317,7 @@ TEST_CASE("ParsePatterns: constructs left to libtree-sitter") {
   CHECK_FALSE(Accepted("(MISSING)"));
   CHECK_FALSE(Accepted("(assignmnt)"));
   CHECK_FALSE(Accepted("(assignment lhs: (identifier))"));
-  CHECK_FALSE(Accepted("(assignment left : (identifier))"));  // blank before ':'
+  CHECK_FALSE(Accepted("(assignment left : (identifier))"));   // blank before ':'
   CHECK_FALSE(Accepted("(call (argument_list) (identifier"));  // unclosed
   // Top-level patterns that are not node patterns.
   CHECK_FALSE(Accepted("_ @x"));
@@ -331,7 +333,9 @@ TEST_CASE("ParsePatterns: constructs left to libtree-sitter") {
 namespace muh {
 
 TEST_CASE("ParsePatterns: a group's root is a node pattern") {
-  auto accepted = [](const char* text) { return ParsePatterns(text, tree_sitter_python()).has_value(); };
+  auto accepted = [](const char* text) {
+    return ParsePatterns(text, tree_sitter_python()).has_value();
+  };
   CHECK(accepted("((identifier) @a (#eq? @a \"x\"))"));
   CHECK(accepted("((_) @a (#eq? @a \"x\"))"));
   CHECK_FALSE(accepted("([(identifier) (integer)] @a (#eq? @a \"x\"))"));

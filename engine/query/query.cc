@@ -1,11 +1,11 @@
 #include "engine/query/query.h"
 
+#include <fmt/format.h>
+#include <re2/re2.h>
+
 #include <algorithm>
 #include <cctype>
 #include <map>
-
-#include <fmt/format.h>
-#include <re2/re2.h>
 
 #include "engine/query/pattern.h"
 #include "engine/query/pattern_match.h"
@@ -26,13 +26,20 @@ namespace {
 
 const char* ErrorKindName(TSQueryError e) {
   switch (e) {
-    case TSQueryErrorSyntax: return "syntax error";
-    case TSQueryErrorNodeType: return "unknown node type";
-    case TSQueryErrorField: return "unknown field";
-    case TSQueryErrorCapture: return "unknown capture";
-    case TSQueryErrorStructure: return "impossible pattern structure";
-    case TSQueryErrorLanguage: return "language mismatch";
-    default: return "error";
+    case TSQueryErrorSyntax:
+      return "syntax error";
+    case TSQueryErrorNodeType:
+      return "unknown node type";
+    case TSQueryErrorField:
+      return "unknown field";
+    case TSQueryErrorCapture:
+      return "unknown capture";
+    case TSQueryErrorStructure:
+      return "impossible pattern structure";
+    case TSQueryErrorLanguage:
+      return "language mismatch";
+    default:
+      return "error";
   }
 }
 
@@ -75,9 +82,9 @@ std::size_t StackedQuantifier(std::string_view s) {
     } else if (c == ';') {  // a comment: skip to the end of the line
       while (i < s.size() && s[i] != '\n') ++i;
     } else if (c == '@') {  // a capture keeps the state; names may hold `?` and `!`
-      while (i + 1 < s.size() && (std::isalnum(static_cast<unsigned char>(s[i + 1])) ||
-                                  s[i + 1] == '_' || s[i + 1] == '.' || s[i + 1] == '-' ||
-                                  s[i + 1] == '?' || s[i + 1] == '!')) {
+      while (i + 1 < s.size() &&
+             (std::isalnum(static_cast<unsigned char>(s[i + 1])) || s[i + 1] == '_' ||
+              s[i + 1] == '.' || s[i + 1] == '-' || s[i + 1] == '?' || s[i + 1] == '!')) {
         ++i;
       }
     } else if (c == '?' || c == '*' || c == '+') {
@@ -148,14 +155,21 @@ struct Operand {
 std::string BuildPredicate(const std::string& name, const std::vector<Operand>& ops,
                            Query::Predicate* pred) {
   using Op = Query::Predicate::Op;
-  if (name == "eq?") pred->op = Op::kEq;
-  else if (name == "not-eq?") pred->op = Op::kNotEq;
-  else if (name == "match?") pred->op = Op::kMatch;
-  else if (name == "not-match?") pred->op = Op::kNotMatch;
-  else if (name == "any-of?") pred->op = Op::kAnyOf;
+  if (name == "eq?")
+    pred->op = Op::kEq;
+  else if (name == "not-eq?")
+    pred->op = Op::kNotEq;
+  else if (name == "match?")
+    pred->op = Op::kMatch;
+  else if (name == "not-match?")
+    pred->op = Op::kNotMatch;
+  else if (name == "any-of?")
+    pred->op = Op::kAnyOf;
   else {
-    return fmt::format("unknown predicate '#{}' (supported: #eq?, #not-eq?, #match?, "
-                       "#not-match?, #any-of?)", name);
+    return fmt::format(
+        "unknown predicate '#{}' (supported: #eq?, #not-eq?, #match?, "
+        "#not-match?, #any-of?)",
+        name);
   }
   std::size_t nargs = ops.size();
   if (nargs < 2 || !ops[0].is_capture) {
@@ -181,8 +195,8 @@ std::string BuildPredicate(const std::string& name, const std::vector<Operand>& 
     options.set_log_errors(false);
     auto re = std::make_shared<const re2::RE2>(pred->strings[0], options);
     if (!re->ok()) {
-      return fmt::format("'#{}' has an invalid regular expression '{}': {}", name,
-                         pred->strings[0], re->error());
+      return fmt::format("'#{}' has an invalid regular expression '{}': {}", name, pred->strings[0],
+                         re->error());
     }
     pred->regex = std::move(re);
   }
@@ -193,11 +207,16 @@ std::string BuildPredicate(const std::string& name, const std::vector<Operand>& 
 bool HoldsFor(const Query::Predicate& p, std::string_view text) {
   using Op = Query::Predicate::Op;
   switch (p.op) {
-    case Op::kEq: return text == p.strings[0];
-    case Op::kNotEq: return text != p.strings[0];
-    case Op::kMatch: return re2::RE2::PartialMatch(text, *p.regex);
-    case Op::kNotMatch: return !re2::RE2::PartialMatch(text, *p.regex);
-    case Op::kAnyOf: return std::find(p.strings.begin(), p.strings.end(), text) != p.strings.end();
+    case Op::kEq:
+      return text == p.strings[0];
+    case Op::kNotEq:
+      return text != p.strings[0];
+    case Op::kMatch:
+      return re2::RE2::PartialMatch(text, *p.regex);
+    case Op::kNotMatch:
+      return !re2::RE2::PartialMatch(text, *p.regex);
+    case Op::kAnyOf:
+      return std::find(p.strings.begin(), p.strings.end(), text) != p.strings.end();
   }
   return false;
 }
@@ -229,7 +248,8 @@ std::unique_ptr<Query> Query::Compile(std::string_view source, QueryError* error
       auto& list = raw_predicates.emplace_back();
       for (const PatternPredicate& pp : p.predicates) {
         std::vector<Operand> ops;
-        for (const PatternOperand& o : pp.operands) ops.push_back({o.is_capture, o.capture, o.text});
+        for (const PatternOperand& o : pp.operands)
+          ops.push_back({o.is_capture, o.capture, o.text});
         list.emplace_back(pp.name, std::move(ops));
       }
     }
@@ -367,7 +387,8 @@ bool Query::StatementLocal() const {
   if (!patterns_ || patterns_->patterns.size() != 1) return false;
   const PatternNode& root = patterns_->patterns[0].root;
   if (root.kind != PatternNode::Kind::kNamed) return false;
-  static const TSSymbol module = ts_language_symbol_for_name(tree_sitter_python(), "module", 6, true);
+  static const TSSymbol module =
+      ts_language_symbol_for_name(tree_sitter_python(), "module", 6, true);
   bool at_module = module < root.symbols.size() && root.symbols[module];
   if (!at_module) return true;
   return root.captures.empty() && root.negated.empty() && root.children.size() == 1 &&
@@ -425,7 +446,8 @@ std::vector<QueryMatch> Query::Run(const SyntaxTree& tree) const {
   std::string_view bytes = tree.bytes();
   auto emit = [&](const std::vector<Bound>& captures) {
     QueryMatch qm;
-    for (const Bound& b : captures) qm.captures.push_back(ToCapture(capture_names_[b.capture], bytes, b.node));
+    for (const Bound& b : captures)
+      qm.captures.push_back(ToCapture(capture_names_[b.capture], bytes, b.node));
     out.push_back(std::move(qm));
   };
   std::vector<Bound> captures;

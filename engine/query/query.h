@@ -14,8 +14,8 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/query/pattern.h"
 #include "engine/python/syntax_tree.h"
+#include "engine/query/pattern.h"
 
 namespace muh {
 

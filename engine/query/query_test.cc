@@ -74,11 +74,10 @@ TEST_CASE("stacked quantifiers are refused before libtree-sitter sees them") {
 
 TEST_CASE("a field name on a predicate is refused (libtree-sitter 0.20.7 overflows on it)") {
   QueryError err;
-  for (const char* q : {"(pair (identifier) @x key: (#eq? @x \"y\"))",
-                        "(pair (identifier) @x key: (eq? @x \"y\"))",
-                        "(pair (identifier) @x key: (.eq? @x \"y\"))",
-                        "(pair key: ((#eq? @k \"x\")))", "(pair key: ; c\n (#eq? @k \"x\"))",
-                        "(pair key: (idERROR....tch? @i \"x\"))"}) {
+  for (const char* q :
+       {"(pair (identifier) @x key: (#eq? @x \"y\"))", "(pair (identifier) @x key: (eq? @x \"y\"))",
+        "(pair (identifier) @x key: (.eq? @x \"y\"))", "(pair key: ((#eq? @k \"x\")))",
+        "(pair key: ; c\n (#eq? @k \"x\"))", "(pair key: (idERROR....tch? @i \"x\"))"}) {
     CAPTURE(q);
     CHECK(Query::Compile(q, &err) == nullptr);
     CHECK(err.message == "query syntax error: a field name cannot label a predicate");
@@ -115,9 +114,8 @@ TEST_CASE("a predicate on an optional capture requires no literal") {
 
 TEST_CASE("required literals come from #eq? and #any-of?") {
   QueryError err;
-  auto q = Query::Compile(std::string("(") + kAssign +
-                              " (#eq? @name \"X\") (#any-of? @value \"1\" \"2\"))",
-                          &err);
+  auto q = Query::Compile(
+      std::string("(") + kAssign + " (#eq? @name \"X\") (#any-of? @value \"1\" \"2\"))", &err);
   REQUIRE(q);
   auto lits = q->RequiredLiterals();
   REQUIRE(lits.size() == 2);

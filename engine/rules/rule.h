@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "engine/model/value_source.h"
 #include "engine/model/workload.h"
 #include "engine/query/query.h"
 #include "engine/rules/template.h"
-#include "engine/model/value_source.h"
 
 namespace muh {
 
@@ -50,10 +50,10 @@ struct Rule {
   RuleLoc files_loc;
   std::shared_ptr<const Query> query;
   ActionKind action = ActionKind::kReplace;
-  std::string target;  // capture name, without '@'
-  Template with;       // kReplace
-  std::string entries; // kAppendEntries: name of a list value
-  int expect = 1;      // matches expected in each file in scope
+  std::string target;   // capture name, without '@'
+  Template with;        // kReplace
+  std::string entries;  // kAppendEntries: name of a list value
+  int expect = 1;       // matches expected in each file in scope
   // Optional: a query that matches `expect` times once the rule has been
   // applied, for rewrites after which `query` no longer matches (deletions).
   std::shared_ptr<const Query> done_when;

@@ -1,12 +1,12 @@
 #include "engine/rules/rule_loader.h"
 
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <optional>
 #include <set>
-
-#include <fmt/format.h>
-#include <yaml-cpp/yaml.h>
 
 #include "engine/base/edit_distance.h"
 #include "engine/query/query_cache.h"
@@ -47,9 +47,8 @@ const std::vector<std::string> kTopKeys = {"version", "values", "workload", "sea
                                            "rules"};
 const std::vector<std::string> kSpaceKeys = {"kernel", "dims", "ignore", "max_new"};
 const std::vector<std::string> kRuleKeys = {
-    "id",     "description", "files",   "query",  "replace",   "with",
-    "delete", "append-to",   "entries", "expect", "done-when", "preconditions",
-    "also-matches"};
+    "id",        "description", "files",  "query",     "replace",       "with",        "delete",
+    "append-to", "entries",     "expect", "done-when", "preconditions", "also-matches"};
 const std::vector<std::string> kPreconditionKeys = {"name", "files", "present", "absent",
                                                     "required"};
 
@@ -80,7 +79,8 @@ class Loader {
 
   void ScalarList(const YAML::Node& key, const YAML::Node& value, std::vector<RawScalar>* out) {
     if (value.IsSequence()) {
-      if (value.size() == 0) Error(value.Mark(), fmt::format("'{}' is empty", key.as<std::string>()));
+      if (value.size() == 0)
+        Error(value.Mark(), fmt::format("'{}' is empty", key.as<std::string>()));
       for (const YAML::Node& item : value) {
         RawScalar s;
         if (Scalar(key, item, &s)) out->push_back(s);
@@ -126,7 +126,8 @@ RuleLoc Loader::OffsetLoc(const YAML::Mark& mark, std::size_t offset) const {
     if (header_end == std::string::npos) return {mark.line + 1, mark.column + 1};
     std::size_t explicit_indent = 0;
     for (std::size_t i = pos + 1; i < header_end && text_[i] != ' ' && text_[i] != '#'; ++i) {
-      if (text_[i] >= '1' && text_[i] <= '9') explicit_indent = static_cast<std::size_t>(text_[i] - '0');
+      if (text_[i] >= '1' && text_[i] <= '9')
+        explicit_indent = static_cast<std::size_t>(text_[i] - '0');
     }
     std::size_t line_start = header_end + 1;
     std::size_t indent = 0;
@@ -136,7 +137,9 @@ RuleLoc Loader::OffsetLoc(const YAML::Mark& mark, std::size_t offset) const {
       std::size_t begin = text_.rfind('\n', pos);
       begin = begin == std::string::npos ? 0 : begin + 1;
       std::size_t k = begin;
-      while (k < pos && (text_[k] == ' ' || ((text_[k] == '-') && k + 1 < pos && text_[k + 1] == ' '))) ++k;
+      while (k < pos &&
+             (text_[k] == ' ' || ((text_[k] == '-') && k + 1 < pos && text_[k + 1] == ' ')))
+        ++k;
       indent = (k - begin) + explicit_indent;
     } else {
       for (std::size_t at = line_start; at < text_.size();) {
@@ -211,11 +214,16 @@ RawPrecondition Loader::ReadPrecondition(const YAML::Node& node) {
   CheckKeys(node, kPreconditionKeys, "precondition");
   for (const auto& kv : node) {
     std::string k = kv.first.as<std::string>();
-    if (k == "name") Scalar(kv.first, kv.second, &p.name);
-    else if (k == "present") Scalar(kv.first, kv.second, &p.present);
-    else if (k == "absent") Scalar(kv.first, kv.second, &p.absent);
-    else if (k == "required") Scalar(kv.first, kv.second, &p.required);
-    else if (k == "files") ScalarList(kv.first, kv.second, &p.files);
+    if (k == "name")
+      Scalar(kv.first, kv.second, &p.name);
+    else if (k == "present")
+      Scalar(kv.first, kv.second, &p.present);
+    else if (k == "absent")
+      Scalar(kv.first, kv.second, &p.absent);
+    else if (k == "required")
+      Scalar(kv.first, kv.second, &p.required);
+    else if (k == "files")
+      ScalarList(kv.first, kv.second, &p.files);
   }
   return p;
 }
@@ -230,16 +238,26 @@ RawRule Loader::ReadRule(const YAML::Node& node) {
   r.misspelled = CheckKeys(node, kRuleKeys, "rule");
   for (const auto& kv : node) {
     std::string k = kv.first.as<std::string>();
-    if (k == "id") Scalar(kv.first, kv.second, &r.id);
-    else if (k == "description") Scalar(kv.first, kv.second, &r.description);
-    else if (k == "query") Scalar(kv.first, kv.second, &r.query);
-    else if (k == "replace") Scalar(kv.first, kv.second, &r.replace);
-    else if (k == "with") Scalar(kv.first, kv.second, &r.with);
-    else if (k == "delete") Scalar(kv.first, kv.second, &r.del);
-    else if (k == "append-to") Scalar(kv.first, kv.second, &r.append_to);
-    else if (k == "entries") Scalar(kv.first, kv.second, &r.entries);
-    else if (k == "expect") Scalar(kv.first, kv.second, &r.expect);
-    else if (k == "done-when") Scalar(kv.first, kv.second, &r.done_when);
+    if (k == "id")
+      Scalar(kv.first, kv.second, &r.id);
+    else if (k == "description")
+      Scalar(kv.first, kv.second, &r.description);
+    else if (k == "query")
+      Scalar(kv.first, kv.second, &r.query);
+    else if (k == "replace")
+      Scalar(kv.first, kv.second, &r.replace);
+    else if (k == "with")
+      Scalar(kv.first, kv.second, &r.with);
+    else if (k == "delete")
+      Scalar(kv.first, kv.second, &r.del);
+    else if (k == "append-to")
+      Scalar(kv.first, kv.second, &r.append_to);
+    else if (k == "entries")
+      Scalar(kv.first, kv.second, &r.entries);
+    else if (k == "expect")
+      Scalar(kv.first, kv.second, &r.expect);
+    else if (k == "done-when")
+      Scalar(kv.first, kv.second, &r.done_when);
     else if (k == "files") {
       r.files_key.present = true;
       r.files_key.key_mark = kv.first.Mark();
@@ -395,7 +413,8 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
   if (!target_name.empty() && target_name.front() == '@') target_name.erase(0, 1);
   rule.target = target_name;
   const char* target_key = r.replace.present ? "replace" : r.del.present ? "delete" : "append-to";
-  if (rule.query && target->present) CaptureExists(*rule.query, target_name, target->mark, target_key);
+  if (rule.query && target->present)
+    CaptureExists(*rule.query, target_name, target->mark, target_key);
   if (rule.action == ActionKind::kReplace) {
     if (!r.with.present) {
       l_.Error(r.replace.key_mark, fmt::format("rule '{}' has 'replace' but no 'with'", rule.id));
@@ -426,7 +445,8 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
   }
   if (rule.action == ActionKind::kAppendEntries) {
     if (!r.entries.present) {
-      l_.Error(r.append_to.key_mark, fmt::format("rule '{}' has 'append-to' but no 'entries'", rule.id));
+      l_.Error(r.append_to.key_mark,
+               fmt::format("rule '{}' has 'append-to' but no 'entries'", rule.id));
     } else if (ValueExists(r.entries.value, r.entries.mark, true)) {
       rule.entries = r.entries.value;
     }
@@ -459,8 +479,10 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
     }
     if (rp.files.empty()) p.files = rule.files;
     if (rp.required.present) {
-      if (rp.required.value == "true") p.required = true;
-      else if (rp.required.value != "false") l_.Error(rp.required.mark, "'required' must be true or false");
+      if (rp.required.value == "true")
+        p.required = true;
+      else if (rp.required.value != "false")
+        l_.Error(rp.required.mark, "'required' must be true or false");
     }
     rule.preconditions.push_back(std::move(p));
   }
@@ -490,7 +512,8 @@ void ReadValues(Loader* l, const YAML::Node& node, TableValues* table) {
             l->Error(f.second.Mark(), "entry fields must be scalars");
             continue;
           }
-          e.fields.emplace_back(f.first.as<std::string>(), PythonLiteral(f.second.as<std::string>()));
+          e.fields.emplace_back(f.first.as<std::string>(),
+                                PythonLiteral(f.second.as<std::string>()));
         }
         v.entries.push_back(std::move(e));
       }
@@ -502,7 +525,6 @@ void ReadValues(Loader* l, const YAML::Node& node, TableValues* table) {
   }
 }
 
-
 void ReadWorkload(Loader* l, const YAML::Node& node, RuleSet* out) {
   if (!node.IsMap()) {
     l->Error(node.Mark(), "'workload' must be a mapping of names to values");
@@ -513,7 +535,8 @@ void ReadWorkload(Loader* l, const YAML::Node& node, RuleSet* out) {
       l->Error(kv.second.Mark(), "a workload entry must be a scalar");
       continue;
     }
-    out->workload.push_back({kv.first.as<std::string>(), kv.second.as<std::string>(),
+    out->workload.push_back({kv.first.as<std::string>(),
+                             kv.second.as<std::string>(),
                              {kv.first.Mark().line + 1, kv.first.Mark().column + 1}});
   }
 }
@@ -532,7 +555,8 @@ void ReadSearchSpaces(Loader* l, const YAML::Node& node, RuleSet* out) {
       continue;
     }
     l->CheckKeys(body, kSpaceKeys, "search space");
-    space.kernel = body["kernel"] && body["kernel"].IsScalar() ? body["kernel"].as<std::string>() : "";
+    space.kernel =
+        body["kernel"] && body["kernel"].IsScalar() ? body["kernel"].as<std::string>() : "";
     if (space.kernel != "attention") {
       l->Error(body["kernel"] ? body["kernel"].Mark() : body.Mark(),
                "search space 'kernel' must be 'attention' (the only cost model so far)");
@@ -586,7 +610,9 @@ void ReadSearchSpaces(Loader* l, const YAML::Node& node, RuleSet* out) {
           bool ok = !t.empty() && t.size() <= 5 &&
                     std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; }) &&
                     std::stoi(t) >= 1 && std::stoi(t) <= 4096;
-          if (!ok) l->Error(v.Mark(), fmt::format("'{}' values must be whole numbers from 1 to 4096", name));
+          if (!ok)
+            l->Error(v.Mark(),
+                     fmt::format("'{}' values must be whole numbers from 1 to 4096", name));
         }
       }
     }
@@ -673,8 +699,9 @@ bool LoadRulesOrThrow(const std::string& display_path, const std::string& text,
     for (const auto& kv : root["values"]) {
       std::string name = kv.first.as<std::string>();
       if (model->Find(name) != nullptr) {
-        loader.Error(kv.first.Mark(),
-                     fmt::format("value '{}' would shadow the model's quantity of that name", name));
+        loader.Error(
+            kv.first.Mark(),
+            fmt::format("value '{}' would shadow the model's quantity of that name", name));
       }
     }
     out->values = std::make_shared<CombinedValues>(out->table, model);

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "engine/base/diagnostic.h"
-#include "engine/rules/rule.h"
 #include "engine/model/value_source.h"
+#include "engine/rules/rule.h"
 
 namespace muh {
 

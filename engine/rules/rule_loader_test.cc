@@ -92,16 +92,20 @@ const char* kBad =
 
 TEST_CASE("query offsets map through every scalar style") {
   // Double quotes with escapes: `\"` is two bytes of source, one of value.
-  CHECK(Errors(RuleWithQuery("    query: \"((identifier) @n (#eq? @n \\\"x\\\") (#bad? @n \\\"y\\\"))\"\n")) ==
+  CHECK(Errors(RuleWithQuery(
+            "    query: \"((identifier) @n (#eq? @n \\\"x\\\") (#bad? @n \\\"y\\\"))\"\n")) ==
         std::string("r.yaml:5:47: ") + kBad + "32\n");
   // Single quotes: `''` is one quote of value.
-  CHECK(Errors(RuleWithQuery("    query: '((identifier) @n (#eq? @n \"it''s\") (#bad? @n \"y\"))'\n")) ==
+  CHECK(Errors(RuleWithQuery(
+            "    query: '((identifier) @n (#eq? @n \"it''s\") (#bad? @n \"y\"))'\n")) ==
         std::string("r.yaml:5:49: ") + kBad + "35\n");
   // A block scalar whose first line is blank.
-  CHECK(Errors(RuleWithQuery("    query: |\n\n      ((identifier) @n\n        (#bad? @n \"y\"))\n")) ==
+  CHECK(Errors(
+            RuleWithQuery("    query: |\n\n      ((identifier) @n\n        (#bad? @n \"y\"))\n")) ==
         std::string("r.yaml:8:10: ") + kBad + "21\n");
   // An explicit indentation indicator: the value keeps the extra spaces.
-  CHECK(Errors(RuleWithQuery("    query: |2\n        ((identifier) @n\n          (#bad? @n \"y\"))\n")) ==
+  CHECK(Errors(RuleWithQuery(
+            "    query: |2\n        ((identifier) @n\n          (#bad? @n \"y\"))\n")) ==
         std::string("r.yaml:7:12: ") + kBad + "24\n");
 }
 

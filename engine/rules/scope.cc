@@ -1,9 +1,9 @@
 #include "engine/rules/scope.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "engine/base/glob.h"
 
@@ -23,9 +23,9 @@ std::vector<std::string> ResolvePatterns(const std::vector<std::string>& pattern
       if (std::binary_search(tree_paths.begin(), tree_paths.end(), pattern)) {
         out.insert(pattern);
       } else {
-        errors->push_back(MakeError(rules_path, loc.line, loc.column,
-                                    fmt::format("rule '{}': file '{}' is not in the tree",
-                                                rule_id, pattern)));
+        errors->push_back(
+            MakeError(rules_path, loc.line, loc.column,
+                      fmt::format("rule '{}': file '{}' is not in the tree", rule_id, pattern)));
       }
       continue;
     }
@@ -36,9 +36,9 @@ std::vector<std::string> ResolvePatterns(const std::vector<std::string>& pattern
     if (out.size() == before &&
         std::none_of(tree_paths.begin(), tree_paths.end(),
                      [&](const std::string& p) { return GlobMatch(pattern, p); })) {
-      errors->push_back(MakeError(rules_path, loc.line, loc.column,
-                                  fmt::format("rule '{}': pattern '{}' matches no file in the tree",
-                                              rule_id, pattern)));
+      errors->push_back(MakeError(
+          rules_path, loc.line, loc.column,
+          fmt::format("rule '{}': pattern '{}' matches no file in the tree", rule_id, pattern)));
     }
   }
   return std::vector<std::string>(out.begin(), out.end());

@@ -9,16 +9,16 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/query/query.h"
 #include "engine/model/value_source.h"
+#include "engine/query/query.h"
 
 namespace muh {
 
 struct TemplatePart {
   enum class Kind { kText, kValue, kCapture, kCall };
   Kind kind = Kind::kText;
-  std::string text;     // literal text, value name, capture or function name
-  std::size_t offset = 0;  // where the part starts in the template source
+  std::string text;               // literal text, value name, capture or function name
+  std::size_t offset = 0;         // where the part starts in the template source
   std::vector<std::string> args;  // kCall: capture names, without '@'
 };
 

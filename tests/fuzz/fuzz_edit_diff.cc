@@ -24,10 +24,10 @@
 #include <vector>
 
 #include "engine/base/diagnostic.h"
-#include "engine/plan/edit.h"
 #include "engine/patch/line_diff.h"
 #include "engine/patch/patch_apply.h"
 #include "engine/patch/unified_diff.h"
+#include "engine/plan/edit.h"
 #include "tests/fuzz/fuzz_common.h"
 
 namespace {
@@ -46,8 +46,8 @@ bool Clash(const muh::Edit& a, const muh::Edit& b) {
 }
 
 std::string Describe(const muh::Edit& e) {
-  return "[" + std::to_string(e.offset) + "+" + std::to_string(e.length) + " -> " + Show(e.text, 40) +
-         "]";
+  return "[" + std::to_string(e.offset) + "+" + std::to_string(e.length) + " -> " +
+         Show(e.text, 40) + "]";
 }
 
 // The edits spliced in from left to right: the obvious way, to check the
@@ -76,14 +76,16 @@ std::size_t Lcs(const std::vector<std::string_view>& a, const std::vector<std::s
   return prev[b.size()];
 }
 
-void CheckLineChanges(const std::vector<std::string_view>& a, const std::vector<std::string_view>& b,
+void CheckLineChanges(const std::vector<std::string_view>& a,
+                      const std::vector<std::string_view>& b,
                       const std::vector<muh::LineChange>& changes) {
   std::size_t i = 0, j = 0;  // next unpaired line of a and b
   std::size_t changed = 0;
   for (std::size_t k = 0; k < changes.size(); ++k) {
     const muh::LineChange& c = changes[k];
     FUZZ_CHECK(c.old_count + c.new_count > 0, "change " + std::to_string(k) + " is empty");
-    FUZZ_CHECK(c.old_begin >= i && c.new_begin >= j, "change " + std::to_string(k) + " out of order");
+    FUZZ_CHECK(c.old_begin >= i && c.new_begin >= j,
+               "change " + std::to_string(k) + " out of order");
     FUZZ_CHECK(c.old_begin - i == c.new_begin - j,
                "change " + std::to_string(k) + ": unequal runs of unchanged lines before it");
     FUZZ_CHECK(k == 0 || c.old_begin > i,
@@ -176,18 +178,29 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     e.length = fdp.ConsumeIntegralInRange<std::size_t>(
         0, std::min<std::size_t>(old_text.size() - e.offset, 80));
     switch (fdp.ConsumeIntegralInRange<int>(0, 6)) {
-      case 0: e.text = fdp.ConsumeRandomLengthString(32); break;
-      case 1: e.text = "\n"; break;
-      case 2: e.text = "\r\n"; break;
-      case 3: break;  // deletion (or an empty insertion)
-      case 4: {      // a slice of the old text, e.g. whole lines elsewhere
+      case 0:
+        e.text = fdp.ConsumeRandomLengthString(32);
+        break;
+      case 1:
+        e.text = "\n";
+        break;
+      case 2:
+        e.text = "\r\n";
+        break;
+      case 3:
+        break;   // deletion (or an empty insertion)
+      case 4: {  // a slice of the old text, e.g. whole lines elsewhere
         std::size_t from = fdp.ConsumeIntegralInRange<std::size_t>(0, old_text.size());
         std::size_t len = fdp.ConsumeIntegralInRange<std::size_t>(0, 120);
         e.text = old_text.substr(from, len);
         break;
       }
-      case 5: e.text = old_text.substr(e.offset, e.length) + old_text.substr(e.offset, e.length); break;
-      default: e.text = fdp.ConsumeRandomLengthString(8) + "\n"; break;
+      case 5:
+        e.text = old_text.substr(e.offset, e.length) + old_text.substr(e.offset, e.length);
+        break;
+      default:
+        e.text = fdp.ConsumeRandomLengthString(8) + "\n";
+        break;
     }
     std::vector<muh::Edit> before = set.edits();
     bool expect_ok = true;
@@ -198,11 +211,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     // clash-free set cannot also equal a member, so the two cases are apart.
     muh::Edit conflict;
     bool ok = set.Add(e, &conflict);
-    FUZZ_CHECK(ok == expect_ok, "EditSet::Add(" + Describe(e) + ") returned " +
-                                    (ok ? "true" : "false"));
+    FUZZ_CHECK(ok == expect_ok,
+               "EditSet::Add(" + Describe(e) + ") returned " + (ok ? "true" : "false"));
     if (!ok) {
-      FUZZ_CHECK(Clash(conflict, e), "reported conflict " + Describe(conflict) +
-                                         " does not clash with " + Describe(e));
+      FUZZ_CHECK(Clash(conflict, e),
+                 "reported conflict " + Describe(conflict) + " does not clash with " + Describe(e));
       FUZZ_CHECK(set.edits().size() == before.size(), "a refused edit changed the set");
     }
   }
@@ -215,7 +228,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                "edits out of order or overlapping: " + Describe(a) + " then " + Describe(b));
   }
   const std::string new_text = muh::ApplyEdits(old_text, edits);
-  FUZZ_CHECK(new_text == Splice(old_text, edits), "ApplyEdits disagrees with a left-to-right splice");
+  FUZZ_CHECK(new_text == Splice(old_text, edits),
+             "ApplyEdits disagrees with a left-to-right splice");
 
   const std::vector<std::string_view> old_lines = muh::SplitLines(old_text);
   const std::vector<std::string_view> new_lines = muh::SplitLines(new_text);

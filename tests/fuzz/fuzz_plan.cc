@@ -37,18 +37,18 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/app/session.h"
 #include "engine/base/diagnostic.h"
-#include "engine/plan/edit.h"
 #include "engine/base/glob.h"
+#include "engine/base/source_text.h"
 #include "engine/model/model_values.h"
 #include "engine/patch/patch_apply.h"
+#include "engine/plan/edit.h"
 #include "engine/plan/planner.h"
+#include "engine/python/syntax_tree.h"
 #include "engine/rules/rule.h"
 #include "engine/rules/rule_loader.h"
 #include "engine/rules/scope.h"
-#include "engine/app/session.h"
-#include "engine/base/source_text.h"
-#include "engine/python/syntax_tree.h"
 #include "tests/fuzz/fuzz_common.h"
 
 namespace {
@@ -229,7 +229,8 @@ void CheckLocated(const muh::Diagnostic& d, const std::string& rules_text,
     text = &it->second.bytes();
   }
   FUZZ_CHECK(!d.message.empty(), "diagnostic without a message: " + d.Format());
-  FUZZ_CHECK(d.line >= 1 && d.column >= 1, "diagnostic not located at a line and column: " + d.Format());
+  FUZZ_CHECK(d.line >= 1 && d.column >= 1,
+             "diagnostic not located at a line and column: " + d.Format());
   const std::vector<std::size_t> lines = LineLengths(*text);
   FUZZ_CHECK(static_cast<std::size_t>(d.line) <= lines.size(),
              "diagnostic on line " + std::to_string(d.line) + " of a " +
@@ -242,7 +243,8 @@ void CheckLocated(const muh::Diagnostic& d, const std::string& rules_text,
 bool SameEdits(const std::vector<muh::Edit>& a, const std::vector<muh::Edit>& b) {
   if (a.size() != b.size()) return false;
   for (std::size_t i = 0; i < a.size(); ++i) {
-    if (!a[i].SameChange(b[i]) || a[i].rule_id != b[i].rule_id || a[i].why != b[i].why) return false;
+    if (!a[i].SameChange(b[i]) || a[i].rule_id != b[i].rule_id || a[i].why != b[i].why)
+      return false;
   }
   return true;
 }
@@ -265,12 +267,12 @@ void CheckSame(const muh::PlanResult& a, const muh::PlanResult& b) {
   for (std::size_t i = 0; i < a.outcomes.size(); ++i) {
     const muh::RuleOutcome& x = a.outcomes[i];
     const muh::RuleOutcome& y = b.outcomes[i];
-    FUZZ_CHECK(x.rule_id == y.rule_id && x.status == y.status && x.sites == y.sites &&
-                   x.edits == y.edits,
-               "a second plan's outcome of rule '" + x.rule_id + "' differs");
+    FUZZ_CHECK(
+        x.rule_id == y.rule_id && x.status == y.status && x.sites == y.sites && x.edits == y.edits,
+        "a second plan's outcome of rule '" + x.rule_id + "' differs");
   }
-  FUZZ_CHECK(Messages(a) == Messages(b),
-             "a second plan reports differently:\n  first:\n" + Messages(a) + "  second:\n" + Messages(b));
+  FUZZ_CHECK(Messages(a) == Messages(b), "a second plan reports differently:\n  first:\n" +
+                                             Messages(a) + "  second:\n" + Messages(b));
 }
 
 void CheckPlan(const muh::RuleSet& rules, const std::string& rules_text,
@@ -283,7 +285,8 @@ void CheckPlan(const muh::RuleSet& rules, const std::string& rules_text,
   for (std::size_t i = 0; i < plan.outcomes.size(); ++i) {
     const muh::RuleOutcome& o = plan.outcomes[i];
     FUZZ_CHECK(o.rule_id == rules.rules[i].id, "outcome " + std::to_string(i) + " is for rule '" +
-                                                   o.rule_id + "', not '" + rules.rules[i].id + "'");
+                                                   o.rule_id + "', not '" + rules.rules[i].id +
+                                                   "'");
     FUZZ_CHECK(o.status != muh::RuleStatus::kFailed || !plan.ok(),
                "rule '" + o.rule_id + "' failed without an error");
     FUZZ_CHECK(o.sites >= 0 && o.edits >= 0, "negative counts for rule '" + o.rule_id + "'");
@@ -317,20 +320,21 @@ void CheckPlan(const muh::RuleSet& rules, const std::string& rules_text,
                    at + ": two insertions at one offset");
       }
     }
-    FUZZ_CHECK(muh::ApplyEdits(old, edits) == text, "the new content of " + path +
-                                                        " is not its edits applied");
-    FUZZ_CHECK(text != old, "new content for " + path + " equals the old content (" +
-                                std::to_string(edits.size()) + " edits, first by '" +
-                                edits.front().rule_id + "': [" + std::to_string(edits.front().offset) +
-                                ", +" + std::to_string(edits.front().length) + ") -> " +
-                                Show(edits.front().text) + ")");
+    FUZZ_CHECK(muh::ApplyEdits(old, edits) == text,
+               "the new content of " + path + " is not its edits applied");
+    FUZZ_CHECK(text != old,
+               "new content for " + path + " equals the old content (" +
+                   std::to_string(edits.size()) + " edits, first by '" + edits.front().rule_id +
+                   "': [" + std::to_string(edits.front().offset) + ", +" +
+                   std::to_string(edits.front().length) + ") -> " + Show(edits.front().text) + ")");
     const muh::SyntaxTree tree = parser->Parse(text);
     if (auto problem = tree.FirstProblem()) {
       FUZZ_CHECK(false, "planned rewrite of " + path + " has a " + problem->what + " at byte " +
                             std::to_string(problem->offset) + ":\n  old: " + Show(old, 600) +
                             "\n  new: " + Show(text, 600));
     }
-    FUZZ_CHECK(!tree.HasError(), "planned rewrite of " + path + " has an error FirstProblem misses");
+    FUZZ_CHECK(!tree.HasError(),
+               "planned rewrite of " + path + " has an error FirstProblem misses");
   }
 
   // The diff, read back and applied both ways.
@@ -340,17 +344,18 @@ void CheckPlan(const muh::RuleSet& rules, const std::string& rules_text,
   const bool parsed = muh::ParsePatch("plan.diff", diff, &patches, &errors);
   std::string shown_errors;
   for (const muh::Diagnostic& d : errors) shown_errors += "\n    " + d.Format();
-  FUZZ_CHECK(parsed && errors.empty(),
-             "ParsePatch refuses RenderDiff's output:" + shown_errors + "\n  diff: " + Show(diff, 1000));
+  FUZZ_CHECK(parsed && errors.empty(), "ParsePatch refuses RenderDiff's output:" + shown_errors +
+                                           "\n  diff: " + Show(diff, 1000));
   std::vector<std::string> changed;  // every file of new_contents, in path order
   for (const auto& [path, text] : plan.new_contents) changed.push_back(path);
-  FUZZ_CHECK(patches.size() == changed.size(), std::to_string(patches.size()) +
-                                                   " file patches for " +
-                                                   std::to_string(changed.size()) + " changed files");
+  FUZZ_CHECK(patches.size() == changed.size(),
+             std::to_string(patches.size()) + " file patches for " +
+                 std::to_string(changed.size()) + " changed files");
   for (std::size_t i = 0; i < patches.size(); ++i) {
     const muh::FilePatch& fp = patches[i];
     const std::string& path = changed[i];
-    FUZZ_CHECK(fp.path == path, "file patch for " + Show(fp.path) + " where " + path + " was expected");
+    FUZZ_CHECK(fp.path == path,
+               "file patch for " + Show(fp.path) + " where " + path + " was expected");
     const std::string& old = files.at(path).bytes();
     const std::string& now = plan.new_contents.at(path);
     std::string out;
@@ -358,7 +363,8 @@ void CheckPlan(const muh::RuleSet& rules, const std::string& rules_text,
     FUZZ_CHECK(muh::ApplyFilePatch("plan.diff", fp, old, false, &out, &err),
                "the diff of " + path + " does not apply forwards: " + err.Format() +
                    "\n  diff: " + Show(diff, 1000));
-    FUZZ_CHECK(out == now, "the diff of " + path + " applied forwards is not the new content\n  got:  " +
+    FUZZ_CHECK(out == now, "the diff of " + path +
+                               " applied forwards is not the new content\n  got:  " +
                                Show(out, 600) + "\n  want: " + Show(now, 600));
     FUZZ_CHECK(muh::ApplyFilePatch("plan.diff", fp, now, true, &out, &err),
                "the diff of " + path + " does not apply in reverse: " + err.Format() +

@@ -45,8 +45,8 @@
 #include <vector>
 
 #include "engine/python/py_statements.h"
-#include "engine/query/query.h"
 #include "engine/python/syntax_tree.h"
+#include "engine/query/query.h"
 #include "tests/fuzz/fuzz_common.h"
 
 namespace {
@@ -104,7 +104,8 @@ void CheckMatches(const muh::Query& q, std::string_view source,
   for (std::size_t m = 0; m < matches.size(); ++m) {
     const muh::QueryMatch& match = matches[m];
     for (const muh::Capture& c : match.captures) {
-      FUZZ_CHECK(q.HasCapture(c.name), "match " + std::to_string(m) + ": unknown capture @" + c.name);
+      FUZZ_CHECK(q.HasCapture(c.name),
+                 "match " + std::to_string(m) + ": unknown capture @" + c.name);
       FUZZ_CHECK(c.begin <= c.end && c.end <= source.size(),
                  "capture @" + c.name + " has range [" + std::to_string(c.begin) + ", " +
                      std::to_string(c.end) + ") in a source of " + std::to_string(source.size()) +
@@ -126,7 +127,8 @@ void CheckMatches(const muh::Query& q, std::string_view source,
   if (matches.empty()) return;
   for (const std::vector<std::string>& group : q.RequiredLiterals()) {
     bool found = false;
-    for (const std::string& lit : group) found = found || source.find(lit) != std::string_view::npos;
+    for (const std::string& lit : group)
+      found = found || source.find(lit) != std::string_view::npos;
     std::string alternatives;
     for (const std::string& lit : group) alternatives += " " + Show(lit, 40);
     FUZZ_CHECK(found, "query matches, but the source lacks every required literal of a group:" +
@@ -178,8 +180,9 @@ void CheckAgainstTreeSitter(const std::string& query_source, const std::string& 
                    " at offset " + std::to_string(ts_error.offset) + context());
     // An impossible branch of an alternation leaves the others possible.
     if (query_source.find('[') != std::string::npos) return;
-    FUZZ_CHECK(ours.empty(), "libtree-sitter finds the pattern structure impossible, ours matches:" +
-                                 context() + "  ours: " + ShowKeys(Keys(ours), python));
+    FUZZ_CHECK(ours.empty(),
+               "libtree-sitter finds the pattern structure impossible, ours matches:" + context() +
+                   "  ours: " + ShowKeys(Keys(ours), python));
     return;
   }
   FUZZ_CHECK(ts->UsesTreeSitterMatcher(), "kTreeSitter did not use libtree-sitter");
@@ -205,7 +208,8 @@ void CheckPartialParse(const muh::Query& q, const std::string& query_source,
     return "\n  query:  " + Show(query_source, 400) + "\n  python: " + Show(python, 400) + "\n";
   };
   if (ranges.empty()) {
-    FUZZ_CHECK(full.empty(), "no statement holds a required literal, yet the query matches" + context());
+    FUZZ_CHECK(full.empty(),
+               "no statement holds a required literal, yet the query matches" + context());
     return;
   }
   const muh::SyntaxTree part = parser->ParseRanges(python, ranges);

@@ -15,12 +15,12 @@
 #include <string>
 #include <vector>
 
+#include "engine/app/session.h"
 #include "engine/base/diagnostic.h"
 #include "engine/model/model_values.h"
 #include "engine/query/query.h"
 #include "engine/rules/rule.h"
 #include "engine/rules/rule_loader.h"
-#include "engine/app/session.h"
 #include "engine/rules/template.h"
 #include "tests/fuzz/fuzz_common.h"
 
@@ -87,14 +87,17 @@ void CheckRules(const muh::RuleSet& rules) {
     if (r.action == muh::ActionKind::kReplace) {
       for (const muh::TemplatePart& p : r.with.parts()) {
         switch (p.kind) {
-          case muh::TemplatePart::Kind::kText: break;
+          case muh::TemplatePart::Kind::kText:
+            break;
           case muh::TemplatePart::Kind::kValue: {
             const muh::Value* v = values.Find(p.text);
-            FUZZ_CHECK(v != nullptr && !v->is_list, who + ": value '" + p.text + "' unknown or a list");
+            FUZZ_CHECK(v != nullptr && !v->is_list,
+                       who + ": value '" + p.text + "' unknown or a list");
             break;
           }
           case muh::TemplatePart::Kind::kCapture:
-            FUZZ_CHECK(r.query->HasCapture(p.text), who + ": template capture @" + p.text + " unknown");
+            FUZZ_CHECK(r.query->HasCapture(p.text),
+                       who + ": template capture @" + p.text + " unknown");
             break;
           case muh::TemplatePart::Kind::kCall:
             FUZZ_CHECK(KnownFunction(values, p.text), who + ": function '" + p.text + "' unknown");
@@ -114,7 +117,8 @@ void CheckRules(const muh::RuleSet& rules) {
     }
     if (r.action == muh::ActionKind::kAppendEntries) {
       const muh::Value* v = values.Find(r.entries);
-      FUZZ_CHECK(v != nullptr && v->is_list, who + ": entries '" + r.entries + "' unknown or not a list");
+      FUZZ_CHECK(v != nullptr && v->is_list,
+                 who + ": entries '" + r.entries + "' unknown or not a list");
     }
     if (r.done_when) CheckQuery(r.done_when, who + ": done-when");
     for (const muh::Precondition& p : r.preconditions) {
@@ -146,7 +150,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Load(text, [](const muh::RuleSet& rules, std::vector<muh::Diagnostic>* errors) {
     muh::SessionOptions opts;  // no --hw, no --set: the built-in BI-V100 profile
     muh::Profile profile;
-    if (!muh::BuildProfile(opts, &profile, errors)) return std::shared_ptr<const muh::ValueSource>();
+    if (!muh::BuildProfile(opts, &profile, errors))
+      return std::shared_ptr<const muh::ValueSource>();
     std::shared_ptr<muh::ModelValues> model = muh::BuildModel(profile, rules, errors);
     for (const std::string& name : model->Names()) {
       FUZZ_CHECK(model->Find(name) != nullptr, "model lists '" + name + "' but cannot find it");

@@ -7,12 +7,11 @@
 //
 // 1. A heap overflow the sanitizers cannot see. A field name in front of a
 //    predicate (`key: (#eq? @k "x")`, also spelt `(.eq? ...)` or `(eq? ...)`,
-//    or a group of predicates such as `key: ((#eq? @k "x"))`) makes ts_query__parse_pattern set the field on
-//    the step after the last one, since a predicate adds no step: a 2-byte
-//    write past the end of the query's step array whenever the array is
-//    full (8, 16, 32 ... steps so far), into unused capacity otherwise. Left alone it surfaces
-//    minutes later as an AddressSanitizer CHECK failure in free() with no
-//    trace of the query. Query::Compile has to refuse such a query before
+//    or a group of predicates such as `key: ((#eq? @k "x"))`) makes ts_query__parse_pattern set the
+//    field on the step after the last one, since a predicate adds no step: a 2-byte write past the
+//    end of the query's step array whenever the array is full (8, 16, 32 ... steps so far), into
+//    unused capacity otherwise. Left alone it surfaces minutes later as an AddressSanitizer CHECK
+//    failure in free() with no trace of the query. Query::Compile has to refuse such a query before
 //    libtree-sitter sees it; if one gets here, this wrapper aborts with a
 //    message naming it, so the fuzzer reports the input that did it.
 //
