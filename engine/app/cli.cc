@@ -79,20 +79,19 @@ int RunCli(int argc, char** argv) {
   for (const CommandSpec& c : Commands()) {
     CLI::App* sub = app.add_subcommand(c.name, c.help);
     if (c.positionals == 2) {
-      sub->add_option("RULES", opts.session.rules_path, "rule file (YAML)")->required();
-      sub->add_option("TREE", opts.session.tree_path, "root of the source tree")->required();
-      sub->add_option("--rule", opts.session.only_rules, "run only this rule (repeatable)")
+      sub->add_option("RULES", opts.inputs.rules_path, "rule file (YAML)")->required();
+      sub->add_option("TREE", opts.tree_path, "root of the source tree")->required();
+      sub->add_option("--rule", opts.inputs.only_rules, "run only this rule (repeatable)")
           ->allow_extra_args(false);
     } else if (c.positionals == 1) {
-      sub->add_option("RULES", opts.session.rules_path, "rule file (YAML)")->required();
+      sub->add_option("RULES", opts.inputs.rules_path, "rule file (YAML)")->required();
       sub->add_option("TESTS", opts.tests_path, "rule tests (YAML)")->required();
     } else {
-      sub->add_option("RULES", opts.session.rules_path, "rule file whose workload to use");
+      sub->add_option("RULES", opts.inputs.rules_path, "rule file whose workload to use");
     }
-    sub->add_option("--hw", opts.session.hw_path,
-                    "hardware profile (YAML) over the built-in bi100");
+    sub->add_option("--hw", opts.inputs.hw_path, "hardware profile (YAML) over the built-in bi100");
     // One value per --set/--rule, so positionals after them stay positionals.
-    sub->add_option("--set", opts.session.sets, "override a fact: FACT=VALUE (repeatable)")
+    sub->add_option("--set", opts.inputs.sets, "override a fact: FACT=VALUE (repeatable)")
         ->allow_extra_args(false);
     if (c.takes_explain) {
       sub->add_flag("--explain", opts.explain, "say which derivation produced each value");

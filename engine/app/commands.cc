@@ -9,35 +9,45 @@
 #include "engine/base/exit_codes.h"
 #include "engine/model/model_report.h"
 #include "engine/patch/unified_diff.h"
+#include "engine/plan/planner.h"
 #include "engine/rules/rule_loader.h"
 
 namespace muh {
 
+int OpenRun(const CommandOptions& opts, TreeAccess access, OpenedRun* run) {
+  if (!LoadInputs(opts.inputs, &run->inputs, &run->errors)) return kExitBadInput;
+  std::vector<Diagnostic> errors;
+  OpenResult r = OpenWorkspace(opts.tree_path, access, run->inputs.rules, &run->workspace, &errors);
+  for (const Diagnostic& d : errors) run->errors.push_back(run->workspace.Shown(d));
+  switch (r) {
+    case OpenResult::kOpen:
+      return kExitClean;
+    case OpenResult::kBusy:
+      return kExitBusy;
+    case OpenResult::kBadInput:
+      break;
+  }
+  return kExitBadInput;
+}
+
 namespace {
 
-// Loads and plans; reports every diagnostic. False when the run must stop.
-bool Prepare(const CommandOptions& opts, Session* s) {
-  OpenSession(opts.session, s);
-  if (!s->loaded) {
-    s->ReportAll(s->load_errors);
-    return false;
-  }
-  s->ReportAll(s->plan.diagnostics);
-  return s->plan.ok();
+void ReportErrors(const std::vector<Diagnostic>& errors) {
+  for (const Diagnostic& d : errors) spdlog::get("diag")->info(d.Format());
 }
 
 // Under --explain, says on stderr which rule and derivation made each edit.
-void Explain(const CommandOptions& opts, const Session& s) {
+void Explain(const CommandOptions& opts, const Workspace& w, const PlanResult& plan) {
   if (!opts.explain) return;
-  for (const auto& [path, edits] : s.plan.edits) {
+  for (const auto& [path, edits] : plan.edits) {
     for (const Edit& e : edits) {
-      Position p = s.files.at(path).PositionOf(e.offset);
+      Position p = w.files.at(path).PositionOf(e.offset);
       std::string head = fmt::format("rule '{}' writes '{}'", e.rule_id,
                                      e.text.size() > 60 ? e.text.substr(0, 57) + "..." : e.text);
       for (char& c : head) {
         if (c == '\n' || c == '\r') c = ' ';
       }
-      s.Report(Diagnostic{path, p.line, p.column, Severity::kNote, head});
+      w.Report(Diagnostic{path, p.line, p.column, Severity::kNote, head});
       std::string why = e.why;
       std::size_t at = 0;
       while (at < why.size()) {
@@ -53,57 +63,29 @@ void Explain(const CommandOptions& opts, const Session& s) {
 }  // namespace
 
 int RunModel(const CommandOptions& opts) {
+  Inputs inputs;
   std::vector<Diagnostic> errors;
-  Profile profile;
-  if (!BuildProfile(opts.session, &profile, &errors)) {
-    for (const Diagnostic& d : errors) spdlog::get("diag")->info(d.Format());
+  if (!LoadInputs(opts.inputs, &inputs, &errors)) {
+    ReportErrors(errors);
     return kExitBadInput;
   }
-  RuleSet rules;
-  std::shared_ptr<ModelValues> model;
-  if (!opts.session.rules_path.empty()) {
-    std::string text, err;
-    if (!ReadWholeFile(opts.session.rules_path, &text, &err)) {
-      spdlog::get("diag")->info(MakeError(opts.session.rules_path, 0, 0, err).Format());
-      return kExitBadInput;
-    }
-    auto factory = [&](const RuleSet& r, std::vector<Diagnostic>* errs) {
-      model = BuildModel(profile, r, errs);
-      return std::shared_ptr<const ValueSource>(model);
-    };
-    LoadRules(opts.session.rules_path, text, factory, &rules, &errors);
-  } else {
-    model = BuildModel(profile, rules, &errors);
-  }
-  if (!errors.empty() || !model) {
-    for (const Diagnostic& d : errors) spdlog::get("diag")->info(d.Format());
-    return kExitBadInput;
-  }
-  std::cout << FormatModelReport(*model, opts.explain);
+  std::cout << FormatModelReport(*inputs.model, opts.explain);
   return kExitClean;
 }
 
 int RunRuleTestsCommand(const CommandOptions& opts) {
+  Inputs inputs;
   std::vector<Diagnostic> errors;
-  Profile profile;
-  RuleSet rules;
-  std::string rules_text, tests_text, err;
-  if (!BuildProfile(opts.session, &profile, &errors)) {
-  } else if (!ReadWholeFile(opts.session.rules_path, &rules_text, &err)) {
-    errors.push_back(MakeError(opts.session.rules_path, 0, 0, err));
-  } else if (!ReadWholeFile(opts.tests_path, &tests_text, &err)) {
-    errors.push_back(MakeError(opts.tests_path, 0, 0, err));
-  } else {
-    auto factory = [&](const RuleSet& r, std::vector<Diagnostic>* errs) {
-      return std::shared_ptr<const ValueSource>(BuildModel(profile, r, errs));
-    };
-    LoadRules(opts.session.rules_path, rules_text, factory, &rules, &errors);
-  }
-  if (!errors.empty()) {
-    for (const Diagnostic& d : errors) spdlog::get("diag")->info(d.Format());
+  std::string tests_text, err;
+  if (!LoadInputs(opts.inputs, &inputs, &errors)) {
+    ReportErrors(errors);
     return kExitBadInput;
   }
-  RuleTestReport report = RunRuleTests(rules, opts.tests_path, tests_text);
+  if (!ReadWholeFile(opts.tests_path, &tests_text, &err)) {
+    ReportErrors({MakeError(opts.tests_path, 0, 0, err)});
+    return kExitBadInput;
+  }
+  RuleTestReport report = RunRuleTests(inputs.rules, opts.tests_path, tests_text);
   for (const std::string& e : report.load_errors) spdlog::get("diag")->info("{}: error", e);
   for (const std::string& f : report.failures) std::cout << "FAIL " << f << "\n";
   for (const std::string& id : report.untested) {
@@ -116,57 +98,49 @@ int RunRuleTestsCommand(const CommandOptions& opts) {
 }
 
 int RunDiff(const CommandOptions& opts) {
-  Session s;
-  if (!Prepare(opts, &s)) return kExitBadInput;
-  std::string diff = RenderDiff(s.files, s.plan.new_contents);
+  OpenedRun run;
+  if (int code = OpenRun(opts, TreeAccess::kRead, &run); code != kExitClean) {
+    ReportErrors(run.errors);
+    return code;
+  }
+  const Workspace& w = run.workspace;
+  PlanResult plan = Plan(run.inputs.rules, w.files, w.tree_paths);
+  w.ReportAll(plan.diagnostics);
+  if (!plan.ok()) return kExitBadInput;
+  std::string diff = RenderDiff(w.files, plan.new_contents);
   std::cout << diff << std::flush;
-  Explain(opts, s);
-  spdlog::info("{}", PlanSummary(s.plan));
+  Explain(opts, w, plan);
+  spdlog::info("{}", PlanSummary(plan));
   return kExitClean;
 }
 
 int RunApply(const CommandOptions& opts) {
-  // Lock first: planning must see the tree as the write will find it.
-  TreeIo tree;
-  Diagnostic derr;
-  if (!TreeIo::Open(opts.session.tree_path, &tree, &derr)) {
-    spdlog::get("diag")->info(derr.Format());
-    return kExitBadInput;
+  OpenedRun run;
+  if (int code = OpenRun(opts, TreeAccess::kWrite, &run); code != kExitClean) {
+    ReportErrors(run.errors);
+    return code;
   }
-  TreeIo::Lock lock;
-  if (!tree.AcquireLock(true, &lock, &derr)) {
-    spdlog::get("diag")->info(derr.Format());
-    return kExitBusy;
-  }
-  std::vector<std::string> removed;
-  if (!tree.RemoveTempLeftovers(&removed, &derr)) {
-    spdlog::get("diag")->info(derr.Format());
-    return kExitWriteFailed;
-  }
-  for (const std::string& r : removed) {
-    spdlog::info("removed {}, left by an interrupted apply", r);
-  }
-  Session s;
-  CommandOptions locked = opts;
-  locked.session.lock_shared = false;
-  if (!Prepare(locked, &s)) return kExitBadInput;
-  if (s.plan.new_contents.empty()) {
-    spdlog::info("nothing to change; {}", PlanSummary(s.plan));
+  Workspace& w = run.workspace;
+  PlanResult plan = Plan(run.inputs.rules, w.files, w.tree_paths);
+  w.ReportAll(plan.diagnostics);
+  if (!plan.ok()) return kExitBadInput;
+  if (plan.new_contents.empty()) {
+    spdlog::info("nothing to change; {}", PlanSummary(plan));
     return kExitClean;
   }
   std::vector<std::string> paths;
-  for (const auto& [path, text] : s.plan.new_contents) paths.push_back(path);
+  for (const auto& [path, text] : plan.new_contents) paths.push_back(path);
   std::vector<Diagnostic> errs;
-  if (!s.tree.CheckWritable(paths, &errs)) {
-    s.ReportAll(errs);
+  if (!w.tree.CheckWritable(paths, &errs)) {
+    w.ReportAll(errs);
     return kExitBadInput;
   }
-  Explain(opts, s);
-  if (!s.tree.WriteAll(s.plan.new_contents, &errs)) {
-    s.ReportAll(errs);
+  Explain(opts, w, plan);
+  if (!w.tree.WriteAll(plan.new_contents, &errs)) {
+    w.ReportAll(errs);
     return kExitWriteFailed;
   }
-  spdlog::info("rewrote {} files; {}", paths.size(), PlanSummary(s.plan));
+  spdlog::info("rewrote {} files; {}", paths.size(), PlanSummary(plan));
   return kExitClean;
 }
 

@@ -3,19 +3,35 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
-#include "engine/app/session.h"
+#include "engine/app/inputs.h"
+#include "engine/app/workspace.h"
+#include "engine/base/diagnostic.h"
 
 namespace muh {
 
 struct CommandOptions {
-  SessionOptions session;
+  InputOptions inputs;
+  std::string tree_path;
   std::string patch_path;       // verify --patch
   std::string tests_path;       // test TESTS
   bool explain = false;         // --explain: say why each edit / value is what it is
   std::string format = "text";  // verify --format: text, json or github
   unsigned threads = 0;         // --threads: workers for the whole-tree search; 0 = one per core
 };
+
+// The first half of every command that works on a tree: the inputs loaded
+// (inputs.h) and the tree opened once (workspace.h).
+struct OpenedRun {
+  Inputs inputs;
+  Workspace workspace;
+  std::vector<Diagnostic> errors;  // why it could not open; tree files shown under the root
+};
+
+// kExitClean when `run` is ready; otherwise the exit code of the cause,
+// with the reasons in run->errors.
+int OpenRun(const CommandOptions& opts, TreeAccess access, OpenedRun* run);
 
 int RunDiff(const CommandOptions& opts);
 int RunApply(const CommandOptions& opts);

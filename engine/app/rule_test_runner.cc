@@ -35,6 +35,8 @@ enum class Want { kMatch, kNoMatch, kSkipped };
 std::string RunCase(const RuleSet& all, const Rule& rule, const Case& c, Want want) {
   RuleSet one;
   one.path = all.path;
+  one.table = all.table;
+  one.values = all.values;
   one.rules.push_back(rule);
   std::string path = SnippetPath(rule);
   std::map<std::string, SourceText> files;
@@ -42,7 +44,7 @@ std::string RunCase(const RuleSet& all, const Rule& rule, const Case& c, Want wa
   for (const auto& [p, text] : c.extra_files) files.emplace(p, SourceText(p, text));
   std::vector<std::string> paths;
   for (const auto& [p, f] : files) paths.push_back(p);
-  PlanResult plan = Plan(one, *all.values, files, paths);
+  PlanResult plan = Plan(one, files, paths);
   std::string diags;
   for (const Diagnostic& d : plan.diagnostics) diags += "\n    " + d.Format();
   bool skipped = !plan.outcomes.empty() && plan.outcomes[0].status == RuleStatus::kSkipped;

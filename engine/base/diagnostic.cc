@@ -4,7 +4,6 @@
 
 namespace muh {
 
-namespace {
 const char* SeverityName(Severity s) {
   switch (s) {
     case Severity::kError:
@@ -16,7 +15,6 @@ const char* SeverityName(Severity s) {
   }
   return "error";
 }
-}  // namespace
 
 std::string Diagnostic::Format() const {
   std::string where = file;

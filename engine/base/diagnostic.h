@@ -9,6 +9,9 @@ namespace muh {
 
 enum class Severity { kError, kWarning, kNote };
 
+// "error", "warning" or "note", as messages and reports spell it.
+const char* SeverityName(Severity s);
+
 struct Diagnostic {
   std::string file;  // as the user should see it: tree-relative or as given
   int line = 0;      // 1-based; 0 means "the whole file"

@@ -90,4 +90,20 @@ bool Workload::Set(std::string_view name, const std::string& text, std::string* 
   return false;
 }
 
+std::string SearchSpaceKernelProblem(const std::string& kernel) {
+  if (kernel == "attention") return "";
+  return "search space 'kernel' must be 'attention' (the only cost model so far)";
+}
+
+std::string SearchSpaceValueProblem(const std::string& kernel, const std::string& dim,
+                                    const std::string& value) {
+  if (kernel != "attention") return "";
+  // The attention cost model reads these as whole numbers.
+  if (dim != "BLOCK_M" && dim != "BLOCK_N" && dim != "num_stages" && dim != "num_warps") return "";
+  bool ok = !value.empty() && value.size() <= 5 &&
+            std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; }) &&
+            std::stoi(value) >= 1 && std::stoi(value) <= 4096;
+  return ok ? "" : fmt::format("'{}' values must be whole numbers from 1 to 4096", dim);
+}
+
 }  // namespace muh

@@ -47,4 +47,13 @@ struct SearchSpace {
   int max_new = 8;  // cap on the entries the model selects
 };
 
+// Why no cost model ranks search spaces of kind `kernel` ("" when one
+// does: "attention" is the only one so far).
+std::string SearchSpaceKernelProblem(const std::string& kernel);
+
+// Why the cost model of `kernel` cannot read `value` for dimension `dim`
+// ("" when it can; dimensions it does not read take any value).
+std::string SearchSpaceValueProblem(const std::string& kernel, const std::string& dim,
+                                    const std::string& value);
+
 }  // namespace muh

@@ -363,11 +363,10 @@ void Planner::Run() {
 
 }  // namespace
 
-PlanResult Plan(const RuleSet& rules, const ValueSource& values,
-                const std::map<std::string, SourceText>& files,
+PlanResult Plan(const RuleSet& rules, const std::map<std::string, SourceText>& files,
                 const std::vector<std::string>& tree_paths) {
   PlanResult out;
-  Planner(rules, values, files, tree_paths, &out).Run();
+  Planner(rules, *rules.values, files, tree_paths, &out).Run();
   return out;
 }
 

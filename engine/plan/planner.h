@@ -38,11 +38,11 @@ struct PlanResult {
   bool ok() const { return !HasErrors(diagnostics); }
 };
 
-// Plans every rule of `rules` over `files` (tree path -> content). `files`
+// Plans every rule of `rules` over `files`, with the values the rule set
+// resolves names against (tree path -> content). `files`
 // must hold every file the rules and their preconditions name (see
 // FilesNeeded). Deterministic: rules in file order, paths sorted.
-PlanResult Plan(const RuleSet& rules, const ValueSource& values,
-                const std::map<std::string, SourceText>& files,
+PlanResult Plan(const RuleSet& rules, const std::map<std::string, SourceText>& files,
                 const std::vector<std::string>& tree_paths);
 
 // "17 rules: 8 rewrite, 5 already at their value, 4 skipped"

@@ -21,7 +21,7 @@ struct Fixture {
       paths.push_back(p);
     }
   }
-  PlanResult Run() const { return Plan(rules, *rules.values, files, paths); }
+  PlanResult Run() const { return Plan(rules, files, paths); }
 };
 
 std::string Messages(const PlanResult& r) {

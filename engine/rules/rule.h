@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "engine/model/value_source.h"
-#include "engine/model/workload.h"
 #include "engine/query/query.h"
 #include "engine/rules/template.h"
 
@@ -60,22 +59,12 @@ struct Rule {
   std::vector<Precondition> preconditions;
 };
 
-// One `workload:` entry as written, for the model to check and apply.
-struct WorkloadSetting {
-  std::string name;
-  std::string value;
-  RuleLoc loc;
-};
-
 struct RuleSet {
   std::string path;  // the rule file as the user named it
   std::vector<Rule> rules;
   // The `values:` table, when the rule file has one.
   std::shared_ptr<TableValues> table;
-  std::vector<WorkloadSetting> workload;
-  std::vector<SearchSpace> search_spaces;
-  std::vector<RuleLoc> search_space_locs;  // parallel to search_spaces
-  // Where rule names resolve: the model, the table, or both (set by LoadRules).
+  // Where rule names resolve: the model, the table, or both (set by CheckRules).
   std::shared_ptr<const ValueSource> values;
 };
 

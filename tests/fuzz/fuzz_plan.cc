@@ -11,7 +11,7 @@
 // every literal path the rules name (so a rule written for
 // vllm/_custom_ops.py finds it there) and at one path each glob matches;
 // globs resolve against that listing.
-// As in OpenSession, a load error, a pattern that names no file or invalid
+// As in OpenWorkspace, a load error, a pattern that names no file or invalid
 // UTF-8 ends the run before planning. Plan() must then:
 //   - throw nothing;
 //   - locate every diagnostic inside the file it names (the rule file or one
@@ -37,7 +37,7 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/app/session.h"
+#include "engine/app/inputs.h"
 #include "engine/base/diagnostic.h"
 #include "engine/base/glob.h"
 #include "engine/base/source_text.h"
@@ -375,30 +375,26 @@ void CheckPlan(const muh::RuleSet& rules, const std::string& rules_text,
 }
 
 void Run(const std::string& rules_text, const std::string& python) {
-  // As OpenSession: built-in profile, then the rules with the model as values.
-  muh::Profile profile;
-  std::vector<muh::Diagnostic> profile_errors;
-  FUZZ_CHECK(muh::BuildProfile(muh::SessionOptions{}, &profile, &profile_errors),
-             "the built-in profile does not build");
-  muh::RuleSet rules;
-  rules.path = kRulesPath;
+  // As muhpatch loads it (inputs.h): built-in profile, then the rules with
+  // the model as values.
+  muh::InputOptions opts;
+  opts.rules_path = kRulesPath;
+  muh::Inputs inputs;
   std::vector<muh::Diagnostic> load_errors;
-  auto factory = [&](const muh::RuleSet& r, std::vector<muh::Diagnostic>* errors) {
-    return std::shared_ptr<const muh::ValueSource>(muh::BuildModel(profile, r, errors));
-  };
-  if (!muh::LoadRules(kRulesPath, rules_text, factory, &rules, &load_errors)) return;
+  if (!muh::LoadInputsFromText(opts, rules_text, &inputs, &load_errors)) return;
+  const muh::RuleSet& rules = inputs.rules;
   FUZZ_CHECK(rules.values != nullptr, "a loaded rule file has no value source");
 
-  if (muh::FindInvalidUtf8(python)) return;  // OpenSession refuses the file
+  if (muh::FindInvalidUtf8(python)) return;  // OpenWorkspace refuses the file
   const std::vector<std::string> tree_paths = TreePaths(rules);
   std::vector<muh::Diagnostic> scope_errors;
   const std::vector<std::string> needed = muh::FilesNeeded(rules, tree_paths, &scope_errors);
   std::map<std::string, muh::SourceText> files;
   for (const std::string& path : needed) files.emplace(path, muh::SourceText(path, python));
   for (const muh::Diagnostic& d : scope_errors) CheckLocated(d, rules_text, files);
-  if (!scope_errors.empty()) return;  // OpenSession stops there too
+  if (!scope_errors.empty()) return;  // OpenWorkspace stops there too
 
-  const muh::PlanResult plan = muh::Plan(rules, *rules.values, files, tree_paths);
+  const muh::PlanResult plan = muh::Plan(rules, files, tree_paths);
   if (std::getenv("FUZZ_PLAN_VERBOSE") != nullptr) {
     std::fprintf(stderr, "%s\n%s", muh::PlanSummary(plan).c_str(), Messages(plan).c_str());
     for (const auto& [path, text] : plan.new_contents) {
@@ -406,7 +402,7 @@ void Run(const std::string& rules_text, const std::string& python) {
     }
   }
   CheckPlan(rules, rules_text, files, plan);
-  CheckSame(plan, muh::Plan(rules, *rules.values, files, tree_paths));
+  CheckSame(plan, muh::Plan(rules, files, tree_paths));
 }
 
 }  // namespace

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/app/session.h"
+#include "engine/app/inputs.h"
 #include "engine/base/diagnostic.h"
 #include "engine/model/model_values.h"
 #include "engine/query/query.h"
@@ -128,11 +128,10 @@ void CheckRules(const muh::RuleSet& rules) {
   }
 }
 
-void Load(const std::string& text, const muh::ValuesFactory& factory) {
-  muh::RuleSet rules;
-  std::vector<muh::Diagnostic> errors;
-  const bool ok = muh::LoadRules(kPath, text, factory, &rules, &errors);
-  FUZZ_CHECK(ok == errors.empty(), std::string("LoadRules returned ") + (ok ? "true" : "false") +
+// Checks one load's result: errors iff false, errors located, rules sane.
+void Check(const std::string& text, bool ok, const std::vector<muh::Diagnostic>& errors,
+           const muh::RuleSet& rules) {
+  FUZZ_CHECK(ok == errors.empty(), std::string("loading returned ") + (ok ? "true" : "false") +
                                        " with " + std::to_string(errors.size()) + " errors");
   CheckErrors(text, errors);
   if (ok) CheckRules(rules);
@@ -143,20 +142,25 @@ void Load(const std::string& text, const muh::ValuesFactory& factory) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
 
-  Load(text, [](const muh::RuleSet&, std::vector<muh::Diagnostic>*) {
-    return std::shared_ptr<const muh::ValueSource>();
-  });
-
-  Load(text, [](const muh::RuleSet& rules, std::vector<muh::Diagnostic>* errors) {
-    muh::SessionOptions opts;  // no --hw, no --set: the built-in BI-V100 profile
-    muh::Profile profile;
-    if (!muh::BuildProfile(opts, &profile, errors))
-      return std::shared_ptr<const muh::ValueSource>();
-    std::shared_ptr<muh::ModelValues> model = muh::BuildModel(profile, rules, errors);
-    for (const std::string& name : model->Names()) {
-      FUZZ_CHECK(model->Find(name) != nullptr, "model lists '" + name + "' but cannot find it");
+  {  // the file's own `values:` alone
+    muh::RuleSet rules;
+    std::vector<muh::Diagnostic> errors;
+    const bool ok = muh::LoadRules(kPath, text, nullptr, &rules, &errors);
+    Check(text, ok, errors, rules);
+  }
+  {  // as muhpatch loads it: the built-in BI-V100 profile, the model as values
+    muh::InputOptions opts;
+    opts.rules_path = kPath;
+    muh::Inputs inputs;
+    std::vector<muh::Diagnostic> errors;
+    const bool ok = muh::LoadInputsFromText(opts, text, &inputs, &errors);
+    Check(text, ok, errors, inputs.rules);
+    if (inputs.model) {
+      for (const std::string& name : inputs.model->Names()) {
+        FUZZ_CHECK(inputs.model->Find(name) != nullptr,
+                   "model lists '" + name + "' but cannot find it");
+      }
     }
-    return std::shared_ptr<const muh::ValueSource>(model);
-  });
+  }
   return 0;
 }

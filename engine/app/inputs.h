@@ -1,0 +1,39 @@
+// The one load path every command takes: the hardware profile (built-in,
+// then --hw, then each --set), then the rule file's first step (YAML read
+// into a mirror), then the model over the profile and the file's workload
+// and search spaces, then the rules checked against the model's values,
+// then --rule's selection. Nothing here touches the tree.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/base/diagnostic.h"
+#include "engine/model/model_values.h"
+#include "engine/rules/rule.h"
+
+namespace muh {
+
+struct InputOptions {
+  std::string rules_path;         // empty: the model alone (`muhpatch model`)
+  std::string hw_path;            // --hw PROFILE.yaml
+  std::vector<std::string> sets;  // --set FACT=VALUE, in order
+  // When non-empty, only these rules run (`--rule ID`, repeatable).
+  std::vector<std::string> only_rules;
+};
+
+struct Inputs {
+  std::shared_ptr<const ModelValues> model;
+  RuleSet rules;  // empty when no rule file was named
+};
+
+// Loads everything `opts` names. False, with every error in `errors`, when
+// the run cannot go on.
+bool LoadInputs(const InputOptions& opts, Inputs* out, std::vector<Diagnostic>* errors);
+
+// As LoadInputs, with the rule file's content given (the fuzzers' way in).
+bool LoadInputsFromText(const InputOptions& opts, const std::string& rules_text, Inputs* out,
+                        std::vector<Diagnostic>* errors);
+
+}  // namespace muh

@@ -1,0 +1,52 @@
+// verify's checks, in the manner of clang-tidy's: each is independent, reads
+// what the run loaded, and returns its findings; the driver (verify.cc) runs
+// them in order and reports everything they found.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "engine/app/inputs.h"
+#include "engine/app/tree_search.h"
+#include "engine/app/verify_report.h"
+#include "engine/app/workspace.h"
+#include "engine/patch/patch_apply.h"
+#include "engine/plan/planner.h"
+
+namespace muh {
+
+// Everything a check may read: the loaded run, its plan, the whole-tree
+// search's matches, and the committed patch when --patch named one.
+struct VerifyInput {
+  const Inputs& inputs;
+  const Workspace& workspace;
+  const PlanResult& plan;
+  const std::vector<ForeignMatch>& foreign;
+  std::string tree_path;   // as the user gave it
+  std::string patch_path;  // empty without --patch
+  std::string committed;   // the committed patch's bytes
+  std::vector<FilePatch> patch;
+  std::string regenerated;  // the diff the rules produce for the tree as it is
+};
+
+struct CheckResult {
+  std::vector<Finding> findings;
+  bool drift = false;
+  std::string summary;     // the verdict line's reason, when this check decided it
+  std::string patch_diff;  // committed -> regenerated, for a stale patch
+};
+
+// Match counts, preconditions and unparsable files: the plan's diagnostics.
+CheckResult CheckRulesApply(const VerifyInput& in);
+// Knobs moved or copied outside their rule's files.
+CheckResult CheckCopies(const VerifyInput& in);
+// Without --patch: every site the rules would still rewrite is drift.
+CheckResult CheckNothingLeft(const VerifyInput& in);
+// With --patch: the tree is pristine and the rules produce the committed
+// patch, or the tree carries the patch and undoing it gives a tree for
+// which the rules reproduce it; stale, unappliable and hand-edited
+// otherwise.
+CheckResult CheckCommittedPatch(const VerifyInput& in);
+
+}  // namespace muh

@@ -1,0 +1,103 @@
+#include "engine/app/workspace.h"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+#include "engine/base/glob.h"
+#include "engine/rules/scope.h"
+
+namespace muh {
+
+Diagnostic Workspace::Shown(const Diagnostic& d) const {
+  Diagnostic shown = d;
+  if (d.file != rules_path && !tree.root().empty() && d.file != tree.root()) {
+    std::string root = tree.root();
+    while (root.size() > 1 && root.back() == '/') root.pop_back();
+    shown.file = root + "/" + d.file;
+  }
+  return shown;
+}
+
+void Workspace::Report(const Diagnostic& d) const { spdlog::get("diag")->info(Shown(d).Format()); }
+
+void Workspace::ReportAll(const std::vector<Diagnostic>& ds) const {
+  for (const Diagnostic& d : ds) Report(d);
+}
+
+namespace {
+
+// A literal path the listing left out may still exist (a symlink that
+// leaves the tree, a non-regular file): report why it cannot be read.
+bool CheckLiteralPaths(const RuleSet& rules, const Workspace& w, std::vector<Diagnostic>* errors) {
+  for (const Rule& r : rules.rules) {
+    for (const std::string& f : r.files) {
+      if (IsGlob(f) || std::binary_search(w.tree_paths.begin(), w.tree_paths.end(), f)) continue;
+      std::string ignored;
+      Diagnostic derr;
+      if (w.tree.Exists(f) && !w.tree.Read(f, &ignored, &derr)) {
+        errors->push_back(derr);
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+OpenResult OpenWorkspace(const std::string& tree_path, TreeAccess access, const RuleSet& rules,
+                         Workspace* w, std::vector<Diagnostic>* errors) {
+  w->rules_path = rules.path;
+  Diagnostic derr;
+  if (!TreeIo::Open(tree_path, &w->tree, &derr)) {
+    errors->push_back(derr);
+    return OpenResult::kBadInput;
+  }
+  // apply locks before it reads: the plan must see the tree as the write
+  // will find it.
+  if (!w->tree.AcquireLock(access == TreeAccess::kWrite, &w->lock, &derr)) {
+    errors->push_back(derr);
+    return access == TreeAccess::kWrite ? OpenResult::kBusy : OpenResult::kBadInput;
+  }
+  if (access == TreeAccess::kWrite) {
+    std::vector<std::string> removed;
+    if (!w->tree.RemoveTempLeftovers(&removed, &derr)) {
+      errors->push_back(derr);
+      return OpenResult::kBadInput;
+    }
+    for (const std::string& r : removed) {
+      spdlog::info("removed {}, left by an interrupted apply", r);
+    }
+  }
+  if (!w->tree.ListFiles(".py", &w->tree_paths, &derr)) {
+    errors->push_back(derr);
+    return OpenResult::kBadInput;
+  }
+  spdlog::debug("{} .py files under {}", w->tree_paths.size(), tree_path);
+  if (!CheckLiteralPaths(rules, *w, errors)) return OpenResult::kBadInput;
+  std::size_t errors_before = errors->size();
+  for (const std::string& path : FilesNeeded(rules, w->tree_paths, errors)) {
+    std::string bytes;
+    if (!w->tree.Read(path, &bytes, &derr)) {
+      errors->push_back(derr);
+      continue;
+    }
+    SourceText file(path, std::move(bytes));
+    if (auto bad = FindInvalidUtf8(file.bytes())) {
+      Position p = file.PositionOf(*bad);
+      errors->push_back(
+          MakeError(path, p.line, p.column,
+                    fmt::format("invalid UTF-8 (byte 0x{:02X}); Python sources must be UTF-8",
+                                static_cast<unsigned char>(file.bytes()[*bad]))));
+      continue;
+    }
+    w->files.emplace(path, std::move(file));
+  }
+  if (errors->size() != errors_before) return OpenResult::kBadInput;
+  spdlog::debug("{} files in scope of {} rules", w->files.size(), rules.rules.size());
+  return OpenResult::kOpen;
+}
+
+}  // namespace muh

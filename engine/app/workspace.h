@@ -1,0 +1,50 @@
+// The source tree a command works on, opened once: its root, the lock the
+// command holds on it, its listing of Python files and the files the rules
+// read (in scope, or named by preconditions). This is where the disk module
+// (tree_io) meets the pure core; nothing else in app/ reads the tree, except
+// verify's whole-tree search, through `tree`.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "engine/base/diagnostic.h"
+#include "engine/base/source_text.h"
+#include "engine/io/tree_io.h"
+#include "engine/rules/rule.h"
+
+namespace muh {
+
+enum class TreeAccess {
+  kRead,   // diff, verify: the shared lock; waits for a running apply
+  kWrite,  // apply: the exclusive lock; fails at once when another run holds it
+};
+
+struct Workspace {
+  std::string rules_path;  // diagnostics about the rule file keep its name
+  TreeIo tree;
+  TreeIo::Lock lock;
+  std::vector<std::string> tree_paths;      // every .py file, sorted
+  std::map<std::string, SourceText> files;  // what the rules read
+
+  // `d` with a tree-relative file shown under the tree root as the user gave it.
+  Diagnostic Shown(const Diagnostic& d) const;
+  // Prints diagnostics on stderr, shown as above.
+  void Report(const Diagnostic& d) const;
+  void ReportAll(const std::vector<Diagnostic>& ds) const;
+};
+
+enum class OpenResult {
+  kOpen,
+  kBadInput,  // the tree or a file in scope cannot be read (errors say why)
+  kBusy,      // kWrite only: another run holds the lock
+};
+
+// Opens `tree_path`, locks it as `access` says, lists it and reads every file
+// `rules` needs. Under kWrite, files left by an interrupted apply are cleaned
+// up first.
+OpenResult OpenWorkspace(const std::string& tree_path, TreeAccess access, const RuleSet& rules,
+                         Workspace* out, std::vector<Diagnostic>* errors);
+
+}  // namespace muh

@@ -1,0 +1,287 @@
+#include "engine/rules/raw_rule_file.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace muh {
+
+namespace {
+
+// Largest cross product of a search space's dimensions (bi100's has 1,536).
+constexpr long kMaxSearchCandidates = 100000;
+
+const std::vector<std::string> kTopKeys = {"version", "values", "workload", "search_spaces",
+                                           "rules"};
+const std::vector<std::string> kSpaceKeys = {"kernel", "dims", "ignore", "max_new"};
+const std::vector<std::string> kRuleKeys = {
+    "id",        "description", "files",  "query",     "replace",       "with",        "delete",
+    "append-to", "entries",     "expect", "done-when", "preconditions", "also-matches"};
+const std::vector<std::string> kPreconditionKeys = {"name", "files", "present", "absent",
+                                                    "required"};
+
+RawPrecondition ReadPrecondition(YamlReader* l, const YAML::Node& node) {
+  RawPrecondition p;
+  p.mark = node.Mark();
+  if (!node.IsMap()) {
+    l->Error(node.Mark(), "a precondition must be a mapping");
+    return p;
+  }
+  l->CheckKeys(node, kPreconditionKeys, "precondition");
+  for (const auto& kv : node) {
+    std::string k = kv.first.as<std::string>();
+    if (k == "name")
+      l->Scalar(kv.first, kv.second, &p.name);
+    else if (k == "present")
+      l->Scalar(kv.first, kv.second, &p.present);
+    else if (k == "absent")
+      l->Scalar(kv.first, kv.second, &p.absent);
+    else if (k == "required")
+      l->Scalar(kv.first, kv.second, &p.required);
+    else if (k == "files")
+      l->ScalarList(kv.first, kv.second, &p.files);
+  }
+  return p;
+}
+
+RawRule ReadRule(YamlReader* l, const YAML::Node& node) {
+  RawRule r;
+  r.mark = node.Mark();
+  if (!node.IsMap()) {
+    l->Error(node.Mark(), "a rule must be a mapping");
+    return r;
+  }
+  r.misspelled = l->CheckKeys(node, kRuleKeys, "rule");
+  for (const auto& kv : node) {
+    std::string k = kv.first.as<std::string>();
+    if (k == "id")
+      l->Scalar(kv.first, kv.second, &r.id);
+    else if (k == "description")
+      l->Scalar(kv.first, kv.second, &r.description);
+    else if (k == "query")
+      l->Scalar(kv.first, kv.second, &r.query);
+    else if (k == "replace")
+      l->Scalar(kv.first, kv.second, &r.replace);
+    else if (k == "with")
+      l->Scalar(kv.first, kv.second, &r.with);
+    else if (k == "delete")
+      l->Scalar(kv.first, kv.second, &r.del);
+    else if (k == "append-to")
+      l->Scalar(kv.first, kv.second, &r.append_to);
+    else if (k == "entries")
+      l->Scalar(kv.first, kv.second, &r.entries);
+    else if (k == "expect")
+      l->Scalar(kv.first, kv.second, &r.expect);
+    else if (k == "done-when")
+      l->Scalar(kv.first, kv.second, &r.done_when);
+    else if (k == "files") {
+      r.files_key.present = true;
+      r.files_key.key_mark = kv.first.Mark();
+      r.files_key.mark = kv.second.Mark();
+      l->ScalarList(kv.first, kv.second, &r.files);
+    } else if (k == "also-matches") {
+      l->ScalarList(kv.first, kv.second, &r.also_matches);
+    } else if (k == "preconditions") {
+      if (!kv.second.IsSequence()) {
+        l->Error(kv.second.Mark(), "'preconditions' must be a list");
+        continue;
+      }
+      for (const YAML::Node& p : kv.second) r.preconditions.push_back(ReadPrecondition(l, p));
+    }
+  }
+  return r;
+}
+
+std::string PythonLiteral(const std::string& yaml_scalar) {
+  if (yaml_scalar == "true" || yaml_scalar == "True") return "True";
+  if (yaml_scalar == "false" || yaml_scalar == "False") return "False";
+  bool numeric = !yaml_scalar.empty();
+  for (std::size_t i = 0; i < yaml_scalar.size(); ++i) {
+    char c = yaml_scalar[i];
+    bool sign = i == 0 && c == '-';
+    if (!sign && !std::isdigit(static_cast<unsigned char>(c)) && c != '.') numeric = false;
+  }
+  return numeric ? yaml_scalar : "\"" + yaml_scalar + "\"";
+}
+
+void ReadValues(YamlReader* l, const YAML::Node& node, TableValues* table) {
+  if (!node.IsMap()) {
+    l->Error(node.Mark(), "'values' must be a mapping of names to values");
+    return;
+  }
+  for (const auto& kv : node) {
+    Value v;
+    if (kv.second.IsScalar()) {
+      v.text = kv.second.as<std::string>();
+    } else if (kv.second.IsSequence()) {
+      v.is_list = true;
+      for (const YAML::Node& item : kv.second) {
+        if (!item.IsMap()) {
+          l->Error(item.Mark(), "each entry of a list value must be a mapping");
+          continue;
+        }
+        ConfigEntry e;
+        for (const auto& f : item) {
+          if (!f.second.IsScalar()) {
+            l->Error(f.second.Mark(), "entry fields must be scalars");
+            continue;
+          }
+          e.fields.emplace_back(f.first.as<std::string>(),
+                                PythonLiteral(f.second.as<std::string>()));
+        }
+        v.entries.push_back(std::move(e));
+      }
+    } else {
+      l->Error(kv.second.Mark(), "a value must be a scalar or a list of mappings");
+      continue;
+    }
+    table->Set(kv.first.as<std::string>(), std::move(v));
+  }
+}
+
+void ReadWorkload(YamlReader* l, const YAML::Node& node, RawRuleFile* out) {
+  if (!node.IsMap()) {
+    l->Error(node.Mark(), "'workload' must be a mapping of names to values");
+    return;
+  }
+  for (const auto& kv : node) {
+    if (!kv.second.IsScalar()) {
+      l->Error(kv.second.Mark(), "a workload entry must be a scalar");
+      continue;
+    }
+    out->workload.push_back({kv.first.as<std::string>(),
+                             kv.second.as<std::string>(),
+                             {kv.first.Mark().line + 1, kv.first.Mark().column + 1}});
+  }
+}
+
+void ReadSearchSpaces(YamlReader* l, const YAML::Node& node, RawRuleFile* out) {
+  if (!node.IsMap()) {
+    l->Error(node.Mark(), "'search_spaces' must be a mapping of names to spaces");
+    return;
+  }
+  for (const auto& kv : node) {
+    SearchSpace space;
+    space.name = kv.first.as<std::string>();
+    const YAML::Node& body = kv.second;
+    if (!body.IsMap()) {
+      l->Error(body.Mark(), "a search space must be a mapping");
+      continue;
+    }
+    l->CheckKeys(body, kSpaceKeys, "search space");
+    space.kernel =
+        body["kernel"] && body["kernel"].IsScalar() ? body["kernel"].as<std::string>() : "";
+    std::string kernel_problem = SearchSpaceKernelProblem(space.kernel);
+    if (!kernel_problem.empty()) {
+      l->Error(body["kernel"] ? body["kernel"].Mark() : body.Mark(), kernel_problem);
+    }
+    if (YAML::Node m = body["max_new"]) {
+      try {
+        space.max_new = m.as<int>();
+        if (space.max_new < 1) throw YAML::Exception(m.Mark(), "");
+      } catch (const YAML::Exception&) {
+        l->Error(m.Mark(), "'max_new' must be a whole number of at least 1");
+      }
+    }
+    YAML::Node dims = body["dims"];
+    if (!dims || !dims.IsMap() || dims.size() == 0) {
+      l->Error(dims ? dims.Mark() : body.Mark(), "'dims' must map field names to lists of values");
+      continue;
+    }
+    for (const auto& dim : dims) {
+      std::vector<std::string> values;
+      if (!dim.second.IsSequence() || dim.second.size() == 0) {
+        l->Error(dim.second.Mark(), "a dimension must be a non-empty list of values");
+        continue;
+      }
+      for (const YAML::Node& v : dim.second) {
+        if (!v.IsScalar()) {
+          l->Error(v.Mark(), "dimension values must be scalars");
+          continue;
+        }
+        values.push_back(PythonLiteral(v.as<std::string>()));
+      }
+      space.dims.emplace_back(dim.first.as<std::string>(), std::move(values));
+    }
+    // The model walks the whole cross product; YAML aliases make a huge one
+    // cheap to write (a fuzzer found 8 x 8 values taking seconds).
+    double candidates = 1;
+    for (const auto& d : space.dims) candidates *= static_cast<double>(d.second.size());
+    if (candidates > kMaxSearchCandidates) {
+      l->Error(dims.Mark(), fmt::format("search space '{}' has {:.0f} candidates, more than the "
+                                        "{} the model enumerates; narrow its dimensions",
+                                        space.name, candidates, kMaxSearchCandidates));
+    }
+    if (kernel_problem.empty()) {
+      for (const auto& dim : dims) {
+        for (const YAML::Node& v : dim.second) {
+          std::string problem = SearchSpaceValueProblem(space.kernel, dim.first.as<std::string>(),
+                                                        v.IsScalar() ? v.as<std::string>() : "");
+          if (!problem.empty()) l->Error(v.Mark(), problem);
+        }
+      }
+    }
+    if (YAML::Node ign = body["ignore"]) {
+      if (!ign.IsSequence()) {
+        l->Error(ign.Mark(), "'ignore' must be a list of dimension names");
+      } else {
+        for (const YAML::Node& i : ign) {
+          std::string name = i.as<std::string>();
+          bool known = false;
+          for (const auto& dim : space.dims) known = known || dim.first == name;
+          if (!known) l->Error(i.Mark(), fmt::format("'ignore' names no dimension: '{}'", name));
+          space.ignored.push_back(name);
+        }
+      }
+    }
+    out->search_spaces.push_back(std::move(space));
+    out->search_space_locs.push_back({kv.first.Mark().line + 1, kv.first.Mark().column + 1});
+  }
+}
+
+}  // namespace
+
+bool ReadRuleFile(const std::string& display_path, const std::string& text, RawRuleFile* out,
+                  std::vector<Diagnostic>* errors) {
+  std::size_t errors_before = errors->size();
+  out->path = display_path;
+  out->text = text;
+  YamlReader reader(out->path, out->text, errors);
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::ParserException& e) {
+    reader.Error(e.mark, "malformed YAML: " + e.msg);
+    return false;
+  }
+  if (!root.IsMap()) {
+    reader.Error(root.Mark(), "a rule file must be a mapping with 'version' and 'rules'");
+    return false;
+  }
+  reader.CheckKeys(root, kTopKeys, "rule file");
+  YAML::Node version = root["version"];
+  if (!version || !version.IsScalar() || version.as<std::string>() != "1") {
+    reader.Error(version ? version.Mark() : root.Mark(), "'version' must be 1");
+  }
+  if (YAML::Node v = root["values"]) {
+    ReadValues(&reader, v, out->table.get());
+    if (v.IsMap()) {
+      for (const auto& kv : v)
+        out->value_names.emplace_back(kv.first.as<std::string>(), kv.first.Mark());
+    }
+  }
+  if (YAML::Node v = root["workload"]) ReadWorkload(&reader, v, out);
+  if (YAML::Node v = root["search_spaces"]) ReadSearchSpaces(&reader, v, out);
+  // The model is built from the workload and search spaces: only from
+  // sections that checked out.
+  if (errors->size() != errors_before) return false;
+  YAML::Node rules = root["rules"];
+  if (!rules || !rules.IsSequence() || rules.size() == 0) {
+    reader.Error(rules ? rules.Mark() : root.Mark(), "'rules' must be a non-empty list");
+    return false;
+  }
+  for (const YAML::Node& r : rules) out->rules.push_back(ReadRule(&reader, r));
+  return true;
+}
+
+}  // namespace muh

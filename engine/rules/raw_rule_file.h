@@ -1,0 +1,61 @@
+// Step 1 of loading a rule file, as ast-grep does it: YAML is read into a
+// plain mirror of the file, every field with its location, and only shape
+// errors (wrong types, unknown keys) are reported here. Step 2
+// (rule_checker.h) turns the mirror into checked rules. In between, the
+// caller builds the model from the mirror's workload and search spaces.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/base/diagnostic.h"
+#include "engine/model/value_source.h"
+#include "engine/model/workload.h"
+#include "engine/rules/rule.h"
+#include "engine/rules/yaml_reader.h"
+
+namespace muh {
+
+struct RawPrecondition {
+  YAML::Mark mark;
+  RawScalar name, present, absent, required;
+  std::vector<RawScalar> files;
+};
+
+struct RawRule {
+  YAML::Mark mark;
+  std::vector<std::string> misspelled;  // keys that unknown keys probably meant
+  RawScalar id, description, query, replace, with, del, append_to, entries, expect, done_when;
+  std::vector<RawScalar> files;
+  std::vector<RawScalar> also_matches;
+  RawScalar files_key;
+  std::vector<RawPrecondition> preconditions;
+};
+
+// One `workload:` entry as written, for the model to check and apply.
+struct WorkloadSetting {
+  std::string name;
+  std::string value;
+  RuleLoc loc;
+};
+
+// The whole file, read. Owns its path and text, which later messages
+// (query errors inside block scalars) are located against.
+struct RawRuleFile {
+  std::string path;
+  std::string text;
+  std::shared_ptr<TableValues> table = std::make_shared<TableValues>();
+  std::vector<std::pair<std::string, YAML::Mark>> value_names;  // `values:` keys
+  std::vector<WorkloadSetting> workload;
+  std::vector<SearchSpace> search_spaces;
+  std::vector<RuleLoc> search_space_locs;  // parallel to search_spaces
+  std::vector<RawRule> rules;
+};
+
+// Reads `text`, the rule file `display_path`. False, with every shape error
+// in `errors`, when the file cannot be checked further. Pure.
+bool ReadRuleFile(const std::string& display_path, const std::string& text, RawRuleFile* out,
+                  std::vector<Diagnostic>* errors);
+
+}  // namespace muh

@@ -1,0 +1,259 @@
+#include "engine/rules/rule_checker.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <optional>
+#include <set>
+
+#include "engine/base/edit_distance.h"
+#include "engine/query/query_cache.h"
+#include "engine/rules/combined_values.h"
+
+namespace muh {
+
+namespace {
+
+class Checker {
+ public:
+  Checker(YamlReader* reader, const ValueSource* values, QueryCache* queries)
+      : l_(*reader), values_(values), queries_(queries) {}
+
+  std::shared_ptr<const Query> CompileQuery(const RawScalar& s) {
+    QueryError qe;
+    std::shared_ptr<const Query> q = queries_->Get(s.value, &qe);
+    if (!q) {
+      RuleLoc at = l_.OffsetLoc(s.mark, qe.offset);
+      l_.errors_->push_back(MakeError(l_.path_, at.line, at.column,
+                                      fmt::format("{} at query offset {}", qe.message, qe.offset)));
+      return nullptr;
+    }
+    return q;
+  }
+
+  bool CheckPath(const RawScalar& s) {
+    if (s.value.empty() || s.value.front() == '/' || s.value == ".." ||
+        s.value.rfind("../", 0) == 0 || s.value.find("/../") != std::string::npos ||
+        (s.value.size() >= 3 && s.value.compare(s.value.size() - 3, 3, "/..") == 0)) {
+      l_.Error(s.mark, fmt::format("'{}' must be a path inside the tree", s.value));
+      return false;
+    }
+    return true;
+  }
+
+  bool CaptureExists(const Query& q, const std::string& name, const YAML::Mark& mark,
+                     const char* key) {
+    if (q.HasCapture(name)) return true;
+    std::string list;
+    for (const std::string& c : q.capture_names()) list += (list.empty() ? "@" : ", @") + c;
+    l_.Error(mark, fmt::format("unknown capture '@{}' in '{}'{} (query captures: {})", name, key,
+                               DidYouMean(name, q.capture_names()), list));
+    return false;
+  }
+
+  // A mark at byte `offset` of scalar `s`, for messages about part of it.
+  YAML::Mark PartMark(const RawScalar& s, std::size_t offset) const {
+    RuleLoc loc = l_.OffsetLoc(s.mark, offset);
+    YAML::Mark m = s.mark;
+    m.line = loc.line - 1;
+    m.column = loc.column - 1;
+    return m;
+  }
+
+  void FunctionExists(const std::string& name, const YAML::Mark& mark) {
+    std::vector<std::string> fns = values_->Functions();
+    if (std::find(fns.begin(), fns.end(), name) != fns.end()) return;
+    l_.Error(mark, fmt::format("unknown function '{}'{} (known: {})", name, DidYouMean(name, fns),
+                               fns.empty() ? "none" : fmt::format("{}", fmt::join(fns, ", "))));
+  }
+
+  bool ValueExists(const std::string& name, const YAML::Mark& mark, bool want_list) {
+    const Value* v = values_->Find(name);
+    std::vector<std::string> names = values_->Names();
+    if (v == nullptr) {
+      std::string known;
+      for (const std::string& n : names) known += (known.empty() ? "" : ", ") + n;
+      l_.Error(mark, fmt::format("unknown value '{}'{} (known: {})", name, DidYouMean(name, names),
+                                 known.empty() ? "none" : known));
+      return false;
+    }
+    if (v->is_list != want_list) {
+      l_.Error(mark, fmt::format("value '{}' is {}", name, v->is_list ? "a list" : "not a list"));
+      return false;
+    }
+    return true;
+  }
+
+  std::optional<Rule> Check(const RawRule& r, std::set<std::string>* ids);
+
+ private:
+  YamlReader& l_;
+  const ValueSource* values_;
+  QueryCache* queries_;
+};
+
+std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids) {
+  std::size_t errors_before = l_.errors_->size();
+  Rule rule;
+  rule.loc = {r.mark.line + 1, r.mark.column + 1};
+  if (!r.id.present) {
+    l_.Error(r.mark, "rule has no 'id'");
+  } else if (!ids->insert(r.id.value).second) {
+    l_.Error(r.id.mark, fmt::format("duplicate rule id '{}'", r.id.value));
+  }
+  rule.id = r.id.value;
+  rule.description = r.description.value;
+  auto meant = [&](const char* key) {
+    return std::find(r.misspelled.begin(), r.misspelled.end(), key) != r.misspelled.end();
+  };
+  if (r.files.empty() && !r.files_key.present && !meant("files")) {
+    l_.Error(r.mark, fmt::format("rule '{}' has no 'files'", rule.id));
+  }
+  for (const RawScalar& f : r.files) {
+    if (CheckPath(f)) {
+      rule.files.push_back(f.value);
+      rule.file_locs.push_back({f.mark.line + 1, f.mark.column + 1});
+    }
+  }
+  rule.files_loc = {r.files_key.mark.line + 1, r.files_key.mark.column + 1};
+  for (const RawScalar& f : r.also_matches) {
+    if (CheckPath(f)) rule.also_matches.push_back(f.value);
+  }
+  if (!r.query.present) {
+    if (!meant("query")) l_.Error(r.mark, fmt::format("rule '{}' has no 'query'", rule.id));
+  } else {
+    rule.query = CompileQuery(r.query);
+  }
+  int actions = int(r.replace.present) + int(r.del.present) + int(r.append_to.present);
+  if (actions != 1) {
+    l_.Error(r.mark, fmt::format("rule '{}' needs exactly one of 'replace', 'delete', 'append-to'",
+                                 rule.id));
+  }
+  const RawScalar* target = r.replace.present ? &r.replace : r.del.present ? &r.del : &r.append_to;
+  rule.action = r.replace.present ? ActionKind::kReplace
+                : r.del.present   ? ActionKind::kDeleteLines
+                                  : ActionKind::kAppendEntries;
+  std::string target_name = target->value;
+  if (!target_name.empty() && target_name.front() == '@') target_name.erase(0, 1);
+  rule.target = target_name;
+  const char* target_key = r.replace.present ? "replace" : r.del.present ? "delete" : "append-to";
+  if (rule.query && target->present)
+    CaptureExists(*rule.query, target_name, target->mark, target_key);
+  if (rule.action == ActionKind::kReplace) {
+    if (!r.with.present) {
+      l_.Error(r.replace.key_mark, fmt::format("rule '{}' has 'replace' but no 'with'", rule.id));
+    } else {
+      std::string err;
+      std::size_t off = 0;
+      if (!Template::Parse(r.with.value, &rule.with, &err, &off)) {
+        RuleLoc at = l_.OffsetLoc(r.with.mark, off);
+        l_.errors_->push_back(MakeError(l_.path_, at.line, at.column, err));
+      } else {
+        for (const TemplatePart& p : rule.with.parts()) {
+          YAML::Mark at = PartMark(r.with, p.offset);
+          if (p.kind == TemplatePart::Kind::kCapture && rule.query) {
+            CaptureExists(*rule.query, p.text, at, "with");
+          } else if (p.kind == TemplatePart::Kind::kValue) {
+            ValueExists(p.text, at, false);
+          } else if (p.kind == TemplatePart::Kind::kCall) {
+            FunctionExists(p.text, at);
+            for (const std::string& a : p.args) {
+              if (rule.query) CaptureExists(*rule.query, a, at, "with");
+            }
+          }
+        }
+      }
+    }
+  } else if (r.with.present) {
+    l_.Error(r.with.key_mark, "'with' only goes with 'replace'");
+  }
+  if (rule.action == ActionKind::kAppendEntries) {
+    if (!r.entries.present) {
+      l_.Error(r.append_to.key_mark,
+               fmt::format("rule '{}' has 'append-to' but no 'entries'", rule.id));
+    } else if (ValueExists(r.entries.value, r.entries.mark, true)) {
+      rule.entries = r.entries.value;
+    }
+  } else if (r.entries.present) {
+    l_.Error(r.entries.key_mark, "'entries' only goes with 'append-to'");
+  }
+  if (r.expect.present) {
+    try {
+      rule.expect = std::stoi(r.expect.value);
+      if (rule.expect < 1 || std::to_string(rule.expect) != r.expect.value) throw std::exception();
+    } catch (...) {
+      l_.Error(r.expect.mark, fmt::format("'expect' must be a whole number of at least 1, got '{}'",
+                                          r.expect.value));
+    }
+  }
+  if (r.done_when.present) rule.done_when = CompileQuery(r.done_when);
+  for (const RawPrecondition& rp : r.preconditions) {
+    Precondition p;
+    p.loc = {rp.mark.line + 1, rp.mark.column + 1};
+    p.name = rp.name.value;
+    if (!rp.name.present) l_.Error(rp.mark, "precondition has no 'name'");
+    if (rp.present.present == rp.absent.present) {
+      l_.Error(rp.mark, "a precondition needs exactly one of 'present' or 'absent'");
+      continue;
+    }
+    p.want_present = rp.present.present;
+    p.query = CompileQuery(p.want_present ? rp.present : rp.absent);
+    for (const RawScalar& f : rp.files) {
+      if (CheckPath(f)) p.files.push_back(f.value);
+    }
+    if (rp.files.empty()) p.files = rule.files;
+    if (rp.required.present) {
+      if (rp.required.value == "true")
+        p.required = true;
+      else if (rp.required.value != "false")
+        l_.Error(rp.required.mark, "'required' must be true or false");
+    }
+    rule.preconditions.push_back(std::move(p));
+  }
+  if (l_.errors_->size() != errors_before) return std::nullopt;
+  return rule;
+}
+
+}  // namespace
+
+bool CheckRuleFile(const RawRuleFile& raw, std::shared_ptr<const ValueSource> model, RuleSet* out,
+                   std::vector<Diagnostic>* errors) {
+  std::size_t errors_before = errors->size();
+  YamlReader reader(raw.path, raw.text, errors);
+  out->path = raw.path;
+  out->rules.clear();
+  out->table = raw.table;
+  if (model) {
+    for (const auto& [name, mark] : raw.value_names) {
+      if (model->Find(name) != nullptr) {
+        reader.Error(
+            mark, fmt::format("value '{}' would shadow the model's quantity of that name", name));
+      }
+    }
+    out->values = std::make_shared<CombinedValues>(out->table, model);
+  } else {
+    out->values = out->table;
+  }
+  QueryCache queries;
+  std::vector<std::string> texts;
+  for (const RawRule& r : raw.rules) {
+    for (const RawScalar* q : {&r.query, &r.done_when}) {
+      if (q->present) texts.push_back(q->value);
+    }
+    for (const RawPrecondition& p : r.preconditions) {
+      for (const RawScalar* q : {&p.present, &p.absent}) {
+        if (q->present) texts.push_back(q->value);
+      }
+    }
+  }
+  queries.CompileAll(texts);
+  Checker checker(&reader, out->values.get(), &queries);
+  std::set<std::string> ids;
+  for (const RawRule& r : raw.rules) {
+    std::optional<Rule> rule = checker.Check(r, &ids);
+    if (rule) out->rules.push_back(std::move(*rule));
+  }
+  return errors->size() == errors_before;
+}
+
+}  // namespace muh

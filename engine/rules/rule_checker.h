@@ -1,0 +1,24 @@
+// Step 2 of loading a rule file: each raw rule (raw_rule_file.h) is checked
+// and compiled into a Rule. Queries compile once each, in parallel; every
+// capture, value and function a rule names must exist, and every error is
+// located at the YAML key or the character at fault. All errors are
+// reported, not just the first.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "engine/base/diagnostic.h"
+#include "engine/model/value_source.h"
+#include "engine/rules/raw_rule_file.h"
+#include "engine/rules/rule.h"
+
+namespace muh {
+
+// Checks `raw` into `out`. Names in templates resolve against the file's
+// own `values:` table and `model` (may be null: the table alone); a name in
+// both is an error. Pure.
+bool CheckRuleFile(const RawRuleFile& raw, std::shared_ptr<const ValueSource> model, RuleSet* out,
+                   std::vector<Diagnostic>* errors);
+
+}  // namespace muh
