@@ -2,7 +2,7 @@
 // the literals a rule's query requires (Query::RequiredLiterals(): groups of
 // alternatives; a file lacking every alternative of some group cannot
 // match). verify's whole-tree search prefilters each file this way
-// (engine/app/tree_search.h: PassesPrefilter, std::string_view::find); this
+// (engine/app/tree_search.cc, memmem(3) once per distinct literal); this
 // measures what that costs per byte, against memmem(3), to compare with
 // parsing (micro_parse_query's BM_Parse) and with `cat`/`grep -F`.
 //
@@ -12,7 +12,6 @@
 //   BM_*_Tree                  the same over every .py file of a tree
 //                              ($MUHBENCH_TREE, else the fixture), file by file
 //   BM_*_AllRules              every bi100 rule's groups over that tree
-//   BM_Engine*                 the engine's own PassesPrefilter, when it has one
 #include <benchmark/benchmark.h>
 #include <dirent.h>
 #include <string.h>
@@ -25,10 +24,6 @@
 
 #include "engine/query/query.h"
 #include "micro_common.h"
-#if __has_include("engine/app/tree_search.h")
-#include "engine/app/tree_search.h"
-#define MUHBENCH_HAVE_ENGINE_PREFILTER 1
-#endif
 
 namespace {
 
@@ -138,10 +133,6 @@ void BM_OneFile(benchmark::State& state) {
 }
 BENCHMARK_TEMPLATE(BM_OneFile, PassesMemmem)->Name("BM_Memmem/prefix_prefill.py");
 BENCHMARK_TEMPLATE(BM_OneFile, PassesFind)->Name("BM_StringViewFind/prefix_prefill.py");
-#ifdef MUHBENCH_HAVE_ENGINE_PREFILTER
-BENCHMARK_TEMPLATE(BM_OneFile, muh::PassesPrefilter)
-    ->Name("BM_EnginePassesPrefilter/prefix_prefill.py");
-#endif
 
 template <bool (*Passes)(std::string_view, const Groups&)>
 void BM_Tree(benchmark::State& state) {
@@ -181,10 +172,6 @@ void BM_AllRules(benchmark::State& state) {
 }
 BENCHMARK_TEMPLATE(BM_AllRules, PassesMemmem)->Name("BM_Memmem_Tree_AllRules");
 BENCHMARK_TEMPLATE(BM_AllRules, PassesFind)->Name("BM_StringViewFind_Tree_AllRules");
-#ifdef MUHBENCH_HAVE_ENGINE_PREFILTER
-BENCHMARK_TEMPLATE(BM_AllRules, muh::PassesPrefilter)
-    ->Name("BM_EnginePassesPrefilter_Tree_AllRules");
-#endif
 
 }  // namespace
 

@@ -86,14 +86,14 @@ int RunRuleTestsCommand(const CommandOptions& opts) {
     return kExitBadInput;
   }
   RuleTestReport report = RunRuleTests(inputs.rules, opts.tests_path, tests_text);
-  for (const std::string& e : report.load_errors) spdlog::get("diag")->info("{}: error", e);
+  ReportErrors(report.load_errors);
   for (const std::string& f : report.failures) std::cout << "FAIL " << f << "\n";
   for (const std::string& id : report.untested) {
     std::cout << fmt::format("untested: rule '{}' has no test case\n", id);
   }
   std::cout << fmt::format("{} passed, {} failed\n", report.passed, report.failed);
-  bool ok = report.load_errors.empty() && report.failed == 0 && report.passed > 0 &&
-            report.untested.empty();
+  if (!report.load_errors.empty()) return kExitBadInput;
+  bool ok = report.failed == 0 && report.passed > 0 && report.untested.empty();
   return ok ? kExitClean : kExitDrift;
 }
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <map>
 
+#include "engine/base/edit_distance.h"
 #include "engine/base/glob.h"
 #include "engine/patch/unified_diff.h"
 #include "engine/plan/planner.h"
@@ -68,63 +69,128 @@ std::string RunCase(const RuleSet& all, const Rule& rule, const Case& c, Want wa
                      UnifiedDiff(path, expected, got));
 }
 
-bool ReadCases(const YAML::Node& list, const std::string& path, std::vector<Case>* out,
-               std::vector<std::string>* errors) {
-  if (!list) return true;
+const std::vector<std::string> kTopKeys = {"tests"};
+const std::vector<std::string> kTestKeys = {"rule", "match", "no-match", "skipped"};
+const std::vector<std::string> kCaseKeys = {"code", "fixed", "files"};
+
+// Located errors about the test file.
+class TestFileErrors {
+ public:
+  TestFileErrors(const std::string& path, std::vector<Diagnostic>* out) : path_(path), out_(out) {}
+  void At(const YAML::Mark& m, std::string msg) {
+    out_->push_back(MakeError(path_, m.line + 1, m.column + 1, std::move(msg)));
+  }
+  // A case with a key the runner does not know would be dropped or half
+  // read; it is an error instead.
+  bool KnownKeys(const YAML::Node& map, const std::vector<std::string>& allowed,
+                 const char* where) {
+    bool ok = true;
+    for (const auto& kv : map) {
+      std::string k = kv.first.as<std::string>();
+      if (std::find(allowed.begin(), allowed.end(), k) != allowed.end()) continue;
+      At(kv.first.Mark(),
+         fmt::format("unknown key '{}' in {}{}", k, where, DidYouMean(k, allowed)));
+      ok = false;
+    }
+    return ok;
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  const std::string& path_;
+  std::vector<Diagnostic>* out_;
+};
+
+std::string ScalarText(const YAML::Node& n, const char* key, TestFileErrors* errors, bool* ok) {
+  if (n.IsScalar()) return n.as<std::string>();
+  errors->At(n.Mark(), fmt::format("'{}' must be a string", key));
+  *ok = false;
+  return "";
+}
+
+void ReadCases(const YAML::Node& list, std::vector<Case>* out, TestFileErrors* errors) {
+  if (!list) return;
   if (!list.IsSequence()) {
-    errors->push_back(
-        fmt::format("{}:{}: a list of cases is expected", path, list.Mark().line + 1));
-    return false;
+    errors->At(list.Mark(), "a list of cases is expected");
+    return;
   }
   for (const YAML::Node& n : list) {
     Case c;
-    c.where = fmt::format("{}:{}", path, n.Mark().line + 1);
-    if (!n.IsMap() || !n["code"]) {
-      errors->push_back(c.where + ": a case needs 'code'");
+    c.where = fmt::format("{}:{}", errors->path(), n.Mark().line + 1);
+    if (!n.IsMap()) {
+      errors->At(n.Mark(), "a case must be a mapping with 'code'");
       continue;
     }
-    c.code = n["code"].as<std::string>();
+    bool ok = errors->KnownKeys(n, kCaseKeys, "test case");
+    if (!n["code"]) {
+      errors->At(n.Mark(), "a case needs 'code'");
+      continue;
+    }
+    c.code = ScalarText(n["code"], "code", errors, &ok);
     if (n["fixed"]) {
       c.has_fixed = true;
-      c.fixed = n["fixed"].as<std::string>();
+      c.fixed = ScalarText(n["fixed"], "fixed", errors, &ok);
     }
     if (YAML::Node f = n["files"]) {
-      for (const auto& kv : f)
-        c.extra_files[kv.first.as<std::string>()] = kv.second.as<std::string>();
+      if (!f.IsMap()) {
+        errors->At(f.Mark(), "'files' must map paths to file contents");
+        ok = false;
+      } else {
+        for (const auto& kv : f) {
+          c.extra_files[kv.first.as<std::string>()] = ScalarText(kv.second, "files", errors, &ok);
+        }
+      }
     }
-    out->push_back(std::move(c));
+    if (ok) out->push_back(std::move(c));
   }
-  return true;
 }
 
-}  // namespace
-
-RuleTestReport RunRuleTests(const RuleSet& rules, const std::string& tests_path,
-                            const std::string& tests_text) {
-  RuleTestReport report;
+void RunAll(const RuleSet& rules, const std::string& tests_path, const std::string& tests_text,
+            RuleTestReport* out) {
+  RuleTestReport& report = *out;
+  TestFileErrors errors(tests_path, &report.load_errors);
   YAML::Node root;
   try {
     root = YAML::Load(tests_text);
   } catch (const YAML::ParserException& e) {
-    report.load_errors.push_back(fmt::format("{}:{}:{}: malformed YAML: {}", tests_path,
-                                             e.mark.line + 1, e.mark.column + 1, e.msg));
-    return report;
+    errors.At(e.mark, "malformed YAML: " + e.msg);
+    return;
+  }
+  if (!root.IsMap() || !root["tests"] || !root["tests"].IsSequence()) {
+    errors.At(root.Mark(), "a rule test file must be a mapping with a list 'tests'");
+    return;
+  }
+  // Top-level keys starting with `x-` hold shared YAML anchors (files that
+  // several cases reuse); any other unknown key is an error.
+  for (const auto& kv : root) {
+    std::string k = kv.first.as<std::string>();
+    if (k == "tests" || k.rfind("x-", 0) == 0) continue;
+    errors.At(kv.first.Mark(), fmt::format("unknown key '{}' in rule test file{} (shared anchors "
+                                           "go under keys starting with 'x-')",
+                                           k, DidYouMean(k, kTopKeys)));
   }
   std::vector<std::string> covered;
+  std::vector<std::string> ids;
+  for (const Rule& r : rules.rules) ids.push_back(r.id);
   for (const YAML::Node& t : root["tests"]) {
-    std::string id = t["rule"] ? t["rule"].as<std::string>() : "";
+    if (!t.IsMap()) {
+      errors.At(t.Mark(), "a test must be a mapping with 'rule'");
+      continue;
+    }
+    errors.KnownKeys(t, kTestKeys, "test");
+    std::string id = t["rule"] && t["rule"].IsScalar() ? t["rule"].as<std::string>() : "";
     auto rule = std::find_if(rules.rules.begin(), rules.rules.end(),
                              [&](const Rule& r) { return r.id == id; });
     if (rule == rules.rules.end()) {
-      report.load_errors.push_back(
-          fmt::format("{}:{}: no rule '{}' in {}", tests_path, t.Mark().line + 1, id, rules.path));
+      errors.At(t["rule"] ? t["rule"].Mark() : t.Mark(),
+                fmt::format("no rule '{}' in {}{}", id, rules.path, DidYouMean(id, ids)));
       continue;
     }
     covered.push_back(id);
     std::vector<Case> match, no_match, skipped;
-    ReadCases(t["match"], tests_path, &match, &report.load_errors);
-    ReadCases(t["no-match"], tests_path, &no_match, &report.load_errors);
-    ReadCases(t["skipped"], tests_path, &skipped, &report.load_errors);
+    ReadCases(t["match"], &match, &errors);
+    ReadCases(t["no-match"], &no_match, &errors);
+    ReadCases(t["skipped"], &skipped, &errors);
     for (const auto& [cases, want] :
          {std::pair{&match, Want::kMatch}, std::pair{&no_match, Want::kNoMatch},
           std::pair{&skipped, Want::kSkipped}}) {
@@ -143,6 +209,19 @@ RuleTestReport RunRuleTests(const RuleSet& rules, const std::string& tests_path,
     if (std::find(covered.begin(), covered.end(), r.id) == covered.end()) {
       report.untested.push_back(r.id);
     }
+  }
+}
+
+}  // namespace
+
+RuleTestReport RunRuleTests(const RuleSet& rules, const std::string& tests_path,
+                            const std::string& tests_text) {
+  RuleTestReport report;
+  try {
+    RunAll(rules, tests_path, tests_text, &report);
+  } catch (const YAML::Exception& e) {
+    report.load_errors.push_back(MakeError(tests_path, e.mark.line + 1, e.mark.column + 1,
+                                           "unexpected YAML structure: " + e.msg));
   }
   return report;
 }

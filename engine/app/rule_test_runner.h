@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/base/diagnostic.h"
 #include "engine/rules/rule.h"
 
 namespace muh {
@@ -30,7 +31,9 @@ struct RuleTestReport {
   int passed = 0;
   int failed = 0;
   std::vector<std::string> failures;  // one message per failed case
-  std::vector<std::string> load_errors;
+  // Errors in the test file (unknown keys included: a case is never
+  // silently dropped); the run fails when there are any.
+  std::vector<Diagnostic> load_errors;
   // Rule ids of `rules` that no test case covers.
   std::vector<std::string> untested;
 };

@@ -15,20 +15,6 @@
 
 namespace muh {
 
-bool PassesPrefilter(std::string_view bytes, const std::vector<std::vector<std::string>>& groups) {
-  for (const auto& group : groups) {
-    bool any = false;
-    for (const std::string& lit : group) {
-      if (::memmem(bytes.data(), bytes.size(), lit.data(), lit.size()) != nullptr) {
-        any = true;
-        break;
-      }
-    }
-    if (!any) return false;
-  }
-  return true;
-}
-
 namespace {
 
 bool InScope(const Rule& r, const std::string& path) {

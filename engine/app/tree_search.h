@@ -41,7 +41,4 @@ std::vector<ForeignMatch> SearchOutsideScope(const RuleSet& rules,
                                              const ReadFn& read, unsigned threads,
                                              SearchStats* stats);
 
-// True when `bytes` contains, for every group, at least one of its strings.
-bool PassesPrefilter(std::string_view bytes, const std::vector<std::vector<std::string>>& groups);
-
 }  // namespace muh

@@ -40,7 +40,8 @@ class Profile {
   const std::string& name() const { return name_; }
   const std::vector<Fact>& facts() const { return facts_; }
   const Fact* Find(std::string_view name) const;
-  double Get(std::string_view name) const;  // the fact must exist
+  // The fact's value; 0 when the profile has no fact of that name.
+  double Get(std::string_view name) const;
   std::vector<std::string> Names() const;
 
   // Replaces one fact's value; the source says who set it. False (with

@@ -13,9 +13,9 @@ namespace muh {
 // `path` (already prefixed with a/ or b/) as a diff header writes it.
 std::string QuoteGitPath(std::string_view path);
 
-// Reads one header name at the start of `text`: a quoted one (to its closing
-// quote) or, when `to_end`, the whole rest. Sets `*used` to the bytes read.
-// nullopt on a malformed quoted name.
+// Reads one quoted header name (from its opening to its closing quote) at
+// the start of `text`, decoding its escapes. Sets `*used` to the bytes read.
+// nullopt when `text` does not start with a well-formed quoted name.
 std::optional<std::string> UnquoteGitPath(std::string_view text, std::size_t* used);
 
 }  // namespace muh

@@ -31,7 +31,7 @@ class Planner {
 
  private:
   void ParseAll();
-  const SyntaxTree* TreeOf(const std::string& path);
+  const SyntaxTree* SyntaxTreeOf(const std::string& path);
   std::vector<std::string> Scope(const std::vector<std::string>& patterns) const;
   Diagnostic At(const std::string& path, std::size_t offset, Severity sev, std::string msg) const;
   // False when the rule must not rewrite (skipped or failed).
@@ -48,7 +48,7 @@ class Planner {
   const std::vector<std::string>& tree_paths_;
   PlanResult* out_;
   PythonParser parser_;
-  std::map<std::string, std::unique_ptr<SyntaxTree>> trees_;
+  std::map<std::string, std::unique_ptr<SyntaxTree>> syntax_trees_;
   std::map<std::string, bool> reported_broken_;
   std::map<std::string, EditSet> edit_sets_;
 };
@@ -59,11 +59,12 @@ Diagnostic Planner::At(const std::string& path, std::size_t offset, Severity sev
   return Diagnostic{path, p.line, p.column, sev, std::move(msg)};
 }
 
-const SyntaxTree* Planner::TreeOf(const std::string& path) {
-  auto it = trees_.find(path);
-  if (it == trees_.end()) {
+const SyntaxTree* Planner::SyntaxTreeOf(const std::string& path) {
+  auto it = syntax_trees_.find(path);
+  if (it == syntax_trees_.end()) {
     const SourceText& file = files_.at(path);
-    it = trees_.emplace(path, std::make_unique<SyntaxTree>(parser_.Parse(file.bytes()))).first;
+    it = syntax_trees_.emplace(path, std::make_unique<SyntaxTree>(parser_.Parse(file.bytes())))
+             .first;
   }
   return it->second.get();
 }
@@ -83,7 +84,7 @@ bool Planner::CheckPreconditions(const Rule& rule, RuleOutcome* outcome) {
     std::vector<Diagnostic> blocked;
     int found = 0;
     for (const std::string& path : Scope(pre.files)) {
-      std::vector<QueryMatch> m = pre.query->Run(*TreeOf(path));
+      std::vector<QueryMatch> m = pre.query->Run(*SyntaxTreeOf(path));
       found += static_cast<int>(m.size());
       if (!pre.want_present && !m.empty()) {
         blocked.push_back(At(path, m.front().Begin(), Severity::kNote,
@@ -185,8 +186,8 @@ void Planner::PlanMatch(const Rule& rule, const SourceText& file, const QueryMat
       ConfigAppend append;
       std::string error;
       std::size_t error_offset = 0;
-      if (!PlanConfigAppend(file, *TreeOf(file.path()), target->begin, target->end, v->entries,
-                            rule.id, &append, &error, &error_offset)) {
+      if (!PlanConfigAppend(file, *SyntaxTreeOf(file.path()), target->begin, target->end,
+                            v->entries, rule.id, &append, &error, &error_offset)) {
         out_->diagnostics.push_back(At(file.path(), error_offset, Severity::kError, error));
         outcome->status = RuleStatus::kFailed;
         return;
@@ -207,7 +208,7 @@ void Planner::PlanRule(const Rule& rule) {
   std::vector<std::string> paths = Scope(rule.files);
   bool ready = true;
   for (const std::string& path : paths) {
-    const SyntaxTree* tree = TreeOf(path);
+    const SyntaxTree* tree = SyntaxTreeOf(path);
     if (auto problem = tree->FirstProblem()) {
       ready = false;
       if (!reported_broken_[path]) {
@@ -230,12 +231,12 @@ void Planner::PlanRule(const Rule& rule) {
   }
   for (const std::string& path : paths) {
     const SourceText& file = files_.at(path);
-    std::vector<QueryMatch> matches = rule.query->Run(*TreeOf(path));
+    std::vector<QueryMatch> matches = rule.query->Run(*SyntaxTreeOf(path));
     int n = static_cast<int>(matches.size());
     outcome.sites += n;
     if (n != rule.expect) {
       if (rule.done_when &&
-          static_cast<int>(rule.done_when->Run(*TreeOf(path)).size()) == rule.expect) {
+          static_cast<int>(rule.done_when->Run(*SyntaxTreeOf(path)).size()) == rule.expect) {
         continue;  // already applied
       }
       std::string msg = fmt::format("rule '{}' expects {} match{} in {}, found {}", rule.id,
@@ -288,7 +289,7 @@ void Planner::ApplyAndReparse() {
     d.rewritten = ApplyEdits(files_.at(*d.path).bytes(), d.set->edits());
     std::vector<ByteEdit> byte_edits;
     for (const Edit& e : d.set->edits()) byte_edits.push_back({e.offset, e.length, e.text});
-    d.problem = parser.Reparse(*trees_.at(*d.path), d.rewritten, byte_edits).FirstProblem();
+    d.problem = parser.Reparse(*syntax_trees_.at(*d.path), d.rewritten, byte_edits).FirstProblem();
     if (d.problem) d.problem = parser.Parse(d.rewritten).FirstProblem();
   });
   for (Done& d : done) {
@@ -339,7 +340,8 @@ void Planner::ParseAll() {
         std::chrono::duration<double, std::milli>(t2 - t).count(),
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t2).count());
   });
-  for (std::size_t i = 0; i < todo.size(); ++i) trees_[todo[i]->path()] = std::move(parsed[i]);
+  for (std::size_t i = 0; i < todo.size(); ++i)
+    syntax_trees_[todo[i]->path()] = std::move(parsed[i]);
 }
 
 void Planner::Run() {
@@ -355,8 +357,8 @@ void Planner::Run() {
   spdlog::debug("plan: edits applied and reparsed: {:.1f} ms", ms());
   // Freeing a tree walks all its nodes: free them on the workers too.
   std::vector<std::unique_ptr<SyntaxTree>> trees;
-  for (auto& [path, tree] : trees_) trees.push_back(std::move(tree));
-  trees_.clear();
+  for (auto& [path, tree] : syntax_trees_) trees.push_back(std::move(tree));
+  syntax_trees_.clear();
   ParallelFor(trees.size(), 0, [&](NoWorkerState&, std::size_t i) { trees[i].reset(); });
   spdlog::debug("plan: trees freed: {:.1f} ms", ms());
 }
