@@ -24,3 +24,7 @@ endforeach()
 add_test(NAME rules/bi100
          COMMAND muhpatch test "${CMAKE_SOURCE_DIR}/rules/bi100.yaml"
                  "${CMAKE_SOURCE_DIR}/tests/rules/bi100.tests.yaml")
+
+# engine/'s layers depend downward only (tests/layering.py lists them).
+find_program(PYTHON3_EXECUTABLE python3 REQUIRED)
+add_test(NAME layering COMMAND "${PYTHON3_EXECUTABLE}" "${CMAKE_SOURCE_DIR}/tests/layering.py")
