@@ -57,4 +57,63 @@ TEST_CASE("malformed patches are located") {
         "p.diff:7:1: error: malformed patch: hunk is shorter than its header says");
 }
 
+TEST_CASE("patches are read as leniently as git apply reads them") {
+  std::string before = "a\n\nc\nd\n";
+  std::string after = "a\n\nC\nd\n";
+  std::string diff = UnifiedDiff("a.py", before, after);
+  std::vector<FilePatch> exact;
+  std::vector<Diagnostic> errs;
+  REQUIRE(ParsePatch("p.diff", diff, &exact, &errs));
+  // A preamble, the blank context line's space stripped, trailing blank
+  // lines, and no final newline: the same change.
+  std::string damaged = "muhpatch rule r: rewrites\n" + diff;
+  damaged.replace(damaged.find("\n \n"), 3, "\n\n");
+  damaged.pop_back();
+  damaged += "\n\n\n";
+  damaged.pop_back();
+  std::vector<FilePatch> lenient;
+  std::vector<std::string> preamble;
+  REQUIRE(ParsePatch("p.diff", damaged, &lenient, &errs, &preamble));
+  CHECK(errs.empty());
+  CHECK(SameChange(exact, lenient));
+  CHECK(preamble == std::vector<std::string>{"muhpatch rule r: rewrites"});
+  std::string out;
+  Diagnostic err;
+  REQUIRE(ApplyFilePatch("p.diff", lenient[0], before, false, &out, &err));
+  CHECK(out == after);
+  // No final newline on the last body line.
+  std::string cut = diff.substr(0, diff.size() - 1);
+  std::vector<FilePatch> cut_patch;
+  REQUIRE(ParsePatch("p.diff", cut, &cut_patch, &errs));
+  CHECK(SameChange(exact, cut_patch));
+}
+
+TEST_CASE("every failing hunk says where its lines are now") {
+  std::string before;
+  for (int i = 1; i <= 30; ++i) before += "line" + std::to_string(i) + "\n";
+  std::string after = before;
+  after.replace(after.find("line5\n"), 6, "LINE5\n");
+  after.replace(after.find("line20\n"), 7, "LINE20\n");
+  after.replace(after.find("line24\n"), 7, "LINE24\n");
+  std::vector<FilePatch> patch;
+  std::vector<Diagnostic> errs;
+  REQUIRE(ParsePatch("p.diff", UnifiedDiff("a.py", before, after), &patch, &errs));
+  REQUIRE(patch[0].hunks.size() == 2);
+  // Two lines inserted at the top move both hunks; line21 changes under
+  // the second one's context; line5 stays.
+  std::string now = "new1\nnew2\n" + before;
+  now.replace(now.find("line21\n"), 7, "edited\n");
+  std::vector<HunkFailure> f = FailingHunks(patch[0], now, false);
+  REQUIRE(f.size() == 2);
+  CHECK(f[0].hunk == 0);
+  CHECK(f[0].expected == 2);
+  CHECK(f[0].now_at == 4);
+  CHECK(f[1].hunk == 1);
+  CHECK(f[1].now_at == 0);
+  CHECK(f[1].changed_lines_at == 22);
+  CHECK(f[1].wanted == "line17");
+  CHECK(FailingHunks(patch[0], before, false).empty());
+  CHECK(FailingHunks(patch[0], after, true).empty());
+}
+
 }  // namespace muh

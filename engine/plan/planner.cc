@@ -40,6 +40,10 @@ class Planner {
   void PlanMatch(const Rule& rule, const SourceText& file, const QueryMatch& match,
                  RuleOutcome* outcome);
   void AddEdit(const Edit& e, RuleOutcome* outcome);
+  // Keeps the rule's staged edits unless it failed or one overlaps another
+  // rule's (then the rule fails, naming both).
+  void CommitStaged(RuleOutcome* outcome);
+  void Fail(const std::string& rule_id);
   void ApplyAndReparse();
 
   const RuleSet& rules_;
@@ -51,6 +55,7 @@ class Planner {
   std::map<std::string, std::unique_ptr<SyntaxTree>> syntax_trees_;
   std::map<std::string, bool> reported_broken_;
   std::map<std::string, EditSet> edit_sets_;
+  std::vector<Edit> staged_;  // the current rule's edits
 };
 
 Diagnostic Planner::At(const std::string& path, std::size_t offset, Severity sev,
@@ -107,21 +112,56 @@ bool Planner::CheckPreconditions(const Rule& rule, RuleOutcome* outcome) {
       out_->diagnostics.push_back(d);
     }
     outcome->status = pre.required ? RuleStatus::kFailed : RuleStatus::kSkipped;
+    outcome->reason = head;
     return false;
   }
   return true;
 }
 
 void Planner::AddEdit(const Edit& e, RuleOutcome* outcome) {
-  Edit conflict;
-  if (!edit_sets_[e.path].Add(e, &conflict)) {
-    out_->diagnostics.push_back(
-        At(e.path, e.offset, Severity::kError,
-           fmt::format("rules '{}' and '{}' edit overlapping bytes", conflict.rule_id, e.rule_id)));
-    outcome->status = RuleStatus::kFailed;
+  staged_.push_back(e);
+  ++outcome->edits;
+}
+
+void Planner::CommitStaged(RuleOutcome* outcome) {
+  std::vector<Edit> staged = std::move(staged_);
+  staged_.clear();
+  if (outcome->status == RuleStatus::kFailed || outcome->status == RuleStatus::kNoValue) {
+    outcome->edits = 0;
     return;
   }
-  ++outcome->edits;
+  std::map<std::string, EditSet> trial;
+  for (const Edit& e : staged) {
+    auto it = trial.find(e.path);
+    if (it == trial.end()) it = trial.emplace(e.path, edit_sets_[e.path]).first;
+    Edit conflict;
+    if (!it->second.Add(e, &conflict)) {
+      out_->diagnostics.push_back(At(
+          e.path, e.offset, Severity::kError,
+          fmt::format("rules '{}' and '{}' edit overlapping bytes", conflict.rule_id, e.rule_id)));
+      outcome->status = RuleStatus::kFailed;
+      outcome->edits = 0;
+      return;
+    }
+  }
+  for (auto& [path, set] : trial) edit_sets_[path] = std::move(set);
+}
+
+void Planner::Fail(const std::string& rule_id) {
+  for (RuleOutcome& o : out_->outcomes) {
+    if (o.rule_id == rule_id) {
+      o.status = RuleStatus::kFailed;
+      o.edits = 0;
+    }
+  }
+  for (auto& [path, set] : edit_sets_) {
+    EditSet kept;
+    for (const Edit& e : set.edits()) {
+      Edit ignored;
+      if (e.rule_id != rule_id) kept.Add(e, &ignored);
+    }
+    set = std::move(kept);
+  }
 }
 
 void Planner::PlanMatch(const Rule& rule, const SourceText& file, const QueryMatch& match,
@@ -134,24 +174,55 @@ void Planner::PlanMatch(const Rule& rule, const SourceText& file, const QueryMat
     outcome->status = RuleStatus::kFailed;
     return;
   }
+  Position at = file.PositionOf(target->begin);
+  Site site;
+  site.path = file.path();
+  site.begin = target->begin;
+  site.end = target->end;
+  site.line = at.line;
+  site.column = at.column;
+  site.current = target->text;
+  site.wanted = target->text;
+  site.deletes = rule.action == ActionKind::kDeleteLines;
   switch (rule.action) {
     case ActionKind::kReplace: {
       std::string text;
       std::string error;
       std::string why;
       if (!rule.with.Expand(match, values_, &text, &error, &why)) {
-        out_->diagnostics.push_back(At(file.path(), target->begin, Severity::kError,
-                                       fmt::format("rule '{}': {}", rule.id, error)));
-        outcome->status = RuleStatus::kFailed;
+        // The model derives no valid value here: the knob is left alone,
+        // like an unmet precondition, and the note names the constraint.
+        outcome->reason =
+            fmt::format("rule '{}' skipped: the model has no valid value: {}", rule.id, error);
+        out_->diagnostics.push_back(
+            At(file.path(), target->begin, Severity::kNote, outcome->reason));
+        outcome->status = RuleStatus::kNoValue;
+        outcome->found.push_back(site);
         return;
       }
       text = DropEqualBranches(text);
+      site.wanted = text;
+      if (rule.upstream) {
+        site.upstream = *rule.upstream;
+        site.hand_tuned =
+            !SameValue(*rule.upstream, target->text) && !SameValue(text, target->text);
+      }
+      outcome->found.push_back(site);
       if (SameValue(text, target->text)) return;
+      if (site.hand_tuned) {
+        out_->diagnostics.push_back(
+            At(file.path(), target->begin, Severity::kWarning,
+               fmt::format("rule '{}' replaces '{}', which is neither upstream's '{}' nor the "
+                           "model's '{}': a hand-tuned value is overwritten",
+                           rule.id, target->text, *rule.upstream, text)));
+      }
       AddEdit(Edit{file.path(), target->begin, target->end - target->begin, text, rule.id, why},
               outcome);
       return;
     }
     case ActionKind::kDeleteLines: {
+      site.wanted = "";
+      outcome->found.push_back(site);
       std::size_t first = file.LineIndexOf(target->begin);
       std::size_t last = file.LineIndexOf(target->end);
       std::size_t begin = file.LineStart(first);
@@ -176,11 +247,14 @@ void Planner::PlanMatch(const Rule& rule, const SourceText& file, const QueryMat
     }
     case ActionKind::kAppendEntries: {
       const Value* v = values_.Find(rule.entries);
+      outcome->found.push_back(site);
       if (!v->error.empty()) {
+        outcome->reason =
+            fmt::format("rule '{}' skipped: the model has no valid value: value '{}': {}", rule.id,
+                        rule.entries, v->error);
         out_->diagnostics.push_back(
-            At(file.path(), target->begin, Severity::kError,
-               fmt::format("rule '{}': value '{}': {}", rule.id, rule.entries, v->error)));
-        outcome->status = RuleStatus::kFailed;
+            At(file.path(), target->begin, Severity::kNote, outcome->reason));
+        outcome->status = RuleStatus::kNoValue;
         return;
       }
       ConfigAppend append;
@@ -204,7 +278,9 @@ void Planner::PlanMatch(const Rule& rule, const SourceText& file, const QueryMat
 }
 
 void Planner::PlanRule(const Rule& rule) {
-  RuleOutcome outcome{rule.id, RuleStatus::kRewrites, 0, 0};
+  RuleOutcome outcome;
+  outcome.rule_id = rule.id;
+  outcome.status = RuleStatus::kRewrites;
   std::vector<std::string> paths = Scope(rule.files);
   bool ready = true;
   for (const std::string& path : paths) {
@@ -230,6 +306,7 @@ void Planner::PlanRule(const Rule& rule) {
     return;
   }
   for (const std::string& path : paths) {
+    if (outcome.status == RuleStatus::kNoValue) break;
     const SourceText& file = files_.at(path);
     std::vector<QueryMatch> matches = rule.query->Run(*SyntaxTreeOf(path));
     int n = static_cast<int>(matches.size());
@@ -261,8 +338,12 @@ void Planner::PlanRule(const Rule& rule) {
       outcome.status = RuleStatus::kFailed;
       continue;
     }
-    for (const QueryMatch& m : matches) PlanMatch(rule, file, m, &outcome);
+    for (const QueryMatch& m : matches) {
+      if (outcome.status == RuleStatus::kNoValue) break;
+      PlanMatch(rule, file, m, &outcome);
+    }
   }
+  CommitStaged(&outcome);
   if (outcome.status == RuleStatus::kRewrites && outcome.edits == 0) {
     outcome.status = RuleStatus::kAlreadyApplied;
   }
@@ -273,7 +354,9 @@ void Planner::ApplyAndReparse() {
   // Each rewritten file is applied and reparsed on a worker (incrementally:
   // only the edited statements are parsed again); messages follow in path
   // order. A problem the incremental parse reports is confirmed by a full
-  // parse, which the message describes.
+  // parse, which the message describes. The rule to blame fails and loses
+  // all its edits, and the files are applied again without them, so that
+  // one bad rewrite never hides the others.
   struct Done {
     const std::string* path;
     const EditSet* set;
@@ -281,21 +364,26 @@ void Planner::ApplyAndReparse() {
     std::optional<SyntaxProblem> problem;
   };
   std::vector<Done> done;
-  for (auto& [path, set] : edit_sets_) {
-    if (!set.empty()) done.push_back({&path, &set, "", std::nullopt});
-  }
-  ParallelFor<PythonParser>(done.size(), 0, [&](PythonParser& parser, std::size_t i) {
-    Done& d = done[i];
-    d.rewritten = ApplyEdits(files_.at(*d.path).bytes(), d.set->edits());
-    std::vector<ByteEdit> byte_edits;
-    for (const Edit& e : d.set->edits()) byte_edits.push_back({e.offset, e.length, e.text});
-    d.problem = parser.Reparse(*syntax_trees_.at(*d.path), d.rewritten, byte_edits).FirstProblem();
-    if (d.problem) d.problem = parser.Parse(d.rewritten).FirstProblem();
-  });
-  for (Done& d : done) {
-    const std::string& path = *d.path;
-    const SourceText& file = files_.at(path);
-    if (auto& problem = d.problem) {
+  for (;;) {
+    done.clear();
+    for (auto& [path, set] : edit_sets_) {
+      if (!set.empty()) done.push_back({&path, &set, "", std::nullopt});
+    }
+    ParallelFor<PythonParser>(done.size(), 0, [&](PythonParser& parser, std::size_t i) {
+      Done& d = done[i];
+      d.rewritten = ApplyEdits(files_.at(*d.path).bytes(), d.set->edits());
+      std::vector<ByteEdit> byte_edits;
+      for (const Edit& e : d.set->edits()) byte_edits.push_back({e.offset, e.length, e.text});
+      d.problem =
+          parser.Reparse(*syntax_trees_.at(*d.path), d.rewritten, byte_edits).FirstProblem();
+      if (d.problem) d.problem = parser.Parse(d.rewritten).FirstProblem();
+    });
+    std::vector<std::string> blamed_rules;
+    for (Done& d : done) {
+      auto& problem = d.problem;
+      if (!problem) continue;
+      const std::string& path = *d.path;
+      const SourceText& file = files_.at(path);
       // Blame the last edit that starts at or before the problem, and point
       // at it in the file as it is on disk.
       const Edit* blamed = &d.set->edits().front();
@@ -311,9 +399,14 @@ void Planner::ApplyAndReparse() {
           At(path, blamed->offset, Severity::kError,
              fmt::format("rewrite by rule '{}' ('{}' -> '{}') would introduce a {}; refused",
                          blamed->rule_id, old_text, blamed->text, problem->what)));
-      continue;
+      blamed_rules.push_back(blamed->rule_id);
     }
-    if (d.rewritten == file.bytes()) continue;  // "only files that change"
+    if (blamed_rules.empty()) break;
+    for (const std::string& id : blamed_rules) Fail(id);
+  }
+  for (Done& d : done) {
+    const std::string& path = *d.path;
+    if (d.rewritten == files_.at(path).bytes()) continue;  // "only files that change"
     out_->edits[path] = d.set->edits();
     out_->new_contents[path] = std::move(d.rewritten);
   }
@@ -372,15 +465,50 @@ PlanResult Plan(const RuleSet& rules, const std::map<std::string, SourceText>& f
   return out;
 }
 
+const char* RuleStatusName(RuleStatus s) {
+  switch (s) {
+    case RuleStatus::kRewrites:
+      return "rewrites";
+    case RuleStatus::kAlreadyApplied:
+      return "at value";
+    case RuleStatus::kSkipped:
+      return "skipped";
+    case RuleStatus::kNoValue:
+      return "no value";
+    case RuleStatus::kFailed:
+      return "failed";
+  }
+  return "failed";
+}
+
+bool PlanResult::AnyFailed() const {
+  for (const RuleOutcome& o : outcomes) {
+    if (o.status == RuleStatus::kFailed) return true;
+  }
+  return false;
+}
+
+const RuleOutcome* PlanResult::Find(const std::string& rule_id) const {
+  for (const RuleOutcome& o : outcomes) {
+    if (o.rule_id == rule_id) return &o;
+  }
+  return nullptr;
+}
+
 std::string PlanSummary(const PlanResult& plan) {
-  int rewrites = 0, done = 0, skipped = 0;
+  int rewrites = 0, done = 0, skipped = 0, no_value = 0, failed = 0;
   for (const RuleOutcome& o : plan.outcomes) {
     rewrites += o.status == RuleStatus::kRewrites;
     done += o.status == RuleStatus::kAlreadyApplied;
     skipped += o.status == RuleStatus::kSkipped;
+    no_value += o.status == RuleStatus::kNoValue;
+    failed += o.status == RuleStatus::kFailed;
   }
-  return fmt::format("{} rules: {} rewrite, {} already at their value, {} skipped",
-                     plan.outcomes.size(), rewrites, done, skipped);
+  std::string out = fmt::format("{} rules: {} rewrite, {} already at their value, {} skipped",
+                                plan.outcomes.size(), rewrites, done, skipped);
+  if (no_value > 0) out += fmt::format(", {} without a valid value", no_value);
+  if (failed > 0) out += fmt::format(", {} failed", failed);
+  return out;
 }
 
 std::string RenderDiff(const std::map<std::string, SourceText>& files,

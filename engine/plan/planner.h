@@ -20,22 +20,51 @@ enum class RuleStatus {
   kRewrites,        // the rule produced at least one edit
   kAlreadyApplied,  // every site already holds the rule's value
   kSkipped,         // an optional precondition was not met
-  kFailed,          // an error was reported for it
+  kNoValue,         // the model has no valid value for the knob (a note says why)
+  kFailed,          // an error was reported for it; none of its edits is kept
+};
+
+// "rewrites", "at value", "skipped", "no value", "failed".
+const char* RuleStatusName(RuleStatus s);
+
+// One place a rule found: the target capture's bytes and what the rule
+// would write there (equal to `current` when the site is at its value).
+struct Site {
+  std::string path;
+  std::size_t begin = 0;
+  std::size_t end = 0;
+  int line = 0;
+  int column = 0;
+  std::string current;
+  std::string wanted;
+  bool deletes = false;  // a `delete:` rule: the lines go
+  // The rule states `upstream:` and the site holds neither that value nor
+  // the model's: someone tuned it by hand.
+  bool hand_tuned = false;
+  std::string upstream;  // the rule's `upstream:` value, when it states one
 };
 
 struct RuleOutcome {
   std::string rule_id;
   RuleStatus status = RuleStatus::kFailed;
-  int sites = 0;  // matches found
-  int edits = 0;  // edits that change bytes
+  int sites = 0;            // matches found
+  int edits = 0;            // edits that change bytes
+  std::vector<Site> found;  // the target of every match, in file order
+  // For kSkipped and kNoValue: the note that says why.
+  std::string reason;
 };
 
+// A rule that fails keeps none of its edits, and the other rules still
+// plan: `edits` and `new_contents` hold the rules that planned cleanly.
 struct PlanResult {
   std::map<std::string, std::vector<Edit>> edits;   // by path, sorted
   std::map<std::string, std::string> new_contents;  // only files that change
   std::vector<RuleOutcome> outcomes;                // in rule order
   std::vector<Diagnostic> diagnostics;              // errors and skip notes
   bool ok() const { return !HasErrors(diagnostics); }
+  // Whether any rule failed (its errors are in `diagnostics`).
+  bool AnyFailed() const;
+  const RuleOutcome* Find(const std::string& rule_id) const;
 };
 
 // Plans every rule of `rules` over `files`, with the values the rule set
@@ -45,7 +74,8 @@ struct PlanResult {
 PlanResult Plan(const RuleSet& rules, const std::map<std::string, SourceText>& files,
                 const std::vector<std::string>& tree_paths);
 
-// "17 rules: 8 rewrite, 5 already at their value, 4 skipped"
+// "17 rules: 8 rewrite, 5 already at their value, 4 skipped" (and, when
+// there are any, ", 1 without a valid value, 2 failed")
 std::string PlanSummary(const PlanResult& plan);
 
 // The concatenated diffs of every changed file, sorted by path.

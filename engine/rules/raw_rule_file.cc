@@ -15,8 +15,8 @@ const std::vector<std::string> kTopKeys = {"version", "values", "workload", "sea
                                            "rules"};
 const std::vector<std::string> kSpaceKeys = {"kernel", "dims", "ignore", "max_new"};
 const std::vector<std::string> kRuleKeys = {
-    "id",        "description", "files",  "query",     "replace",       "with",        "delete",
-    "append-to", "entries",     "expect", "done-when", "preconditions", "also-matches"};
+    "id",        "description", "files",  "query",     "replace",       "with",         "delete",
+    "append-to", "entries",     "expect", "done-when", "preconditions", "also-matches", "upstream"};
 const std::vector<std::string> kPreconditionKeys = {"name", "files", "present", "absent",
                                                     "required"};
 
@@ -74,6 +74,8 @@ RawRule ReadRule(YamlReader* l, const YAML::Node& node) {
       l->Scalar(kv.first, kv.second, &r.expect);
     else if (k == "done-when")
       l->Scalar(kv.first, kv.second, &r.done_when);
+    else if (k == "upstream")
+      l->Scalar(kv.first, kv.second, &r.upstream);
     else if (k == "files") {
       r.files_key.present = true;
       r.files_key.key_mark = kv.first.Mark();

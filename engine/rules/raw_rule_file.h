@@ -26,7 +26,8 @@ struct RawPrecondition {
 struct RawRule {
   YAML::Mark mark;
   std::vector<std::string> misspelled;  // keys that unknown keys probably meant
-  RawScalar id, description, query, replace, with, del, append_to, entries, expect, done_when;
+  RawScalar id, description, query, replace, with, del, append_to, entries, expect, done_when,
+      upstream;
   std::vector<RawScalar> files;
   std::vector<RawScalar> also_matches;
   RawScalar files_key;

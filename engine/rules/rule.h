@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -56,6 +57,11 @@ struct Rule {
   // Optional: a query that matches `expect` times once the rule has been
   // applied, for rewrites after which `query` no longer matches (deletions).
   std::shared_ptr<const Query> done_when;
+  // `upstream:` the value the site holds in the unpatched upstream code, as
+  // source text. A site holding neither this nor the model's value was
+  // tuned by hand: diff and apply warn before replacing it, and verify
+  // calls it hand-edited.
+  std::optional<std::string> upstream;
   std::vector<Precondition> preconditions;
 };
 

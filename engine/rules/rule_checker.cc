@@ -187,6 +187,13 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
     }
   }
   if (r.done_when.present) rule.done_when = CompileQuery(r.done_when);
+  if (r.upstream.present) {
+    if (rule.action != ActionKind::kReplace) {
+      l_.Error(r.upstream.key_mark, "'upstream' only goes with 'replace'");
+    } else {
+      rule.upstream = r.upstream.value;
+    }
+  }
   for (const RawPrecondition& rp : r.preconditions) {
     Precondition p;
     p.loc = {rp.mark.line + 1, rp.mark.column + 1};
