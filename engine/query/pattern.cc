@@ -12,12 +12,13 @@ bool IsNameChar(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
 }
 
-// Thrown (and caught in ParsePatterns) when the text leaves the subset.
+// Thrown when the text leaves the subset. ParsePatterns catches it and
+// returns nullopt, so it never leaves this file.
 struct NotInSubset {};
 
 class Parser {
  public:
-  Parser(std::string_view s, const TSLanguage* lang) : s_(s), lang_(lang) {}
+  Parser(std::string_view s, const TSLanguage* lang) : s_(s), lang_(lang) { q_.language = lang; }
 
   PatternQuery Run() {
     for (Skip(); i_ < s_.size(); Skip()) {
@@ -248,7 +249,7 @@ class Parser {
     for (std::size_t k = 0; k < node.children.size(); ++k) {
       PatternChild& ch = node.children[k];
       bool next_immediate = k + 1 < node.children.size() && node.children[k + 1].immediate;
-      ch.may_lock =
+      ch.may_take_first_candidate_only =
           !ch.immediate && !HasCaptures(ch.node[0]) && (HasChildren(ch.node[0]) || next_immediate);
     }
     return node;

@@ -13,9 +13,10 @@
 // `((pattern) @c (#pred ...))`, one pattern per query. Quantifiers, sibling
 // sequences, top-level alternations, several patterns, a root `(_ child...)`,
 // supertypes, `(ERROR)`/`(MISSING)` and anything unusual are
-// left to libtree-sitter: ParsePatterns returns nullopt and the caller
-// compiles the text with ts_query_new instead, which also produces every
-// error message. So this parser never reports an error itself.
+// left to libtree-sitter: ParsePatterns returns nullopt, the caller's
+// HandOff::kOutsideSubset, and the caller compiles the text with
+// ts_query_new instead, which also produces every error message. So this
+// parser never reports an error itself.
 #pragma once
 
 #include <tree_sitter/api.h>
@@ -37,9 +38,10 @@ struct PatternChild {
   // libtree-sitter does not try later siblings for a step without captures
   // unless its analysis of the grammar says the step's children may fail to
   // match. Such a step (one with children, or one followed by an anchored
-  // step) may be locked onto its first candidate sibling; when a node offers
-  // it more than one, the matcher hands the tree to libtree-sitter.
-  bool may_lock = false;
+  // step) may take only its first candidate sibling; when a node offers it
+  // more than one, the matcher hands the tree to libtree-sitter
+  // (HandOff::kFirstCandidateStep).
+  bool may_take_first_candidate_only = false;
   std::vector<PatternNode> node;  // exactly one (a vector: PatternNode is incomplete here)
 };
 
@@ -77,6 +79,7 @@ struct Pattern {
 };
 
 struct PatternQuery {
+  const TSLanguage* language = nullptr;  // the grammar of every symbol and field id below
   std::vector<Pattern> patterns;
   std::vector<std::string> capture_names;  // ids in order of first appearance
 };

@@ -17,13 +17,17 @@ struct Kid {
 
 class Matcher {
  public:
-  Matcher(TSNode root, const AdmitFn& admit) : admit_(admit), cursor_(ts_tree_cursor_new(root)) {}
+  Matcher(const TSLanguage* language, TSNode root, const AdmitFn& admit)
+      : admit_(admit),
+        semicolon_(ts_language_symbol_for_name(language, ";", 1, false)),
+        cursor_(ts_tree_cursor_new(root)) {}
   ~Matcher() { ts_tree_cursor_delete(&cursor_); }
   Matcher(const Matcher&) = delete;
   Matcher& operator=(const Matcher&) = delete;
 
   void set_pattern(std::size_t p) { pattern_ = p; }
-  bool locked() const { return locked_; }
+  // Why libtree-sitter must match this tree instead, or kNone.
+  HandOff hand_off() const { return hand_off_; }
 
   // Every binding of `pat` at `node`, appended to `out`.
   void Match(const PatternNode& pat, TSNode node, std::vector<Binding>* out) {
@@ -54,8 +58,8 @@ class Matcher {
     // anchors among such siblings are left to it.
     if (HasAnchor(pat)) {
       for (const Kid& k : a.kids) {
-        if (!k.named && ts_node_symbol(k.node) == Semicolon()) {
-          locked_ = true;
+        if (!k.named && ts_node_symbol(k.node) == semicolon_) {
+          hand_off_ = HandOff::kAnchorAmongSemicolonStatements;
           return;
         }
       }
@@ -81,11 +85,6 @@ class Matcher {
       if (c.immediate) return true;
     }
     return false;
-  }
-
-  static TSSymbol Semicolon() {
-    static const TSSymbol s = ts_language_symbol_for_name(tree_sitter_python(), ";", 1, false);
-    return s;
   }
 
   // Type and negated fields: what libtree-sitter checks before it looks at
@@ -168,7 +167,7 @@ class Matcher {
     }
     const PatternChild& spec = a->pat.children[k];
     bool immediate = spec.immediate;
-    if (spec.may_lock && !locked_) {
+    if (spec.may_take_first_candidate_only && hand_off_ == HandOff::kNone) {
       int candidates = 0;
       for (std::size_t j = from; j < n && candidates < 2; ++j) {
         if ((spec.field == 0 || a->kids[j].field == spec.field) &&
@@ -176,9 +175,9 @@ class Matcher {
           ++candidates;
         }
       }
-      locked_ = candidates > 1;
+      if (candidates > 1) hand_off_ = HandOff::kFirstCandidateStep;
     }
-    if (locked_) return;
+    if (hand_off_ != HandOff::kNone) return;
     for (std::size_t j = from; j < n; ++j) {
       // An anchored child maps to the next named kid or to nothing.
       if (immediate && !a->kids[j].named) continue;
@@ -194,9 +193,10 @@ class Matcher {
   }
 
   const AdmitFn& admit_;
+  const TSSymbol semicolon_;
   TSTreeCursor cursor_;
   std::size_t pattern_ = 0;
-  bool locked_ = false;
+  HandOff hand_off_ = HandOff::kNone;
 };
 
 // Key for "identical captures": capture ids and node identities.
@@ -210,18 +210,15 @@ std::vector<std::pair<uint32_t, const void*>> KeyOf(const Binding& b) {
 
 }  // namespace
 
-std::vector<PatternMatch> MatchPatterns(const PatternQuery& query, const SyntaxTree& tree,
-                                        const AdmitFn& admit, bool* locked) {
+HandOff MatchPatterns(const PatternQuery& query, const SyntaxTree& tree, const AdmitFn& admit,
+                      std::vector<PatternMatch>* out) {
+  out->clear();
   // Error recovery's ERROR, MISSING and zero-width nodes are matched as
   // libtree-sitter's cursor sees them: such trees are its (fuzz_query found
   // corner after corner), and they are rare here.
-  if (tree.HasError()) {
-    *locked = true;
-    return {};
-  }
-  std::vector<PatternMatch> out;
+  if (tree.HasError()) return HandOff::kSyntaxErrors;
   const SyntaxTree::Index& index = tree.NodeIndex();
-  Matcher matcher(tree.Root(), admit);
+  Matcher matcher(query.language, tree.Root(), admit);
   std::vector<Binding> found;
   std::vector<uint32_t> starts;
   for (std::size_t p = 0; p < query.patterns.size(); ++p) {
@@ -243,9 +240,9 @@ std::vector<PatternMatch> MatchPatterns(const PatternQuery& query, const SyntaxT
     for (uint32_t at : starts) {
       found.clear();
       matcher.Match(root, index.nodes[at], &found);
-      if (matcher.locked()) {
-        *locked = true;
-        return {};
+      if (matcher.hand_off() != HandOff::kNone) {
+        out->clear();
+        return matcher.hand_off();
       }
       if (found.size() > 1) {
         std::vector<std::pair<std::vector<std::pair<uint32_t, const void*>>, std::size_t>> keys;
@@ -256,14 +253,14 @@ std::vector<PatternMatch> MatchPatterns(const PatternQuery& query, const SyntaxT
           if (keys[i].first == keys[i - 1].first) keep[keys[i].second] = false;
         }
         for (std::size_t i = 0; i < found.size(); ++i) {
-          if (keep[i]) out.push_back({p, std::move(found[i])});
+          if (keep[i]) out->push_back({p, std::move(found[i])});
         }
       } else {
-        for (Binding& b : found) out.push_back({p, std::move(b)});
+        for (Binding& b : found) out->push_back({p, std::move(b)});
       }
     }
   }
-  return out;
+  return HandOff::kNone;
 }
 
 }  // namespace muh

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "engine/python/syntax_tree.h"
+#include "engine/query/hand_off.h"
 #include "engine/query/pattern.h"
 
 namespace muh {
@@ -35,13 +36,13 @@ struct PatternMatch {
 // that would bind it (a single-capture predicate failed). May be empty.
 using AdmitFn = std::function<bool(std::size_t pattern, uint32_t capture, TSNode node)>;
 
-// Every match of every pattern in `tree`, by pattern, then in document
-// order of the node each match starts at. Sets `*locked` (and may stop
-// early) when libtree-sitter's matches could differ from ours, and the
-// caller asks it instead: the tree has a syntax error, or a step that
-// libtree-sitter may lock onto its first candidate (PatternChild::may_lock)
-// has several candidates in this tree.
-std::vector<PatternMatch> MatchPatterns(const PatternQuery& query, const SyntaxTree& tree,
-                                        const AdmitFn& admit, bool* locked);
+// Sets `*out` to every match of every pattern of `query` in `tree`, by
+// pattern, then in document order of the node each match starts at, and
+// returns HandOff::kNone. Where libtree-sitter's matches could differ from
+// ours (kSyntaxErrors, kFirstCandidateStep, kAnchorAmongSemicolonStatements)
+// it returns that reason instead, may stop early and leaves `*out` empty:
+// the caller asks libtree-sitter. Grammar symbols come from `query.language`.
+HandOff MatchPatterns(const PatternQuery& query, const SyntaxTree& tree, const AdmitFn& admit,
+                      std::vector<PatternMatch>* out);
 
 }  // namespace muh

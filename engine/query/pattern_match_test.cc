@@ -8,11 +8,15 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <vector>
 
 #include "engine/python/syntax_tree.h"
+#include "engine/query/hand_off.h"
+#include "engine/query/pattern.h"
 #include "engine/query/query.h"
 #include "tests/fixture_testing.h"
 
@@ -209,6 +213,57 @@ TEST_CASE("a single-capture predicate prunes while matching") {
   CHECK(m[0].Find("b")->begin == 36);
   CHECK(m[1].Find("b")->begin == 40);
   CHECK(m[2].Find("a")->begin == 36);
+}
+
+}  // namespace muh
+
+namespace muh {
+
+TEST_CASE("MatchPatterns returns why a tree goes to libtree-sitter") {
+  PythonParser parser;
+  struct Case {
+    const char* query;
+    const char* source;
+    HandOff why;
+  };
+  const Case cases[] = {
+      {"(identifier) @i", "x = 1\n", HandOff::kNone},
+      {"(identifier) @i", "x = (1 +\n", HandOff::kSyntaxErrors},
+      {"(module (function_definition (block (expression_statement)))) @m",
+       "def f():\n    return 1\ndef g():\n    h()\n", HandOff::kFirstCandidateStep},
+      {"(module (function_definition (block (expression_statement)))) @m", "def g():\n    h()\n",
+       HandOff::kNone},
+      {"(module (_) @s .)", "a;\nb\n", HandOff::kAnchorAmongSemicolonStatements},
+      {"(module (_) @s .)", "a\nb\n", HandOff::kNone},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.query);
+    CAPTURE(c.source);
+    std::optional<PatternQuery> q = ParsePatterns(c.query, tree_sitter_python());
+    REQUIRE(q);
+    CHECK(q->language == tree_sitter_python());
+    std::string src = c.source;
+    SyntaxTree tree = parser.Parse(src);
+    std::vector<PatternMatch> out = {PatternMatch{}};  // replaced either way
+    CHECK(MatchPatterns(*q, tree, AdmitFn(), &out) == c.why);
+    CHECK(out.empty() == (c.why != HandOff::kNone));
+  }
+}
+
+TEST_CASE("every hand-off reason has its own description") {
+  const HandOff all[] = {HandOff::kNone,
+                         HandOff::kTreeSitterRequested,
+                         HandOff::kOutsideSubset,
+                         HandOff::kSyntaxErrors,
+                         HandOff::kFirstCandidateStep,
+                         HandOff::kAnchorAmongSemicolonStatements};
+  std::vector<std::string_view> seen;
+  for (HandOff h : all) {
+    std::string_view why = HandOffReason(h);
+    CHECK_FALSE(why.empty());
+    CHECK(std::find(seen.begin(), seen.end(), why) == seen.end());
+    seen.push_back(why);
+  }
 }
 
 }  // namespace muh

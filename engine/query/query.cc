@@ -2,13 +2,11 @@
 
 #include <fmt/format.h>
 #include <re2/re2.h>
+#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <cctype>
 #include <map>
-
-#include "engine/query/pattern.h"
-#include "engine/query/pattern_match.h"
 
 namespace muh {
 
@@ -23,25 +21,6 @@ struct Query::Predicate {
 };
 
 namespace {
-
-const char* ErrorKindName(TSQueryError e) {
-  switch (e) {
-    case TSQueryErrorSyntax:
-      return "syntax error";
-    case TSQueryErrorNodeType:
-      return "unknown node type";
-    case TSQueryErrorField:
-      return "unknown field";
-    case TSQueryErrorCapture:
-      return "unknown capture";
-    case TSQueryErrorStructure:
-      return "impossible pattern structure";
-    case TSQueryErrorLanguage:
-      return "language mismatch";
-    default:
-      return "error";
-  }
-}
 
 // Offset of the `nth` (0-based) occurrence of predicate `name` at or after
 // `from` in the source, for error messages.
@@ -139,7 +118,8 @@ std::size_t FieldOnPredicate(std::string_view s) {
 
 }  // namespace
 
-Query::Query() = default;
+Query::Query(std::string_view source, QueryEngine engine)
+    : engine_(engine), tree_sitter_(tree_sitter_python(), source) {}
 Query::~Query() = default;
 
 namespace {
@@ -235,15 +215,14 @@ std::unique_ptr<Query> Query::Compile(std::string_view source, QueryError* error
     error->message = "query syntax error: a field name cannot label a predicate";
     return nullptr;
   }
-  std::unique_ptr<Query> q(new Query());
+  std::unique_ptr<Query> q(new Query(source, engine));
   // Per pattern: its start and its predicates as (name, operands).
   std::vector<std::size_t> starts;
   std::vector<std::vector<std::pair<std::string, std::vector<Operand>>>> raw_predicates;
-  std::optional<PatternQuery> own;
-  if (engine == QueryEngine::kAuto) own = ParsePatterns(source, tree_sitter_python());
-  if (own) {
-    q->capture_names_ = own->capture_names;
-    for (const Pattern& p : own->patterns) {
+  if (engine == QueryEngine::kAuto) q->patterns_ = ParsePatterns(source, tree_sitter_python());
+  if (q->patterns_) {
+    q->capture_names_ = q->patterns_->capture_names;
+    for (const Pattern& p : q->patterns_->patterns) {
       starts.push_back(p.start);
       auto& list = raw_predicates.emplace_back();
       for (const PatternPredicate& pp : p.predicates) {
@@ -253,34 +232,14 @@ std::unique_ptr<Query> Query::Compile(std::string_view source, QueryError* error
         list.emplace_back(pp.name, std::move(ops));
       }
     }
-    q->patterns_ = std::make_unique<PatternQuery>(std::move(*own));
-    q->source_ = std::string(source);
   } else {
-    uint32_t error_offset = 0;
-    TSQueryError error_type = TSQueryErrorNone;
-    TSQuery* raw = ts_query_new(tree_sitter_python(), source.data(),
-                                static_cast<uint32_t>(source.size()), &error_offset, &error_type);
+    // Every tree goes to libtree-sitter, and its errors are the query's.
+    const TSQuery* raw = q->tree_sitter_.Get();
     if (raw == nullptr) {
-      error->offset = error_offset;
-      error->message = fmt::format("query {}", ErrorKindName(error_type));
-      if (error_type == TSQueryErrorNodeType || error_type == TSQueryErrorField ||
-          error_type == TSQueryErrorCapture) {
-        std::size_t end = error_offset;
-        while (end < source.size() && (std::isalnum(static_cast<unsigned char>(source[end])) ||
-                                       source[end] == '_' || source[end] == '.')) {
-          ++end;
-        }
-        error->message += fmt::format(" '{}'", source.substr(error_offset, end - error_offset));
-      }
+      *error = q->tree_sitter_.error();
       return nullptr;
     }
-    q->query_.reset(raw);
-    uint32_t ncap = ts_query_capture_count(raw);
-    for (uint32_t i = 0; i < ncap; ++i) {
-      uint32_t len = 0;
-      const char* name = ts_query_capture_name_for_id(raw, i, &len);
-      q->capture_names_.emplace_back(name, len);
-    }
+    q->capture_names_ = CaptureNames(raw);
     uint32_t npat = ts_query_pattern_count(raw);
     for (uint32_t p = 0; p < npat; ++p) {
       starts.push_back(ts_query_start_byte_for_pattern(raw, p));
@@ -346,7 +305,7 @@ std::vector<std::vector<std::string>> Query::RequiredLiterals() const {
     if (patterns_) {
       required = patterns_->patterns[0].required_captures[p.capture];
     } else {
-      TSQuantifier q = ts_query_capture_quantifier_for_id(query_.get(), 0, p.capture);
+      TSQuantifier q = ts_query_capture_quantifier_for_id(tree_sitter_.Get(), 0, p.capture);
       required = q == TSQuantifierOne || q == TSQuantifierOneOrMore;
     }
     if (!required) continue;
@@ -355,40 +314,18 @@ std::vector<std::vector<std::string>> Query::RequiredLiterals() const {
   return groups;
 }
 
-bool Query::UsesTreeSitterMatcher() const { return query_ != nullptr; }
-
-const TSQuery* Query::LazyTreeSitter() const {
-  std::call_once(lazy_once_, [&] {
-    uint32_t off = 0;
-    TSQueryError err = TSQueryErrorNone;
-    lazy_.reset(ts_query_new(tree_sitter_python(), source_.data(),
-                             static_cast<uint32_t>(source_.size()), &off, &err));
-    if (!lazy_) {
-      lazy_error_.offset = off;
-      lazy_error_.message = fmt::format("query {}", ErrorKindName(err));
-      return;
-    }
-    for (uint32_t i = 0; i < ts_query_capture_count(lazy_.get()); ++i) {
-      uint32_t len = 0;
-      const char* name = ts_query_capture_name_for_id(lazy_.get(), i, &len);
-      auto it = std::find(capture_names_.begin(), capture_names_.end(), std::string(name, len));
-      lazy_capture_ids_.push_back(static_cast<uint32_t>(it - capture_names_.begin()));
-    }
-  });
-  return lazy_.get();
-}
+bool Query::UsesTreeSitterMatcher() const { return !patterns_; }
 
 std::optional<QueryError> Query::StructureProblem() const {
-  if (!patterns_ || LazyTreeSitter() != nullptr) return std::nullopt;
-  return lazy_error_;
+  if (!patterns_ || tree_sitter_.Get() != nullptr) return std::nullopt;
+  return tree_sitter_.error();
 }
 
 bool Query::StatementLocal() const {
   if (!patterns_ || patterns_->patterns.size() != 1) return false;
   const PatternNode& root = patterns_->patterns[0].root;
   if (root.kind != PatternNode::Kind::kNamed) return false;
-  static const TSSymbol module =
-      ts_language_symbol_for_name(tree_sitter_python(), "module", 6, true);
+  const TSSymbol module = ts_language_symbol_for_name(patterns_->language, "module", 6, true);
   bool at_module = module < root.symbols.size() && root.symbols[module];
   if (!at_module) return true;
   return root.captures.empty() && root.negated.empty() && root.children.size() == 1 &&
@@ -441,55 +378,77 @@ static bool PredicatesHold(const std::vector<Query::Predicate>& preds,
   return true;
 }
 
+// Appends the match binding `captures` to `out` when its predicates hold.
+static void EmitIfHolds(const std::vector<Query::Predicate>& preds,
+                        const std::vector<Bound>& captures,
+                        const std::vector<std::string>& capture_names, std::string_view bytes,
+                        std::vector<QueryMatch>* out) {
+  if (!PredicatesHold(preds, captures, bytes)) return;
+  QueryMatch qm;
+  for (const Bound& b : captures)
+    qm.captures.push_back(ToCapture(capture_names[b.capture], bytes, b.node));
+  out->push_back(std::move(qm));
+}
+
+HandOff Query::MatchOrHandOff(const SyntaxTree& tree, std::vector<PatternMatch>* ours) const {
+  if (engine_ == QueryEngine::kTreeSitter) return HandOff::kTreeSitterRequested;
+  if (!patterns_) return HandOff::kOutsideSubset;
+  // Single-capture predicates with a literal operand prune while matching.
+  std::string_view bytes = tree.bytes();
+  AdmitFn admit = [&](std::size_t pattern, uint32_t capture, TSNode node) {
+    for (const Predicate& p : predicates_[pattern]) {
+      if (p.capture == capture && !p.rhs_is_capture && !HoldsFor(p, NodeText(bytes, node))) {
+        return false;
+      }
+    }
+    return true;
+  };
+  return MatchPatterns(*patterns_, tree, admit, ours);
+}
+
+std::vector<QueryMatch> Query::RunTreeSitter(const SyntaxTree& tree) const {
+  std::vector<QueryMatch> out;
+  const TSQuery* query = tree_sitter_.Get();
+  if (query == nullptr) return out;  // an impossible pattern: no match
+  // Its capture ids -> ours (the same names; the same ids, as far as the
+  // differential tests have seen).
+  std::vector<uint32_t> ids;
+  for (uint32_t i = 0; i < ts_query_capture_count(query); ++i) {
+    uint32_t len = 0;
+    const char* chars = ts_query_capture_name_for_id(query, i, &len);
+    std::string_view name(chars, len);
+    auto it = std::find(capture_names_.begin(), capture_names_.end(), name);
+    ids.push_back(static_cast<uint32_t>(it - capture_names_.begin()));
+  }
+  std::string_view bytes = tree.bytes();
+  std::vector<Bound> captures;
+  TsQueryCursorPtr cursor(ts_query_cursor_new());
+  ts_query_cursor_exec(cursor.get(), query, tree.Root());
+  TSQueryMatch m;
+  while (ts_query_cursor_next_match(cursor.get(), &m)) {
+    captures.clear();
+    for (uint16_t c = 0; c < m.capture_count; ++c) {
+      captures.push_back({ids[m.captures[c].index], m.captures[c].node});
+    }
+    EmitIfHolds(predicates_[m.pattern_index], captures, capture_names_, bytes, &out);
+  }
+  return out;
+}
+
 std::vector<QueryMatch> Query::Run(const SyntaxTree& tree) const {
   std::vector<QueryMatch> out;
-  std::string_view bytes = tree.bytes();
-  auto emit = [&](const std::vector<Bound>& captures) {
-    QueryMatch qm;
-    for (const Bound& b : captures)
-      qm.captures.push_back(ToCapture(capture_names_[b.capture], bytes, b.node));
-    out.push_back(std::move(qm));
-  };
-  std::vector<Bound> captures;
-  // libtree-sitter's matches of `query`, capture ids mapped through `ids`.
-  auto run_tree_sitter = [&](const TSQuery* query, const std::vector<uint32_t>* ids) {
-    if (query == nullptr) return;  // an impossible pattern: no match
-    TsQueryCursorPtr cursor(ts_query_cursor_new());
-    ts_query_cursor_exec(cursor.get(), query, tree.Root());
-    TSQueryMatch m;
-    while (ts_query_cursor_next_match(cursor.get(), &m)) {
-      captures.clear();
-      for (uint16_t c = 0; c < m.capture_count; ++c) {
-        uint32_t id = m.captures[c].index;
-        captures.push_back({ids ? (*ids)[id] : id, m.captures[c].node});
-      }
-      if (PredicatesHold(predicates_[m.pattern_index], captures, bytes)) emit(captures);
-    }
-  };
-  if (patterns_) {
-    // Single-capture predicates with a literal operand prune while matching.
-    AdmitFn admit = [&](std::size_t pattern, uint32_t capture, TSNode node) {
-      for (const Predicate& p : predicates_[pattern]) {
-        if (p.capture == capture && !p.rhs_is_capture && !HoldsFor(p, NodeText(bytes, node))) {
-          return false;
-        }
-      }
-      return true;
-    };
-    bool locked = false;
-    std::vector<PatternMatch> ms = MatchPatterns(*patterns_, tree, admit, &locked);
-    if (locked) {
-      LazyTreeSitter();
-      run_tree_sitter(lazy_.get(), &lazy_capture_ids_);
-    } else {
-      for (const PatternMatch& m : ms) {
-        captures.clear();
-        for (const PatternCapture& c : m.captures) captures.push_back({c.capture, c.node});
-        if (PredicatesHold(predicates_[m.pattern], captures, bytes)) emit(captures);
-      }
-    }
+  std::vector<PatternMatch> ours;
+  if (HandOff why = MatchOrHandOff(tree, &ours); why != HandOff::kNone) {
+    spdlog::debug("query {:?} handed to libtree-sitter: {}", tree_sitter_.source(),
+                  HandOffReason(why));
+    out = RunTreeSitter(tree);
   } else {
-    run_tree_sitter(query_.get(), nullptr);
+    std::vector<Bound> captures;
+    for (const PatternMatch& m : ours) {
+      captures.clear();
+      for (const PatternCapture& c : m.captures) captures.push_back({c.capture, c.node});
+      EmitIfHolds(predicates_[m.pattern], captures, capture_names_, tree.bytes(), &out);
+    }
   }
   // File order: by first byte, then by every capture's range, so that both
   // matchers give the same order.

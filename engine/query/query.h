@@ -4,18 +4,30 @@
 // caller. We support #eq?, #not-eq?, #match?, #not-match? and #any-of?; any
 // other predicate is a compile error, never silently ignored. Matches leave
 // this module as plain values (capture name, byte range, text).
+//
+// A query runs on our own matcher (pattern.h, pattern_match.h) or on
+// libtree-sitter's query cursor. Query::Run asks one function,
+// MatchOrHandOff, which gives our matches or the reason (hand_off.h) that
+// this query on this tree goes to libtree-sitter. A Query holds two compiled
+// forms of its text: ours, built by Compile when the text is in our subset,
+// and libtree-sitter's (tree_sitter_query.h), built by Compile when the
+// text is not and on first use otherwise, since ts_query_new is slow and
+// most queries never need it.
 #pragma once
 
 #include <cstddef>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "engine/python/syntax_tree.h"
+#include "engine/query/hand_off.h"
 #include "engine/query/pattern.h"
+#include "engine/query/pattern_match.h"
+#include "engine/query/query_error.h"
+#include "engine/query/tree_sitter_query.h"
 
 namespace muh {
 
@@ -40,11 +52,6 @@ struct QueryMatch {
 // libtree-sitter's (tests compare the two).
 enum class QueryEngine { kAuto, kTreeSitter };
 
-struct QueryError {
-  std::size_t offset = 0;  // byte offset into the query source
-  std::string message;
-};
-
 class Query {
  public:
   // Compiles `source` for the Python grammar. On failure returns nullptr and
@@ -66,9 +73,9 @@ class Query {
   // some group cannot match. Drawn from #eq? and #any-of? against strings.
   std::vector<std::vector<std::string>> RequiredLiterals() const;
 
-  // Whether libtree-sitter's query cursor runs this query (the query is
-  // outside the subset our own matcher handles). Even when not, a tree with
-  // syntax errors, or one on which the two could differ (pattern_match.h),
+  // Whether libtree-sitter's query cursor runs this query on every tree
+  // (HandOff::kOutsideSubset or kTreeSitterRequested). Even when not, a tree
+  // with syntax errors, or one on which the two could differ (hand_off.h),
   // goes to libtree-sitter.
   bool UsesTreeSitterMatcher() const;
 
@@ -81,23 +88,26 @@ class Query {
   // For a query on our matcher: libtree-sitter's compile error for it, if
   // any. Our parser does not analyse the grammar, so a pattern that can never
   // match ("impossible pattern structure") loads; a rule that then finds
-  // nothing asks this to say why. Always nullopt on libtree-sitter's matcher.
+  // nothing asks this to say why (compiling libtree-sitter's form if no tree
+  // has yet). Always nullopt on libtree-sitter's matcher.
   std::optional<QueryError> StructureProblem() const;
 
   struct Predicate;
 
  private:
-  // libtree-sitter's compile of source_, made once on first use.
-  const TSQuery* LazyTreeSitter() const;
+  Query(std::string_view source, QueryEngine engine);
 
-  Query();
-  TsQueryPtr query_;                        // libtree-sitter's, or
-  std::unique_ptr<PatternQuery> patterns_;  // ours, with
-  std::string source_;                      // libtree-sitter's compiled
-  mutable std::once_flag lazy_once_;        // on the first tree that needs it
-  mutable TsQueryPtr lazy_;
-  mutable std::vector<uint32_t> lazy_capture_ids_;  // its capture ids -> ours
-  mutable QueryError lazy_error_;
+  // Sets `*ours` to our matcher's matches of `tree` and returns
+  // HandOff::kNone, or returns why libtree-sitter's query cursor must match
+  // `tree` instead. The one place that decides.
+  HandOff MatchOrHandOff(const SyntaxTree& tree, std::vector<PatternMatch>* ours) const;
+
+  // libtree-sitter's matches of `tree`, unordered.
+  std::vector<QueryMatch> RunTreeSitter(const SyntaxTree& tree) const;
+
+  const QueryEngine engine_;
+  const TreeSitterQuery tree_sitter_;     // libtree-sitter's form of the text
+  std::optional<PatternQuery> patterns_;  // ours: nullopt off our subset or on kTreeSitter
   std::vector<std::string> capture_names_;
   std::vector<std::vector<Predicate>> predicates_;  // per pattern
 };
