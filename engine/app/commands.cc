@@ -138,12 +138,11 @@ int RunApply(const CommandOptions& opts) {
     spdlog::get("diag")->info(derr.Format());
     return kExitBusy;
   }
-  std::vector<std::string> removed;
-  if (!tree.RemoveTempLeftovers(&removed, &derr)) {
-    spdlog::get("diag")->info(derr.Format());
-    return kExitWriteFailed;
-  }
-  for (const std::string& r : removed) {
+  std::vector<Diagnostic> recovery_errs;
+  const WriteResult recovered = tree.RecoverInterruptedApply(&recovery_errs);
+  for (const Diagnostic& d : recovery_errs) spdlog::get("diag")->info(d.Format());
+  if (!recovered.ok()) return ExitCodeFor(recovered);
+  for (const std::string& r : recovered.removed) {
     spdlog::info("removed {}, left by an interrupted apply", r);
   }
   Session s;
@@ -162,10 +161,13 @@ int RunApply(const CommandOptions& opts) {
     return kExitBadInput;
   }
   Explain(opts, s);
-  if (!s.tree.WriteAll(s.plan.new_contents, &errs)) {
-    s.ReportAll(errs);
-    return kExitWriteFailed;
+  std::map<std::string, FileUpdate> updates;
+  for (const auto& [path, text] : s.plan.new_contents) {
+    updates[path] = {s.files.at(path).bytes(), text};
   }
+  const WriteResult written = s.tree.WriteAll(updates, &errs);
+  s.ReportAll(errs);
+  if (!written.ok()) return ExitCodeFor(written);
   spdlog::info("rewrote {} files; {}", paths.size(), PlanSummary(s.plan));
   return kExitClean;
 }
