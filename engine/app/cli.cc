@@ -11,6 +11,7 @@
 
 #include "engine/app/commands.h"
 #include "engine/app/verify.h"
+#include "engine/base/checked_output.h"
 #include "engine/base/edit_distance.h"
 #include "engine/base/exit_codes.h"
 
@@ -96,6 +97,10 @@ int RunCli(int argc, char** argv) {
     if (c.takes_explain) {
       sub->add_flag("--explain", opts.explain, "say which derivation produced each value");
     }
+    if (std::string(c.name) == "apply") {
+      sub->add_flag("--keep-going", opts.keep_going,
+                    "when some rules fail, still write the files of the rules that planned");
+    }
     if (c.takes_patch) {
       sub->add_option("--patch", opts.patch_path, "the committed patch to compare");
       sub->add_option("--threads", opts.threads,
@@ -114,15 +119,26 @@ int RunCli(int argc, char** argv) {
     return kExitBadInput;
   }
   SetUpLogging(verbosity);
+  int code = kExitBadInput;
   try {
     for (const auto& [sub, spec] : subs) {
-      if (sub->parsed()) return spec->run(opts);
+      if (sub->parsed()) code = spec->run(opts);
     }
+  } catch (const std::bad_alloc&) {
+    std::cerr << "muhpatch: error: out of memory\n";
+    return kExitInternal;
   } catch (const std::exception& e) {
     std::cerr << "muhpatch: internal error: " << e.what() << "\n";
     return kExitInternal;
   }
-  return kExitBadInput;
+  // stdout is the product: a write that failed (a full disk, a closed
+  // descriptor) must not read as success.
+  std::string err;
+  if (!FinishStdout(&err)) {
+    std::cerr << "muhpatch: error: " << err << "\n";
+    return kExitInternal;
+  }
+  return code;
 }
 
 }  // namespace muh

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "engine/app/rule_test_runner.h"
+#include "engine/base/checked_output.h"
 #include "engine/base/exit_codes.h"
 #include "engine/model/model_report.h"
 #include "engine/patch/unified_diff.h"
@@ -17,17 +18,16 @@ namespace muh {
 int OpenRun(const CommandOptions& opts, TreeAccess access, OpenedRun* run) {
   if (!LoadInputs(opts.inputs, &run->inputs, &run->errors)) return kExitBadInput;
   std::vector<Diagnostic> errors;
-  OpenResult r = OpenWorkspace(opts.tree_path, access, run->inputs.rules, &run->workspace, &errors);
+  int code = OpenWorkspace(opts.tree_path, access, run->inputs.rules, &run->workspace, &errors);
   for (const Diagnostic& d : errors) run->errors.push_back(run->workspace.Shown(d));
-  switch (r) {
-    case OpenResult::kOpen:
-      return kExitClean;
-    case OpenResult::kBusy:
-      return kExitBusy;
-    case OpenResult::kBadInput:
-      break;
-  }
-  return kExitBadInput;
+  return code;
+}
+
+PlanResult PlanAndReport(const OpenedRun& run) {
+  const Workspace& w = run.workspace;
+  PlanResult plan = Plan(run.inputs.rules, w.files, w.tree_paths);
+  w.ReportAll(plan.diagnostics);
+  return plan;
 }
 
 namespace {
@@ -104,14 +104,16 @@ int RunDiff(const CommandOptions& opts) {
     return code;
   }
   const Workspace& w = run.workspace;
-  PlanResult plan = Plan(run.inputs.rules, w.files, w.tree_paths);
-  w.ReportAll(plan.diagnostics);
-  if (!plan.ok()) return kExitBadInput;
-  std::string diff = RenderDiff(w.files, plan.new_contents);
-  std::cout << diff << std::flush;
+  PlanResult plan = PlanAndReport(run);
+  // The rules that planned are printed even when others failed.
+  std::string err;
+  if (!WriteStdout(RenderPatch(w.files, plan), &err)) {
+    ReportErrors({MakeError("stdout", 0, 0, err)});
+    return kExitInternal;
+  }
   Explain(opts, w, plan);
   spdlog::info("{}", PlanSummary(plan));
-  return kExitClean;
+  return plan.ok() ? kExitClean : kExitRulesFailed;
 }
 
 int RunApply(const CommandOptions& opts) {
@@ -121,27 +123,28 @@ int RunApply(const CommandOptions& opts) {
     return code;
   }
   Workspace& w = run.workspace;
-  PlanResult plan = Plan(run.inputs.rules, w.files, w.tree_paths);
-  w.ReportAll(plan.diagnostics);
-  if (!plan.ok()) return kExitBadInput;
+  PlanResult plan = PlanAndReport(run);
+  if (!plan.ok() && !opts.keep_going) {
+    spdlog::get("diag")->info(
+        "muhpatch: nothing written: some rules failed (--keep-going writes the others)");
+    return kExitRulesFailed;
+  }
+  int planned = plan.ok() ? kExitClean : kExitRulesFailed;
   if (plan.new_contents.empty()) {
     spdlog::info("nothing to change; {}", PlanSummary(plan));
-    return kExitClean;
+    return planned;
   }
-  std::vector<std::string> paths;
-  for (const auto& [path, text] : plan.new_contents) paths.push_back(path);
   std::vector<Diagnostic> errs;
-  if (!w.tree.CheckWritable(paths, &errs)) {
-    w.ReportAll(errs);
-    return kExitBadInput;
-  }
   Explain(opts, w, plan);
-  if (!w.tree.WriteAll(plan.new_contents, &errs)) {
-    w.ReportAll(errs);
-    return kExitWriteFailed;
+  std::map<std::string, FileUpdate> updates;
+  for (const auto& [path, text] : plan.new_contents) {
+    updates[path] = {w.files.at(path).bytes(), text};
   }
-  spdlog::info("rewrote {} files; {}", paths.size(), PlanSummary(plan));
-  return kExitClean;
+  const WriteResult written = w.tree.WriteAll(updates, &errs);
+  w.ReportAll(errs);
+  if (!written.ok()) return ExitCodeFor(written);
+  spdlog::info("rewrote {} files; {}", updates.size(), PlanSummary(plan));
+  return planned;
 }
 
 }  // namespace muh

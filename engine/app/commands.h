@@ -8,6 +8,7 @@
 #include "engine/app/inputs.h"
 #include "engine/app/workspace.h"
 #include "engine/base/diagnostic.h"
+#include "engine/plan/planner.h"
 
 namespace muh {
 
@@ -19,6 +20,7 @@ struct CommandOptions {
   bool explain = false;         // --explain: say why each edit / value is what it is
   std::string format = "text";  // verify --format: text, json or github
   unsigned threads = 0;         // --threads: workers for the whole-tree search; 0 = one per core
+  bool keep_going = false;      // apply --keep-going: write the rules that planned
 };
 
 // The first half of every command that works on a tree: the inputs loaded
@@ -32,6 +34,9 @@ struct OpenedRun {
 // kExitClean when `run` is ready; otherwise the exit code of the cause,
 // with the reasons in run->errors.
 int OpenRun(const CommandOptions& opts, TreeAccess access, OpenedRun* run);
+
+// The plan over the opened tree, its diagnostics reported on stderr.
+PlanResult PlanAndReport(const OpenedRun& run);
 
 int RunDiff(const CommandOptions& opts);
 int RunApply(const CommandOptions& opts);

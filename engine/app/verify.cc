@@ -20,12 +20,12 @@ namespace {
 bool ReadCommittedPatch(const std::string& path, VerifyInput* in, std::vector<Finding>* findings) {
   std::string err;
   if (!ReadWholeFile(path, &in->committed, &err)) {
-    findings->push_back({"input", MakeError(path, 0, 0, err), {}});
+    findings->push_back({"input", MakeError(path, 0, 0, err), {}, ""});
     return false;
   }
   std::vector<Diagnostic> errors;
-  if (!ParsePatch(path, in->committed, &in->patch, &errors)) {
-    for (const Diagnostic& d : errors) findings->push_back({"input", d, {}});
+  if (!ParsePatch(path, in->committed, &in->patch, &errors, &in->preamble)) {
+    for (const Diagnostic& d : errors) findings->push_back({"input", d, {}, ""});
     return false;
   }
   return true;
@@ -73,13 +73,13 @@ int RunVerify(const CommandOptions& opts) {
   std::vector<Finding> findings;
   OpenedRun run;
   if (int code = OpenRun(opts, TreeAccess::kRead, &run); code != kExitClean) {
-    for (const Diagnostic& d : run.errors) findings.push_back({"load", d, {}});
+    for (const Diagnostic& d : run.errors) findings.push_back({"load", d, {}, ""});
     return PrintVerifyReport(findings, opts.format, code, "cannot load the rules or the tree", "");
   }
   std::vector<ForeignMatch> foreign;
   PlanResult plan = PlanAndSearch(run, opts.threads, &foreign);
-  VerifyInput in{run.inputs, run.workspace, plan, foreign, opts.tree_path, opts.patch_path, "", {},
-                 ""};
+  VerifyInput in{
+      run.inputs, run.workspace, plan, foreign, opts.tree_path, opts.patch_path, "", {}, {}, ""};
   if (!opts.patch_path.empty() && !ReadCommittedPatch(opts.patch_path, &in, &findings)) {
     return PrintVerifyReport(findings, opts.format, kExitBadInput,
                              in.committed.empty() && in.patch.empty()
@@ -87,30 +87,29 @@ int RunVerify(const CommandOptions& opts) {
                                  : "the committed patch is malformed",
                              "");
   }
-  in.regenerated = RenderDiff(run.workspace.files, plan.new_contents);
+  in.regenerated = RenderPatch(run.workspace.files, plan);
 
-  // The checks, in order. For now the first group that finds drift decides
-  // the verdict and later groups do not run.
+  // Every check runs and everything it finds is reported; the verdict's
+  // reason is the first drifting check's.
   using Check = CheckResult (*)(const VerifyInput&);
-  const std::vector<std::vector<Check>> groups = {
-      {CheckRulesApply, CheckCopies},
-      {opts.patch_path.empty() ? CheckNothingLeft : CheckCommittedPatch},
+  const std::vector<Check> checks = {
+      CheckRulesApply,
+      CheckCopies,
+      CheckRuleStates,
+      opts.patch_path.empty() ? CheckNothingLeft : CheckCommittedPatch,
   };
   std::string summary;
   std::string patch_diff;
   bool drift = false;
-  for (const std::vector<Check>& group : groups) {
-    for (Check check : group) {
-      CheckResult r = check(in);
-      for (Finding& f : r.findings) {
-        if (f.kind != "patch" && f.kind != "input") f.where = run.workspace.Shown(f.where);
-        findings.push_back(std::move(f));
-      }
-      if (summary.empty() || (r.drift && !drift)) summary = r.summary;
-      if (patch_diff.empty()) patch_diff = r.patch_diff;
-      drift = drift || r.drift;
+  for (Check check : checks) {
+    CheckResult r = check(in);
+    for (Finding& f : r.findings) {
+      if (f.where.file != opts.patch_path) f.where = run.workspace.Shown(f.where);
+      findings.push_back(std::move(f));
     }
-    if (drift) break;
+    if (summary.empty() || (r.drift && !drift)) summary = r.summary;
+    if (patch_diff.empty()) patch_diff = r.patch_diff;
+    drift = drift || r.drift;
   }
   return PrintVerifyReport(findings, opts.format, drift ? kExitDrift : kExitClean, summary,
                            patch_diff);

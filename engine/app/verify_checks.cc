@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "engine/patch/unified_diff.h"
 
 namespace muh {
@@ -28,15 +30,42 @@ std::string OneLine(std::string_view text) {
   return out.size() > 70 ? out.substr(0, 67) + "..." : out;
 }
 
-// One drift finding per site the rules would still rewrite: what is there,
-// what the model derives, and the derivation.
+// The rule a planner message is about: the last `rule 'ID'` or `rules 'A'
+// and 'B'` it names (rule ids hold no quote, rule_checker.cc).
+std::string RuleIdOf(const std::string& message) {
+  std::size_t at = message.find("rule '");
+  std::size_t skip = 6;
+  if (std::size_t two = message.find("rules '"); two != std::string::npos && two <= at) {
+    at = message.find("and '", two);
+    skip = 5;
+  }
+  if (at == std::string::npos) return "";
+  std::size_t end = message.find('\'', at + skip);
+  return end == std::string::npos ? "" : message.substr(at + skip, end - at - skip);
+}
+
+bool Active(const std::string& status) { return status == "rewrites" || status == "at value"; }
+
+const Site* SiteAt(const RuleOutcome* o, const std::string& path, std::size_t offset) {
+  if (o == nullptr) return nullptr;
+  for (const Site& s : o->found) {
+    if (s.path == path && s.begin <= offset && offset <= s.end) return &s;
+  }
+  return nullptr;
+}
+
+// One finding per site the rules would still rewrite: what is there, what
+// the model derives, and the derivation. A site holding neither upstream's
+// value nor the model's is "hand-edited".
 void AddSites(const VerifyInput& in, std::vector<Finding>* out) {
   for (const auto& [path, edits] : in.plan.edits) {
     const SourceText& file = in.workspace.files.at(path);
     for (const Edit& e : edits) {
       Position p = file.PositionOf(e.offset);
       std::string current = file.bytes().substr(e.offset, e.length);
+      std::string kind = "site";
       std::string msg;
+      const Site* site = SiteAt(in.plan.Find(e.rule_id), path, e.offset);
       if (e.text.empty()) {
         msg = fmt::format("drift: rule '{}' would delete '{}'", e.rule_id, OneLine(current));
       } else if (e.length == 0) {
@@ -45,21 +74,20 @@ void AddSites(const VerifyInput& in, std::vector<Finding>* out) {
         first.erase(0, first.find_first_not_of(" \t"));
         msg = fmt::format("drift: rule '{}' would insert {} line{} starting '{}'", e.rule_id,
                           lines.size(), lines.size() == 1 ? "" : "s", OneLine(first));
+      } else if (site != nullptr && site->hand_tuned) {
+        kind = "hand-edited";
+        msg = fmt::format(
+            "drift: rule '{}' finds '{}', a hand-edited value (upstream's is '{}', the model "
+            "derives '{}')",
+            e.rule_id, OneLine(current), OneLine(site->upstream), OneLine(e.text));
       } else {
         msg = fmt::format("drift: rule '{}' finds '{}' where the model derives '{}'", e.rule_id,
                           OneLine(current), OneLine(e.text));
       }
-      out->push_back(
-          {"site", Diagnostic{path, p.line, p.column, Severity::kError, msg}, Lines(e.why)});
+      out->push_back({kind, Diagnostic{path, p.line, p.column, Severity::kError, msg}, Lines(e.why),
+                      e.rule_id});
     }
   }
-}
-
-std::string Stale(const VerifyInput& in) {
-  return fmt::format(
-      "{} is stale: the rules, the model or the tree changed, and the patch they produce now "
-      "differs (committed -> regenerated, on stdout)",
-      in.patch_path);
 }
 
 CheckResult Drift(std::string summary, std::string patch_diff = "") {
@@ -76,26 +104,66 @@ CheckResult Clean(std::string summary) {
   return r;
 }
 
-// Applies the committed patch to the tree's files, forwards (a pristine
-// tree) or backwards (a patched one); every file it names must take it
-// exactly.
-bool ApplyCommitted(const VerifyInput& in, bool reverse, std::map<std::string, SourceText>* out,
-                    Diagnostic* failure) {
+// The committed patch applied to the tree's files, forwards or backwards.
+// Every file it names must take it exactly.
+bool ApplyCommitted(const VerifyInput& in, bool reverse, std::map<std::string, SourceText>* out) {
   for (const FilePatch& fp : in.patch) {
-    std::string current;
-    if (!in.workspace.tree.Read(fp.path, &current, failure)) return false;
-    std::string result;
-    if (!ApplyFilePatch(in.patch_path, fp, current, reverse, &result, failure)) return false;
+    std::string current, result;
+    Diagnostic ignored;
+    if (!in.workspace.tree.Read(fp.path, &current, &ignored)) return false;
+    if (!ApplyFilePatch(in.patch_path, fp, current, reverse, &result, &ignored)) return false;
     (*out)[fp.path] = SourceText(fp.path, std::move(result));
   }
   return true;
 }
 
+// Every hunk of the committed patch that does not apply in `reverse`'s
+// direction, located where its lines are now in the tree.
+std::vector<Finding> FailingHunkFindings(const VerifyInput& in, bool reverse) {
+  std::vector<Finding> out;
+  for (const FilePatch& fp : in.patch) {
+    std::string current;
+    Diagnostic ignored;
+    if (!in.workspace.tree.Read(fp.path, &current, &ignored)) continue;
+    for (const HunkFailure& f : FailingHunks(fp, current, reverse)) {
+      std::string head =
+          fmt::format("drift: hunk {} of {} ({}:{}) no longer applies{}", f.hunk + 1, fp.path,
+                      in.patch_path, f.patch_line, reverse ? " in reverse" : "");
+      std::size_t line = f.expected;
+      std::string why;
+      if (f.now_at != 0) {
+        line = f.now_at;
+        why =
+            fmt::format("its lines are here now, {} line{} from where it says ({})",
+                        f.now_at > f.expected ? f.now_at - f.expected : f.expected - f.now_at,
+                        f.now_at > f.expected && f.now_at - f.expected == 1 ? "" : "s", f.expected);
+      } else if (f.changed_lines_at != 0) {
+        line = f.changed_lines_at;
+        why = fmt::format("the line it changes is here, but its context differs (line {} was '{}')",
+                          f.differs_at != 0 ? f.differs_at : f.expected, OneLine(f.wanted));
+      } else {
+        line = f.differs_at != 0 ? f.differs_at : f.expected;
+        why = fmt::format("the lines it changes are gone (expected '{}' here)", OneLine(f.wanted));
+      }
+      out.push_back(
+          {"hunk",
+           Diagnostic{fp.path, static_cast<int>(line), 0, Severity::kError, head + ": " + why},
+           {},
+           ""});
+    }
+  }
+  return out;
+}
+
+std::size_t Count(const std::vector<Finding>& fs) { return fs.size(); }
+
 }  // namespace
 
 CheckResult CheckRulesApply(const VerifyInput& in) {
   CheckResult r;
-  for (const Diagnostic& d : in.plan.diagnostics) r.findings.push_back({"plan", d, {}});
+  for (const Diagnostic& d : in.plan.diagnostics) {
+    r.findings.push_back({"plan", d, {}, RuleIdOf(d.message)});
+  }
   if (!in.plan.ok()) {
     r.drift = true;
     r.summary = fmt::format("the rules no longer apply cleanly to {}", in.tree_path);
@@ -106,6 +174,12 @@ CheckResult CheckRulesApply(const VerifyInput& in) {
 CheckResult CheckCopies(const VerifyInput& in) {
   CheckResult r;
   for (const ForeignMatch& m : in.foreign) {
+    // A rule that is skipped (or has no valid value) manages nothing: its
+    // matches elsewhere are not drift.
+    const RuleOutcome* o = in.plan.Find(m.rule_id);
+    if (o != nullptr && (o->status == RuleStatus::kSkipped || o->status == RuleStatus::kNoValue)) {
+      continue;
+    }
     r.findings.push_back(
         {"foreign",
          Diagnostic{m.path, m.line, m.column, Severity::kError,
@@ -113,17 +187,19 @@ CheckResult CheckCopies(const VerifyInput& in) {
                                 "or copied knob (list the path under 'also-matches' if it "
                                 "belongs here)",
                                 m.rule_id)},
-         {}});
+         {},
+         m.rule_id});
   }
   if (!r.findings.empty()) {
     r.drift = true;
-    r.summary = fmt::format("the rules no longer apply cleanly to {}", in.tree_path);
+    r.summary =
+        fmt::format("a knob was moved or copied outside its rule's files in {}", in.tree_path);
   }
   return r;
 }
 
 CheckResult CheckNothingLeft(const VerifyInput& in) {
-  if (in.regenerated.empty()) {
+  if (in.plan.new_contents.empty()) {
     return Clean(fmt::format("nothing left to change ({})", PlanSummary(in.plan)));
   }
   std::size_t n = in.plan.new_contents.size();
@@ -132,46 +208,92 @@ CheckResult CheckNothingLeft(const VerifyInput& in) {
   return r;
 }
 
+CheckResult CheckRuleStates(const VerifyInput& in) {
+  CheckResult r;
+  if (in.patch_path.empty()) return r;
+  std::map<std::string, std::string> then = PreambleStatuses(in.preamble);
+  if (then.empty()) return r;  // a patch without a preamble records no states
+  for (const RuleOutcome& o : in.plan.outcomes) {
+    auto it = then.find(o.rule_id);
+    std::string before = it == then.end() ? "absent" : it->second;
+    std::string now = RuleStatusName(o.status);
+    if (Active(before) == Active(now)) continue;
+    Diagnostic where =
+        o.decided_at ? *o.decided_at : Diagnostic{in.inputs.rules.path, 0, 0, Severity::kError, ""};
+    where.severity = Severity::kError;
+    where.message = fmt::format(
+        "drift: rule '{}' was {} when {} was made and {} now{}; regenerate the patch", o.rule_id,
+        before, in.patch_path, now,
+        o.decided_at ? (Active(now) ? ": its precondition holds here now" : ": blocked here")
+                     : (o.reason.empty() ? "" : ": " + o.reason));
+    r.findings.push_back({"state", where, {}, o.rule_id});
+  }
+  if (!r.findings.empty()) {
+    r.drift = true;
+    r.summary = fmt::format("{} was made while rules were in another state", in.patch_path);
+  }
+  return r;
+}
+
 CheckResult CheckCommittedPatch(const VerifyInput& in) {
-  if (in.committed == in.regenerated) {
+  std::vector<FilePatch> regenerated;
+  std::vector<Diagnostic> ignored_errors;
+  ParsePatch("regenerated", in.regenerated, &regenerated, &ignored_errors);
+  if (SameChange(in.patch, regenerated)) {
     return Clean(fmt::format("{} matches the rules ({})", in.patch_path, PlanSummary(in.plan)));
   }
   std::vector<Finding> unreadable;
   for (const FilePatch& fp : in.patch) {
     std::string ignored;
     Diagnostic derr;
-    if (!in.workspace.tree.Read(fp.path, &ignored, &derr))
-      unreadable.push_back({"patch-file", derr, {}});
+    if (!in.workspace.tree.Read(fp.path, &ignored, &derr)) {
+      unreadable.push_back({"patch-file", derr, {}, ""});
+    }
   }
   if (!unreadable.empty()) {
     CheckResult r = Drift(fmt::format("{} names a file the tree does not have", in.patch_path));
     r.findings = std::move(unreadable);
     return r;
   }
+  std::string stale = fmt::format(
+      "{} is stale: the rules, the model or the tree changed, and the patch they produce now "
+      "differs (committed -> regenerated, on stdout)",
+      in.patch_path);
   const std::map<std::string, SourceText>& files = in.workspace.files;
   std::map<std::string, SourceText> scratch = files;
-  Diagnostic forward_failure;
-  if (!in.regenerated.empty() && ApplyCommitted(in, false, &scratch, &forward_failure)) {
+  if (!in.plan.new_contents.empty() && ApplyCommitted(in, false, &scratch)) {
     // A pristine tree whose committed patch applies but differs from what
     // the rules produce now: the rules or the model moved.
-    return Drift(Stale(in), UnifiedDiff(in.patch_path, in.committed, in.regenerated));
+    CheckResult r = Drift(stale, UnifiedDiff(in.patch_path, in.committed, in.regenerated));
+    r.findings.push_back({"stale", MakeError(in.patch_path, 0, 0, "drift: " + stale), {}, ""});
+    return r;
   }
   // Otherwise the tree should be patched: undoing the committed patch must
   // give a tree for which the rules produce that very patch.
   std::map<std::string, SourceText> undone = files;
-  Diagnostic reverse_failure;
-  if (!ApplyCommitted(in, true, &undone, &reverse_failure)) {
-    CheckResult r = Drift(fmt::format("{} no longer applies to {}{}", in.patch_path, in.tree_path,
-                                      in.regenerated.empty() ? " (in reverse)" : ""));
-    r.findings.push_back({"patch", in.regenerated.empty() ? reverse_failure : forward_failure, {}});
+  if (!ApplyCommitted(in, true, &undone)) {
+    // Neither way: every hunk that fails, in the direction with fewer.
+    std::vector<Finding> forward = FailingHunkFindings(in, false);
+    std::vector<Finding> backward = FailingHunkFindings(in, true);
+    bool reverse = Count(backward) < Count(forward);
+    CheckResult r = Drift(
+        fmt::format("{} no longer applies to {}{}: {} hunk{} fail{}", in.patch_path, in.tree_path,
+                    reverse ? " (in reverse)" : "", reverse ? backward.size() : forward.size(),
+                    (reverse ? backward.size() : forward.size()) == 1 ? "" : "s",
+                    (reverse ? backward.size() : forward.size()) == 1 ? "s" : ""));
+    r.findings = reverse ? std::move(backward) : std::move(forward);
     return r;
   }
   PlanResult replan = Plan(in.inputs.rules, undone, in.workspace.tree_paths);
-  std::string reproduced = RenderDiff(undone, replan.new_contents);
-  if (reproduced != in.committed) {
-    return Drift(Stale(in), UnifiedDiff(in.patch_path, in.committed, reproduced));
+  std::string reproduced = RenderPatch(undone, replan);
+  std::vector<FilePatch> reproduced_patch;
+  ParsePatch("reproduced", reproduced, &reproduced_patch, &ignored_errors);
+  if (!SameChange(in.patch, reproduced_patch)) {
+    CheckResult r = Drift(stale, UnifiedDiff(in.patch_path, in.committed, reproduced));
+    r.findings.push_back({"stale", MakeError(in.patch_path, 0, 0, "drift: " + stale), {}, ""});
+    return r;
   }
-  if (in.regenerated.empty()) {
+  if (in.plan.new_contents.empty()) {
     return Clean(fmt::format("{} is applied and the rules reproduce it ({})", in.patch_path,
                              PlanSummary(in.plan)));
   }

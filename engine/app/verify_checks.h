@@ -27,7 +27,8 @@ struct VerifyInput {
   std::string patch_path;  // empty without --patch
   std::string committed;   // the committed patch's bytes
   std::vector<FilePatch> patch;
-  std::string regenerated;  // the diff the rules produce for the tree as it is
+  std::vector<std::string> preamble;  // the committed patch's lines before its first file
+  std::string regenerated;            // the patch the rules produce for the tree as it is
 };
 
 struct CheckResult {
@@ -41,6 +42,10 @@ struct CheckResult {
 CheckResult CheckRulesApply(const VerifyInput& in);
 // Knobs moved or copied outside their rule's files.
 CheckResult CheckCopies(const VerifyInput& in);
+// With --patch: a rule whose status (rewrites or at value, against skipped,
+// no value or failed) differs from the one the committed patch's preamble
+// records; the finding names the site that changed it.
+CheckResult CheckRuleStates(const VerifyInput& in);
 // Without --patch: every site the rules would still rewrite is drift.
 CheckResult CheckNothingLeft(const VerifyInput& in);
 // With --patch: the tree is pristine and the rules produce the committed

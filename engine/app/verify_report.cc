@@ -21,6 +21,7 @@ int PrintVerifyReport(const std::vector<Finding>& findings, const std::string& f
     j["findings"] = nlohmann::json::array();
     for (const Finding& f : findings) {
       j["findings"].push_back({{"kind", f.kind},
+                               {"rule", f.rule_id},
                                {"severity", SeverityName(f.where.severity)},
                                {"file", f.where.file},
                                {"line", f.where.line},

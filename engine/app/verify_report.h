@@ -11,10 +11,19 @@
 namespace muh {
 
 struct Finding {
-  // "load", "input", "plan", "foreign", "site", "patch", "patch-file"
+  // "load", "input": the run could not start (exit 2);
+  // "plan": a rule no longer applies (match count, syntax, precondition);
+  // "foreign": a knob found outside its rule's files (moved or copied);
+  // "site": a knob the rules would still rewrite;
+  // "hand-edited": a knob holding neither upstream's nor the model's value;
+  // "state": a rule's status differs from the one the patch was made in;
+  // "stale": the committed patch differs from what the rules produce;
+  // "hunk": a hunk of the committed patch that no longer applies;
+  // "patch-file": a file the committed patch names is not in the tree.
   std::string kind;
   Diagnostic where;
   std::vector<std::string> details;  // derivation lines
+  std::string rule_id;               // the rule it concerns, when one does
 };
 
 // Prints `findings`, then the verdict line `verify: <verdict>: <summary>`,

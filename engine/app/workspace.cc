@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "engine/base/exit_codes.h"
 #include "engine/base/glob.h"
 #include "engine/rules/scope.h"
 
@@ -47,36 +48,33 @@ bool CheckLiteralPaths(const RuleSet& rules, const Workspace& w, std::vector<Dia
 
 }  // namespace
 
-OpenResult OpenWorkspace(const std::string& tree_path, TreeAccess access, const RuleSet& rules,
-                         Workspace* w, std::vector<Diagnostic>* errors) {
+int OpenWorkspace(const std::string& tree_path, TreeAccess access, const RuleSet& rules,
+                  Workspace* w, std::vector<Diagnostic>* errors) {
   w->rules_path = rules.path;
   Diagnostic derr;
   if (!TreeIo::Open(tree_path, &w->tree, &derr)) {
     errors->push_back(derr);
-    return OpenResult::kBadInput;
+    return kExitBadInput;
   }
   // apply locks before it reads: the plan must see the tree as the write
   // will find it.
   if (!w->tree.AcquireLock(access == TreeAccess::kWrite, &w->lock, &derr)) {
     errors->push_back(derr);
-    return access == TreeAccess::kWrite ? OpenResult::kBusy : OpenResult::kBadInput;
+    return access == TreeAccess::kWrite ? kExitBusy : kExitBadInput;
   }
   if (access == TreeAccess::kWrite) {
-    std::vector<std::string> removed;
-    if (!w->tree.RemoveTempLeftovers(&removed, &derr)) {
-      errors->push_back(derr);
-      return OpenResult::kBadInput;
-    }
-    for (const std::string& r : removed) {
+    const WriteResult recovered = w->tree.RecoverInterruptedApply(errors);
+    if (!recovered.ok()) return ExitCodeFor(recovered);
+    for (const std::string& r : recovered.removed) {
       spdlog::info("removed {}, left by an interrupted apply", r);
     }
   }
   if (!w->tree.ListFiles(".py", &w->tree_paths, &derr)) {
     errors->push_back(derr);
-    return OpenResult::kBadInput;
+    return kExitBadInput;
   }
   spdlog::debug("{} .py files under {}", w->tree_paths.size(), tree_path);
-  if (!CheckLiteralPaths(rules, *w, errors)) return OpenResult::kBadInput;
+  if (!CheckLiteralPaths(rules, *w, errors)) return kExitBadInput;
   std::size_t errors_before = errors->size();
   for (const std::string& path : FilesNeeded(rules, w->tree_paths, errors)) {
     std::string bytes;
@@ -95,9 +93,9 @@ OpenResult OpenWorkspace(const std::string& tree_path, TreeAccess access, const 
     }
     w->files.emplace(path, std::move(file));
   }
-  if (errors->size() != errors_before) return OpenResult::kBadInput;
+  if (errors->size() != errors_before) return kExitBadInput;
   spdlog::debug("{} files in scope of {} rules", w->files.size(), rules.rules.size());
-  return OpenResult::kOpen;
+  return kExitClean;
 }
 
 }  // namespace muh

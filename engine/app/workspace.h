@@ -35,16 +35,13 @@ struct Workspace {
   void ReportAll(const std::vector<Diagnostic>& ds) const;
 };
 
-enum class OpenResult {
-  kOpen,
-  kBadInput,  // the tree or a file in scope cannot be read (errors say why)
-  kBusy,      // kWrite only: another run holds the lock
-};
-
 // Opens `tree_path`, locks it as `access` says, lists it and reads every file
-// `rules` needs. Under kWrite, files left by an interrupted apply are cleaned
-// up first.
-OpenResult OpenWorkspace(const std::string& tree_path, TreeAccess access, const RuleSet& rules,
-                         Workspace* out, std::vector<Diagnostic>* errors);
+// `rules` needs. Under kWrite, an apply that was interrupted is first rolled
+// forward or back from its journal (tree_io.h). Returns kExitClean, or the
+// exit code of the cause (exit_codes.h) with the reasons in `errors`:
+// kExitBusy when kWrite finds the lock held, kExitBadInput when the tree or
+// a file in scope cannot be read.
+int OpenWorkspace(const std::string& tree_path, TreeAccess access, const RuleSet& rules,
+                  Workspace* out, std::vector<Diagnostic>* errors);
 
 }  // namespace muh

@@ -4,22 +4,42 @@
 // outside the tree (absolute paths, `..`, symlinks resolving elsewhere).
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/base/diagnostic.h"
+#include "engine/io/syscalls.h"
+#include "engine/io/write_journal.h"
+#include "engine/io/write_result.h"
 
 namespace muh {
 
-// Marks WriteAll's temp files, which are named `.<basename>.muhpatch-tmp.<pid>`.
-inline constexpr char kTempInfix[] = ".muhpatch-tmp.";
+// The largest file of the tree that TreeIo::Read accepts, unless
+// set_max_file_bytes says otherwise. Python sources are far smaller.
+inline constexpr std::uint64_t kDefaultMaxTreeFileBytes = std::uint64_t{16} << 20;
+
+// The largest file named on the command line (rules, --hw, --patch) that
+// ReadWholeFile accepts. Such a file may be a pipe (`--patch <(...)`), whose
+// size is only known by reading it.
+inline constexpr std::uint64_t kMaxInputFileBytes = std::uint64_t{64} << 20;
 
 // Reads the exact bytes of PATH, a plain path not confined to any tree (the
-// rules file, the --patch file). Directories are refused. On failure returns
-// false and sets *err to a message without the path, e.g.
-// "cannot open (No such file or directory)", for the caller to locate.
+// rules file, the --patch file); pipes and devices are read too, but at most
+// kMaxInputFileBytes. Directories are refused. On failure returns false and
+// sets *err to a message without the path, e.g. "cannot open (No such file or
+// directory)" or "larger than the limit of 67108864 bytes", for the caller to
+// locate.
 bool ReadWholeFile(const std::string& path, std::string* bytes, std::string* err);
+
+// One file for WriteAll: the bytes the plan was made from and the bytes to
+// write. Both must outlive the WriteAll call.
+struct FileUpdate {
+  std::string_view old_bytes;
+  std::string_view new_bytes;
+};
 
 // A source tree on disk. Cheap to copy; holds no open descriptors.
 class TreeIo {
@@ -32,16 +52,20 @@ class TreeIo {
   // exist ("no such directory") or is not a directory ("not a directory").
   static bool Open(const std::string& root, TreeIo* out, Diagnostic* err);
 
+  // The largest file Read accepts (kDefaultMaxTreeFileBytes unless set).
+  void set_max_file_bytes(std::uint64_t n) { max_file_bytes_ = n; }
+  std::uint64_t max_file_bytes() const { return max_file_bytes_; }
+
+  // The system calls WriteAll and RecoverInterruptedApply make; tests pass a
+  // double that fails chosen calls. Not owned; nullptr restores the real ones.
+  void set_syscalls(SysCalls* sys) { sys_ = sys != nullptr ? sys : SysCalls::Real(); }
+
   // Sets *out to all files below the root whose name ends in SUFFIX (e.g.
   // ".py"; "" matches all), tree-relative and sorted bytewise. Skips
   // dot-directories (.git/, .venv/, ...) and does not descend into symlinked
   // directories. A symlink is listed only if it resolves to a regular file
   // inside the tree. Fails only when a directory cannot be listed.
   bool ListFiles(const std::string& suffix, std::vector<std::string>* out, Diagnostic* err) const;
-
-  // Sets *out to the temp files an interrupted WriteAll left behind (regular
-  // files named `.*.muhpatch-tmp.*`, outside dot-directories), sorted bytewise.
-  bool ListTempLeftovers(std::vector<std::string>* out, Diagnostic* err) const;
 
   // True when REL is a tree-relative path (not absolute, no `..`) naming an
   // existing entry of any kind, reached without leaving the tree on the way.
@@ -52,7 +76,9 @@ class TreeIo {
   // the tree"), a missing entry ("no such file in the tree"), a path whose
   // real path leaves the tree ("symlink resolves outside the tree (<real>)"),
   // a directory ("is a directory, not a file"), anything else not a regular
-  // file ("not a regular file").
+  // file ("not a regular file (a FIFO)", checked before any read, so a FIFO
+  // or a device never blocks), and a file over max_file_bytes() ("file is
+  // larger than the limit of N bytes").
   bool Read(const std::string& rel, std::string* bytes, Diagnostic* err) const;
 
   // Appends one Diagnostic per path in RELS that could not be rewritten and
@@ -62,19 +88,38 @@ class TreeIo {
   // "names the same file as <other>" when two paths reach one real file.
   bool CheckWritable(const std::vector<std::string>& rels, std::vector<Diagnostic>* errs) const;
 
-  // Replaces each existing file's content atomically, in sorted path order:
-  // writes `.<basename>.muhpatch-tmp.<pid>` beside the real target, gives it
-  // the target's permission bits (and owner, best effort), fsyncs it, renames
-  // it over the target and fsyncs the directory. A symlinked path rewrites its
-  // target and keeps the link. Runs CheckWritable on all paths first and writes
-  // nothing if any fails. On a failure midway removes its temp file, appends
-  // the error plus a note for each file already rewritten, and stops.
-  bool WriteAll(const std::map<std::string, std::string>& contents,
-                std::vector<Diagnostic>* errs) const;
+  // Replaces the content of every file in UPDATES, all or nothing:
+  //  1. runs CheckWritable on every path; refuses with kUnchanged/kBadInput;
+  //  2. records its temp and backup names in the journal (kJournalName at the
+  //     root, state "preparing");
+  //  3. writes each new content to `.<base>.muhpatch-tmp.<pid>.new` beside
+  //     the real target, with the target's mode (and owner, best effort),
+  //     fsyncs it, and hard-links the target to `....old` as a backup;
+  //  4. marks the journal "committing", then for each file in path order
+  //     checks that it is still the inode it was and still holds exactly
+  //     old_bytes (else: FailureCause::kConflict, "changed on disk since
+  //     apply read it") and renames the temp over it;
+  //  5. checks every backup still holds old_bytes (a writer that kept the old
+  //     file open during the renames), marks the journal "committed" and
+  //     removes the backups and the journal.
+  // A failure in 2-3 removes what was made (kUnchanged); in 4-5 it restores
+  // every replaced file from its backup (kRolledBack), or, if that fails too,
+  // returns kTorn naming the files left new and keeps the journal for the
+  // next RecoverInterruptedApply. A symlinked path rewrites its target and
+  // keeps the link. Errors and notes, located at the files, go to *errs; on
+  // success *errs may hold warnings (a backup that could not be removed).
+  WriteResult WriteAll(const std::map<std::string, FileUpdate>& updates,
+                       std::vector<Diagnostic>* errs) const;
 
-  // Removes the temp files an interrupted WriteAll left behind (see
-  // ListTempLeftovers); call only while holding the exclusive lock.
-  bool RemoveTempLeftovers(std::vector<std::string>* removed, Diagnostic* err) const;
+  // Finishes what an apply killed midway left (call at apply start, holding
+  // the exclusive lock). Without a journal it does nothing (kUnchanged, ok).
+  // With one it rolls forward (kWritten) when the journal says "committing"
+  // and every temp not yet renamed is complete and every target not yet
+  // replaced still holds its old content; it finishes the cleanup of a
+  // "committed" run (kUnchanged); otherwise it rolls back (kRolledBack).
+  // Removes only the files the journal names (listed in `removed`), then the
+  // journal. A journal it cannot parse is refused (kInternal) and kept.
+  WriteResult RecoverInterruptedApply(std::vector<Diagnostic>* errs) const;
 
   // An advisory lock on the tree (flock(2) on its root directory), so that
   // two `apply` runs never interleave and readers never see one half done.
@@ -98,6 +143,8 @@ class TreeIo {
  private:
   std::string root_;       // as given to Open
   std::string real_root_;  // realpath of root_, no trailing '/' (except "/")
+  std::uint64_t max_file_bytes_ = kDefaultMaxTreeFileBytes;
+  SysCalls* sys_ = SysCalls::Real();
 };
 
 }  // namespace muh

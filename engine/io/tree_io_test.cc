@@ -1,6 +1,7 @@
 #include "engine/io/tree_io.h"
 
 #include <doctest/doctest.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -9,51 +10,14 @@
 #include <string>
 #include <system_error>
 
+#include "engine/io/test_tree.h"
+
 namespace muh {
 namespace {
 
 namespace fs = std::filesystem;
 
-// A fresh directory under the system temp dir, removed (permissions first
-// restored) when the test ends.
-class TempDir {
- public:
-  TempDir() {
-    static int counter = 0;
-    path_ = fs::temp_directory_path() /
-            ("muhpatch-tree_io-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
-    fs::remove_all(path_);
-    fs::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    ::chmod(path_.c_str(), 0700);
-    for (auto it = fs::recursive_directory_iterator(path_, ec);
-         !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-      if (it->is_directory(ec) && !it->is_symlink(ec)) ::chmod(it->path().c_str(), 0700);
-    }
-    fs::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  const fs::path& path() const { return path_; }
-  std::string str() const { return path_.string(); }
-
-  // Creates REL (and its directories) with exactly BYTES.
-  void Write(const std::string& rel, const std::string& bytes) const {
-    fs::create_directories((path_ / rel).parent_path());
-    std::ofstream f(path_ / rel, std::ios::binary | std::ios::trunc);
-    f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  }
-  std::string Slurp(const std::string& rel) const {
-    std::ifstream f(path_ / rel, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
-  }
-
- private:
-  fs::path path_;
-};
+using testing::TempDir;
 
 TreeIo OpenOrDie(const std::string& root) {
   TreeIo tree;
@@ -68,6 +32,23 @@ std::string ReadError(const TreeIo& tree, const std::string& rel) {
   Diagnostic err;
   return tree.Read(rel, &bytes, &err) ? "" : err.Format();
 }
+
+// WriteAll's argument: NEWS with each file's current bytes as the old ones.
+class Updates {
+ public:
+  Updates(const TempDir& dir, std::map<std::string, std::string> news) : news_(std::move(news)) {
+    for (const auto& [rel, text] : news_) olds_[rel] = dir.Slurp(rel);
+  }
+  std::map<std::string, FileUpdate> get() const {
+    std::map<std::string, FileUpdate> out;
+    for (const auto& [rel, text] : news_) out[rel] = FileUpdate{olds_.at(rel), text};
+    return out;
+  }
+
+ private:
+  std::map<std::string, std::string> news_;
+  std::map<std::string, std::string> olds_;
+};
 
 mode_t ModeOf(const fs::path& p) {
   struct stat st;
@@ -206,9 +187,12 @@ TEST_CASE("WriteAll replaces bytes, keeps modes and symlinks, and leaves no temp
   const TreeIo tree = OpenOrDie(dir.str());
   const std::string crlf("new\r\n\0tail", 10);
   std::vector<Diagnostic> errs;
-  REQUIRE(tree.WriteAll(
-      {{"run.py", "#!/usr/bin/env python\n"}, {"vllm/x.py", crlf}, {"vllm/link.py", "via link"}},
-      &errs));
+  const Updates updates(
+      dir,
+      {{"run.py", "#!/usr/bin/env python\n"}, {"vllm/x.py", crlf}, {"vllm/link.py", "via link"}});
+  const WriteResult result = tree.WriteAll(updates.get(), &errs);
+  REQUIRE(result.ok());
+  CHECK(result.state == WriteState::kWritten);
   CHECK(errs.empty());
   CHECK(dir.Slurp("run.py") == "#!/usr/bin/env python\n");
   CHECK(dir.Slurp("vllm/x.py") == crlf);
@@ -216,12 +200,10 @@ TEST_CASE("WriteAll replaces bytes, keeps modes and symlinks, and leaves no temp
   CHECK(fs::is_symlink(dir.path() / "vllm/link.py"));
   CHECK(ModeOf(dir.path() / "run.py") == 0755);
   CHECK(ModeOf(dir.path() / "vllm/x.py") == 0640);
-  std::vector<std::string> leftovers;
-  Diagnostic err;
-  REQUIRE(tree.ListTempLeftovers(&leftovers, &err));
-  CHECK(leftovers.empty());
   for (const auto& entry : fs::recursive_directory_iterator(dir.path())) {
-    CHECK(entry.path().filename().string().find(kTempInfix) == std::string::npos);
+    const std::string name = entry.path().filename().string();
+    CHECK(name.find(kTempInfix) == std::string::npos);
+    CHECK(name.find(kJournalName) == std::string::npos);
   }
 }
 
@@ -234,12 +216,21 @@ TEST_CASE("WriteAll writes nothing when any target is refused") {
   REQUIRE(::chmod((dir.path() / "vllm").c_str(), 0555) == 0);
   REQUIRE(::chmod((dir.path() / "ro_dir").c_str(), 0555) == 0);
   const TreeIo tree = OpenOrDie(dir.str());
+  const auto before = dir.Snapshot();
   std::vector<Diagnostic> errs;
-  CHECK_FALSE(tree.WriteAll({{"a.py", "A\n"}, {"vllm/x.py", "X\n"}}, &errs));
+  const WriteResult refused =
+      tree.WriteAll(Updates(dir, {{"a.py", "A\n"}, {"vllm/x.py", "X\n"}}).get(), &errs);
+  CHECK(refused.state == WriteState::kUnchanged);
+  CHECK(refused.cause == FailureCause::kBadInput);
+  CHECK(ExitCodeFor(refused) == 2);
   REQUIRE(errs.size() == 1);
   CHECK(errs[0].Format() == "vllm/x.py: error: file is read-only");
   errs.clear();
-  CHECK_FALSE(tree.WriteAll({{"a.py", "A\n"}, {"ro_dir/y.py", "Y\n"}, {"new.py", "N\n"}}, &errs));
+  CHECK_FALSE(
+      tree.WriteAll(
+              Updates(dir, {{"a.py", "A\n"}, {"ro_dir/y.py", "Y\n"}, {"new.py", "N\n"}}).get(),
+              &errs)
+          .ok());
   REQUIRE(errs.size() == 2);
   CHECK(errs[0].Format() == "new.py: error: no such file in the tree");
   CHECK(errs[1].Format() == "ro_dir/y.py: error: directory ro_dir is read-only");
@@ -248,25 +239,7 @@ TEST_CASE("WriteAll writes nothing when any target is refused") {
   CHECK(dir.Slurp("ro_dir/y.py") == "y\n");
   CHECK(ModeOf(dir.path() / "vllm/x.py") == 0444);
   CHECK_FALSE(fs::exists(dir.path() / "new.py"));
-}
-
-TEST_CASE("WriteAll stops at a failure midway and reports what it already rewrote") {
-  TempDir dir;
-  dir.Write("a.py", "a\n");
-  dir.Write("b.py", "b\n");
-  dir.Write("c.py", "c\n");
-  // A directory where b.py's temp file must go makes that one write fail.
-  const std::string blocker = ".b.py" + std::string(kTempInfix) + std::to_string(::getpid());
-  fs::create_directory(dir.path() / blocker);
-  const TreeIo tree = OpenOrDie(dir.str());
-  std::vector<Diagnostic> errs;
-  CHECK_FALSE(tree.WriteAll({{"a.py", "A\n"}, {"b.py", "B\n"}, {"c.py", "C\n"}}, &errs));
-  REQUIRE(errs.size() == 2);
-  CHECK(errs[0].Format() == "b.py: error: cannot create " + blocker + " (Is a directory)");
-  CHECK(errs[1].Format() == "a.py: note: was already rewritten before this failure");
-  CHECK(dir.Slurp("a.py") == "A\n");
-  CHECK(dir.Slurp("b.py") == "b\n");
-  CHECK(dir.Slurp("c.py") == "c\n");
+  CHECK(dir.Snapshot() == before);
 }
 
 TEST_CASE("CheckWritable refuses two paths that reach one file") {
@@ -281,18 +254,6 @@ TEST_CASE("CheckWritable refuses two paths that reach one file") {
   CHECK(errs[0].Format() == "b.py: error: names the same file as a.py");
 }
 
-TEST_CASE("ListTempLeftovers finds interrupted writes") {
-  TempDir dir;
-  dir.Write("vllm/.x.py.muhpatch-tmp.4242", "partial");
-  dir.Write("vllm/x.py", "x\n");
-  dir.Write(".git/.y.muhpatch-tmp.1", "");
-  const TreeIo tree = OpenOrDie(dir.str());
-  std::vector<std::string> leftovers;
-  Diagnostic err;
-  REQUIRE(tree.ListTempLeftovers(&leftovers, &err));
-  CHECK(leftovers == std::vector<std::string>{"vllm/.x.py.muhpatch-tmp.4242"});
-}
-
 TEST_CASE("ReadWholeFile reads exact bytes and explains failures") {
   TempDir dir;
   const std::string bytes("rules:\r\n\0- x", 12);
@@ -304,6 +265,46 @@ TEST_CASE("ReadWholeFile reads exact bytes and explains failures") {
   CHECK(err == "cannot open (No such file or directory)");
   CHECK_FALSE(ReadWholeFile(dir.str(), &got, &err));
   CHECK(err == "is a directory, not a file");
+}
+
+TEST_CASE("ReadWholeFile reads pipes but stops at kMaxInputFileBytes") {
+  std::string got;
+  std::string err;
+  if (fs::exists("/dev/zero")) {
+    CHECK_FALSE(ReadWholeFile("/dev/zero", &got, &err));
+    CHECK(err ==
+          "file is larger than the limit of " + std::to_string(kMaxInputFileBytes) + " bytes");
+  }
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  REQUIRE(::write(fds[1], "rules: []\n", 10) == 10);
+  ::close(fds[1]);
+  CHECK(ReadWholeFile("/dev/fd/" + std::to_string(fds[0]), &got, &err));
+  CHECK(got == "rules: []\n");
+  ::close(fds[0]);
+}
+
+TEST_CASE("Read refuses a FIFO or a device before reading, and files over the limit") {
+  TempDir dir;
+  REQUIRE(::mkfifo((dir.path() / "knob.py").c_str(), 0644) == 0);
+  dir.Write("big.py", std::string(1000, 'x'));
+  dir.Write("ok.py", std::string(100, 'x'));
+  TreeIo tree = OpenOrDie(dir.str());
+  // No writer ever opens the FIFO: a blocking open or read would hang here.
+  CHECK(ReadError(tree, "knob.py") == "knob.py: error: not a regular file (a FIFO)");
+  fs::create_symlink("knob.py", dir.path() / "alias.py");  // the careful path: lstat, stat
+  CHECK(ReadError(tree, "alias.py") == "alias.py: error: not a regular file (a FIFO)");
+  if (fs::exists("/dev/null")) {
+    fs::create_symlink("/dev/null", dir.path() / "null.py");
+    CHECK(ReadError(tree, "null.py").find("symlink resolves outside the tree") !=
+          std::string::npos);
+  }
+  tree.set_max_file_bytes(999);
+  CHECK(ReadError(tree, "big.py") == "big.py: error: file is larger than the limit of 999 bytes");
+  CHECK(ReadError(tree, "ok.py").empty());
+  tree.set_max_file_bytes(1000);
+  CHECK(ReadError(tree, "big.py").empty());
+  CHECK(kDefaultMaxTreeFileBytes == 16u << 20);
 }
 
 }  // namespace

@@ -87,9 +87,14 @@ std::vector<std::string> Planner::Scope(const std::vector<std::string>& patterns
 bool Planner::CheckPreconditions(const Rule& rule, RuleOutcome* outcome) {
   for (const Precondition& pre : rule.preconditions) {
     std::vector<Diagnostic> blocked;
+    std::optional<Diagnostic> first_match;
     int found = 0;
     for (const std::string& path : Scope(pre.files)) {
       std::vector<QueryMatch> m = pre.query->Run(*SyntaxTreeOf(path));
+      if (found == 0 && !m.empty()) {
+        first_match = At(path, m.front().Begin(), Severity::kNote,
+                         fmt::format("precondition '{}' holds here", pre.name));
+      }
       found += static_cast<int>(m.size());
       if (!pre.want_present && !m.empty()) {
         blocked.push_back(At(path, m.front().Begin(), Severity::kNote,
@@ -97,7 +102,11 @@ bool Planner::CheckPreconditions(const Rule& rule, RuleOutcome* outcome) {
       }
     }
     bool met = pre.want_present ? found > 0 : found == 0;
-    if (met) continue;
+    if (met) {
+      if (pre.want_present && !outcome->decided_at) outcome->decided_at = first_match;
+      continue;
+    }
+    if (!pre.want_present) outcome->decided_at = blocked.front();
     Severity sev = pre.required ? Severity::kError : Severity::kNote;
     std::string what = pre.required ? "required precondition" : "precondition";
     std::string head = fmt::format("rule '{}' {}: {} '{}' is not met", rule.id,
@@ -518,6 +527,30 @@ std::string RenderDiff(const std::map<std::string, SourceText>& files,
     diff += UnifiedDiff(path, files.at(path).bytes(), text);
   }
   return diff;
+}
+
+std::string RenderPatch(const std::map<std::string, SourceText>& files, const PlanResult& plan) {
+  std::string diff = RenderDiff(files, plan.new_contents);
+  if (diff.empty()) return diff;
+  std::string preamble;
+  for (const RuleOutcome& o : plan.outcomes) {
+    preamble += fmt::format("muhpatch: rule {}: {}\n", o.rule_id, RuleStatusName(o.status));
+  }
+  return preamble + diff;
+}
+
+std::map<std::string, std::string> PreambleStatuses(const std::vector<std::string>& preamble) {
+  std::map<std::string, std::string> out;
+  constexpr std::string_view kHead = "muhpatch: rule ";
+  for (const std::string& line : preamble) {
+    if (line.rfind(kHead, 0) != 0) continue;
+    std::size_t colon = line.find(": ", kHead.size());
+    if (colon == std::string::npos) continue;
+    std::string status = line.substr(colon + 2);
+    if (!status.empty() && status.back() == '\r') status.pop_back();
+    out[line.substr(kHead.size(), colon - kHead.size())] = status;
+  }
+  return out;
 }
 
 }  // namespace muh

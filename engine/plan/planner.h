@@ -5,6 +5,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,9 @@ struct RuleOutcome {
   std::vector<Site> found;  // the target of every match, in file order
   // For kSkipped and kNoValue: the note that says why.
   std::string reason;
+  // Where the rule's state was decided, when a precondition decided it: the
+  // first match of a met `present:` query, or the site that blocked it.
+  std::optional<Diagnostic> decided_at;
 };
 
 // A rule that fails keeps none of its edits, and the other rules still
@@ -77,6 +81,16 @@ PlanResult Plan(const RuleSet& rules, const std::map<std::string, SourceText>& f
 // "17 rules: 8 rewrite, 5 already at their value, 4 skipped" (and, when
 // there are any, ", 1 without a valid value, 2 failed")
 std::string PlanSummary(const PlanResult& plan);
+
+// The patch `diff` prints: a preamble of one line per rule saying its
+// status (`muhpatch: rule ID: rewrites`; git apply and patch skip text
+// before the first `diff --git`), then every changed file's diff, sorted by
+// path. Empty when no file changes.
+std::string RenderPatch(const std::map<std::string, SourceText>& files, const PlanResult& plan);
+
+// The rule statuses a patch's preamble records (rule id -> status name);
+// lines that are not such records are ignored.
+std::map<std::string, std::string> PreambleStatuses(const std::vector<std::string>& preamble);
 
 // The concatenated diffs of every changed file, sorted by path.
 std::string RenderDiff(const std::map<std::string, SourceText>& files,

@@ -98,6 +98,11 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
   rule.loc = {r.mark.line + 1, r.mark.column + 1};
   if (!r.id.present) {
     l_.Error(r.mark, "rule has no 'id'");
+  } else if (r.id.value.empty() ||
+             r.id.value.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                          "0123456789._-") != std::string::npos) {
+    // Ids appear in messages, annotations and the patch's preamble lines.
+    l_.Error(r.id.mark, "a rule id is letters, digits, '.', '_' and '-' only");
   } else if (!ids->insert(r.id.value).second) {
     l_.Error(r.id.mark, fmt::format("duplicate rule id '{}'", r.id.value));
   }

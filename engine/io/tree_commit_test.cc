@@ -1,0 +1,307 @@
+// Fault injection for TreeIo::WriteAll and RecoverInterruptedApply: every
+// step that changes the disk fails in turn (or the run dies there), and the
+// tree must then be exactly the old tree or exactly the new one.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <string>
+
+#include "engine/io/fault_syscalls.h"
+#include "engine/io/test_tree.h"
+#include "engine/io/tree_io.h"
+
+namespace muh {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::FaultySysCalls;
+using testing::Op;
+using testing::TempDir;
+
+using Snapshot = std::map<std::string, std::string>;
+
+const std::map<std::string, std::string> kOld = {
+    {"a.py", "A = 1\n"}, {"pkg/b.py", "B = 2\n"}, {"pkg/sub/c.py", "C = 3\n"}};
+const std::map<std::string, std::string> kNew = {
+    {"a.py", "A = 10\n"}, {"pkg/b.py", "B = 20\n"}, {"pkg/sub/c.py", "C = 30\n"}};
+
+// A tree holding kOld plus files that are not muhpatch's, one with the temp
+// infix in its name.
+void MakeOldTree(const TempDir& dir) {
+  for (const auto& [rel, text] : kOld) dir.Write(rel, text);
+  dir.Write("pkg/.notes.muhpatch-tmp.txt", "mine\n");
+  dir.Write("x.muhpatch-tmp.txt", "also mine\n");
+}
+
+std::map<std::string, FileUpdate> UpdatesToNew() {
+  std::map<std::string, FileUpdate> out;
+  for (const auto& [rel, text] : kNew) out[rel] = FileUpdate{kOld.at(rel), text};
+  return out;
+}
+
+TreeIo OpenTree(const TempDir& dir, SysCalls* sys) {
+  TreeIo tree;
+  Diagnostic err;
+  REQUIRE(TreeIo::Open(dir.str(), &tree, &err));
+  tree.set_syscalls(sys);
+  return tree;
+}
+
+// The snapshots of the whole old and new trees.
+struct Expected {
+  Snapshot old_tree;
+  Snapshot new_tree;
+};
+
+Expected MakeExpected() {
+  Expected e;
+  TempDir dir;
+  MakeOldTree(dir);
+  e.old_tree = dir.Snapshot();
+  for (const auto& [rel, text] : kNew) dir.Write(rel, text);
+  e.new_tree = dir.Snapshot();
+  return e;
+}
+
+// SNAP without muhpatch's own files that RESULT says it left behind.
+Snapshot Visible(Snapshot snap, const WriteResult& result) {
+  for (const std::string& rel : result.leftovers) snap.erase(rel);
+  snap.erase(kJournalName);
+  return snap;
+}
+
+std::string Describe(const std::vector<Diagnostic>& errs) {
+  std::string out;
+  for (const Diagnostic& d : errs) out += d.Format() + "\n";
+  return out;
+}
+
+// How many counted calls a clean 3-file WriteAll makes.
+int CountSteps() {
+  TempDir dir;
+  MakeOldTree(dir);
+  FaultySysCalls sys;
+  const TreeIo tree = OpenTree(dir, &sys);
+  std::vector<Diagnostic> errs;
+  REQUIRE(tree.WriteAll(UpdatesToNew(), &errs).ok());
+  return sys.count;
+}
+
+// Runs the real recovery and checks that it leaves exactly old or new.
+void RecoverAndCheck(const TempDir& dir, const Expected& expected, const std::string& where) {
+  const TreeIo tree = OpenTree(dir, nullptr);
+  std::vector<Diagnostic> errs;
+  const WriteResult recovered = tree.RecoverInterruptedApply(&errs);
+  INFO(where, "\n", Describe(errs));
+  CHECK(recovered.ok());
+  const Snapshot now = dir.Snapshot();
+  CHECK((now == expected.old_tree || now == expected.new_tree));
+}
+
+TEST_CASE("WriteAll: a failure at any step leaves the old tree, never a mixture") {
+  const Expected expected = MakeExpected();
+  const int steps = CountSteps();
+  CHECK(steps >= 3 * 5);  // per file at least: write, fsync, link, rename, unlink
+  int rolled_back = 0;
+  for (int n = 1; n <= steps; ++n) {
+    TempDir dir;
+    MakeOldTree(dir);
+    FaultySysCalls sys;
+    sys.fail_at = n;
+    Op failed_op = Op::kWrite;
+    sys.before = [&](Op op, int i, const std::string&) {
+      if (i == n) failed_op = op;
+    };
+    const TreeIo tree = OpenTree(dir, &sys);
+    std::vector<Diagnostic> errs;
+    const WriteResult result = tree.WriteAll(UpdatesToNew(), &errs);
+    INFO("step ", n, " of ", steps, "\n", Describe(errs));
+    CHECK(result.state != WriteState::kTorn);  // one fault: the rollback always works
+    const Snapshot visible = Visible(dir.Snapshot(), result);
+    if (result.ok()) {
+      // Only a failed cleanup after the commit (unlinking a backup or the
+      // journal, or the fsync after that).
+      CHECK((failed_op == Op::kUnlink || failed_op == Op::kFsync));
+      CHECK(result.state == WriteState::kWritten);
+      CHECK(visible == Visible(expected.new_tree, result));
+      CHECK_FALSE(result.leftovers.empty());
+    } else {
+      CHECK(visible == expected.old_tree);
+      CHECK(ExitCodeFor(result) != 3);
+      CHECK(ExitCodeFor(result) ==
+            (CauseOfErrno(FaultySysCalls::ErrnoFor(failed_op)) == FailureCause::kBadInput ? 2 : 4));
+      if (result.state == WriteState::kRolledBack) ++rolled_back;
+    }
+    if (!result.leftovers.empty())
+      RecoverAndCheck(dir, expected, "after step " + std::to_string(n));
+    CHECK(dir.Snapshot() == (result.ok() ? expected.new_tree : expected.old_tree));
+  }
+  CHECK(rolled_back > 0);  // some failures came after renames had begun
+}
+
+TEST_CASE("WriteAll: when the rollback fails too, the result names exactly the new files") {
+  const Expected expected = MakeExpected();
+  const int steps = CountSteps();
+  int torn = 0;
+  for (int n = 1; n <= steps; ++n) {
+    TempDir dir;
+    MakeOldTree(dir);
+    FaultySysCalls sys;
+    sys.fail_at = n;
+    sys.fail_after = true;
+    const TreeIo tree = OpenTree(dir, &sys);
+    std::vector<Diagnostic> errs;
+    const WriteResult result = tree.WriteAll(UpdatesToNew(), &errs);
+    INFO("step ", n, " of ", steps, "\n", Describe(errs));
+    for (const auto& [rel, text] : kOld) {
+      const bool is_new = std::find(result.new_files.begin(), result.new_files.end(), rel) !=
+                          result.new_files.end();
+      CHECK(dir.Slurp(rel) == (is_new || result.ok() ? kNew.at(rel) : text));
+    }
+    if (result.state == WriteState::kTorn) {
+      ++torn;
+      CHECK(ExitCodeFor(result) == 3);
+      CHECK_FALSE(result.new_files.empty());
+      CHECK(fs::exists(dir.path() / kJournalName));
+    } else if (!result.ok()) {
+      CHECK(ExitCodeFor(result) != 3);
+    }
+    RecoverAndCheck(dir, expected, "after step " + std::to_string(n));
+  }
+  CHECK(torn > 0);
+}
+
+TEST_CASE("RecoverInterruptedApply: an apply killed after any step is rolled forward or back") {
+  const Expected expected = MakeExpected();
+  const int steps = CountSteps();
+  int forward = 0;
+  int back = 0;
+  for (int k = 1; k <= steps + 1; ++k) {
+    TempDir dir;
+    MakeOldTree(dir);
+    FaultySysCalls sys;
+    sys.die_at = k;  // calls 1..k-1 happen; from call k on nothing reaches the disk
+    const TreeIo tree = OpenTree(dir, &sys);
+    std::vector<Diagnostic> errs;
+    tree.WriteAll(UpdatesToNew(), &errs);
+    // The killed run's tree: every target old or new, whatever the mix.
+    for (const auto& [rel, text] : kOld) {
+      CHECK((dir.Slurp(rel) == text || dir.Slurp(rel) == kNew.at(rel)));
+    }
+    const TreeIo real = OpenTree(dir, nullptr);
+    std::vector<Diagnostic> rerrs;
+    const WriteResult recovered = real.RecoverInterruptedApply(&rerrs);
+    INFO("killed at step ", k, " of ", steps, "\n", Describe(rerrs));
+    REQUIRE(recovered.ok());
+    const Snapshot now = dir.Snapshot();
+    if (recovered.state == WriteState::kWritten) {
+      ++forward;
+      CHECK(now == expected.new_tree);
+    } else if (now == expected.new_tree) {
+      CHECK(recovered.state == WriteState::kUnchanged);  // killed after the commit: cleanup only
+    } else {
+      ++back;
+      CHECK(now == expected.old_tree);
+    }
+    CHECK_FALSE(fs::exists(dir.path() / kJournalName));
+  }
+  CHECK(forward > 0);
+  CHECK(back > 0);
+}
+
+TEST_CASE("WriteAll: a file changed between plan and commit aborts, and the change survives") {
+  TempDir dir;
+  MakeOldTree(dir);
+  FaultySysCalls sys;
+  // Someone appends to pkg/b.py while a.py is being replaced.
+  bool appended = false;
+  sys.before = [&](Op op, int, const std::string& path) {
+    if (op == Op::kRename && !appended && path == fs::canonical(dir.path()).string() + "/a.py") {
+      std::ofstream(dir.path() / "pkg/b.py", std::ios::app) << "appended = 1\n";
+      appended = true;
+    }
+  };
+  const TreeIo tree = OpenTree(dir, &sys);
+  std::vector<Diagnostic> errs;
+  const WriteResult result = tree.WriteAll(UpdatesToNew(), &errs);
+  CHECK(result.cause == FailureCause::kConflict);
+  CHECK(result.state == WriteState::kRolledBack);
+  CHECK(ExitCodeFor(result) == 2);
+  REQUIRE(!errs.empty());
+  CHECK(errs[0].Format() == "pkg/b.py: error: changed on disk since apply read it");
+  CHECK(dir.Slurp("a.py") == kOld.at("a.py"));
+  CHECK(dir.Slurp("pkg/b.py") == kOld.at("pkg/b.py") + "appended = 1\n");
+  CHECK(dir.Slurp("pkg/sub/c.py") == kOld.at("pkg/sub/c.py"));
+  CHECK_FALSE(fs::exists(dir.path() / kJournalName));
+}
+
+TEST_CASE("WriteAll: a write through a descriptor opened before the rename is not lost") {
+  TempDir dir;
+  MakeOldTree(dir);
+  FaultySysCalls sys;
+  std::ofstream writer(dir.path() / "a.py", std::ios::app);  // open on the old a.py
+  bool wrote = false;
+  sys.before = [&](Op op, int, const std::string& path) {
+    if (op == Op::kRename && !wrote && path.size() > 4 && path.substr(path.size() - 4) == "c.py") {
+      writer << "late = 1\n" << std::flush;  // a.py is already replaced: lands in the old inode
+      wrote = true;
+    }
+  };
+  const TreeIo tree = OpenTree(dir, &sys);
+  std::vector<Diagnostic> errs;
+  const WriteResult result = tree.WriteAll(UpdatesToNew(), &errs);
+  CHECK(result.cause == FailureCause::kConflict);
+  REQUIRE(!errs.empty());
+  CHECK(errs[0].Format() == "a.py: error: changed on disk while apply replaced it");
+  CHECK(dir.Slurp("a.py") == kOld.at("a.py") + "late = 1\n");
+  CHECK(dir.Slurp("pkg/sub/c.py") == kOld.at("pkg/sub/c.py"));
+}
+
+TEST_CASE("WriteAll and recovery never remove a file the journal does not name") {
+  TempDir dir;
+  MakeOldTree(dir);
+  // Looks like one of ours, but no journal names it.
+  dir.Write("pkg/.b.py.muhpatch-tmp.1.new", "stranger\n");
+  FaultySysCalls sys;
+  sys.fail_at = 9;  // some failure midway
+  const TreeIo tree = OpenTree(dir, &sys);
+  std::vector<Diagnostic> errs;
+  CHECK_FALSE(tree.WriteAll(UpdatesToNew(), &errs).ok());
+  const TreeIo real = OpenTree(dir, nullptr);
+  CHECK(real.RecoverInterruptedApply(&errs).ok());
+  CHECK(real.WriteAll(UpdatesToNew(), &errs).ok());
+  CHECK(real.RecoverInterruptedApply(&errs).ok());
+  CHECK(dir.Slurp("pkg/.notes.muhpatch-tmp.txt") == "mine\n");
+  CHECK(dir.Slurp("x.muhpatch-tmp.txt") == "also mine\n");
+  CHECK(dir.Slurp("pkg/.b.py.muhpatch-tmp.1.new") == "stranger\n");
+  CHECK(dir.Slurp("pkg/b.py") == kNew.at("pkg/b.py"));
+}
+
+TEST_CASE("RecoverInterruptedApply refuses a journal it cannot trust and keeps it") {
+  TempDir dir;
+  MakeOldTree(dir);
+  dir.Write(kJournalName,
+            "muhpatch-journal 1\nstate committing\nfile a.py x.muhpatch-tmp.txt "
+            ".a.py.muhpatch-tmp.1.old 0 0 0 0\nend\n");
+  const TreeIo tree = OpenTree(dir, nullptr);
+  std::vector<Diagnostic> errs;
+  const WriteResult result = tree.RecoverInterruptedApply(&errs);
+  CHECK(result.cause == FailureCause::kInternal);
+  CHECK(ExitCodeFor(result) == 4);
+  REQUIRE(errs.size() == 1);
+  CHECK(errs[0].Format() ==
+        ".muhpatch-journal: error: cannot read the journal of an interrupted apply: line 3: temp "
+        "and backup must be muhpatch's files beside their target; muhpatch changes nothing until "
+        "it is removed");
+  CHECK(fs::exists(dir.path() / kJournalName));
+  CHECK(dir.Slurp("x.muhpatch-tmp.txt") == "also mine\n");
+  errs.clear();
+  CHECK_FALSE(tree.WriteAll(UpdatesToNew(), &errs).ok());
+  CHECK(dir.Slurp("a.py") == kOld.at("a.py"));
+}
+
+}  // namespace
+}  // namespace muh
