@@ -18,6 +18,9 @@ file(GLOB _cli_tests "${CMAKE_SOURCE_DIR}/tests/cli/*.sh")
 foreach(_t IN LISTS _cli_tests)
   get_filename_component(_name "${_t}" NAME_WE)
   add_test(NAME "cli/${_name}" COMMAND "${BASH_EXECUTABLE}" "${_t}" "$<TARGET_FILE:muhpatch>")
+  # A CLI test that needs data the machine may lack (real_tree.sh: the real
+  # enginex tree under ../shared) exits 77 and is reported as skipped.
+  set_tests_properties("cli/${_name}" PROPERTIES SKIP_RETURN_CODE 77)
 endforeach()
 
 # Rule tests: snippets each rule of rules/bi100.yaml must and must not rewrite.

@@ -1,0 +1,231 @@
+#!/usr/bin/env bash
+# rules/bi100.yaml on the real enginex-vllm tree (../shared/targets/enginex-vllm
+# beside the checkout, read-only; see its README). Every run works on copies
+# in a scratch folder. Three copies are checked:
+#   lf    the tree as published;
+#   crlf  its twin with every LF-only line turned into CRLF (the one CRLF
+#         file stays as it is);
+#   v2    the LF tree with paged_attention_v2's bare `raise` replaced by a
+#         stand-in body, so the paged-attention rules plan instead of being
+#         skipped by their precondition.
+# For each copy:
+#   - `diff` exits 0, prints a patch touching exactly the expected files with
+#     the expected number of hunks, and modifies nothing;
+#   - the rules that rewrite, that are skipped and that find their value
+#     already in place are exactly the sets stated below (from the `writes`
+#     and `skipped` notes of `diff --explain` and the `-v` summary line);
+#   - `git apply --check` (in a git repo made from the copy) and
+#     `patch -p1 --dry-run` accept the patch;
+#   - `verify --patch P` on the pristine copy exits 0 (so the whole-tree
+#     search finds no knob outside its files but the `also-matches` copies);
+#   - `apply` exits 0, changes exactly the expected files, byte for byte what
+#     `patch -p1` gives, and every patched file passes `python3 -m py_compile`;
+#   - a second `apply` exits 0 and changes nothing (hashes of every file);
+#   - `verify` and `verify --patch P` on the patched copy exit 0.
+# For crlf: its patch is the lf patch with a CR before every hunk line's LF,
+# and the patched files are still CRLF throughout.
+# Only outcomes are asserted and printed (exit codes, paths, counts, rule
+# ids); no line of the tree is written anywhere outside the scratch folder.
+# Without the real tree the test prints why and exits 77 (CTest: skipped).
+#
+# Usage: real_tree.sh MUHPATCH
+set -euo pipefail
+muhpatch=$(realpath "$1")
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+real=$repo/../shared/targets/enginex-vllm
+if [[ ! -d $real/vllm ]]; then
+  echo "skip: real_tree: the real enginex-vllm tree is not at $real (../shared/targets/enginex-vllm beside the checkout)"
+  exit 77
+fi
+real=$(realpath "$real")
+
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+fail() { echo "FAIL: real_tree: $*" >&2; exit 1; }
+ok() { echo "ok $*"; }
+export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null HOME=$scratch
+export PYTHONPYCACHEPREFIX=$scratch/pycache  # py_compile writes no __pycache__ into the copies
+cp "$repo/rules/bi100.yaml" "$scratch/rules.yaml"
+cd "$scratch"
+
+mapfile -t all_rules < <(sed -n 's/^  - id: *\([^ ]*\) *$/\1/p' rules.yaml | LC_ALL=C sort)
+[[ ${#all_rules[@]} -eq 17 ]] || fail "rules.yaml has ${#all_rules[@]} rules, this test states the outcome of 17"
+
+# What the rules do on the published tree: paged_attention_v2 is a bare
+# raise, so the four paged-attention rules are skipped; of the fused-MoE
+# sites the small-M BLOCK_SIZE_M and _K, the default _N and _K and the large
+# tier already hold the model's values.
+lf_rewrite="custom-ops-smem-limit flash-attn-autotune-configs fused-moe-default-block-m
+  fused-moe-small-m-block-n fused-moe-tier-medium fused-moe-tier-small prefix-prefill-block
+  prefix-prefill-num-warps"
+lf_skipped="paged-attn-partition-size paged-attn-use-v1-override paged-attn-v1-max-context
+  paged-attn-v1-min-work"
+lf_files="vllm/_custom_ops.py vllm/attention/ops/prefix_prefill.py
+  vllm/attention/ops/triton_flash_attention.py vllm/model_executor/layers/fused_moe/fused_moe.py"
+lf_hunks=5
+# With v2 implemented: _PARTITION_SIZE, the v1 work threshold and the override
+# change too; the v1 context limit already holds the model's value.
+v2_rewrite="$lf_rewrite paged-attn-partition-size paged-attn-use-v1-override paged-attn-v1-min-work"
+v2_skipped=""
+v2_files="$lf_files vllm/attention/ops/paged_attn.py"
+v2_hunks=7
+
+words() { tr -s ' \n' '\n\n' <<<"$1" | sed '/^$/d' | LC_ALL=C sort -u; }
+
+# The copies, made writable (the shared tree is read-only).
+for c in lf crlf v2; do
+  cp -a "$real" "$c"
+  chmod -R u+w "$c"
+done
+python3 - crlf <<'PY' || fail "could not make the CRLF twin"
+import pathlib, re, sys
+for p in sorted(pathlib.Path(sys.argv[1]).rglob('*')):
+    if p.is_file() and not p.is_symlink():
+        b = p.read_bytes()
+        nb = re.sub(rb'(?<!\r)\n', b'\r\n', b)
+        if nb != b:
+            p.write_bytes(nb)
+PY
+python3 - v2/vllm/_custom_ops.py <<'PY' || fail "could not give the v2 copy a paged_attention_v2 body"
+import re, sys
+path = sys.argv[1]
+src = open(path, encoding='utf-8').read()
+at = src.index('def paged_attention_v2(')
+body = re.compile(r'raise NotImplementedError\(\)').search(src, at)
+assert body, 'no raise in paged_attention_v2'
+# A stand-in body: anything but a bare raise meets the precondition.
+src = src[:body.start()] + 'return None  # stand-in for a real launcher' + src[body.end():]
+open(path, 'w', encoding='utf-8').write(src)
+PY
+ok "copies of the real tree: lf, crlf (LF-only lines made CRLF), v2 (paged_attention_v2 given a body)"
+
+hashes() { (cd "$1" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum); }
+
+check() {
+  local name=$1 want_rewrite want_skipped want_files want_hunks
+  want_rewrite=$(words "$2")
+  want_skipped=$(words "$3")
+  want_files=$(words "$4")
+  want_hunks=$5
+  local t=$name.work code
+  cp -a "$name" "$t"
+
+  # --- diff ------------------------------------------------------------------
+  set +e
+  "$muhpatch" diff rules.yaml "$t" >"$name.diff" 2>"$name.diff.err"
+  code=$?
+  set -e
+  [[ $code -eq 0 ]] || { cat "$name.diff.err" >&2; fail "$name: diff exited $code, expected 0"; }
+  [[ -s $name.diff ]] || fail "$name: diff printed nothing"
+  diff -r "$name" "$t" >/dev/null || fail "$name: diff modified the tree"
+  local files hunks
+  files=$(sed -n 's|^diff --git a/\([^ ]*\) b/.*|\1|p' "$name.diff" | LC_ALL=C sort -u)
+  [[ $files == "$want_files" ]] || fail "$name: the patch touches $(echo $files), expected $(echo $want_files)"
+  hunks=$(grep -c '^@@ ' "$name.diff")
+  [[ $hunks -eq $want_hunks ]] || fail "$name: the patch has $hunks hunks, expected $want_hunks"
+  ok "$name: diff exits 0, modifies nothing, $hunks hunks in $(wc -w <<<"$files") files: $(echo $files)"
+
+  # --- which rules rewrite, are skipped, are already at their value ------------
+  set +e
+  "$muhpatch" diff -v --explain rules.yaml "$t" >/dev/null 2>"$name.explain.err"
+  code=$?
+  set -e
+  [[ $code -eq 0 ]] || fail "$name: diff -v --explain exited $code"
+  local rewrite skipped at_value want_at_value summary
+  rewrite=$(sed -n "s/.*: note: rule '\([^']*\)' writes .*/\1/p" "$name.explain.err" | LC_ALL=C sort -u)
+  skipped=$(sed -n "s/.*: note: rule '\([^']*\)' skipped: .*/\1/p" "$name.explain.err" | LC_ALL=C sort -u)
+  [[ $rewrite == "$want_rewrite" ]] ||
+    fail "$name: rules that rewrite: $(echo $rewrite); expected: $(echo $want_rewrite)"
+  [[ $skipped == "$want_skipped" ]] ||
+    fail "$name: rules skipped: $(echo $skipped); expected: $(echo $want_skipped)"
+  at_value=$(printf '%s\n' "${all_rules[@]}" | LC_ALL=C comm -23 - <(printf '%s\n%s\n' "$rewrite" "$skipped" | sed '/^$/d' | LC_ALL=C sort))
+  summary="17 rules: $(wc -w <<<"$rewrite") rewrite, $(wc -w <<<"$at_value") already at their value, $(wc -w <<<"$skipped") skipped"
+  grep -qxF "muhpatch: info: $summary" "$name.explain.err" ||
+    fail "$name: no summary line '$summary' in diff -v"
+  ok "$name: $summary; rewrite: $(echo $rewrite); skipped: $(echo ${skipped:-none}); at value: $(echo $at_value)"
+
+  # --- the patch applies with git and patch ------------------------------------
+  cp -a "$name" "$name.git"
+  (cd "$name.git" && git init -q . && git apply --check "../$name.diff") ||
+    fail "$name: git apply --check rejects the patch"
+  (cd "$name" && patch -p1 --dry-run --batch --quiet <"../$name.diff" >/dev/null) ||
+    fail "$name: patch -p1 --dry-run rejects the patch"
+  ok "$name: git apply --check and patch -p1 --dry-run accept the patch"
+
+  # --- verify on the pristine copy ---------------------------------------------
+  set +e
+  "$muhpatch" verify rules.yaml "$t" --patch "$name.diff" >"$name.verify.out" 2>"$name.verify.err"
+  code=$?
+  set -e
+  [[ $code -eq 0 ]] || { cat "$name.verify.out" "$name.verify.err" >&2; fail "$name: verify --patch on the pristine tree exited $code"; }
+  diff -r "$name" "$t" >/dev/null || fail "$name: verify modified the tree"
+  ok "$name: verify --patch on the pristine tree exits 0"
+
+  # --- apply -------------------------------------------------------------------
+  set +e
+  "$muhpatch" apply rules.yaml "$t" >"$name.apply.out" 2>"$name.apply.err"
+  code=$?
+  set -e
+  [[ $code -eq 0 ]] || { cat "$name.apply.err" >&2; fail "$name: apply exited $code"; }
+  [[ -s $name.apply.out ]] && fail "$name: apply wrote to stdout"
+  local changed
+  diff -rq "$name" "$t" >"$name.changed" || true
+  changed=$(sed -n "s|^Files $name/\([^ ]*\) and .* differ\$|\1|p" "$name.changed" | LC_ALL=C sort)
+  [[ $(wc -l <"$name.changed") -eq $(wc -w <<<"$changed") ]] || fail "$name: apply added or removed files"
+  [[ $changed == "$want_files" ]] || fail "$name: apply changed $(echo $changed), expected $(echo $want_files)"
+  cp -a "$name" "$name.bypatch"
+  (cd "$name.bypatch" && patch -p1 --batch --quiet --no-backup-if-mismatch <"../$name.diff" >/dev/null) ||
+    fail "$name: patch -p1 failed"
+  diff -r "$name.bypatch" "$t" >/dev/null || fail "$name: patch -p1 gives other bytes than apply"
+  local f
+  for f in $changed; do
+    python3 -m py_compile "$t/$f" 2>/dev/null || fail "$name: $f does not py_compile after apply"
+  done
+  ok "$name: apply exits 0, changes exactly the patched files as patch -p1 does, each py_compiles"
+
+  # --- a second apply changes nothing ----------------------------------------------
+  hashes "$t" >"$name.h1"
+  set +e
+  "$muhpatch" apply rules.yaml "$t" >/dev/null 2>"$name.apply2.err"
+  code=$?
+  set -e
+  [[ $code -eq 0 ]] || { cat "$name.apply2.err" >&2; fail "$name: second apply exited $code"; }
+  hashes "$t" >"$name.h2"
+  cmp -s "$name.h1" "$name.h2" || fail "$name: second apply changed files"
+  ok "$name: second apply exits 0, every file hash unchanged"
+
+  # --- verify on the patched copy ----------------------------------------------------
+  for args in "" "--patch $name.diff"; do
+    set +e
+    # shellcheck disable=SC2086
+    "$muhpatch" verify rules.yaml "$t" $args >"$name.verify2.out" 2>"$name.verify2.err"
+    code=$?
+    set -e
+    [[ $code -eq 0 ]] ||
+      { cat "$name.verify2.out" "$name.verify2.err" >&2; fail "$name: verify ${args:-(no --patch)} on the patched tree exited $code"; }
+  done
+  hashes "$t" >"$name.h3"
+  cmp -s "$name.h1" "$name.h3" || fail "$name: verify changed files"
+  ok "$name: verify and verify --patch on the patched tree exit 0"
+}
+
+check lf "$lf_rewrite" "$lf_skipped" "$lf_files" "$lf_hunks"
+check crlf "$lf_rewrite" "$lf_skipped" "$lf_files" "$lf_hunks"
+check v2 "$v2_rewrite" "$v2_skipped" "$v2_files" "$v2_hunks"
+
+# The CRLF twin's patch is the LF patch with CRs in its hunk lines, and the
+# files it patched are still CRLF throughout.
+python3 - lf.diff crlf.diff crlf.work $lf_files <<'PY' || fail "crlf: the CRLF patch or patched files are not the LF ones with CRLF"
+import sys
+lf = open(sys.argv[1], 'rb').read()
+crlf = open(sys.argv[2], 'rb').read()
+assert crlf != lf, 'the CRLF patch has no CR at all'
+assert crlf.replace(b'\r\n', b'\n') == lf, 'the CRLF patch is not the LF patch plus CRs'
+for line in crlf.split(b'\n'):
+    if line[:1] in (b' ', b'-', b'+') and not line.startswith((b'--- ', b'+++ ')):
+        assert line.endswith(b'\r'), 'a hunk line without its CR'
+for f in sys.argv[4:]:
+    data = open(sys.argv[3] + '/' + f, 'rb').read()
+    assert data.count(b'\n') == data.count(b'\r\n'), f + ' has a bare LF after apply'
+PY
+ok "crlf: its patch is the LF patch with CRLF hunk lines; the patched files stay CRLF"
