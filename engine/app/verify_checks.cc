@@ -133,17 +133,16 @@ std::vector<Finding> FailingHunkFindings(const VerifyInput& in, bool reverse) {
       std::string why;
       if (f.now_at != 0) {
         line = f.now_at;
-        why =
-            fmt::format("its lines are here now, {} line{} from where it says ({})",
-                        f.now_at > f.expected ? f.now_at - f.expected : f.expected - f.now_at,
-                        f.now_at > f.expected && f.now_at - f.expected == 1 ? "" : "s", f.expected);
-      } else if (f.changed_lines_at != 0) {
-        line = f.changed_lines_at;
-        why = fmt::format("the line it changes is here, but its context differs (line {} was '{}')",
-                          f.differs_at != 0 ? f.differs_at : f.expected, OneLine(f.wanted));
+        why = fmt::format("its lines are at line {} now (the hunk says {})", f.now_at, f.expected);
       } else {
         line = f.differs_at != 0 ? f.differs_at : f.expected;
-        why = fmt::format("the lines it changes are gone (expected '{}' here)", OneLine(f.wanted));
+        why = fmt::format("line {} should be '{}'", line, OneLine(f.wanted));
+        if (f.changed_lines_at != 0) {
+          why += fmt::format("; the line it changes is at line {}, under other context",
+                             f.changed_lines_at);
+        } else {
+          why += ", and the lines it changes are nowhere in the file";
+        }
       }
       out.push_back(
           {"hunk",
@@ -217,13 +216,14 @@ CheckResult CheckRuleStates(const VerifyInput& in) {
     auto it = then.find(o.rule_id);
     std::string before = it == then.end() ? "absent" : it->second;
     std::string now = RuleStatusName(o.status);
-    if (Active(before) == Active(now)) continue;
+    // A failure, then or now, is the plan check's to report.
+    if (Active(before) == Active(now) || before == "failed" || now == "failed") continue;
     Diagnostic where =
         o.decided_at ? *o.decided_at : Diagnostic{in.inputs.rules.path, 0, 0, Severity::kError, ""};
     where.severity = Severity::kError;
     where.message = fmt::format(
-        "drift: rule '{}' was {} when {} was made and {} now{}; regenerate the patch", o.rule_id,
-        before, in.patch_path, now,
+        "drift: rule '{}' was '{}' when {} was made and is '{}' now{}; regenerate the patch",
+        o.rule_id, before, in.patch_path, now,
         o.decided_at ? (Active(now) ? ": its precondition holds here now" : ": blocked here")
                      : (o.reason.empty() ? "" : ": " + o.reason));
     r.findings.push_back({"state", where, {}, o.rule_id});
@@ -282,6 +282,8 @@ CheckResult CheckCommittedPatch(const VerifyInput& in) {
                     (reverse ? backward.size() : forward.size()) == 1 ? "" : "s",
                     (reverse ? backward.size() : forward.size()) == 1 ? "s" : ""));
     r.findings = reverse ? std::move(backward) : std::move(forward);
+    // A patched tree: also name the sites whose values moved since.
+    if (reverse) AddSites(in, &r.findings);
     return r;
   }
   PlanResult replan = Plan(in.inputs.rules, undone, in.workspace.tree_paths);

@@ -46,6 +46,8 @@ int PrintVerifyReport(const std::vector<Finding>& findings, const std::string& f
       std::cout << fmt::format("::{} {}::{}\n", level, props, msg);
       continue;
     }
+    // In text, the verdict line says what a stale finding would.
+    if (f.kind == "stale") continue;
     diag->info(f.where.Format());
     for (const std::string& d : f.details) diag->info("    {}", d);
   }

@@ -181,8 +181,8 @@ bool SameChange(const std::vector<FilePatch>& a, const std::vector<FilePatch>& b
     for (std::size_t h = 0; h < a[f].hunks.size(); ++h) {
       const PatchHunk& x = a[f].hunks[h];
       const PatchHunk& y = b[f].hunks[h];
-      if (x.old_start != y.old_start || x.old_count != y.old_count ||
-          x.new_start != y.new_start || x.new_count != y.new_count || x.body != y.body) {
+      if (x.old_start != y.old_start || x.old_count != y.old_count || x.new_start != y.new_start ||
+          x.new_count != y.new_count || x.body != y.body) {
         return false;
       }
     }
@@ -245,8 +245,8 @@ std::vector<HunkFailure> FailingHunks(const FilePatch& patch, const std::string&
     if (j < old_side.size()) f.wanted = std::string(Chomp(old_side[j]));
     std::size_t whole = FindNearest(lines, old_side, at);
     if (whole != std::string::npos) f.now_at = whole + 1;
-    std::size_t part = changed.empty() ? std::string::npos
-                                       : FindNearest(lines, {changed.front()}, at);
+    std::size_t part =
+        changed.empty() ? std::string::npos : FindNearest(lines, {changed.front()}, at);
     if (part != std::string::npos) f.changed_lines_at = part + 1;
     out.push_back(std::move(f));
   }

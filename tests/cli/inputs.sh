@@ -39,7 +39,10 @@ round_trip() {
   echo "ok $1"
 }
 # refused NAME WANT: diff and apply exit 2 with stderr WANT, tree untouched.
+# refused NAME STDERR [CODE]: diff and apply both exit CODE (default 2: bad
+# input; 6: the rule failed to plan) and leave the tree untouched.
 refused() {
+  local want=${3:-2}
   rm -rf pristine && cp -a tree pristine
   set +e
   "$muhpatch" diff rules.yaml tree >out.diff 2>err
@@ -47,7 +50,7 @@ refused() {
   "$muhpatch" apply rules.yaml tree >/dev/null 2>/dev/null
   acode=$?
   set -e
-  [[ $code -eq 2 && $acode -eq 2 ]] || fail "$1: exits $code/$acode, expected 2"
+  [[ $code -eq $want && $acode -eq $want ]] || fail "$1: exits $code/$acode, expected $want"
   [[ $(cat err) == "$2" ]] || fail "$1: stderr was: $(cat err)"
   diff -r pristine tree >/dev/null || fail "$1: the tree changed"
   echo "ok $1 (refused)"
@@ -61,11 +64,11 @@ mk 'def f():\n\treturn 1\nKNOB = 512\n'; round_trip tabs
 mk 'x = 1\nKNOB = 512'; round_trip no-final-newline
 mk 'KNOB = 512\n'; round_trip one-line
 
-mk ''; refused empty-file "rules.yaml:5:5: error: rule 'knob' expects 1 match in m.py, found 0"
+mk ''; refused empty-file "rules.yaml:5:5: error: rule 'knob' expects 1 match in m.py, found 0" 6
 mk 'x = "\xff"\nKNOB = 512\n'
 refused non-utf8 "tree/m.py:1:6: error: invalid UTF-8 (byte 0xFF); Python sources must be UTF-8"
 mk 'x = 1\nKNOB = 512\n\x00\n'
-refused nul-byte "tree/m.py:3:1: error: syntax error; rule 'knob' will not rewrite a file that does not parse"
+refused nul-byte "tree/m.py:3:1: error: syntax error; rule 'knob' will not rewrite a file that does not parse" 6
 
 # 10 MB: the knob in the middle of a large module.
 rm -rf tree && mkdir tree

@@ -103,10 +103,11 @@ done
 usage_error "rules.yaml: error: --rule 'custom-ops-smem-limt': no such rule (did you mean 'custom-ops-smem-limit'?)" \
   diff --rule paged-attn-partition-size --rule custom-ops-smem-limt rules.yaml tree
 
-# A good --rule runs just that rule: the diff is that rule's file section of the full diff.
+# A good --rule runs just that rule: the diff is that rule's file section of
+# the full diff, under a preamble that names that rule alone.
 mp diff --rule custom-ops-smem-limit rules.yaml tree
 [[ $code -eq 0 && -z $err ]] || fail "diff --rule custom-ops-smem-limit: exit $code, stderr '$err'"
-want=$(awk '/^diff --git /{keep = ($3 == "a/vllm/_custom_ops.py")} keep' \
+want="muhpatch: rule custom-ops-smem-limit: rewrites"$'\n'$(awk '/^diff --git /{keep = ($3 == "a/vllm/_custom_ops.py")} keep' \
   "$repo/fixtures/cases/enginex_vllm/expected.diff")
 [[ -n $want && $out == "$want" ]] ||
   { diff -u <(printf '%s\n' "$want") <(printf '%s\n' "$out") >&2 || true; fail "diff --rule custom-ops-smem-limit: wrong diff"; }
