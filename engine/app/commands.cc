@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "engine/app/rule_test_runner.h"
+#include "engine/app/tree_search.h"
 #include "engine/base/checked_output.h"
 #include "engine/base/exit_codes.h"
 #include "engine/model/model_report.h"
@@ -23,10 +24,42 @@ int OpenRun(const CommandOptions& opts, TreeAccess access, OpenedRun* run) {
   return code;
 }
 
+namespace {
+
+// A rule that found no site in its files may have a knob that moved: search
+// the rest of the tree for it and say where it matches now.
+void ReportMovedKnobs(const OpenedRun& run, const PlanResult& plan) {
+  const Workspace& w = run.workspace;
+  RuleSet lost;
+  lost.path = run.inputs.rules.path;
+  for (const Rule& r : run.inputs.rules.rules) {
+    const RuleOutcome* o = plan.Find(r.id);
+    if (o != nullptr && o->status == RuleStatus::kFailed && o->sites == 0) lost.rules.push_back(r);
+  }
+  if (lost.rules.empty()) return;
+  SearchStats stats;
+  std::vector<ForeignMatch> found = SearchOutsideScope(
+      lost, w.tree_paths,
+      [&](const std::string& path, std::string* bytes) {
+        Diagnostic ignored;
+        return w.tree.Read(path, bytes, &ignored);
+      },
+      0, &stats);
+  for (const ForeignMatch& m : found) {
+    w.Report(Diagnostic{m.path, m.line, m.column, Severity::kNote,
+                        fmt::format("rule '{}' matches here, outside its files: did the knob "
+                                    "move? (update its 'files')",
+                                    m.rule_id)});
+  }
+}
+
+}  // namespace
+
 PlanResult PlanAndReport(const OpenedRun& run) {
   const Workspace& w = run.workspace;
   PlanResult plan = Plan(run.inputs.rules, w.files, w.tree_paths);
   w.ReportAll(plan.diagnostics);
+  ReportMovedKnobs(run, plan);
   return plan;
 }
 

@@ -13,6 +13,7 @@
 #include "engine/plan/config_list.h"
 #include "engine/python/py_literal.h"
 #include "engine/python/syntax_tree.h"
+#include "engine/query/no_match.h"
 #include "engine/query/query.h"
 #include "engine/rules/scope.h"
 
@@ -37,6 +38,8 @@ class Planner {
   // False when the rule must not rewrite (skipped or failed).
   bool CheckPreconditions(const Rule& rule, RuleOutcome* outcome);
   void PlanRule(const Rule& rule);
+  // The error for a rule that found no site in `file`, saying why.
+  Diagnostic FoundNothing(const Rule& rule, const SourceText& file, std::string msg);
   void PlanMatch(const Rule& rule, const SourceText& file, const QueryMatch& match,
                  RuleOutcome* outcome);
   void AddEdit(const Edit& e, RuleOutcome* outcome);
@@ -286,6 +289,31 @@ void Planner::PlanMatch(const Rule& rule, const SourceText& file, const QueryMat
   }
 }
 
+Diagnostic Planner::FoundNothing(const Rule& rule, const SourceText& file, std::string msg) {
+  // Help the user rebase: the part of the query that still matches, where,
+  // and the shape around it that no longer does. Located at the knob's
+  // nearest candidate in the source when there is one.
+  std::optional<NoMatchReason> why = ExplainNoMatch(*rule.query, *SyntaxTreeOf(file.path()));
+  if (!why) {
+    return Diagnostic{rules_.path, rule.loc.line, rule.loc.column, Severity::kError, msg};
+  }
+  if (why->matching_part.empty()) {
+    msg += fmt::format(": no `{}` in the file", why->failing_part);
+    return Diagnostic{rules_.path, rule.loc.line, rule.loc.column, Severity::kError, msg};
+  }
+  std::vector<int> lines;
+  for (std::size_t at : why->matching_at) {
+    int line = file.PositionOf(at).line;
+    if (lines.empty() || lines.back() != line) lines.push_back(line);
+  }
+  std::string where = fmt::format(
+      "{}", fmt::join(lines.begin(), lines.begin() + std::min<std::size_t>(lines.size(), 5), ", "));
+  if (lines.size() > 5) where += fmt::format(" and {} more", lines.size() - 5);
+  msg += fmt::format(": `{}` matches at line{} {}, but not inside `{}`", why->matching_part,
+                     lines.size() == 1 ? "" : "s", where, why->failing_part);
+  return At(file.path(), why->matching_at.front(), Severity::kError, msg);
+}
+
 void Planner::PlanRule(const Rule& rule) {
   RuleOutcome outcome;
   outcome.rule_id = rule.id;
@@ -333,9 +361,11 @@ void Planner::PlanRule(const Rule& rule) {
               problem->message.substr(problem->message.rfind("query ", 0) == 0 ? 6 : 0);
           msg += fmt::format(" (libtree-sitter: {} at query offset {}; the query can never match)",
                              what, problem->offset);
+          out_->diagnostics.push_back(
+              Diagnostic{rules_.path, rule.loc.line, rule.loc.column, Severity::kError, msg});
+        } else {
+          out_->diagnostics.push_back(FoundNothing(rule, file, msg));
         }
-        out_->diagnostics.push_back(
-            Diagnostic{rules_.path, rule.loc.line, rule.loc.column, Severity::kError, msg});
       } else {
         std::vector<int> lines;
         for (const QueryMatch& m : matches) lines.push_back(file.PositionOf(m.Begin()).line);

@@ -61,7 +61,10 @@ TEST_CASE("a wrong match count names the rule, the file and the count") {
   CHECK(Messages(r) ==
         "a.py:2:1: error: rule 'r1' expects 1 match in a.py, found 2 (at lines 1, 2)\n");
   Fixture none(std::string(kHeader) + RuleYaml("r1", "A", "{{size}}"), {{"a.py", "B = 1\n"}});
-  CHECK(Messages(none.Run()) == "r.yaml:6:5: error: rule 'r1' expects 1 match in a.py, found 0\n");
+  CHECK(
+      Messages(none.Run()) ==
+      "r.yaml:6:5: error: rule 'r1' expects 1 match in a.py, found 0: no `(identifier) @n (#eq? @n "
+      "\"A\")` in the file\n");
 }
 
 TEST_CASE("overlapping edits from two rules name both") {

@@ -67,6 +67,8 @@ class Query {
   // Capture names without '@', in the order the query declares them.
   const std::vector<std::string>& capture_names() const { return capture_names_; }
   bool HasCapture(std::string_view name) const;
+  // The query text as written.
+  const std::string& source() const { return tree_sitter_.source(); }
 
   // Literal strings every match needs to find in the file's bytes: each
   // inner group lists alternatives, and a file lacking every alternative of

@@ -64,7 +64,7 @@ mk 'def f():\n\treturn 1\nKNOB = 512\n'; round_trip tabs
 mk 'x = 1\nKNOB = 512'; round_trip no-final-newline
 mk 'KNOB = 512\n'; round_trip one-line
 
-mk ''; refused empty-file "rules.yaml:5:5: error: rule 'knob' expects 1 match in m.py, found 0" 6
+mk ''; refused empty-file "rules.yaml:5:5: error: rule 'knob' expects 1 match in m.py, found 0: no \`(identifier) @name (#eq? @name \"KNOB\")\` in the file" 6
 mk 'x = "\xff"\nKNOB = 512\n'
 refused non-utf8 "tree/m.py:1:6: error: invalid UTF-8 (byte 0xFF); Python sources must be UTF-8"
 mk 'x = 1\nKNOB = 512\n\x00\n'
