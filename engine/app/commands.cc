@@ -34,7 +34,7 @@ void ReportMovedKnobs(const OpenedRun& run, const PlanResult& plan) {
   lost.path = run.inputs.rules.path;
   for (const Rule& r : run.inputs.rules.rules) {
     const RuleOutcome* o = plan.Find(r.id);
-    if (o != nullptr && o->status == RuleStatus::kFailed && o->sites == 0) lost.rules.push_back(r);
+    if (o != nullptr && o->status == RuleStatus::kFailed && o->lost) lost.rules.push_back(r);
   }
   if (lost.rules.empty()) return;
   SearchStats stats;

@@ -356,6 +356,7 @@ void Planner::PlanRule(const Rule& rule) {
       std::string msg = fmt::format("rule '{}' expects {} match{} in {}, found {}", rule.id,
                                     rule.expect, rule.expect == 1 ? "" : "es", path, n);
       if (n == 0) {
+        outcome.lost = true;
         if (auto problem = rule.query->StructureProblem()) {
           std::string what =
               problem->message.substr(problem->message.rfind("query ", 0) == 0 ? 6 : 0);

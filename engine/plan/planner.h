@@ -50,6 +50,7 @@ struct RuleOutcome {
   RuleStatus status = RuleStatus::kFailed;
   int sites = 0;            // matches found
   int edits = 0;            // edits that change bytes
+  bool lost = false;        // a file in scope had no site at all (the knob may have moved)
   std::vector<Site> found;  // the target of every match, in file order
   // For kSkipped and kNoValue: the note that says why.
   std::string reason;
