@@ -26,14 +26,27 @@ struct CommandSpec {
   bool takes_patch;    // --patch
   bool takes_explain;  // --explain
   std::function<int(const CommandOptions&)> run;
+  std::vector<std::string> formats = {};  // --format choices, the first the default
 };
 
 const std::vector<CommandSpec>& Commands() {
   static const std::vector<CommandSpec> kCommands = {
       {"diff", "print the unified diff the rules produce; modify nothing", 2, false, true, RunDiff},
       {"apply", "rewrite the tree in place: all files or none", 2, false, true, RunApply},
-      {"verify", "fail (exit 1) when the tree or the committed patch has drifted", 2, true, false,
-       RunVerify},
+      {"verify",
+       "fail (exit 1) when the tree or the committed patch has drifted",
+       2,
+       true,
+       false,
+       RunVerify,
+       {"text", "json", "github"}},
+      {"status",
+       "one row per knob site: where, its value, the model's, what diff would do",
+       2,
+       false,
+       false,
+       RunStatus,
+       {"text", "json", "markdown"}},
       {"model", "print every value the BI-V100 model derives (RULES adds its workload)", 0, false,
        true, RunModel},
       {"test", "run rule tests: snippets each rule must and must not rewrite", 1, false, false,
@@ -105,8 +118,13 @@ int RunCli(int argc, char** argv) {
       sub->add_option("--patch", opts.patch_path, "the committed patch to compare");
       sub->add_option("--threads", opts.threads,
                       "workers for the whole-tree search (0: one per core)");
-      sub->add_option("--format", opts.format, "text (default), json, or github annotations")
-          ->check(CLI::IsMember({"text", "json", "github"}));
+    }
+    if (!c.formats.empty()) {
+      std::string choices;
+      for (const std::string& f : c.formats) choices += (choices.empty() ? "" : ", ") + f;
+      sub->add_option("--format", opts.format,
+                      "output format: " + choices + " (default " + c.formats.front() + ")")
+          ->check(CLI::IsMember(c.formats));
     }
     subs.emplace_back(sub, &c);
   }

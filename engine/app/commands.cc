@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "engine/app/rule_test_runner.h"
+#include "engine/app/status.h"
 #include "engine/app/tree_search.h"
 #include "engine/base/checked_output.h"
 #include "engine/base/exit_codes.h"
@@ -178,6 +179,24 @@ int RunApply(const CommandOptions& opts) {
   if (!written.ok()) return ExitCodeFor(written);
   spdlog::info("rewrote {} files; {}", updates.size(), PlanSummary(plan));
   return planned;
+}
+
+int RunStatus(const CommandOptions& opts) {
+  OpenedRun run;
+  if (int code = OpenRun(opts, TreeAccess::kRead, &run); code != kExitClean) {
+    ReportErrors(run.errors);
+    return code;
+  }
+  const Workspace& w = run.workspace;
+  PlanResult plan = Plan(run.inputs.rules, w.files, w.tree_paths);
+  std::vector<StatusRow> rows = StatusRows(run.inputs.rules, plan);
+  std::string err;
+  if (!WriteStdout(FormatStatus(rows, opts.format), &err)) {
+    ReportErrors({MakeError("stdout", 0, 0, err)});
+    return kExitInternal;
+  }
+  spdlog::info("{}", PlanSummary(plan));
+  return plan.ok() ? kExitClean : kExitRulesFailed;
 }
 
 }  // namespace muh

@@ -18,7 +18,7 @@ struct CommandOptions {
   std::string patch_path;       // verify --patch
   std::string tests_path;       // test TESTS
   bool explain = false;         // --explain: say why each edit / value is what it is
-  std::string format = "text";  // verify --format: text, json or github
+  std::string format = "text";  // --format: verify text/json/github, status text/json/markdown
   unsigned threads = 0;         // --threads: workers for the whole-tree search; 0 = one per core
   bool keep_going = false;      // apply --keep-going: write the rules that planned
 };
@@ -40,6 +40,8 @@ PlanResult PlanAndReport(const OpenedRun& run);
 
 int RunDiff(const CommandOptions& opts);
 int RunApply(const CommandOptions& opts);
+// `status RULES TREE`: one row per knob site (status.h); exit 6 when a rule fails.
+int RunStatus(const CommandOptions& opts);
 // RunVerify lives in verify.h.
 // `test RULES TESTS`: the rule tests of TESTS against RULES.
 int RunRuleTestsCommand(const CommandOptions& opts);

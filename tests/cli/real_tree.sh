@@ -9,6 +9,8 @@
 #         stand-in body, so the paged-attention rules plan instead of being
 #         skipped by their precondition.
 # For each copy:
+#   - `status` prints the outcome table in tests/cli/real_tree/ (rule id,
+#     file:line, value now, the model's value, what diff does with the site);
 #   - `diff` exits 0, prints a patch touching exactly the expected files with
 #     the expected number of hunks, and modifies nothing;
 #   - the rules that rewrite, that are skipped and that find their value
@@ -143,6 +145,21 @@ check() {
   grep -qxF "muhpatch: info: $summary" "$name.explain.err" ||
     fail "$name: no summary line '$summary' in diff -v"
   ok "$name: $summary; rewrite: $(echo $rewrite); skipped: $(echo ${skipped:-none}); at value: $(echo $at_value)"
+
+  # --- the outcome table: status against its golden --------------------------------
+  # tests/cli/real_tree/NAME.status holds ids, paths, lines and values only
+  # (the twin's table is the LF one's). MUHPATCH_UPDATE_GOLDENS=1 rewrites it.
+  local golden=$repo/tests/cli/real_tree/${name/crlf/lf}.status
+  set +e
+  "$muhpatch" status rules.yaml "$t" >"$name.status" 2>"$name.status.err"
+  code=$?
+  set -e
+  [[ $code -eq 0 ]] || { cat "$name.status.err" >&2; fail "$name: status exited $code"; }
+  if [[ ${MUHPATCH_UPDATE_GOLDENS:-} == 1 && $name != crlf ]]; then
+    cp "$name.status" "$golden"
+  fi
+  diff -u "$golden" "$name.status" >&2 || fail "$name: status differs from $golden"
+  ok "$name: status matches its golden outcome table ($(($(wc -l <"$name.status") - 1)) sites)"
 
   # --- the patch applies with git and patch ------------------------------------
   cp -a "$name" "$name.git"
