@@ -401,9 +401,11 @@ fresh patched --set smem_per_block=65536
 mp rules.yaml tree --patch ov.diff
 expect "patched with the override --patch ov.diff" 1 "$out" "$(lines "$notes" "verify: drift: ov.diff is stale: $stale_tail")"
 stale_stdout ov.diff committed.diff "patched with the override --patch ov.diff"
+# (With the override, the values in place are the model's: no hand-tuned warnings.)
+notes_set=$("$muhpatch" diff rules.yaml tree --set smem_per_block=65536 2>&1 >/dev/null)
 mp rules.yaml tree --patch ov.diff --set smem_per_block=65536
 expect "patched with the override --patch ov.diff --set smem_per_block=65536" 0 \
-  "verify: clean: ov.diff is applied and the rules reproduce it ($summary_patched)" "$notes"
+  "verify: clean: ov.diff is applied and the rules reproduce it ($summary_patched)" "$notes_set"
 ok "6. patched with --set smem_per_block=65536, verified without it against ov.diff: exit 1, stale, stdout turns ov.diff into committed.diff; with the --set: exit 0"
 
 # === 7. a value hand-edited after apply ===================================================
@@ -428,7 +430,14 @@ PY
 [[ $(diff "snapshot/$crlf_file" "tree/$crlf_file" | grep -c '^[<>]') -eq 2 ]] ||
   fail "the hand-edit of $crlf_file changed more than line $l"
 snap
-want="tree/$crlf_file:$l:$col: error: drift: rule 'custom-ops-smem-limit' finds '$new * 1024' where the model derives '$derived'"
+# The rule states upstream's value: a value that is neither it nor the
+# model's is hand-edited (diff warns before overwriting it, as verify's
+# plan does).
+"$muhpatch" diff rules.yaml tree >/dev/null 2>notes.txt || fail "diff after the hand edit failed"
+notes=$(cat notes.txt)
+grep -qF "warning: rule 'custom-ops-smem-limit' replaces '$new * 1024', which is neither upstream's '32 * 1024' nor the model's '$derived': a hand-tuned value is overwritten" notes.txt ||
+  { cat notes.txt >&2; fail "diff does not warn about the hand-tuned smem limit"; }
+want="tree/$crlf_file:$l:$col: error: drift: rule 'custom-ops-smem-limit' finds '$new * 1024', a hand-edited value (upstream's is '32 * 1024', the model derives '$derived')"
 mp rules.yaml tree
 [[ $code -eq 1 && -z $out ]] || { printf '%s\n' "$err" >&2; fail "hand-edited smem limit: exit $code (expected 1), stdout '$out'"; }
 got=$(python3 check.py blocks mp.err notes.txt "verify: drift: 1 file would change") ||
