@@ -31,3 +31,15 @@ add_test(NAME rules/bi100
 # engine/'s layers depend downward only (tests/layering.py lists them).
 find_program(PYTHON3_EXECUTABLE python3 REQUIRED)
 add_test(NAME layering COMMAND "${PYTHON3_EXECUTABLE}" "${CMAKE_SOURCE_DIR}/tests/layering.py")
+
+# One golden test per way the fork evolves after a committed patch
+# (fixtures/evolution/NAME/; see tests/run_evolution.sh).
+file(GLOB _evolution_dirs LIST_DIRECTORIES true "${CMAKE_SOURCE_DIR}/fixtures/evolution/*")
+foreach(_dir IN LISTS _evolution_dirs)
+  if(IS_DIRECTORY "${_dir}" AND EXISTS "${_dir}/evolve.py")
+    get_filename_component(_name "${_dir}" NAME)
+    add_test(NAME "evolution/${_name}"
+             COMMAND "${BASH_EXECUTABLE}" "${CMAKE_SOURCE_DIR}/tests/run_evolution.sh"
+                     "$<TARGET_FILE:muhpatch>" "${_dir}")
+  endif()
+endforeach()

@@ -136,7 +136,8 @@ std::vector<Finding> FailingHunkFindings(const VerifyInput& in, bool reverse) {
         why = fmt::format("its lines are at line {} now (the hunk says {})", f.now_at, f.expected);
       } else {
         line = f.differs_at != 0 ? f.differs_at : f.expected;
-        why = fmt::format("line {} should be '{}'", line, OneLine(f.wanted));
+        why = f.wanted.empty() ? fmt::format("line {} should be empty", line)
+                               : fmt::format("line {} should be '{}'", line, OneLine(f.wanted));
         if (f.changed_lines_at != 0) {
           why += fmt::format("; the line it changes is at line {}, under other context",
                              f.changed_lines_at);
@@ -221,11 +222,10 @@ CheckResult CheckRuleStates(const VerifyInput& in) {
     Diagnostic where =
         o.decided_at ? *o.decided_at : Diagnostic{in.inputs.rules.path, 0, 0, Severity::kError, ""};
     where.severity = Severity::kError;
+    std::string why = o.decided_at ? o.decided_at->message : o.reason;
     where.message = fmt::format(
         "drift: rule '{}' was '{}' when {} was made and is '{}' now{}; regenerate the patch",
-        o.rule_id, before, in.patch_path, now,
-        o.decided_at ? (Active(now) ? ": its precondition holds here now" : ": blocked here")
-                     : (o.reason.empty() ? "" : ": " + o.reason));
+        o.rule_id, before, in.patch_path, now, why.empty() ? "" : " (" + why + ")");
     r.findings.push_back({"state", where, {}, o.rule_id});
   }
   if (!r.findings.empty()) {

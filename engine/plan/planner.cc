@@ -106,7 +106,15 @@ bool Planner::CheckPreconditions(const Rule& rule, RuleOutcome* outcome) {
     }
     bool met = pre.want_present ? found > 0 : found == 0;
     if (met) {
-      if (pre.want_present && !outcome->decided_at) outcome->decided_at = first_match;
+      if (!outcome->decided_at) {
+        outcome->decided_at =
+            pre.want_present
+                ? first_match
+                : Diagnostic{rules_.path, pre.loc.line, pre.loc.column, Severity::kNote,
+                             fmt::format("precondition '{}' holds: its query matches nowhere "
+                                         "in {}",
+                                         pre.name, fmt::join(Scope(pre.files), ", "))};
+      }
       continue;
     }
     if (!pre.want_present) outcome->decided_at = blocked.front();
@@ -369,10 +377,15 @@ void Planner::PlanRule(const Rule& rule) {
         }
       } else {
         std::vector<int> lines;
-        for (const QueryMatch& m : matches) lines.push_back(file.PositionOf(m.Begin()).line);
+        for (const QueryMatch& m : matches) {
+          const Capture* target = m.Find(rule.target);
+          lines.push_back(file.PositionOf(target != nullptr ? target->begin : m.Begin()).line);
+        }
         msg += fmt::format(" (at lines {})", fmt::join(lines, ", "));
+        const QueryMatch& extra = matches[std::min<std::size_t>(matches.size() - 1, rule.expect)];
+        const Capture* extra_target = extra.Find(rule.target);
         out_->diagnostics.push_back(
-            At(path, matches[std::min<std::size_t>(matches.size() - 1, rule.expect)].Begin(),
+            At(path, extra_target != nullptr ? extra_target->begin : extra.Begin(),
                Severity::kError, msg));
       }
       outcome.status = RuleStatus::kFailed;

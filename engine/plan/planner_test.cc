@@ -59,7 +59,7 @@ TEST_CASE("a wrong match count names the rule, the file and the count") {
   Fixture f(std::string(kHeader) + RuleYaml("r1", "A", "{{size}}"), {{"a.py", "A = 1\nA = 2\n"}});
   PlanResult r = f.Run();
   CHECK(Messages(r) ==
-        "a.py:2:1: error: rule 'r1' expects 1 match in a.py, found 2 (at lines 1, 2)\n");
+        "a.py:2:5: error: rule 'r1' expects 1 match in a.py, found 2 (at lines 1, 2)\n");
   Fixture none(std::string(kHeader) + RuleYaml("r1", "A", "{{size}}"), {{"a.py", "B = 1\n"}});
   CHECK(
       Messages(none.Run()) ==

@@ -140,6 +140,7 @@ std::vector<QueryPart> QueryParts(std::string_view source) {
     part.shown = OneLine(preds.empty() ? node_text : node_text + preds);
     std::string_view type = source.substr(it.begin + 1, it.end - it.begin - 1);
     type.remove_prefix(std::min(type.size(), type.find_first_not_of(" \t\r\n")));
+    part.anchored = !preds.empty();
     part.wildcard = preds.empty() && !type.empty() && type[0] == '_' &&
                     (type.size() == 1 || !IsNameChar(type[1]));
     part_of[k] = static_cast<int>(parts.size());
@@ -171,28 +172,51 @@ std::optional<std::vector<std::size_t>> MatchesOf(const std::string& text, const
   return at;
 }
 
-// The failure lies in the first sub-part that matches nowhere, if any;
-// when every sub-part matches somewhere on its own, it lies in how this
-// part puts them together.
+// The failure lies in the first sub-part that matches nowhere; when every
+// sub-part matches somewhere on its own, in how this part puts them
+// together. A part holding a predicate names the knob itself (a name, a
+// key), so an explanation that shows one where it still is beats one that
+// shows a bare shape matching all over the file.
 std::optional<NoMatchReason> Descend(const std::vector<QueryPart>& parts, std::size_t k,
-                                     const SyntaxTree& tree) {
+                                     const SyntaxTree& tree, bool* anchored) {
   const QueryPart& part = parts[k];
-  std::optional<std::size_t> matching;
-  std::vector<std::size_t> matching_at;
+  std::optional<std::size_t> local;  // the sub-part to show as matching here
+  std::vector<std::size_t> local_at;
+  std::optional<std::size_t> failing;
   for (std::size_t c : part.children) {
     // `(_)` matches nearly everywhere: it says nothing about the knob.
     if (parts[c].wildcard) continue;
     auto at = MatchesOf(parts[c].text, tree);
     if (!at) continue;
-    if (at->empty()) return Descend(parts, c, tree);
-    if (!matching) {
-      matching = c;
+    if (at->empty()) {
+      if (!failing) failing = c;
+      continue;
+    }
+    if (!local || (parts[c].anchored && !parts[*local].anchored)) {
+      local = c;
       at->erase(std::unique(at->begin(), at->end()), at->end());
-      matching_at = std::move(*at);
+      local_at = std::move(*at);
     }
   }
-  if (!matching) return NoMatchReason{part.shown, "", {}};
-  return NoMatchReason{part.shown, parts[*matching].shown, matching_at};
+  std::optional<NoMatchReason> here;
+  if (local) here = NoMatchReason{part.shown, parts[*local].shown, local_at};
+  bool here_anchored = local && parts[*local].anchored;
+  if (failing) {
+    bool deeper_anchored = false;
+    std::optional<NoMatchReason> deeper = Descend(parts, *failing, tree, &deeper_anchored);
+    bool deeper_shows_match = deeper && !deeper->matching_part.empty();
+    if (deeper_shows_match && (deeper_anchored || !here_anchored)) {
+      *anchored = deeper_anchored;
+      return deeper;
+    }
+    if (!here) {
+      *anchored = deeper_anchored;
+      return deeper;
+    }
+  }
+  *anchored = here_anchored;
+  if (here) return here;
+  return NoMatchReason{part.shown, "", {}};
 }
 
 }  // namespace
@@ -200,7 +224,8 @@ std::optional<NoMatchReason> Descend(const std::vector<QueryPart>& parts, std::s
 std::optional<NoMatchReason> ExplainNoMatch(const Query& query, const SyntaxTree& tree) {
   std::vector<QueryPart> parts = QueryParts(query.source());
   if (parts.empty()) return std::nullopt;
-  return Descend(parts, 0, tree);
+  bool anchored = false;
+  return Descend(parts, 0, tree, &anchored);
 }
 
 }  // namespace muh

@@ -38,6 +38,7 @@ struct QueryPart {
   std::string text;       // compilable on its own
   std::string shown;      // the node pattern and its predicates, on one line, shortened
   bool wildcard = false;  // `(_)` without predicates: never named as the part that matches
+  bool anchored = false;  // holds a predicate: it names the knob, not just a shape
   std::vector<std::size_t> children;
 };
 std::vector<QueryPart> QueryParts(std::string_view source);

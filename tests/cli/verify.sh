@@ -517,8 +517,11 @@ PY
 snap
 mapfile -t defs < <(grep -n "^def $smem_fn(" "tree/$crlf_file" | cut -d: -f1)
 [[ ${#defs[@]} -eq 2 ]] || fail "expected two definitions of $smem_fn"
-col=$(awk -v l="${defs[1]}" -v f="$smem_fn" 'NR == l {print index($0, f)}' "tree/$crlf_file")
-want="tree/$crlf_file:${defs[1]}:$col: error: rule 'custom-ops-smem-limit' expects 1 match in $crlf_file, found 2 (at lines ${defs[0]}, ${defs[1]})"
+# The sites are the values the rule rewrites: each definition's `return N * 1024`.
+mapfile -t vals < <(grep -n "^    return [0-9]* \* 1024" "tree/$crlf_file" | cut -d: -f1)
+[[ ${#vals[@]} -eq 2 ]] || fail "expected two 'return N * 1024' lines"
+col=$(awk -v l="${vals[1]}" 'NR == l {print match($0, /[0-9]/)}' "tree/$crlf_file")
+want="tree/$crlf_file:${vals[1]}:$col: error: rule 'custom-ops-smem-limit' expects 1 match in $crlf_file, found 2 (at lines ${vals[0]}, ${vals[1]})"
 for patch_args in "" "--patch committed.diff"; do
   # shellcheck disable=SC2086
   mp rules.yaml tree $patch_args
