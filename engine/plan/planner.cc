@@ -28,6 +28,11 @@ class Planner {
           const std::vector<std::string>& tree_paths, PlanResult* out)
       : rules_(rules), values_(values), files_(files), tree_paths_(tree_paths), out_(out) {}
 
+  // Rules that must fail with the given error instead of planning (a second
+  // run would change what the first one wrote).
+  void Refuse(std::map<std::string, Diagnostic> refused) { refused_ = std::move(refused); }
+  // Parse files only as rules need them (the idempotence re-plan touches few).
+  void ParseLazily() { lazy_ = true; }
   void Run();
 
  private:
@@ -59,6 +64,8 @@ class Planner {
   std::map<std::string, bool> reported_broken_;
   std::map<std::string, EditSet> edit_sets_;
   std::vector<Edit> staged_;  // the current rule's edits
+  std::map<std::string, Diagnostic> refused_;
+  bool lazy_ = false;
 };
 
 Diagnostic Planner::At(const std::string& path, std::size_t offset, Severity sev,
@@ -326,6 +333,12 @@ void Planner::PlanRule(const Rule& rule) {
   RuleOutcome outcome;
   outcome.rule_id = rule.id;
   outcome.status = RuleStatus::kRewrites;
+  if (auto it = refused_.find(rule.id); it != refused_.end()) {
+    out_->diagnostics.push_back(it->second);
+    outcome.status = RuleStatus::kFailed;
+    out_->outcomes.push_back(outcome);
+    return;
+  }
   std::vector<std::string> paths = Scope(rule.files);
   bool ready = true;
   for (const std::string& path : paths) {
@@ -495,7 +508,7 @@ void Planner::Run() {
   auto ms = [&t0]() {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   };
-  ParseAll();
+  if (!lazy_) ParseAll();
   spdlog::debug("plan: {} files parsed: {:.1f} ms", files_.size(), ms());
   for (const Rule& rule : rules_.rules) PlanRule(rule);
   spdlog::debug("plan: rules matched and edits planned: {:.1f} ms", ms());
@@ -511,11 +524,70 @@ void Planner::Run() {
 
 }  // namespace
 
+namespace {
+
+// The rules whose rewrite a second run would change again, each with the
+// error that says so: the rules that edited, planned once more over the
+// files as the first run leaves them.
+std::map<std::string, Diagnostic> NotIdempotent(const RuleSet& rules, const PlanResult& first,
+                                                const std::map<std::string, SourceText>& files,
+                                                const std::vector<std::string>& tree_paths) {
+  std::map<std::string, Diagnostic> refused;
+  if (first.new_contents.empty()) return refused;
+  RuleSet editing = rules;
+  editing.rules.clear();
+  for (const Rule& r : rules.rules) {
+    const RuleOutcome* o = first.Find(r.id);
+    if (o != nullptr && o->edits > 0) editing.rules.push_back(r);
+  }
+  std::map<std::string, SourceText> next = files;
+  for (const auto& [path, text] : first.new_contents) next[path] = SourceText(path, text);
+  PlanResult again;
+  Planner second(editing, *rules.values, next, tree_paths, &again);
+  second.ParseLazily();
+  second.Run();
+  for (const auto& [path, edits] : again.edits) {
+    for (const Edit& e : edits) {
+      if (refused.count(e.rule_id) != 0) continue;
+      // Located at the rule's first site as the file is now.
+      const RuleOutcome* o = first.Find(e.rule_id);
+      const SourceText& now = files.at(path);
+      Position p = now.PositionOf(o != nullptr && !o->found.empty() ? o->found.front().begin : 0);
+      auto shown = [](std::string_view text) {
+        std::string out;
+        for (char c : text.substr(0, std::min<std::size_t>(text.size(), 57))) {
+          out += c == '\n'   ? std::string("\\n")
+                 : c == '\r' ? std::string("\\r")
+                             : std::string(1, c);
+        }
+        return text.size() > 57 ? out + "..." : out;
+      };
+      std::string_view was(next.at(path).bytes().data() + e.offset, e.length);
+      refused[e.rule_id] = Diagnostic{
+          path, p.line, p.column, Severity::kError,
+          fmt::format("rule '{}' is not idempotent: a second run would change '{}' to '{}' "
+                      "(its template writes text its query does not match again)",
+                      e.rule_id, shown(was), shown(e.text))};
+    }
+  }
+  return refused;
+}
+
+}  // namespace
+
 PlanResult Plan(const RuleSet& rules, const std::map<std::string, SourceText>& files,
                 const std::vector<std::string>& tree_paths) {
   PlanResult out;
   Planner(rules, *rules.values, files, tree_paths, &out).Run();
-  return out;
+  // Idempotence is checked, not assumed: a rule whose rewrite a second run
+  // would change again fails, and the others are planned without it.
+  std::map<std::string, Diagnostic> refused = NotIdempotent(rules, out, files, tree_paths);
+  if (refused.empty()) return out;
+  PlanResult checked;
+  Planner planner(rules, *rules.values, files, tree_paths, &checked);
+  planner.Refuse(std::move(refused));
+  planner.Run();
+  return checked;
 }
 
 const char* RuleStatusName(RuleStatus s) {

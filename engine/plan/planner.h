@@ -72,10 +72,12 @@ struct PlanResult {
   const RuleOutcome* Find(const std::string& rule_id) const;
 };
 
-// Plans every rule of `rules` over `files`, with the values the rule set
-// resolves names against (tree path -> content). `files`
-// must hold every file the rules and their preconditions name (see
-// FilesNeeded). Deterministic: rules in file order, paths sorted.
+// Plans every rule of `rules` over `files` (tree path -> content), with the
+// values the rule set resolves names against. `files` must hold every file
+// the rules and their preconditions name (see FilesNeeded). The rewrite is
+// planned a second time over its own result: a rule whose edits that second
+// run would change again (a template adding text its query does not match)
+// fails as not idempotent. Deterministic: rules in file order, paths sorted.
 PlanResult Plan(const RuleSet& rules, const std::map<std::string, SourceText>& files,
                 const std::vector<std::string>& tree_paths);
 
