@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "engine/base/source_text.h"
+
 namespace muh {
 
 namespace {
@@ -148,14 +150,14 @@ std::string FormatStatus(const std::vector<StatusRow>& rows, const std::string& 
     nlohmann::ordered_json j = nlohmann::json::array();
     for (const StatusRow& r : rows) {
       j.push_back({{"rule", r.rule_id},
-                   {"file", r.path},
+                   {"file", EscapeInvalidUtf8(r.path)},
                    {"line", r.line},
-                   {"now", r.now},
-                   {"model", r.model},
+                   {"now", EscapeInvalidUtf8(r.now)},
+                   {"model", EscapeInvalidUtf8(r.model)},
                    {"state", r.state},
-                   {"reason", r.reason}});
+                   {"reason", EscapeInvalidUtf8(r.reason)}});
     }
-    return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    return j.dump(2) + "\n";
   }
   if (format == "markdown") {
     auto cell = [](std::string s) {

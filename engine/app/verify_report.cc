@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/base/exit_codes.h"
+#include "engine/base/source_text.h"
 
 namespace muh {
 
@@ -20,16 +21,20 @@ int PrintVerifyReport(const std::vector<Finding>& findings, const std::string& f
     j["message"] = status;
     j["findings"] = nlohmann::json::array();
     for (const Finding& f : findings) {
+      std::vector<std::string> details;
+      for (const std::string& d : f.details) details.push_back(EscapeInvalidUtf8(d));
+      // File names and messages may hold any bytes; JSON holds UTF-8.
       j["findings"].push_back({{"kind", f.kind},
                                {"rule", f.rule_id},
                                {"severity", SeverityName(f.where.severity)},
-                               {"file", f.where.file},
+                               {"file", EscapeInvalidUtf8(f.where.file)},
                                {"line", f.where.line},
                                {"column", f.where.column},
-                               {"message", f.where.message},
-                               {"details", f.details}});
+                               {"message", EscapeInvalidUtf8(f.where.message)},
+                               {"details", details}});
     }
-    if (!patch_diff.empty()) j["patch_diff"] = patch_diff;
+    if (!patch_diff.empty()) j["patch_diff"] = EscapeInvalidUtf8(patch_diff);
+    j["message"] = EscapeInvalidUtf8(status);
     std::cout << j.dump(2) << "\n";
     return code;
   }

@@ -1,5 +1,7 @@
 #include "engine/base/source_text.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdint>
 
@@ -26,6 +28,17 @@ std::optional<std::size_t> FindInvalidUtf8(std::string_view bytes) {
     i += n;
   }
   return std::nullopt;
+}
+
+std::string EscapeInvalidUtf8(std::string_view bytes) {
+  std::string out;
+  while (auto bad = FindInvalidUtf8(bytes)) {
+    out.append(bytes.substr(0, *bad));
+    out += fmt::format("\\x{:02X}", static_cast<unsigned char>(bytes[*bad]));
+    bytes.remove_prefix(*bad + 1);
+  }
+  out.append(bytes);
+  return out;
 }
 
 SourceText::SourceText(std::string path, std::string bytes)

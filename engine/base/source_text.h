@@ -19,6 +19,10 @@ struct Position {
 // Offset of the first byte that is not part of valid UTF-8, if any.
 std::optional<std::size_t> FindInvalidUtf8(std::string_view bytes);
 
+// `bytes` as valid UTF-8 for JSON and other text formats: each byte that is
+// not part of a valid sequence becomes the four characters `\xHH`.
+std::string EscapeInvalidUtf8(std::string_view bytes);
+
 class SourceText {
  public:
   SourceText() = default;

@@ -37,3 +37,14 @@ TEST_CASE("invalid UTF-8 is located") {
 }
 
 }  // namespace muh
+
+namespace muh {
+
+TEST_CASE("invalid UTF-8 is escaped for text formats, valid text is kept") {
+  CHECK(EscapeInvalidUtf8("plain") == "plain");
+  CHECK(EscapeInvalidUtf8("caf\xC3\xA9") == "caf\xC3\xA9");
+  CHECK(EscapeInvalidUtf8("a\xFF"
+                          "b\xC3") == "a\\xFFb\\xC3");
+}
+
+}  // namespace muh
