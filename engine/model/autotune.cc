@@ -30,7 +30,7 @@ AutotuneResult DeriveAutotune(const Profile& p, const Workload& w, const SearchS
   d.quantity = space.name;
   d.formula =
       "score = BM*BN/(BM+BN) (K/V reuse per loaded row) x wave efficiency of a "
-      "ceil(prefill_seq_len/BM) x num_q_heads grid over compute_units x resident blocks x "
+      "ceil(prefill length/BM) x heads per GPU grid over compute_units x resident blocks x "
       "min(1, resident threads per CU / 512) (latency hiding); distinct tile shapes first";
   for (const char* f :
        {"warp_size", "smem_per_block", "max_stages", "compute_capability", "max_threads_per_block",
@@ -39,9 +39,18 @@ AutotuneResult DeriveAutotune(const Profile& p, const Workload& w, const SearchS
   }
   int64_t dmax = w.Get("head_dim");
   int64_t bytes = w.Get("dtype_bytes");
+  int64_t seq =
+      std::min({w.Get("prefill_seq_len"), w.Get("max_batched_tokens"), w.Get("max_model_len")});
+  int64_t heads = w.PerRank("num_q_heads");
   d.UseInput("head_dim", dmax, "workload");
-  d.UseInput("prefill_seq_len", w.Get("prefill_seq_len"), "workload");
-  d.UseInput("num_q_heads", w.Get("num_q_heads"), "workload");
+  d.UseInput("prefill length", seq,
+             "workload: min(prefill_seq_len, max_batched_tokens, max_model_len)");
+  d.UseInput("num_q_heads per GPU", heads, "workload: num_q_heads / tensor_parallel_size");
+  d.safety =
+      "every entry fits smem_per_block at head_dim (bytes*D*(BM + 2*BN*stages)), the stage "
+      "limit, max_threads_per_block, max_regs_per_thread and the register file (registers x "
+      "threads <= regs_per_cu); Triton's autotuner also skips entries that fail at run time";
+  d.sized_for = fmt::format("head_dim {}, a {}-token prefill, {} heads per GPU", dmax, seq, heads);
   for (const char* required : {"BLOCK_M", "BLOCK_N", "num_stages", "num_warps"}) {
     bool found = false;
     for (const auto& dim : space.dims) found = found || dim.first == required;
@@ -104,6 +113,10 @@ AutotuneResult DeriveAutotune(const Profile& p, const Workload& w, const SearchS
       ++r.pruned["registers > max_regs_per_thread"];
       continue;
     }
+    if (c.regs * c.threads > static_cast<int64_t>(p.Get("regs_per_cu"))) {
+      ++r.pruned["registers x threads > regs_per_cu (the register file)"];
+      continue;
+    }
     if (c.block_m * c.block_n < kMinScoresPerThread * c.threads) {
       ++r.pruned[fmt::format("fewer than {} scores of the BM x BN tile per thread",
                              kMinScoresPerThread)];
@@ -121,7 +134,7 @@ AutotuneResult DeriveAutotune(const Profile& p, const Workload& w, const SearchS
       continue;
     }
     c.resident = occ.blocks;
-    int64_t grid = CeilDiv(w.Get("prefill_seq_len"), c.block_m) * w.Get("num_q_heads");
+    int64_t grid = CeilDiv(seq, c.block_m) * heads;
     Waves waves = GridWaves(grid, cus * c.resident);
     double reuse =
         static_cast<double>(c.block_m * c.block_n) / static_cast<double>(c.block_m + c.block_n);
@@ -180,7 +193,19 @@ AutotuneResult DeriveAutotune(const Profile& p, const Workload& w, const SearchS
   }
   d.value = fmt::format("{} entries", keep);
   for (const std::string& l : lines) d.inputs.push_back("selected: " + l);
-  if (keep == 0) d.error = "no candidate of the search space is valid on this profile";
+  if (keep == 0) {
+    std::string biggest;
+    int64_t most = -1;
+    for (const auto& [reason, n] : r.pruned) {
+      if (n > most) {
+        most = n;
+        biggest = reason;
+      }
+    }
+    d.error = fmt::format(
+        "no candidate of the search space is valid on this profile (most were pruned by: {})",
+        biggest.empty() ? "nothing enumerated" : biggest);
+  }
   return r;
 }
 

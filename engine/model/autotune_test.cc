@@ -44,7 +44,7 @@ TEST_CASE("the ranking is deterministic") {
 // Every emitted entry respects the profile's shared memory, thread and stage
 // limits, for the built-in profile and for each override the issue names.
 TEST_CASE("property: emitted entries respect every limit") {
-  for (const char* set : {"", "smem_per_block=32768", "warp_size=32", "compute_units=64"}) {
+  for (const char* set : {"", "smem_per_block=49152", "warp_size=32", "compute_units=64"}) {
     CAPTURE(set);
     Profile p = Profile::BiV100();
     std::string err;
@@ -61,6 +61,7 @@ TEST_CASE("property: emitted entries respect every limit") {
             static_cast<int64_t>(p.Get("max_threads_per_block")));
       CHECK(c.stages <= stage_limit);
       CHECK(c.regs <= static_cast<int64_t>(p.Get("max_regs_per_thread")));
+      CHECK(c.regs * c.threads <= static_cast<int64_t>(p.Get("regs_per_cu")));
       CHECK(c.block_m * c.block_n >= kMinScoresPerThread * c.threads);
     }
   }
@@ -73,15 +74,15 @@ TEST_CASE("property: the prefix-prefill tile fits every profile that has a value
     Profile p = Profile::BiV100();
     std::string err;
     if (*set != '\0') REQUIRE(p.ApplySet(set, &err));
-    for (const char* dmax : {"64", "128", "256"}) {
+    for (const char* dim : {"64", "128", "256"}) {
       Workload w = Workload::Defaults();
-      REQUIRE(w.Set("head_dim_max", dmax, &err));
+      REQUIRE(w.Set("head_dim", dim, &err));
       Derivation b = DerivePrefixBlock(p, w);
       if (!b.error.empty()) continue;  // reported as an error, never emitted
       int64_t block = std::stoll(b.value);
       int64_t smem = static_cast<int64_t>(p.Get("smem_per_block"));
-      CHECK(AttentionTileSmem(w.Get("head_dim_max"), block, block, 1, 2) <= smem);
-      CHECK(AttentionTileSmem(w.Get("head_dim_max"), block / 2, block / 2, 1, 4) <= smem);
+      CHECK(AttentionTileSmem(w.Get("head_dim"), block, block, 1, 2) <= smem);
+      CHECK(AttentionTileSmem(w.Get("head_dim"), block / 2, block / 2, 1, 4) <= smem);
       CHECK(block / 2 >= kMinDotSize);
       Derivation wn = DerivePrefixNumWarps(p, w, block);
       REQUIRE(wn.error.empty());

@@ -49,6 +49,8 @@ std::string FormatDerivation(const Derivation& d, int indent) {
   if (!d.formula.empty()) out += fmt::format("{}  formula: {}\n", pad, d.formula);
   for (const std::string& in : d.inputs) out += fmt::format("{}  input: {}\n", pad, in);
   if (!d.decided_by.empty()) out += fmt::format("{}  decided by: {}\n", pad, d.decided_by);
+  if (!d.safety.empty()) out += fmt::format("{}  safety: {}\n", pad, d.safety);
+  if (!d.sized_for.empty()) out += fmt::format("{}  sized for: {}\n", pad, d.sized_for);
   for (const Rejected& r : d.rejected) {
     out += fmt::format("{}  rejected {}: {}\n", pad, r.value, r.reason);
   }

@@ -21,6 +21,10 @@ struct Derivation {
   std::string formula;
   std::vector<std::string> inputs;  // "smem_per_block = 49152 bytes (conflicting)"
   std::string decided_by;
+  // The check that keeps the value from breaking a kernel (shared memory,
+  // registers, a prebuilt kernel's size), and the workload it was sized for.
+  std::string safety;
+  std::string sized_for;
   std::vector<Rejected> rejected;
   std::vector<std::string> warnings;  // facts the value rests on that are shaky
   std::string error;                  // no value satisfies the constraints

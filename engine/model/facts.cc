@@ -38,9 +38,12 @@ Profile Profile::BiV100() {
       {"compute_capability", 7.0, "", "vendor Triton maps ivcore10 to compute capability 7.0",
        Confidence::kVendor, ""},
       {"compute_units", 16, "", "the fork's author, reading ixsmi", Confidence::kClaimed, ""},
-      {"smem_per_block", 49152, "bytes",
-       "design notes and the fork's author (ixsmi); the built-in choice", Confidence::kConflicting,
-       "32768: what the fork's _custom_ops.py reports (--set smem_per_block=32768)"},
+      {"smem_per_block", 32768, "bytes",
+       "what the fork's _custom_ops.py reports; the built-in choice, the value that cannot break "
+       "a kernel",
+       Confidence::kConflicting,
+       "49152: the design notes and the fork's author, citing ixsmi (--set smem_per_block=49152 "
+       "once measured)"},
       {"max_stages", 2, "",
        "Iluvatar's Triton prunes num_stages to {1, 2} below compute capability 8",
        Confidence::kVendor, ""},
@@ -53,6 +56,10 @@ Profile Profile::BiV100() {
        "no source for this card; Triton's and CUDA's block limit", Confidence::kAssumed, ""},
       {"max_regs_per_thread", 255, "registers",
        "no source for this card; the compute-capability-7.0 limit", Confidence::kAssumed, ""},
+      {"prebuilt_partition_size", 512, "tokens",
+       "paged_attn.py: _PARTITION_SIZE must match the prebuilt paged_attention_v2_launcher, built "
+       "for 512; set the size a rebuilt kernel takes, or 0 when it accepts any",
+       Confidence::kVendor, ""},
       {"hbm_bandwidth", 1200, "GB/s", "vendor peak claim (32 GB HBM2)", Confidence::kConflicting,
        "584 GB/s measured by a third party"},
       {"fp16_tflops", 147, "TFLOPS", "vendor claim", Confidence::kClaimed, ""},
@@ -84,7 +91,9 @@ bool Profile::Override(std::string_view name, double value, const std::string& s
   for (Fact& f : facts_) {
     if (f.name != name) continue;
     bool whole = std::floor(value) == value;
-    bool ok = value > 0 && std::isfinite(value) && value < 1e9;
+    // prebuilt_partition_size = 0 means the v2 kernel accepts any size.
+    bool zero_ok = name == "prebuilt_partition_size" && value == 0;
+    bool ok = (value > 0 || zero_ok) && std::isfinite(value) && value < 1e9;
     if (name == "warp_size")
       ok = ok && whole && (value == 32 || value == 64);
     else if (name == "max_stages")
@@ -101,6 +110,7 @@ bool Profile::Override(std::string_view name, double value, const std::string& s
     f.source = source;
     f.confidence = confidence;
     f.alternative.clear();
+    f.user_given = true;
     return true;
   }
   *error = fmt::format("unknown hardware fact '{}'{} (known: {})", name, DidYouMean(name, Names()),

@@ -29,12 +29,18 @@ struct Fact {
   std::string source;
   Confidence confidence = Confidence::kAssumed;
   std::string alternative;  // the competing value and its source, if any
+  // Set by Override: the value came from a profile file or --set, not from
+  // the built-in table. Some knobs (the reported shared-memory limit) are
+  // rewritten only from such a fact.
+  bool user_given = false;
 };
 
 // An ordered set of facts (order is the order `model` prints them in).
 class Profile {
  public:
-  // The built-in BI-V100 profile, from SPEC's table of facts.
+  // The built-in BI-V100 profile, from SPEC's table of facts. Where sources
+  // conflict it takes the value that cannot break a kernel and records the
+  // other as the alternative.
   static Profile BiV100();
 
   const std::string& name() const { return name_; }

@@ -8,9 +8,15 @@ TEST_CASE("the built-in profile records the smem conflict and the unconfirmed CU
   Profile p = Profile::BiV100();
   const Fact* smem = p.Find("smem_per_block");
   REQUIRE(smem != nullptr);
-  CHECK(smem->value == 49152);
+  // The value that cannot break a kernel: what the fork's code reports.
+  CHECK(smem->value == 32768);
   CHECK(smem->confidence == Confidence::kConflicting);
-  CHECK(smem->alternative.find("32768") != std::string::npos);
+  CHECK(smem->alternative.find("49152") != std::string::npos);
+  CHECK_FALSE(smem->user_given);
+  const Fact* partition = p.Find("prebuilt_partition_size");
+  REQUIRE(partition != nullptr);
+  CHECK(partition->value == 512);
+  CHECK(partition->confidence == Confidence::kVendor);
   CHECK(p.Find("compute_units")->confidence == Confidence::kClaimed);
   CHECK(p.Get("warp_size") == 64);
   CHECK(p.Get("max_stages") == 2);
@@ -28,6 +34,7 @@ TEST_CASE("--set overrides a fact and marks it as measured") {
   CHECK(p.Get("smem_per_block") == 32768);
   CHECK(p.Find("smem_per_block")->confidence == Confidence::kMeasured);
   CHECK(p.Find("smem_per_block")->alternative.empty());
+  CHECK(p.Find("smem_per_block")->user_given);
   REQUIRE(p.ApplySet("compute_capability=7.5", &err));
   CHECK(p.Get("compute_capability") == 7.5);
 }
@@ -44,6 +51,9 @@ TEST_CASE("--set rejects unknown facts and silly values") {
   CHECK(err == "--set compute_units: 'abc' is not a number");
   CHECK_FALSE(p.ApplySet("compute_units", &err));
   CHECK_FALSE(p.ApplySet("compute_units=-3", &err));
+  CHECK_FALSE(p.ApplySet("compute_units=0", &err));
+  // 0 is meaningful for one fact: the v2 kernel accepts any partition size.
+  CHECK(p.ApplySet("prebuilt_partition_size=0", &err));
 }
 
 }  // namespace muh

@@ -12,13 +12,20 @@ namespace {
 
 int64_t Fact64(const Profile& p, const char* name) { return static_cast<int64_t>(p.Get(name)); }
 
+// Contexts longer than v1's limit go to v2; the shortest of them is where v2
+// has the fewest partitions. Without a v1 limit, the longest context.
+int64_t V2ShortestContext(const Profile& p, const Workload& w) {
+  Derivation v1 = DeriveV1MaxContext(p, w);
+  return v1.error.empty() ? std::stoll(v1.value) : w.Get("max_model_len");
+}
+
+}  // namespace
+
 int64_t FloorPow2(int64_t v) {
   int64_t r = 1;
   while (r * 2 <= v) r *= 2;
   return r;
 }
-
-}  // namespace
 
 Derivation DeriveStageLimit(const Profile& p) {
   Derivation d = NewDerivation("num_stages_max", "min(max_stages, 2 if compute_capability < 8)");
@@ -32,14 +39,26 @@ Derivation DeriveStageLimit(const Profile& p) {
     d.decided_by = "the max_stages fact";
   }
   d.value = std::to_string(stages);
+  d.safety = "tiles are sized at this many stages or fewer";
   return d;
 }
 
 Derivation DeriveSmemLimitBytes(const Profile& p) {
   Derivation d = NewDerivation("smem_limit_bytes", "smem_per_block");
-  d.UseFact(*p.Find("smem_per_block"));
+  const Fact& f = *p.Find("smem_per_block");
+  d.UseFact(f);
   d.value = std::to_string(Fact64(p, "smem_per_block"));
-  d.decided_by = "reported as-is: Triton sizes every kernel against this limit";
+  d.safety =
+      "Triton sizes every kernel against this limit: a value above the card's real limit makes "
+      "kernels fail to launch, so the limit changes only from a measured or user-given fact";
+  if (f.user_given || f.confidence == Confidence::kMeasured) {
+    d.decided_by = "reported as-is: the fact is measured or given by the user";
+  } else {
+    d.decided_by =
+        "not measured: the built-in profile's safe choice, which is what the fork's code already "
+        "reports; measure the card and pass --set smem_per_block=N or --hw FILE to change it";
+  }
+  d.sized_for = "the card, not the workload";
   return d;
 }
 
@@ -59,20 +78,31 @@ Derivation DeriveSmemLimitKib(const Profile& p) {
 }
 
 Derivation DeriveV1MaxContext(const Profile& p, const Workload& w) {
-  Derivation d =
-      NewDerivation("v1_max_context",
-                    "floor_pow2((smem_per_block - scratch) / 4), scratch = 2 * head_dim_max * 4");
+  Derivation d = NewDerivation(
+      "v1_max_context", "floor_pow2((smem_per_block - scratch) / 4), scratch = 2 * head_dim * 4");
   d.UseFact(*p.Find("smem_per_block"));
-  int64_t dmax = w.Get("head_dim_max");
-  d.UseInput("head_dim_max", dmax, "workload");
-  int64_t scratch = 2 * dmax * 4;
-  int64_t room = (Fact64(p, "smem_per_block") - scratch) / kLogitBytes;
-  int64_t v = FloorPow2(std::max<int64_t>(room, 1));
+  int64_t dim = w.Get("head_dim");
+  d.UseInput("head_dim", dim, "workload");
+  int64_t smem = Fact64(p, "smem_per_block");
+  int64_t scratch = 2 * dim * 4;
+  int64_t room = (smem - scratch) / kLogitBytes;
+  d.safety =
+      "v1 keeps the logits of the whole context and its fp32 scratch in shared memory: "
+      "context * 4 + scratch <= smem_per_block";
+  d.sized_for = fmt::format("head_dim {}", dim);
+  if (room < 1) {
+    d.error = fmt::format(
+        "shared memory: v1's fp32 scratch for head_dim {} (2 * {} * 4 = {} bytes) leaves no room "
+        "for logits in smem_per_block = {}",
+        dim, dim, scratch, smem);
+    return d;
+  }
+  int64_t v = FloorPow2(room);
   d.value = std::to_string(v);
   d.decided_by = fmt::format(
       "v1 keeps {} bytes of fp32 logits per context token in shared memory: ({} - {}) / {} = {} "
       "tokens fit; rounded down to a power of two",
-      kLogitBytes, Fact64(p, "smem_per_block"), scratch, kLogitBytes, room);
+      kLogitBytes, smem, scratch, kLogitBytes, room);
   d.rejected.push_back({std::to_string(v * 2), fmt::format("{} tokens of logits need {} bytes",
                                                            v * 2, v * 2 * kLogitBytes + scratch)});
   return d;
@@ -82,75 +112,121 @@ Derivation DeriveV1MinWork(const Profile& p, const Workload& w) {
   Derivation d = NewDerivation("v1_min_work", "compute_units * resident v1 blocks per CU");
   d.UseFact(*p.Find("compute_units"));
   d.UseFact(*p.Find("smem_per_block"));
-  int64_t ctx = std::stoll(DeriveV1MaxContext(p, w).value);
-  int64_t per_block = ctx * kLogitBytes + 2 * w.Get("head_dim_max") * 4;
+  Derivation v1 = DeriveV1MaxContext(p, w);
+  if (!v1.error.empty()) {
+    d.error = "depends on v1_max_context, which has no value: " + v1.error;
+    return d;
+  }
+  int64_t ctx = std::stoll(v1.value);
+  int64_t per_block = ctx * kLogitBytes + 2 * w.Get("head_dim") * 4;
   int64_t resident = std::max<int64_t>(1, Fact64(p, "smem_per_block") / per_block);
   int64_t v = Fact64(p, "compute_units") * resident;
   d.value = std::to_string(v);
   d.decided_by = fmt::format(
       "v1 launches one block per (sequence, head); at a {}-token context a block holds {} bytes, "
-      "so "
-      "{} fit per CU and {} x {} = {} blocks fill the device; fewer leave CUs idle, and v2's "
+      "so {} fit per CU and {} x {} = {} blocks fill the device; fewer leave CUs idle, and v2's "
       "partitions help",
       ctx, per_block, resident, Fact64(p, "compute_units"), resident, v);
+  d.safety = "a threshold only: either kernel runs on either side of it";
+  d.sized_for = fmt::format("a {}-token context at head_dim {}", ctx, w.Get("head_dim"));
   return d;
 }
 
 Derivation DerivePartitionSize(const Profile& p, const Workload& w) {
-  Derivation d =
-      NewDerivation("partition_size",
-                    "largest power of two P in [256, 8192] with P * 4 <= smem_per_block / 2 and "
-                    "num_q_heads * ceil(v1_max_context / P) >= compute_units");
+  Derivation d = NewDerivation(
+      "partition_size",
+      "prebuilt_partition_size when the v2 kernel is prebuilt; else the largest power of two P "
+      "in [256, 8192] with P * 4 <= smem_per_block / 2 and heads per GPU * ceil(context / P) >= "
+      "compute_units at the shortest context v2 serves (v1_max_context)");
+  d.UseFact(*p.Find("prebuilt_partition_size"));
   d.UseFact(*p.Find("smem_per_block"));
   d.UseFact(*p.Find("compute_units"));
-  d.UseInput("num_q_heads", w.Get("num_q_heads"), "workload");
+  int64_t heads = w.PerRank("num_q_heads");
+  d.UseInput("num_q_heads per GPU", heads, "workload: num_q_heads / tensor_parallel_size");
   int64_t smem = Fact64(p, "smem_per_block");
   int64_t cus = Fact64(p, "compute_units");
-  int64_t heads = w.Get("num_q_heads");
-  int64_t ctx = std::stoll(DeriveV1MaxContext(p, w).value);
+  int64_t ctx = V2ShortestContext(p, w);
+  d.sized_for = fmt::format("{} heads per GPU at a {}-token context", heads, ctx);
+  // The model's own choice, for a kernel that accepts any size.
+  int64_t own = 0, most_partitions = 0;
+  std::vector<Rejected> own_rejected;
   for (int64_t pp = 8192; pp >= 256; pp /= 2) {
     if (pp * kLogitBytes > smem / kTargetResidentBlocks) {
-      d.rejected.push_back(
+      own_rejected.push_back(
           {std::to_string(pp),
            fmt::format("{} bytes of logits exceed half of {} (two resident blocks)",
                        pp * kLogitBytes, smem)});
       continue;
     }
-    if (heads * CeilDiv(ctx, pp) < cus) {
-      d.rejected.push_back({std::to_string(pp),
-                            fmt::format("{} heads x {} partitions of a {}-token context leave some "
-                                        "of {} CUs idle",
-                                        heads, CeilDiv(ctx, pp), ctx, cus)});
-      continue;
+    most_partitions = pp;
+    if (own == 0 && heads * CeilDiv(ctx, pp) >= cus) {
+      own = pp;
+    } else if (own == 0) {
+      own_rejected.push_back(
+          {std::to_string(pp), fmt::format("{} heads x {} partitions of a {}-token context leave "
+                                           "some of {} CUs idle",
+                                           heads, CeilDiv(ctx, pp), ctx, cus)});
     }
-    d.value = std::to_string(pp);
+  }
+  std::string own_why;
+  if (own == 0 && most_partitions != 0) {
+    own = most_partitions;
+    own_why = " (no size fills every CU; the one with the most partitions)";
+  }
+  int64_t prebuilt = Fact64(p, "prebuilt_partition_size");
+  d.safety =
+      "_PARTITION_SIZE must match the v2 kernel: a prebuilt kernel keeps the size it was built "
+      "for";
+  if (prebuilt > 0) {
+    d.value = std::to_string(prebuilt);
     d.decided_by = fmt::format(
-        "the largest partition whose logits ({} bytes) leave room for {} resident blocks; fewer, "
-        "longer partitions mean less cross-partition reduction",
-        pp * kLogitBytes, kTargetResidentBlocks);
+        "the prebuilt paged_attention_v2_launcher takes {} tokens per partition; kept{}", prebuilt,
+        own != 0 && own != prebuilt
+            ? fmt::format(" (the model would choose {} for a kernel that accepts it: set "
+                          "prebuilt_partition_size to the size a rebuilt kernel takes, or 0)",
+                          own)
+            : "");
+    if (own != 0 && own != prebuilt) {
+      d.rejected.push_back({std::to_string(own), "the prebuilt kernel is not built for it"});
+    }
     return d;
   }
-  d.error = "no partition size satisfies the constraints";
+  d.rejected = own_rejected;
+  if (own == 0) {
+    d.error = fmt::format(
+        "shared memory: a 256-token partition's logits (1024 bytes) exceed half of "
+        "smem_per_block = {}",
+        smem);
+    return d;
+  }
+  d.value = std::to_string(own);
+  d.decided_by = fmt::format(
+      "the largest partition whose logits ({} bytes) leave room for {} resident blocks{}; fewer, "
+      "longer partitions mean less cross-partition reduction",
+      own * kLogitBytes, kTargetResidentBlocks, own_why);
   return d;
 }
 
 Derivation DerivePrefixBlock(const Profile& p, const Workload& w) {
   Derivation d = NewDerivation(
       "prefix_block_below_sm80",
-      "largest B in {128, 64, 32, 16} with bytes*D*(B + 2*B) <= smem_per_block (fp16, one "
+      "largest B in {128, 64, 32, 16} with 2*D*(B + 2*B) <= smem_per_block (16-bit, one "
       "stage, BLOCK_M = BLOCK_N = B) and, for the fp32 halving, B/2 >= 16 and "
       "4*D*(B/2 + B) <= smem_per_block");
   d.UseFact(*p.Find("smem_per_block"));
-  int64_t dmax = w.Get("head_dim_max");
-  int64_t bytes = w.Get("dtype_bytes");
-  d.UseInput("head_dim_max", dmax, "workload");
-  d.UseInput("dtype_bytes", bytes, "workload");
+  int64_t dim = w.Get("head_dim");
+  d.UseInput("head_dim", dim, "workload: the served model's");
   int64_t smem = Fact64(p, "smem_per_block");
+  d.safety =
+      "the 16-bit tile and the fp32 half-tile both fit smem_per_block (the upper bound "
+      "that held for every tile Triton compiled); the half-tile meets tl.dot's minimum; "
+      "some warp count fits its registers (prefix_num_warps_below_sm80)";
+  d.sized_for = fmt::format("the served head_dim {}", dim);
   for (int64_t b : {128, 64, 32, 16}) {
-    int64_t main = AttentionTileSmem(dmax, b, b, 1, bytes);
+    int64_t main = AttentionTileSmem(dim, b, b, 1, 2);
     if (main > smem) {
-      d.rejected.push_back({std::to_string(b), fmt::format("{}*{}*({} + 2*{}) = {} bytes > {}",
-                                                           bytes, dmax, b, b, main, smem)});
+      d.rejected.push_back({std::to_string(b), fmt::format("2*{}*({} + 2*{}) = {} bytes > {}", dim,
+                                                           b, b, main, smem)});
       continue;
     }
     int64_t half = b / 2;
@@ -161,24 +237,42 @@ Derivation DerivePrefixBlock(const Profile& p, const Workload& w) {
                        kMinDotSize)});
       continue;
     }
-    int64_t fp32 = AttentionTileSmem(dmax, half, half, 1, 4);
+    int64_t fp32 = AttentionTileSmem(dim, half, half, 1, 4);
     if (fp32 > smem) {
       d.rejected.push_back(
-          {std::to_string(b), fmt::format("the fp32 tile 4*{}*({} + 2*{}) = {} bytes > {}", dmax,
+          {std::to_string(b), fmt::format("the fp32 tile 4*{}*({} + 2*{}) = {} bytes > {}", dim,
                                           half, half, fp32, smem)});
+      continue;
+    }
+    Derivation warps = DerivePrefixNumWarps(p, w, b);
+    if (!warps.error.empty()) {
+      d.rejected.push_back({std::to_string(b), "no warp count fits: " + warps.error});
       continue;
     }
     d.value = std::to_string(b);
     d.decided_by = fmt::format(
-        "largest tile that fits: {}*{}*({} + 2*{}) = {} <= {} bytes; fp32 halves it to {} using {} "
-        "bytes",
-        bytes, dmax, b, b, main, smem, half, fp32);
+        "largest tile that fits: 2*{}*({} + 2*{}) = {} <= {} bytes; fp32 halves it to {} using {} "
+        "bytes; {} warps fit its registers",
+        dim, b, b, main, smem, half, fp32, warps.value);
+    return d;
+  }
+  // Every B failed; the smallest B whose half-tile meets tl.dot's minimum
+  // shows which limit binds.
+  int64_t b = 2 * kMinDotSize;
+  Derivation warps = DerivePrefixNumWarps(p, w, b);
+  int64_t main = AttentionTileSmem(dim, b, b, 1, 2);
+  int64_t fp32 = AttentionTileSmem(dim, b / 2, b / 2, 1, 4);
+  if (main <= smem && fp32 <= smem) {
+    d.error = fmt::format(
+        "the smallest BLOCK whose fp32 half-tile meets tl.dot's minimum of {} is {}, and at "
+        "head_dim {} no warp count fits it: {}",
+        kMinDotSize, b, dim, warps.error);
     return d;
   }
   d.error = fmt::format(
-      "no BLOCK fits head_dim_max = {} in {} bytes while keeping the fp32 half-tile >= {}; lower "
-      "head_dim_max in the rule file's workload or measure smem_per_block",
-      dmax, smem, kMinDotSize);
+      "shared memory: the smallest BLOCK whose fp32 half-tile meets tl.dot's minimum of {} is "
+      "{}, and at head_dim {} its {} tile needs {} bytes > smem_per_block = {}",
+      kMinDotSize, b, dim, main > smem ? "16-bit" : "fp32", std::max(main, fp32), smem);
   return d;
 }
 
@@ -187,128 +281,54 @@ Derivation DerivePrefixNumWarps(const Profile& p, const Workload& w, int64_t blo
       "prefix_num_warps_below_sm80",
       "largest W in {16, 8, 4, 2, 1} with W*warp_size <= max_threads_per_block, "
       "B*B/(W*warp_size) >= 4 scores per thread, the fp32 half-tile keeping every thread "
-      "busy, and the register estimate <= max_regs_per_thread");
+      "busy, the register estimate <= max_regs_per_thread and registers x threads <= "
+      "regs_per_cu");
   d.UseFact(*p.Find("warp_size"));
   d.UseFact(*p.Find("max_threads_per_block"));
   d.UseFact(*p.Find("max_regs_per_thread"));
+  d.UseFact(*p.Find("regs_per_cu"));
   d.UseInput("BLOCK", block, "prefix_block_below_sm80");
   int64_t warp = Fact64(p, "warp_size");
-  int64_t dmax = w.Get("head_dim_max");
+  int64_t dim = w.Get("head_dim");
+  d.safety =
+      "threads <= max_threads_per_block; registers per thread <= max_regs_per_thread "
+      "and x threads <= regs_per_cu (the register file)";
+  d.sized_for = fmt::format("a {}x{} tile at the served head_dim {}", block, block, dim);
+  std::string last;
   for (int64_t wn : {16, 8, 4, 2, 1}) {
     int64_t threads = wn * warp;
     std::string v = std::to_string(wn);
-    if (threads > Fact64(p, "max_threads_per_block")) {
-      d.rejected.push_back({v, fmt::format("{} threads > max_threads_per_block", threads)});
-      continue;
-    }
     int64_t scores = block * block / threads;
-    if (scores < kMinScoresPerThread) {
-      d.rejected.push_back(
-          {v, fmt::format("{}x{} scores over {} threads is {} per thread, below {}", block, block,
-                          threads, scores, kMinScoresPerThread)});
-      continue;
-    }
     int64_t half = block / 2;
-    if (half * half < threads) {
-      d.rejected.push_back({v, fmt::format("the fp32 {}x{} tile leaves threads idle", half, half)});
-      continue;
-    }
-    int64_t regs = AttentionRegsPerThread(dmax, block, block, threads);
-    if (regs > Fact64(p, "max_regs_per_thread")) {
-      d.rejected.push_back({v, fmt::format("~{} registers per thread", regs)});
-      continue;
-    }
-    d.value = v;
-    d.decided_by = fmt::format(
-        "most warps that still give each of {} threads {} scores of the {}x{} tile (~{} registers "
-        "per thread at head dim {})",
-        threads, scores, block, block, regs, dmax);
-    return d;
-  }
-  d.error = "no warp count satisfies the constraints";
-  return d;
-}
-
-Derivation DeriveMoeBlockM(const Profile& p, const Workload& w, int64_t numel,
-                           const std::string& quantity, const std::string& tier) {
-  Derivation d = NewDerivation(
-      quantity,
-      "smallest M in {16, 32, 64, 128, 256} >= numel / num_experts (token-expert pairs per "
-      "expert), capped by GEMM shared memory max((M*K + K*N)*bytes*stages, M*N*bytes) <= "
-      "smem_per_block at N = 64, K = 32");
-  d.UseFact(*p.Find("smem_per_block"));
-  d.UseFact(*p.Find("max_stages"));
-  int64_t experts = w.Get("num_experts");
-  d.UseInput("numel", numel, tier);
-  d.UseInput("num_experts", experts, "workload");
-  int64_t per_expert = CeilDiv(numel, experts);
-  int64_t stages = std::stoll(DeriveStageLimit(p).value);
-  int64_t smem = Fact64(p, "smem_per_block");
-  int64_t bytes = w.Get("dtype_bytes");
-  int64_t chosen = 0;
-  for (int64_t m : {16, 32, 64, 128, 256}) {
-    int64_t need = GemmTileSmem(m, 64, 32, stages, bytes);
-    if (need > smem) {
-      d.rejected.push_back(
-          {std::to_string(m), fmt::format("the tile needs {} bytes > {}", need, smem)});
-      break;
-    }
-    chosen = m;
-    if (m >= per_expert) break;
-  }
-  for (int64_t m : {16, 32, 64, 128, 256}) {
-    if (m < chosen) {
-      d.rejected.push_back(
-          {std::to_string(m), fmt::format("smaller than the {} pairs per expert: more "
-                                          "tiles per expert",
-                                          per_expert)});
-    } else if (m > chosen && m < 512 && GemmTileSmem(m, 64, 32, stages, bytes) <= smem &&
-               chosen >= per_expert) {
-      d.rejected.push_back(
-          {std::to_string(m), fmt::format("pads {} pairs per expert to {} rows", per_expert, m)});
-    }
-  }
-  if (chosen == 0) {
-    d.error = "no BLOCK_SIZE_M fits in shared memory";
-    return d;
-  }
-  d.value = std::to_string(chosen);
-  d.decided_by = fmt::format(
-      "{}: up to {} token-expert pairs over {} experts is {} per expert; {} rows cover them "
-      "with the least padding{}",
-      tier, numel, experts, per_expert, chosen,
-      chosen < per_expert ? " that fits shared memory" : "");
-  return d;
-}
-
-Derivation DeriveMoeBlockNK(const Profile& p, const Workload& w, int64_t block_m,
-                            const std::string& quantity, char which) {
-  Derivation d = NewDerivation(
-      quantity,
-      "largest N in {128, 64, 32}, then K in {64, 32}, with max((M*K + K*N)*bytes*stages, "
-      "M*N*bytes) <= smem_per_block; only the Triton path reads N and K (ixformer ignores "
-      "them)");
-  d.UseFact(*p.Find("smem_per_block"));
-  d.UseInput("BLOCK_SIZE_M", block_m, "derived for this dict");
-  int64_t stages = std::stoll(DeriveStageLimit(p).value);
-  int64_t smem = Fact64(p, "smem_per_block");
-  int64_t bytes = w.Get("dtype_bytes");
-  for (int64_t n : {128, 64, 32}) {
-    for (int64_t k : {64, 32}) {
-      int64_t need = GemmTileSmem(block_m, n, k, stages, bytes);
-      std::string label = fmt::format("N={} K={}", n, k);
-      if (need > smem) {
-        d.rejected.push_back(
-            {label, fmt::format("{} bytes at {} stages > {}", need, stages, smem)});
-        continue;
-      }
-      d.value = std::to_string(which == 'n' ? n : k);
-      d.decided_by = fmt::format("{}x{}x{} at {} stages needs {} bytes <= {}", block_m, n, k,
-                                 stages, need, smem);
+    int64_t regs = AttentionRegsPerThread(dim, block, block, threads);
+    if (threads > Fact64(p, "max_threads_per_block")) {
+      last = fmt::format("threads: {} > max_threads_per_block = {}", threads,
+                         Fact64(p, "max_threads_per_block"));
+    } else if (scores < kMinScoresPerThread) {
+      last = fmt::format(
+          "scores per thread: {}x{} scores over {} threads is {} per thread, "
+          "below {}",
+          block, block, threads, scores, kMinScoresPerThread);
+    } else if (half * half < threads) {
+      last = fmt::format("idle threads: the fp32 {}x{} tile leaves some of {} threads idle", half,
+                         half, threads);
+    } else if (regs > Fact64(p, "max_regs_per_thread")) {
+      last = fmt::format("registers: ~{} per thread > max_regs_per_thread = {}", regs,
+                         Fact64(p, "max_regs_per_thread"));
+    } else if (regs * threads > Fact64(p, "regs_per_cu")) {
+      last = fmt::format("register file: ~{} registers x {} threads = {} > regs_per_cu = {}", regs,
+                         threads, regs * threads, Fact64(p, "regs_per_cu"));
+    } else {
+      d.value = v;
+      d.decided_by = fmt::format(
+          "most warps that still give each of {} threads {} scores of the {}x{} tile (~{} "
+          "registers per thread at head dim {}, {} of the register file's {})",
+          threads, scores, block, block, regs, dim, regs * threads, Fact64(p, "regs_per_cu"));
       return d;
     }
+    d.rejected.push_back({v, last});
   }
-  d.error = "no N/K fits in shared memory";
+  d.error = "even 1 warp is rejected by " + last;
   return d;
 }
 

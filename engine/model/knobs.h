@@ -33,12 +33,9 @@ Derivation DerivePartitionSize(const Profile& p, const Workload& w);
 Derivation DerivePrefixBlock(const Profile& p, const Workload& w);
 // `block` is the derived prefix-prefill BLOCK.
 Derivation DerivePrefixNumWarps(const Profile& p, const Workload& w, int64_t block);
-// BLOCK_SIZE_M for a fused-MoE tier whose token-expert pairs reach `numel`.
-Derivation DeriveMoeBlockM(const Profile& p, const Workload& w, int64_t numel,
-                           const std::string& quantity, const std::string& tier);
-// BLOCK_SIZE_N and BLOCK_SIZE_K for a config dict whose BLOCK_SIZE_M is `block_m`
-// (`which` is "n" or "k").
-Derivation DeriveMoeBlockNK(const Profile& p, const Workload& w, int64_t block_m,
-                            const std::string& quantity, char which);
+// The fused-MoE knobs are in moe_knobs.h.
+
+// The largest power of two <= v (1 for v < 2).
+int64_t FloorPow2(int64_t v);
 
 }  // namespace muh

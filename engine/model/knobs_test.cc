@@ -11,10 +11,10 @@ Profile With(const char* set) {
   if (set != nullptr) REQUIRE_MESSAGE(p.ApplySet(set, &err), err);
   return p;
 }
-Workload HeadDimMax(const char* d) {
+Workload HeadDim(const char* d) {
   Workload w = Workload::Defaults();
   std::string err;
-  REQUIRE(w.Set("head_dim_max", d, &err));
+  REQUIRE(w.Set("head_dim", d, &err));
   return w;
 }
 }  // namespace
@@ -28,40 +28,50 @@ TEST_CASE("stage limit: vendor Triton allows 2 stages below cc 8") {
   CHECK(DeriveStageLimit(p).value == "4");
 }
 
-TEST_CASE("shared-memory limit reports the profile's value and its conflict") {
+TEST_CASE("the reported shared-memory limit changes only from a measured or user-given fact") {
+  // Built in: the conflicting fact takes the safe 32 KiB, what the fork's code
+  // reports, so the rule rewrites nothing.
   Derivation d = DeriveSmemLimitKib(With(nullptr));
-  CHECK(d.value == "48");  // 49152 / 1024
+  CHECK(d.value == "32");
+  CHECK(d.decided_by.rfind("not measured", 0) == 0);
   REQUIRE(d.warnings.size() == 1);
   CHECK(d.warnings[0].find("conflicting") != std::string::npos);
-  CHECK(DeriveSmemLimitKib(With("smem_per_block=32768")).value == "32");
+  CHECK(d.warnings[0].find("49152") != std::string::npos);
+  Derivation measured = DeriveSmemLimitKib(With("smem_per_block=49152"));
+  CHECK(measured.value == "48");
+  CHECK(measured.decided_by.rfind("reported as-is", 0) == 0);
   CHECK(DeriveSmemLimitKib(With("smem_per_block=32769")).value.empty());
   CHECK(DeriveSmemLimitBytes(With("smem_per_block=32769")).value == "32769");
 }
 
-TEST_CASE("prefix-prefill BLOCK below SM80") {
-  // Head dim 256, fp16, one stage, BLOCK_M = BLOCK_N = B: 2*256*(B + 2B) = 1536*B.
-  // 48 KiB: 1536*32 = 49152 fits, 1536*64 = 98304 does not -> 32. fp32 halves it to
-  // 16 (>= 16 for tl.dot) using 4*256*(16 + 32) = 49152 bytes.
+TEST_CASE("prefix-prefill BLOCK below SM80 is sized for the served head_dim") {
+  // Head dim 128, 16-bit, one stage, BLOCK_M = BLOCK_N = B: 2*128*(B + 2B) = 768*B.
+  // 32 KiB: 768*64 = 49152 does not fit, 768*32 = 24576 does -> 32; fp32 halves
+  // it to 16 using 4*128*(16 + 32) = 24576.
   Derivation d = DerivePrefixBlock(With(nullptr), Workload::Defaults());
   CHECK(d.value == "32");
   CHECK(d.rejected.size() == 2);  // 128 and 64
-  // Head dim 128: 768*64 = 49152 fits -> 64; fp32: 4*128*(32 + 64) = 49152.
-  CHECK(DerivePrefixBlock(With(nullptr), HeadDimMax("128")).value == "64");
-  // 32 KiB at head dim 128: 768*64 = 49152 > 32768, 768*32 = 24576 fits -> 32.
-  CHECK(DerivePrefixBlock(With("smem_per_block=32768"), HeadDimMax("128")).value == "32");
-  // 32 KiB at head dim 256: 1536*32 = 49152 > 32768, and 16 would halve to 8 < 16.
-  Derivation none = DerivePrefixBlock(With("smem_per_block=32768"), Workload::Defaults());
+  CHECK(d.sized_for == "the served head_dim 128");
+  // 48 KiB at head dim 128: 768*64 = 49152 fits -> 64; fp32: 4*128*(32 + 64) = 49152.
+  CHECK(DerivePrefixBlock(With("smem_per_block=49152"), Workload::Defaults()).value == "64");
+  // 48 KiB at head dim 256: 1536*32 = 49152 fits -> 32.
+  CHECK(DerivePrefixBlock(With("smem_per_block=49152"), HeadDim("256")).value == "32");
+  // 32 KiB at head dim 256: 1536*32 = 49152 > 32768, and 16 would halve to 8 <
+  // 16: the error names shared memory at the smallest usable BLOCK.
+  Derivation none = DerivePrefixBlock(With(nullptr), HeadDim("256"));
   CHECK(none.value.empty());
-  CHECK(none.error.rfind("no BLOCK fits head_dim_max = 256 in 32768 bytes", 0) == 0);
+  CHECK(none.error ==
+        "shared memory: the smallest BLOCK whose fp32 half-tile meets tl.dot's minimum of 16 is "
+        "32, and at head_dim 256 its 16-bit tile needs 49152 bytes > smem_per_block = 32768");
 }
 
 TEST_CASE("prefix-prefill NUM_WARPS below SM80") {
   // B = 32: 1024 scores. 64-wide warps: 4 warps = 256 threads -> 4 scores each;
-  // 8 warps = 512 threads -> 2 each, below 4. Registers at D = 256:
-  // (32*256 + 32*256/2 + 32*32) / 256 = (8192 + 4096 + 1024) / 256 = 52, + 32 = 84.
+  // 8 warps = 512 threads -> 2 each, below 4. Registers at D = 128:
+  // (32*128 + 32*128/2 + 32*32) / 256 = (4096 + 2048 + 1024) / 256 = 28, + 32 = 60.
   Derivation d = DerivePrefixNumWarps(With(nullptr), Workload::Defaults(), 32);
   CHECK(d.value == "4");
-  CHECK(d.decided_by.find("~84 registers") != std::string::npos);
+  CHECK(d.decided_by.find("~60 registers") != std::string::npos);
   // 32-wide warps: 8 warps = 256 threads -> 4 scores each.
   CHECK(DerivePrefixNumWarps(With("warp_size=32"), Workload::Defaults(), 32).value == "8");
   // B = 64 at 64-wide warps: 4096 scores / 4 = 1024 threads = 16 warps, but the
@@ -69,40 +79,50 @@ TEST_CASE("prefix-prefill NUM_WARPS below SM80") {
   CHECK(DerivePrefixNumWarps(With(nullptr), Workload::Defaults(), 64).value == "16");
 }
 
-TEST_CASE("v1 and partition thresholds from shared memory and compute units") {
-  // (49152 - 2*256*4) / 4 = (49152 - 2048) / 4 = 11776 tokens -> 8192.
-  CHECK(DeriveV1MaxContext(With(nullptr), Workload::Defaults()).value == "8192");
-  // (32768 - 2048) / 4 = 7680 -> 4096.
-  CHECK(DeriveV1MaxContext(With("smem_per_block=32768"), Workload::Defaults()).value == "4096");
-  // A v1 block at 8192 tokens holds 8192*4 + 2048 = 34816 bytes: 1 per CU,
-  // so 16 CUs x 1 = 16 blocks fill the device.
-  CHECK(DeriveV1MinWork(With(nullptr), Workload::Defaults()).value == "16");
-  CHECK(DeriveV1MinWork(With("compute_units=64"), Workload::Defaults()).value == "64");
-  // Partition: P*4 <= 49152/2 = 24576 -> P <= 6144 -> 4096; 32 heads x 2
-  // partitions of 8192 tokens = 64 >= 16 CUs.
-  CHECK(DerivePartitionSize(With(nullptr), Workload::Defaults()).value == "4096");
-  // 16 KiB: P*4 <= 8192 -> 2048.
-  CHECK(DerivePartitionSize(With("smem_per_block=16384"), Workload::Defaults()).value == "2048");
+TEST_CASE("NUM_WARPS checks the register file: BLOCK 128 at 16 warps does not fit") {
+  // B = 128 at head dim 256 with 16 warps = 1024 threads:
+  // (128*256 + 128*128 + 128*128) / 1024 + 32 = 64 + 32 = 96 registers, and
+  // 96 * 1024 = 98304 > 65536 -> 8 warps: 128 + 32 = 160, 160 * 512 = 81920 >
+  // 65536 -> 4 warps: 256 + 32 = 288 > 255 per thread. Nothing fits at 256.
+  Derivation d = DerivePrefixNumWarps(With("smem_per_block=232448"), HeadDim("256"), 128);
+  REQUIRE(d.value.empty());
+  CHECK(d.rejected[0].reason.rfind("register file: ~96 registers x 1024 threads", 0) == 0);
+  CHECK(d.error.find("registers") != std::string::npos);
+  // So BLOCK itself steps down to 64 there, which 16 warps fit:
+  // (64*256 + 64*128 + 64*64) / 1024 + 32 = 60 registers, 61440 <= 65536.
+  CHECK(DerivePrefixBlock(With("smem_per_block=232448"), HeadDim("256")).value == "64");
+  // Head dim 128: 16 warps need 72 x 1024 = 73728 > 65536; 8 warps 112 x 512 fit.
+  Derivation d128 = DerivePrefixNumWarps(With("smem_per_block=232448"), HeadDim("128"), 128);
+  CHECK(d128.value == "8");
 }
 
-TEST_CASE("fused-MoE BLOCK_SIZE_M tiers") {
-  Workload w = Workload::Defaults();  // 128 experts
-  // numel <= 64 pairs over 128 experts: ceil(64/128) = 1 per expert -> 16.
-  CHECK(DeriveMoeBlockM(With(nullptr), w, 64, "q", "t").value == "16");
-  // 1024 / 128 = 8 per expert -> 16.
-  CHECK(DeriveMoeBlockM(With(nullptr), w, 1024, "q", "t").value == "16");
-  // 8192 tokens * 8 = 65536 pairs / 128 = 512 per expert -> capped at 256:
-  // max((256*32 + 32*64)*2*2, 256*64*2) = max(40960, 32768) = 40960 <= 49152.
-  CHECK(DeriveMoeBlockM(With(nullptr), w, 65536, "q", "t").value == "256");
-  // 32 KiB: 256 needs 40960 > 32768; 128 needs max((4096 + 2048)*4, 16384) = 24576 -> 128.
-  CHECK(DeriveMoeBlockM(With("smem_per_block=32768"), w, 65536, "q", "t").value == "128");
-  // N/K for M = 16 at 2 stages: 16x128x64 needs max((1024 + 8192)*2*2, 4096) = 36864.
-  CHECK(DeriveMoeBlockNK(With(nullptr), w, 16, "q", 'n').value == "128");
-  CHECK(DeriveMoeBlockNK(With(nullptr), w, 16, "q", 'k').value == "64");
-  // M = 256: 128-wide N needs >= 256*128*2 = 65536 for the epilogue; 64x64
-  // needs (16384 + 4096)*4 = 81920; 64x32 needs (8192 + 2048)*4 = 40960.
-  CHECK(DeriveMoeBlockNK(With(nullptr), w, 256, "q", 'n').value == "64");
-  CHECK(DeriveMoeBlockNK(With(nullptr), w, 256, "q", 'k').value == "32");
+TEST_CASE("v1 and partition thresholds from shared memory and compute units") {
+  // (32768 - 2*128*4) / 4 = 7936 tokens -> 4096.
+  CHECK(DeriveV1MaxContext(With(nullptr), Workload::Defaults()).value == "4096");
+  // (49152 - 1024) / 4 = 12032 -> 8192.
+  CHECK(DeriveV1MaxContext(With("smem_per_block=49152"), Workload::Defaults()).value == "8192");
+  // A v1 block at 4096 tokens holds 4096*4 + 1024 = 17408 bytes: 1 per CU of
+  // 32 KiB, so 16 CUs x 1 = 16 blocks fill the device.
+  CHECK(DeriveV1MinWork(With(nullptr), Workload::Defaults()).value == "16");
+  CHECK(DeriveV1MinWork(With("compute_units=64"), Workload::Defaults()).value == "64");
+}
+
+TEST_CASE("_PARTITION_SIZE keeps the prebuilt kernel's 512 unless a fact says otherwise") {
+  Derivation d = DerivePartitionSize(With(nullptr), Workload::Defaults());
+  CHECK(d.value == "512");
+  CHECK(d.decided_by.find("prebuilt") != std::string::npos);
+  // A kernel that accepts any size: P*4 <= 32768/2 -> P <= 4096; 32 heads x 1
+  // partition of a 4096-token context = 32 >= 16 CUs.
+  CHECK(DerivePartitionSize(With("prebuilt_partition_size=0"), Workload::Defaults()).value ==
+        "4096");
+  // 16 KiB: P*4 <= 8192 -> 2048.
+  Profile small = With("smem_per_block=16384");
+  std::string err;
+  REQUIRE(small.ApplySet("prebuilt_partition_size=0", &err));
+  CHECK(DerivePartitionSize(small, Workload::Defaults()).value == "2048");
+  // A rebuilt kernel for 1024.
+  CHECK(DerivePartitionSize(With("prebuilt_partition_size=1024"), Workload::Defaults()).value ==
+        "1024");
 }
 
 }  // namespace muh

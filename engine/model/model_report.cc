@@ -7,14 +7,14 @@ namespace muh {
 std::string FormatModelReport(const ModelValues& model, bool explain) {
   std::string out = fmt::format("profile {}\n", model.profile().name());
   for (const Fact& f : model.profile().facts()) {
-    out += fmt::format("  {} = {}{}  [{}] {}\n", f.name, FormatNumber(f.value),
-                       f.unit.empty() ? "" : " " + f.unit, ConfidenceName(f.confidence), f.source);
+    out += fmt::format("  {} = {}{}  [{}{}] {}\n", f.name, FormatNumber(f.value),
+                       f.unit.empty() ? "" : " " + f.unit, ConfidenceName(f.confidence),
+                       f.user_given ? ", given by the user" : "", f.source);
     if (!f.alternative.empty()) out += fmt::format("      alternative: {}\n", f.alternative);
   }
   out += "workload\n";
   for (const WorkloadItem& w : model.workload().items()) {
-    out += fmt::format("  {} = {}  [{}] {}\n", w.name, w.value,
-                       w.from_rules ? "rule file" : "default", w.meaning);
+    out += fmt::format("  {} = {}  [{}] {}\n", w.name, w.value, w.origin, w.meaning);
   }
   out += "values\n";
   for (const Derivation& d : model.derivations()) {

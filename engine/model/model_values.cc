@@ -1,6 +1,11 @@
 #include "engine/model/model_values.h"
 
+#include <fmt/format.h>
+
+#include <algorithm>
+
 #include "engine/model/knobs.h"
+#include "engine/model/moe_knobs.h"
 #include "engine/python/py_literal.h"
 
 namespace muh {
@@ -14,6 +19,17 @@ Value ValueOf(const Derivation& d) {
   return v;
 }
 
+namespace {
+
+// A quantity that depends on another that has no value: its error says so.
+Derivation Dependent(const std::string& quantity, const Derivation& on) {
+  Derivation d = NewDerivation(quantity, "");
+  d.error = fmt::format("depends on {}, which has no value: {}", on.quantity, on.error);
+  return d;
+}
+
+}  // namespace
+
 ModelValues::ModelValues(Profile profile, Workload workload, std::vector<SearchSpace> spaces)
     : profile_(std::move(profile)), workload_(std::move(workload)) {
   const Profile& p = profile_;
@@ -26,43 +42,41 @@ ModelValues::ModelValues(Profile profile, Workload workload, std::vector<SearchS
   Add(DeriveV1MinWork(p, w));
   Derivation block = DerivePrefixBlock(p, w);
   Add(block);
-  if (block.error.empty()) {
-    Add(DerivePrefixNumWarps(p, w, std::stoll(block.value)));
-  } else {
-    Derivation warps = NewDerivation("prefix_num_warps_below_sm80", "");
-    warps.error = "depends on prefix_block_below_sm80, which has no value";
-    Add(warps);
-  }
+  Add(block.error.empty() ? DerivePrefixNumWarps(p, w, std::stoll(block.value))
+                          : Dependent("prefix_num_warps_below_sm80", block));
   int64_t experts = w.Get("num_experts");
   int64_t topk = w.Get("topk");
-  Derivation large =
-      DeriveMoeBlockM(p, w, w.Get("max_batched_tokens") * topk, "moe_block_m_large_tier",
-                      "largest tier: max_batched_tokens * topk pairs");
-  Add(large);
-  Derivation def = large;
-  def.quantity = "moe_default_block_m";
-  def.decided_by =
-      "the default dict serves any token count: same as the largest tier. " + def.decided_by;
+  int64_t max_pairs = MoeMaxPairs(w);
+  Add(DeriveMoeBlockM(p, w, w.Get("moe_medium_tier_max"), max_pairs, "moe_block_m_large_tier",
+                      "the final `else` tier: above moe_medium_tier_max, up to "
+                      "max_batched_tokens * topk"));
+  // The default dict serves more than E tokens; the M <= E dict at most E.
+  Derivation def = DeriveMoeBlockM(p, w, experts * topk, max_pairs, "moe_default_block_m",
+                                   "the default dict: more than num_experts tokens");
   Add(def);
-  Derivation small = DeriveMoeBlockM(p, w, experts * topk, "moe_small_block_m",
-                                     "M <= E dict: at most num_experts * topk pairs");
+  Derivation small =
+      DeriveMoeBlockM(p, w, topk - 1, std::min(experts, w.Get("max_batched_tokens")) * topk,
+                      "moe_small_block_m", "the M <= E dict: 1 to num_experts tokens");
   Add(small);
-  if (def.error.empty()) {
-    int64_t m = std::stoll(def.value);
-    Add(DeriveMoeBlockNK(p, w, m, "moe_default_block_n", 'n'));
-    Add(DeriveMoeBlockNK(p, w, m, "moe_default_block_k", 'k'));
+  for (char which : {'n', 'k'}) {
+    std::string name = fmt::format("moe_default_block_{}", which);
+    Add(def.error.empty() ? DeriveMoeBlockNK(p, w, std::stoll(def.value), experts + 1, name, which)
+                          : Dependent(name, def));
   }
-  if (small.error.empty()) {
-    int64_t m = std::stoll(small.value);
-    Add(DeriveMoeBlockNK(p, w, m, "moe_small_block_n", 'n'));
-    Add(DeriveMoeBlockNK(p, w, m, "moe_small_block_k", 'k'));
+  for (char which : {'n', 'k'}) {
+    std::string name = fmt::format("moe_small_block_{}", which);
+    Add(small.error.empty() ? DeriveMoeBlockNK(p, w, std::stoll(small.value), 1, name, which)
+                            : Dependent(name, small));
   }
   for (const SearchSpace& space : spaces) {
     AutotuneResult r = DeriveAutotune(p, w, space);
     Value v = ValueOf(r.derivation);
     v.is_list = true;
     v.text.clear();
-    for (const AutotuneCandidate& c : r.selected) v.entries.push_back(c.entry);
+    for (const AutotuneCandidate& c : r.selected) {
+      v.entries.push_back(c.entry);
+      v.entries.back().ignored = space.ignored;
+    }
     values_[space.name] = std::move(v);
     autotune_.emplace(space.name, std::move(r));
   }
@@ -95,9 +109,12 @@ std::optional<Value> ModelValues::Call(std::string_view name,
     v.error = "moe_block_m_for_numel needs one captured integer (the tier's numel bound)";
     return v;
   }
-  return ValueOf(DeriveMoeBlockM(profile_, workload_, std::stoll(*bound),
-                                 "moe_block_m_for_numel(" + *bound + ")",
-                                 "tier `numel <= " + *bound + "`"));
+  if (bound->size() > 12) {
+    v.error = "moe_block_m_for_numel: the tier bound " + *bound + " is out of range";
+    return v;
+  }
+  return ValueOf(DeriveMoeTierBlockM(profile_, workload_, std::stoll(*bound),
+                                     "moe_block_m_for_numel(" + *bound + ")"));
 }
 
 }  // namespace muh

@@ -23,6 +23,11 @@ int64_t AttentionRegsPerThread(int64_t head_dim, int64_t block_m, int64_t block_
   return CeilDiv(values, threads) + kRegisterOverhead;
 }
 
+int64_t GemmRegsPerThread(int64_t block_m, int64_t block_n, int64_t block_k, int64_t threads) {
+  int64_t values = block_m * block_n + (block_m * block_k + block_k * block_n) / 2;
+  return CeilDiv(values, threads) + kRegisterOverhead;
+}
+
 Occupancy BlocksPerCu(int64_t smem_per_block_used, int64_t smem_per_cu, int64_t regs_per_thread,
                       int64_t threads, int64_t regs_per_cu, int64_t max_threads_per_cu) {
   int64_t by_smem = smem_per_block_used > 0 ? smem_per_cu / smem_per_block_used : 1 << 20;

@@ -26,6 +26,11 @@ int64_t GemmTileSmem(int64_t block_m, int64_t block_n, int64_t block_k, int64_t 
 int64_t AttentionRegsPerThread(int64_t head_dim, int64_t block_m, int64_t block_n, int64_t threads);
 inline constexpr int64_t kRegisterOverhead = 32;
 
+// Estimated 32-bit registers per thread of a GEMM tile: the fp32 accumulator
+// (BM*BN) and the A and B operand tiles (fp16, two per register) spread over
+// the threads, plus the same fixed overhead.
+int64_t GemmRegsPerThread(int64_t block_m, int64_t block_n, int64_t block_k, int64_t threads);
+
 // Blocks of one kernel resident on a compute unit at once, limited by shared
 // memory (one block's worth per CU is all we know), registers and threads.
 struct Occupancy {

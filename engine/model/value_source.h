@@ -17,6 +17,9 @@ namespace muh {
 // in the order the fields should be considered.
 struct ConfigEntry {
   std::vector<std::pair<std::string, std::string>> fields;
+  // Fields the backend ignores (a search space's `ignore:`): two entries
+  // that differ only in these are the same entry.
+  std::vector<std::string> ignored = {};
   const std::string* Get(std::string_view key) const;
 };
 

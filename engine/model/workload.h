@@ -1,6 +1,11 @@
-// What the kernels are sized for: head dimensions, dtype, heads, experts,
-// batch. Declared in the rule file's `workload:` section; every entry has a
-// stated default. Also the autotune search spaces the rule file declares.
+// What the kernels are sized for: the served model's shape (head dimension,
+// heads, experts) and how it is served (tensor parallelism, batch limits).
+// Declared in the rule file's `workload:` section, or read from the model's
+// config.json and the serving command line (workload_sources.h); every entry
+// has a stated default and records where its value came from. Heads and the
+// MoE intermediate size are the model's totals; derivations use the per-rank
+// values (PerRank), divided by tensor_parallel_size as vLLM does. Also the
+// autotune search spaces the rule file declares.
 #pragma once
 
 #include <cstdint>
@@ -15,7 +20,7 @@ struct WorkloadItem {
   std::string name;
   int64_t value = 0;
   std::string meaning;
-  bool from_rules = false;  // false: the default
+  std::string origin = "default";  // "default", "rule file", "config.json", "serve args"
 };
 
 class Workload {
@@ -26,10 +31,19 @@ class Workload {
   const std::vector<WorkloadItem>& items() const { return items_; }
   const WorkloadItem* Find(std::string_view name) const;
   int64_t Get(std::string_view name) const;  // the entry must exist
+  // The per-GPU value of a model total: num_q_heads, num_kv_heads (at least
+  // 1, as vLLM replicates KV heads) and moe_intermediate_size divided by
+  // tensor_parallel_size; any other entry as it is.
+  int64_t PerRank(std::string_view name) const;
   std::vector<std::string> Names() const;
   // Sets an entry from the rule file. `text` is a whole number, or for
   // `dtype` one of float16, bfloat16, float32. False with `error` otherwise.
   bool Set(std::string_view name, const std::string& text, std::string* error);
+  // Sets an entry from `origin` ("config.json", "serve args"). `name` must be
+  // a known entry (or "dtype" with `value` in bytes); the value must be in
+  // range. False with `error` otherwise.
+  bool SetNumber(std::string_view name, int64_t value, const std::string& origin,
+                 std::string* error);
 
  private:
   std::vector<WorkloadItem> items_;

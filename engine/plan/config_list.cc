@@ -82,6 +82,13 @@ std::map<std::string, std::string> Canon(
   return out;
 }
 
+// `canon` without the fields in `ignored`.
+std::map<std::string, std::string> Fold(std::map<std::string, std::string> canon,
+                                        const std::vector<std::string>& ignored) {
+  for (const std::string& k : ignored) canon.erase(k);
+  return canon;
+}
+
 std::string KeyList(const std::vector<std::string>& keys) {
   std::string out;
   for (const std::string& k : keys) out += (out.empty() ? "" : ", ") + k;
@@ -170,8 +177,13 @@ bool PlanConfigAppend(const SourceText& file, const SyntaxTree& tree, std::size_
                            rule_id, index + 1, KeyList(want_keys), KeyList(style_keys));
       return false;
     }
+    // Fields the backend ignores are folded first: an entry that differs
+    // from one already there only in those repeats it.
     auto canon = Canon(want.fields);
-    if (std::find(seen.begin(), seen.end(), canon) != seen.end()) {
+    auto folded = Fold(canon, want.ignored);
+    if (std::any_of(seen.begin(), seen.end(), [&](const std::map<std::string, std::string>& s) {
+          return Fold(s, want.ignored) == folded;
+        })) {
       out->duplicates.push_back(index);
       continue;
     }

@@ -26,7 +26,8 @@ struct ConfigAppend {
 // Plans the insertion of `entries` into the list literal spanning
 // [list_begin, list_end) of `file`, whose parse is `tree`. Entries equal (by value) to one already
 // in the list, or to an earlier requested one, are dropped, so a second run
-// adds nothing. On failure returns false with `error` and `error_offset`.
+// adds nothing; fields an entry names in `ignored` do not count in that
+// comparison. On failure returns false with `error` and `error_offset`.
 bool PlanConfigAppend(const SourceText& file, const SyntaxTree& tree, std::size_t list_begin,
                       std::size_t list_end, const std::vector<ConfigEntry>& entries,
                       const std::string& rule_id, ConfigAppend* out, std::string* error,

@@ -70,6 +70,26 @@ TEST_CASE("duplicates by value are dropped, so a second run adds nothing") {
   CHECK(r3.existing == 2);
 }
 
+TEST_CASE("fields the backend ignores are folded before duplicates are dropped") {
+  // The file has BLOCK_M 128, PRE_LOAD_V False, num_warps 4; a request that
+  // differs only in an ignored field repeats it.
+  ConfigEntry same_but_ignored = Entry("128", "True", "4");
+  same_but_ignored.ignored = {"PRE_LOAD_V"};
+  ConfigEntry other = Entry("64", "True", "4");
+  other.ignored = {"PRE_LOAD_V"};
+  ConfigEntry other_again = Entry("64", "False", "4");
+  other_again.ignored = {"PRE_LOAD_V"};
+  ConfigAppend r;
+  std::string err;
+  std::string out = Run(kList, {same_but_ignored, other, other_again}, &r, &err);
+  CHECK(r.duplicates == std::vector<int>{0, 2});
+  CHECK(r.appended == 1);
+  // Without the fold the same request is new.
+  ConfigAppend r2;
+  Run(kList, {Entry("128", "True", "4")}, &r2, &err);
+  CHECK(r2.appended == 1);
+}
+
 TEST_CASE("CRLF files get CRLF entries") {
   std::string crlf;
   for (char c : std::string(kList)) {

@@ -38,7 +38,7 @@ run() {
   while [[ $1 != -- ]]; do envs+=("$1"); shift; done
   shift
   local code=0
-  (cd "$dir" && env "${envs[@]}" "$muhpatch" diff "$@") \
+  (cd "$dir" && env "${envs[@]}" "$muhpatch" diff --hw "$card" "$@") \
     >"$scratch/out/$name.diff" 2>"$scratch/out/$name.err" || code=$?
   [[ $code -eq 0 ]] || { cat "$scratch/out/$name.err" >&2; fail "$name: diff exited $code"; }
   n=$((n + 1))
@@ -54,6 +54,9 @@ same() {
   ok "diff identical: $1${2:+ (stdout and stderr)}"
 }
 
+# The baseline's _custom_ops.py hunk needs a measured shared-memory fact (the
+# case's args give the same one).
+card=$repo/fixtures/cases/enginex_vllm/measured-card.yaml
 run base "$scratch" LC_ALL=C TZ=UTC -- rules.yaml tree
 cmp -s "$repo/fixtures/cases/enginex_vllm/expected.diff" out/base.diff ||
   fail "baseline diff differs from fixtures/cases/enginex_vllm/expected.diff"

@@ -27,7 +27,8 @@ diff -r pristine tree >/dev/null || { echo "FAIL: the tree changed"; exit 1; }
 echo "ok apply refuses while the lock is held"
 
 start=$(date +%s%N)
-"$muhpatch" diff rules.yaml tree >d.diff 2>/dev/null
+# (expected.diff is made with a measured shared-memory fact: pass it too.)
+"$muhpatch" diff --hw "$repo/fixtures/cases/enginex_vllm/measured-card.yaml" rules.yaml tree >d.diff 2>/dev/null
 waited=$(( ($(date +%s%N) - start) / 1000000 ))
 wait "$holder"
 [[ $waited -ge 1000 ]] || { echo "FAIL: diff did not wait for the lock (${waited} ms)"; exit 1; }

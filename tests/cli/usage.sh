@@ -105,7 +105,8 @@ usage_error "rules.yaml: error: --rule 'custom-ops-smem-limt': no such rule (did
 
 # A good --rule runs just that rule: the diff is that rule's file section of
 # the full diff, under a preamble that names that rule alone.
-mp diff --rule custom-ops-smem-limit rules.yaml tree
+# (The limit changes only from a measured fact: --set gives one.)
+mp diff --set smem_per_block=49152 --rule custom-ops-smem-limit rules.yaml tree
 [[ $code -eq 0 && -z $err ]] || fail "diff --rule custom-ops-smem-limit: exit $code, stderr '$err'"
 want="muhpatch: rule custom-ops-smem-limit: rewrites"$'\n'$(awk '/^diff --git /{keep = ($3 == "a/vllm/_custom_ops.py")} keep' \
   "$repo/fixtures/cases/enginex_vllm/expected.diff")

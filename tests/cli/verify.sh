@@ -63,6 +63,15 @@ trap 'rm -rf "$scratch"' EXIT
 fail() { echo "FAIL: verify: $*" >&2; exit 1; }
 ok() { echo "ok $*"; }
 
+# The miniature tree's CRLF file is vllm/_custom_ops.py, whose one rule (the
+# shared-memory limit) rewrites only from a measured fact: every run gets the
+# measured card of fixtures/cases/enginex_vllm (--hw, right after the command).
+card=$repo/fixtures/cases/enginex_vllm/measured-card.yaml
+real_muhpatch=$muhpatch
+muhpatch=$scratch/muhpatch-measured
+printf '#!/usr/bin/env bash\ncmd=$1; shift\nexec "%s" "$cmd" --hw "%s" "$@"\n' "$real_muhpatch" "$card" >"$muhpatch"
+chmod +x "$muhpatch"
+
 cp -a "$repo/fixtures/enginex-vllm" "$scratch/pristine"
 cp "$repo/rules/bi100.yaml" "$scratch/rules.yaml"
 mkdir "$scratch/tmp"
