@@ -188,7 +188,8 @@ struct Wrapped {
 
 bool Wrap(std::string_view text, Wrapped* w) {
   w->bytes = "(" + std::string(text) + "\n)\n";
-  PythonParser parser;
+  // Conditions are parsed by the hundred: one parser per thread.
+  thread_local PythonParser parser;
   w->tree.emplace(parser.Parse(w->bytes));
   if (w->tree->HasError()) return false;
   TSNode root = w->tree->Root();

@@ -1,5 +1,7 @@
 #include "engine/liveness/liveness.h"
 
+#include <algorithm>
+
 #include "engine/liveness/key_reads.h"
 #include "engine/liveness/overwrite.h"
 #include "engine/liveness/reachability.h"
@@ -42,6 +44,34 @@ struct LivenessAnalysis::State {
 };
 
 namespace {
+
+// Import lines anywhere in the tree that load `path` (at most four).
+std::vector<Evidence> Importers(TreeIndex* index, const Reachability& reach,
+                                const std::string& path) {
+  std::vector<Evidence> out;
+  const std::string* module = index->modules().ModuleOf(path);
+  if (module == nullptr) return out;
+  std::string last = module->substr(module->rfind('.') + 1);
+  for (const std::string& q : index->paths()) {
+    if (q == path || out.size() >= 4) continue;
+    if (index->Occurrences(q, last).empty()) continue;
+    const PyLines* lines = index->Lines(q);
+    if (lines == nullptr) continue;
+    for (std::size_t o : index->Occurrences(q, last)) {
+      int k = lines->IndexAt(o);
+      if (k < 0 || (lines->Keyword(k) != "import" && lines->Keyword(k) != "from")) continue;
+      auto stmt = ParseImport(lines->Code(k));
+      if (!stmt) continue;
+      std::vector<std::string> targets = reach.Targets(q, *stmt);
+      if (std::find(targets.begin(), targets.end(), *module) == targets.end()) continue;
+      Evidence e = index->At(q, k);
+      if (!reach.Reached(q)) e.what += "  [in " + q + ", which is not reached]";
+      if (out.empty() || !(out.back() == e)) out.push_back(e);
+      break;
+    }
+  }
+  return out;
+}
 
 SiteLiveness Verdict(Liveness state, std::string reason, std::vector<Evidence> evidence) {
   SiteLiveness s;
@@ -148,10 +178,13 @@ SiteLiveness LivenessAnalysis::At(const std::string& path, std::size_t offset) c
       if (ev.size() > 8) ev.resize(8);
       return Verdict(Liveness::kDead, why, ev);
     }
+    std::vector<Evidence> ev{here};
+    std::vector<Evidence> importers = Importers(index, reach, path);
+    ev.insert(ev.end(), importers.begin(), importers.end());
     return Verdict(Liveness::kDead,
                    "not imported when serving: no module reached from " +
                        state_->facts.entry_module + " imports it",
-                   {here});
+                   ev);
   }
 
   // References.

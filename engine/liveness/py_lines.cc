@@ -9,9 +9,19 @@ namespace muh {
 namespace {
 
 bool IsWordChar(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' ||
-         static_cast<unsigned char>(c) >= 0x80;
+  unsigned char u = static_cast<unsigned char>(c);
+  return (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9') || u == '_' ||
+         u >= 0x80;
 }
+
+// The bytes the lexer must look at inside a line; all others are skipped.
+struct SpecialTable {
+  bool special[256] = {};
+  SpecialTable() {
+    for (char c : std::string_view("#\\()[]{}\"'\n")) special[static_cast<unsigned char>(c)] = true;
+  }
+};
+const SpecialTable kSpecial;
 
 bool InRanges(const std::vector<std::pair<std::size_t, std::size_t>>& ranges, std::size_t at) {
   auto it = std::upper_bound(
@@ -71,6 +81,10 @@ std::optional<PyLines> PyLines::Lex(std::string_view src) {
     continued = false;
     while (i < n && src[i] != '\n') {
       char c = src[i];
+      if (!kSpecial.special[static_cast<unsigned char>(c)]) {
+        ++i;
+        continue;
+      }
       if (c == '#') {
         const void* nl = std::memchr(src.data() + i, '\n', n - i);
         std::size_t stop =

@@ -39,6 +39,8 @@ class Reachability {
   // Dynamic imports the analysis could not follow, in reached modules.
   const std::vector<Evidence>& opaque() const { return opaque_; }
   std::size_t reached_count() const { return reached_.size(); }
+  // The tree modules an import statement of `path` loads.
+  std::vector<std::string> Targets(const std::string& path, const ImportStatement& s) const;
 
  private:
   struct Deferred {
@@ -63,7 +65,6 @@ class Reachability {
   void Reach(const std::string& module, const Evidence& via);
   void Scan(const std::string& path);
   void ScanDynamic(const std::string& path, const PyLines& lines);
-  std::vector<std::string> Targets(const std::string& path, const ImportStatement& s) const;
   // Literal values the lines of `path` that run assign to `name`
   // (`name = "a.b"`, `name="a.b"`), prefixes marked by a trailing '*'.
   const std::vector<std::string>& LiteralsAssignedTo(const std::string& path,

@@ -10,8 +10,9 @@ namespace muh {
 namespace {
 
 bool IsWordChar(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' ||
-         static_cast<unsigned char>(c) >= 0x80;
+  unsigned char u = static_cast<unsigned char>(c);
+  return (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9') || u == '_' ||
+         u >= 0x80;
 }
 
 std::string_view Trim(std::string_view s) {
@@ -66,32 +67,85 @@ TreeIndex::TreeIndex(const std::vector<std::string>& py_paths, const ReadFn& rea
                      const LivenessFacts& facts)
     : paths_(py_paths), read_(read), facts_(facts), modules_(py_paths) {}
 
+TreeIndex::FileState& TreeIndex::File(const std::string& path) { return files_[path]; }
+
 const std::string* TreeIndex::Bytes(const std::string& path) {
-  auto it = bytes_.find(path);
-  if (it != bytes_.end()) return it->second.get();
-  auto bytes = std::make_unique<std::string>();
-  if (!read_(path, bytes.get())) bytes.reset();
-  return bytes_.emplace(path, std::move(bytes)).first->second.get();
+  FileState& f = File(path);
+  if (!f.read) {
+    f.read = true;
+    f.bytes = std::make_unique<std::string>();
+    if (!read_(path, f.bytes.get())) f.bytes.reset();
+  }
+  return f.bytes.get();
 }
 
 const PyLines* TreeIndex::Lines(const std::string& path) {
-  auto it = lines_.find(path);
-  if (it != lines_.end()) return it->second.get();
-  std::unique_ptr<PyLines> lines;
-  if (const std::string* b = Bytes(path)) {
-    if (auto l = PyLines::Lex(*b)) lines = std::make_unique<PyLines>(std::move(*l));
+  FileState& f = File(path);
+  if (!f.lexed) {
+    f.lexed = true;
+    if (const std::string* b = Bytes(path)) {
+      if (auto l = PyLines::Lex(*b)) f.lines = std::make_unique<PyLines>(std::move(*l));
+    }
   }
-  return lines_.emplace(path, std::move(lines)).first->second.get();
+  return f.lines.get();
 }
+
+namespace {
+
+struct WordTable {
+  bool word[256];
+  WordTable() {
+    for (int c = 0; c < 256; ++c) word[c] = IsWordChar(static_cast<char>(c));
+  }
+};
+const WordTable kWords;
+
+// Two bit positions of a word in a 16384-bit filter: a hash of its length
+// and of its first and last (up to) eight bytes, one multiply per word.
+std::pair<uint32_t, uint32_t> WordBits(const char* p, std::size_t n) {
+  uint64_t head = 0;
+  uint64_t tail = 0;
+  std::size_t k = n < 8 ? n : 8;
+  std::memcpy(&head, p, k);
+  std::memcpy(&tail, p + n - k, k);
+  uint64_t h = (head ^ (tail << 1 | tail >> 63) ^ n) * 0x9E3779B97F4A7C15ull;
+  h ^= h >> 29;
+  return {static_cast<uint32_t>(h & 16383), static_cast<uint32_t>((h >> 40) & 16383)};
+}
+
+}  // namespace
 
 const std::vector<std::size_t>& TreeIndex::Occurrences(const std::string& path,
                                                        const std::string& word) {
-  auto key = std::make_pair(path, word);
-  auto it = occurrences_.find(key);
-  if (it != occurrences_.end()) return it->second;
+  FileState& f = File(path);
+  auto it = f.occurrences.find(word);
+  if (it != f.occurrences.end()) return it->second;
   std::vector<std::size_t> out;
   const std::string* b = Bytes(path);
+  if (b != nullptr && !f.words) {
+    f.words = std::make_unique<WordFilter>();
+    f.words->fill(0);
+    const char* data = b->data();
+    std::size_t n = b->size();
+    const bool* is_word = kWords.word;
+    for (std::size_t i = 0; i < n;) {
+      if (!is_word[static_cast<unsigned char>(data[i])]) {
+        ++i;
+        continue;
+      }
+      std::size_t s = i;
+      while (i < n && is_word[static_cast<unsigned char>(data[i])]) ++i;
+      auto [x, y] = WordBits(data + s, i - s);
+      (*f.words)[x >> 6] |= 1ull << (x & 63);
+      (*f.words)[y >> 6] |= 1ull << (y & 63);
+    }
+  }
+  bool maybe = false;
   if (b != nullptr && !word.empty()) {
+    auto [x, y] = WordBits(word.data(), word.size());
+    maybe = ((*f.words)[x >> 6] >> (x & 63) & 1) && ((*f.words)[y >> 6] >> (y & 63) & 1);
+  }
+  if (maybe) {
     const char* data = b->data();
     std::size_t n = b->size();
     std::size_t at = 0;
@@ -105,7 +159,7 @@ const std::vector<std::size_t>& TreeIndex::Occurrences(const std::string& path,
       at = o + 1;
     }
   }
-  return occurrences_.emplace(key, std::move(out)).first->second;
+  return f.occurrences.emplace(word, std::move(out)).first->second;
 }
 
 Evidence TreeIndex::At(const std::string& path, int k) {
@@ -122,6 +176,15 @@ Evidence TreeIndex::At(const std::string& path, int k) {
 }
 
 LineGuard TreeIndex::Guard(const std::string& path, int k) {
+  FileState& file = File(path);
+  auto cached = file.guards.find(k);
+  if (cached != file.guards.end()) return cached->second;
+  LineGuard g = GuardOf(path, k);
+  File(path).guards.emplace(k, g);
+  return g;
+}
+
+LineGuard TreeIndex::GuardOf(const std::string& path, int k) {
   LineGuard g;
   const PyLines* lines = Lines(path);
   if (lines == nullptr || k < 0) return g;

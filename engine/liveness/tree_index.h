@@ -5,11 +5,14 @@
 // belongs to. Lexical throughout: nothing here parses a file.
 #pragma once
 
+#include <array>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -68,15 +71,28 @@ class TreeIndex {
   Evidence At(const std::string& path, int k);
 
  private:
+  LineGuard GuardOf(const std::string& path, int k);
   std::optional<ConstantFlag> FlagAt(const std::string& path, const std::string& name, int depth);
+
+  // Per file: a Bloom filter of the words in it, built on the first search,
+  // so that a search skips the files that cannot hold its word.
+  using WordFilter = std::array<uint64_t, 256>;
+  struct FileState {
+    std::unique_ptr<std::string> bytes;
+    bool read = false;
+    std::unique_ptr<PyLines> lines;
+    bool lexed = false;
+    std::unique_ptr<WordFilter> words;
+    std::unordered_map<std::string, std::vector<std::size_t>> occurrences;
+    std::unordered_map<int, LineGuard> guards;
+  };
+  FileState& File(const std::string& path);
 
   std::vector<std::string> paths_;
   const ReadFn& read_;
   const LivenessFacts& facts_;
   ModuleMap modules_;
-  std::map<std::string, std::unique_ptr<std::string>> bytes_;
-  std::map<std::string, std::unique_ptr<PyLines>> lines_;
-  std::map<std::pair<std::string, std::string>, std::vector<std::size_t>> occurrences_;
+  std::unordered_map<std::string, FileState> files_;
   std::map<std::pair<std::string, std::string>, std::optional<ConstantFlag>> flags_;
 };
 
