@@ -22,7 +22,8 @@ LAYERS = {
     "rules": ["base", "python", "query", "model"],
     "patch": ["base"],
     "plan": ["base", "python", "query", "model", "rules", "patch"],
-    "app": ["base", "io", "python", "query", "model", "rules", "patch", "plan"],
+    "liveness": ["base", "python", "query"],  # pure: strings in, verdicts out
+    "app": ["base", "io", "python", "query", "model", "rules", "patch", "plan", "liveness"],
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"engine/([a-z_]+)/')

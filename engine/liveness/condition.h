@@ -1,0 +1,53 @@
+// Deciding a condition from facts: constant module flags, the platform
+// served, the device's compute capability. Three-valued: what the facts do
+// not settle is unknown, never a guess. Parses the condition alone with
+// tree-sitter (a few bytes), never its file.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/liveness/liveness_types.h"
+
+namespace muh {
+
+enum class Tri { kFalse, kTrue, kUnknown };
+
+Tri Not(Tri t);
+
+// A module-level name bound to one constant, with where it is bound.
+struct ConstantFlag {
+  std::string canonical;  // CanonicalLiteral's spelling: "False", "0", "'x'"
+  Evidence evidence;
+};
+
+struct ConditionContext {
+  // The constant a bare name denotes in the condition's module, if any.
+  std::function<std::optional<ConstantFlag>(std::string_view name)> flag;
+  const LivenessFacts* facts = nullptr;
+};
+
+struct ConditionResult {
+  Tri value = Tri::kUnknown;
+  std::string why;                 // what decided it: "HAS_TRITON is False"
+  std::vector<Evidence> evidence;  // the facts it rests on (flags' definitions)
+};
+
+// The value of the Python expression `text` in `ctx`. Decides: True, False,
+// None and numbers; names that ctx.flag resolves; not/and/or and
+// parentheses; platform predicates (`is_hip()`, `current_platform.is_rocm()`,
+// `is_cuda_alike()` ...) from facts->platform; `has_device_capability(N)`
+// from facts->compute_capability; `==`/`!=` against a platform marker of
+// another platform.
+ConditionResult EvaluateCondition(std::string_view text, const ConditionContext& ctx);
+
+// For `A if COND else B` expressions: which branch of each conditional
+// expression in `text` holds byte `offset` (relative to `text`), and whether
+// that branch is taken. kTrue when every enclosing conditional's branch is
+// taken or none encloses it; kFalse with the deciding condition otherwise.
+ConditionResult BranchTaken(std::string_view text, std::size_t offset, const ConditionContext& ctx);
+
+}  // namespace muh

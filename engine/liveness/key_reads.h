@@ -1,0 +1,28 @@
+// Whether any code that runs reads one key of a dict. Two searches, both
+// lexical: the key as a string literal anywhere in the reached modules,
+// read as `x['KEY']`, `x.get('KEY')` or `'KEY' in x` (whatever `x` is);
+// and the dict's own flow, from the variable that holds it through the
+// functions it is passed to by name (a call of a def in the same file or in
+// a module imported by alias), where `**var` reads every key and a call of
+// a function outside the tree may read any, unless a declared fact says
+// which keys that function reads.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine/liveness/reachability.h"
+#include "engine/liveness/tree_index.h"
+
+namespace muh {
+
+struct KeyReadResult {
+  Tri read = Tri::kUnknown;
+  std::string why;
+  std::vector<Evidence> evidence;
+};
+
+KeyReadResult ReadsOfKey(TreeIndex* index, const Reachability& reach, const std::string& path,
+                         const std::string& var, const std::string& key);
+
+}  // namespace muh

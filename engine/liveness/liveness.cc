@@ -1,0 +1,222 @@
+#include "engine/liveness/liveness.h"
+
+#include <algorithm>
+
+#include "engine/liveness/key_reads.h"
+#include "engine/liveness/overwrite.h"
+#include "engine/liveness/reachability.h"
+#include "engine/liveness/references.h"
+
+namespace muh {
+
+const char* LivenessName(Liveness l) {
+  switch (l) {
+    case Liveness::kLive:
+      return "live";
+    case Liveness::kDead:
+      return "dead";
+    case Liveness::kUnknown:
+      return "unknown";
+  }
+  return "unknown";
+}
+
+std::vector<PlatformMarker> VllmBackendMarkers() {
+  std::vector<PlatformMarker> out = {{"_Backend.ROCM_FLASH", "rocm", ""},
+                                     {"_Backend.IPEX", "xpu", ""},
+                                     {"_Backend.TORCH_SDPA", "cpu", ""},
+                                     {"_Backend.PALLAS", "tpu", ""},
+                                     {"_Backend.OPENVINO", "openvino", ""}};
+  for (const char* device : {"cuda", "rocm", "xpu", "cpu", "tpu", "hpu", "neuron", "openvino"}) {
+    out.push_back({std::string("\"") + device + "\"", device, "device_type"});
+    out.push_back({std::string("'") + device + "'", device, "device_type"});
+  }
+  return out;
+}
+
+struct LivenessAnalysis::State {
+  State(const std::vector<std::string>& paths, ReadFn r, LivenessFacts f)
+      : read(std::move(r)), facts(std::move(f)), index(paths, read, facts) {}
+  ReadFn read;
+  LivenessFacts facts;
+  TreeIndex index;
+  Reachability reach;
+};
+
+namespace {
+
+// Import lines anywhere in the tree that load `path` (at most four).
+std::vector<Evidence> Importers(TreeIndex* index, const Reachability& reach,
+                                const std::string& path) {
+  std::vector<Evidence> out;
+  const std::string* module = index->modules().ModuleOf(path);
+  if (module == nullptr) return out;
+  std::string last = module->substr(module->rfind('.') + 1);
+  for (const std::string& q : index->paths()) {
+    if (q == path || out.size() >= 4) continue;
+    if (index->Occurrences(q, last).empty()) continue;
+    const PyLines* lines = index->Lines(q);
+    if (lines == nullptr) continue;
+    for (std::size_t o : index->Occurrences(q, last)) {
+      int k = lines->IndexAt(o);
+      if (k < 0 || (lines->Keyword(k) != "import" && lines->Keyword(k) != "from")) continue;
+      auto stmt = ParseImport(lines->Code(k));
+      if (!stmt) continue;
+      std::vector<std::string> targets = reach.Targets(q, *stmt);
+      if (std::find(targets.begin(), targets.end(), *module) == targets.end()) continue;
+      Evidence e = index->At(q, k);
+      if (!reach.Reached(q)) e.what += "  [in " + q + ", which is not reached]";
+      if (out.empty() || !(out.back() == e)) out.push_back(e);
+      break;
+    }
+  }
+  return out;
+}
+
+SiteLiveness Verdict(Liveness state, std::string reason, std::vector<Evidence> evidence) {
+  SiteLiveness s;
+  s.state = state;
+  s.reason = std::move(reason);
+  s.evidence = std::move(evidence);
+  return s;
+}
+
+}  // namespace
+
+LivenessAnalysis::LivenessAnalysis(std::unique_ptr<State> state) : state_(std::move(state)) {}
+LivenessAnalysis::LivenessAnalysis(LivenessAnalysis&&) noexcept = default;
+LivenessAnalysis& LivenessAnalysis::operator=(LivenessAnalysis&&) noexcept = default;
+LivenessAnalysis::~LivenessAnalysis() = default;
+
+LivenessAnalysis LivenessAnalysis::Run(const std::vector<std::string>& py_paths, const ReadFn& read,
+                                       const LivenessFacts& facts) {
+  auto state = std::make_unique<State>(py_paths, read, facts);
+  state->reach = Reachability::Run(&state->index);
+  return LivenessAnalysis(std::move(state));
+}
+
+std::vector<Evidence> LivenessAnalysis::ImportChain(const std::string& path) const {
+  std::vector<Evidence> chain;
+  std::string at = path;
+  for (const Evidence* via = state_->reach.Via(at);
+       via != nullptr && !via->path.empty() && chain.size() < 64; via = state_->reach.Via(at)) {
+    chain.insert(chain.begin(), *via);
+    at = via->path;
+  }
+  return chain;
+}
+
+std::size_t LivenessAnalysis::modules_reached() const { return state_->reach.reached_count(); }
+
+SiteLiveness LivenessAnalysis::At(const std::string& path, std::size_t offset) const {
+  TreeIndex* index = &state_->index;
+  const Reachability& reach = state_->reach;
+  const PyLines* lines = index->Lines(path);
+  if (lines == nullptr) {
+    return Verdict(Liveness::kUnknown, "the file could not be read or lexed", {{path, 0, ""}});
+  }
+  int k = lines->IndexAt(offset);
+  if (k < 0) return Verdict(Liveness::kUnknown, "no statement at this offset", {});
+  Evidence here = index->At(path, k);
+
+  // Local reasons.
+  if (auto exit = index->AfterExit(path, k)) {
+    return Verdict(Liveness::kDead,
+                   "unreachable: it follows an unconditional " +
+                       std::string(lines->Keyword(*exit)) + " in its block",
+                   {index->At(path, *exit), here});
+  }
+  LineGuard guard = index->Guard(path, k);
+  if (guard.value == Tri::kFalse) {
+    return Verdict(Liveness::kDead, "in a branch never taken: " + guard.why, guard.evidence);
+  }
+  auto write = WriteSiteAt(*lines, offset);
+  if (auto eq = AssignmentEquals(*lines, k); eq && offset > *eq) {
+    const LogicalLine& l = lines->lines()[static_cast<std::size_t>(k)];
+    ConditionContext ctx;
+    ctx.facts = &state_->facts;
+    ctx.flag = [index, &path](std::string_view name) {
+      return index->Flag(path, std::string(name));
+    };
+    std::string_view value = lines->src().substr(*eq + 1, l.code_end - *eq - 1);
+    ConditionResult taken = BranchTaken(value, offset - *eq - 1, ctx);
+    if (taken.value == Tri::kFalse) {
+      std::vector<Evidence> ev{here};
+      ev.insert(ev.end(), taken.evidence.begin(), taken.evidence.end());
+      return Verdict(Liveness::kDead, "in a branch never taken: " + taken.why, ev);
+    }
+  }
+  if (write) {
+    OverwriteResult over = Overwritten(index, path, *write);
+    if (over.dead) {
+      std::vector<Evidence> ev{here};
+      ev.insert(ev.end(), over.evidence.begin(), over.evidence.end());
+      return Verdict(Liveness::kDead, over.why, ev);
+    }
+  }
+
+  // Imports.
+  if (!reach.entry_found()) {
+    return Verdict(Liveness::kUnknown,
+                   "the entry module " + state_->facts.entry_module + " is not in the tree", {});
+  }
+  bool open = !reach.opaque().empty();
+  if (!reach.Reached(path)) {
+    if (open) {
+      return Verdict(Liveness::kUnknown,
+                     "no import reaches it, but a dynamic import the analysis cannot follow may "
+                     "load it",
+                     reach.opaque());
+    }
+    if (const std::vector<BlockedImport>* blocked = reach.Blocked(path)) {
+      std::string why = "not imported when serving: " + blocked->front().why;
+      std::vector<Evidence> ev;
+      for (const BlockedImport& b : *blocked) {
+        ev.insert(ev.end(), b.evidence.begin(), b.evidence.end());
+      }
+      if (blocked->size() > 1) why += " (and " + std::to_string(blocked->size() - 1) + " more)";
+      if (ev.size() > 8) ev.resize(8);
+      return Verdict(Liveness::kDead, why, ev);
+    }
+    std::vector<Evidence> ev{here};
+    std::vector<Evidence> importers = Importers(index, reach, path);
+    ev.insert(ev.end(), importers.begin(), importers.end());
+    return Verdict(Liveness::kDead,
+                   "not imported when serving: no module reached from " +
+                       state_->facts.entry_module + " imports it",
+                   ev);
+  }
+
+  // References.
+  bool in_function = false;
+  int unit = index->OutermostUnit(path, k, &in_function);
+  if (unit >= 0 && in_function) {
+    References refs(index, [&reach](const std::string& p) { return reach.Reached(p); });
+    ReferenceResult used = refs.Of(path, unit);
+    if (used.referenced == Tri::kFalse) {
+      return Verdict(open ? Liveness::kUnknown : Liveness::kDead, used.why, used.evidence);
+    }
+    if (used.referenced == Tri::kUnknown) {
+      return Verdict(Liveness::kUnknown, used.why, used.evidence);
+    }
+  }
+
+  // Keys.
+  if (write && !write->key.empty()) {
+    KeyReadResult keys = ReadsOfKey(index, reach, path, write->var, write->key);
+    if (keys.read == Tri::kFalse) {
+      std::vector<Evidence> ev{here};
+      ev.insert(ev.end(), keys.evidence.begin(), keys.evidence.end());
+      return Verdict(open ? Liveness::kUnknown : Liveness::kDead, keys.why, ev);
+    }
+    if (keys.read == Tri::kUnknown) return Verdict(Liveness::kUnknown, keys.why, keys.evidence);
+  }
+
+  std::vector<Evidence> ev{here};
+  if (const Evidence* via = reach.Via(path); via != nullptr && !via->path.empty()) {
+    ev.push_back(*via);
+  }
+  return Verdict(Liveness::kLive, "reached from " + state_->facts.entry_module + ", and runs", ev);
+}
+
+}  // namespace muh

@@ -1,0 +1,60 @@
+// Liveness of knob sites: whether the code at a byte of a tree file runs
+// on the served platform (live), never runs or never matters (dead), or
+// cannot be decided (unknown, never a guess), with the reason and the
+// file:line of the evidence. Pure: the caller passes the tree's .py paths
+// and a read callback; nothing here touches the disk.
+//
+// What decides, in order (the first that says dead wins; a local reason
+// holds even where reachability is open):
+//   1. unreachable: after an unconditional return/raise in an enclosing block;
+//   2. branch: an enclosing if/elif/else decided by a constant module flag,
+//      the platform, or has_device_capability(N); or the other side of an
+//      `A if COND else B`;
+//   3. overwritten: reassigned on every path before any read (overwrite.h);
+//   4. imports: the module is not reached from facts.entry_module
+//      (reachability.h);
+//   5. references: the enclosing def or class is used by nothing that runs
+//      (references.h);
+//   6. unread keys: a dict value whose key no code that runs reads (key_reads.h).
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/liveness/liveness_types.h"
+#include "engine/liveness/tree_index.h"
+
+namespace muh {
+
+class Reachability;
+
+class LivenessAnalysis {
+ public:
+  // Reads what it needs through `read`, which must stay callable while the
+  // analysis is used (At reads files that Run did not need). `py_paths` are
+  // tree-relative and sorted.
+  static LivenessAnalysis Run(const std::vector<std::string>& py_paths, const ReadFn& read,
+                              const LivenessFacts& facts);
+  LivenessAnalysis(LivenessAnalysis&&) noexcept;
+  LivenessAnalysis& operator=(LivenessAnalysis&&) noexcept;
+  ~LivenessAnalysis();
+
+  // The liveness of the code at `byte_offset` of `path`.
+  SiteLiveness At(const std::string& path, std::size_t byte_offset) const;
+
+  // The imports that reach `path` from the entry, entry side first; empty
+  // when it is not reached (or is the entry).
+  std::vector<Evidence> ImportChain(const std::string& path) const;
+
+  // How many modules the entry reaches.
+  std::size_t modules_reached() const;
+
+ private:
+  struct State;
+  explicit LivenessAnalysis(std::unique_ptr<State> state);
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace muh

@@ -1,0 +1,200 @@
+// One fixture tree per reason (fixtures/liveness/<case>/), written for
+// these tests; sites are found by searching the files' text.
+#include "engine/liveness/liveness.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "tests/fixture_testing.h"
+
+namespace muh {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+class Fixture {
+ public:
+  explicit Fixture(const std::string& name, LivenessFacts facts = LivenessFacts{}) {
+    fs::path root = fs::path(MUHPATCH_SOURCE_DIR) / "fixtures/liveness" / name;
+    for (const auto& e : fs::recursive_directory_iterator(root)) {
+      if (e.is_regular_file() && e.path().extension() == ".py") {
+        files_[fs::relative(e.path(), root).generic_string()] = testing::Slurp(e.path());
+      }
+    }
+    std::vector<std::string> paths;
+    for (const auto& [p, bytes] : files_) paths.push_back(p);
+    facts.entry_module = "app.main";
+    if (facts.markers.empty()) facts.markers = VllmBackendMarkers();
+    read_ = [this](const std::string& p, std::string* bytes) {
+      auto it = files_.find(p);
+      if (it == files_.end()) return false;
+      *bytes = it->second;
+      return true;
+    };
+    analysis_ = std::make_unique<LivenessAnalysis>(LivenessAnalysis::Run(paths, read_, facts));
+  }
+
+  // The verdict at `value` inside the first `context` of `path`.
+  SiteLiveness At(const std::string& path, const std::string& context, const std::string& value) {
+    const std::string& bytes = files_.at(path);
+    std::size_t at = bytes.find(context);
+    REQUIRE_MESSAGE(at != std::string::npos, path << ": no '" << context << "'");
+    std::size_t v = context.find(value);
+    REQUIRE(v != std::string::npos);
+    return analysis_->At(path, at + v);
+  }
+
+ private:
+  std::map<std::string, std::string> files_;
+  ReadFn read_;
+  std::unique_ptr<LivenessAnalysis> analysis_;
+};
+
+std::string Describe(const SiteLiveness& s) {
+  std::string out = std::string(LivenessName(s.state)) + ": " + s.reason;
+  for (const Evidence& e : s.evidence) {
+    out += "\n  " + e.path + ":" + std::to_string(e.line) + ": " + e.what;
+  }
+  return out;
+}
+
+bool Cites(const SiteLiveness& s, const std::string& path, const std::string& what) {
+  return std::any_of(s.evidence.begin(), s.evidence.end(), [&](const Evidence& e) {
+    return e.path == path && e.what.find(what) != std::string::npos;
+  });
+}
+
+}  // namespace
+
+TEST_CASE("a module imported only under a constant flag is dead, through a re-export") {
+  Fixture f("flag_guard");
+  SiteLiveness tile = f.At("app/fast_kernel.py", "TILE = 64", "64");
+  INFO(Describe(tile));
+  CHECK(tile.state == Liveness::kDead);
+  CHECK(tile.reason.find("USE_FAST is False") != std::string::npos);
+  CHECK(Cites(tile, "app/ops.py", "if USE_FAST:"));
+  CHECK(Cites(tile, "app/flags/detect.py", "USE_FAST = False"));
+  CHECK(f.At("app/ops.py", "WIDTH = 128", "128").state == Liveness::kLive);
+}
+
+TEST_CASE("a module imported only by another platform's backend is dead") {
+  Fixture f("backend_only");
+  SiteLiveness tuned = f.At("app/kernels/tuned.py", "dict(BM=128, BN=64)", "128");
+  INFO(Describe(tuned));
+  CHECK(tuned.state == Liveness::kDead);
+  CHECK(Cites(tuned, "app/backends/amd.py", "from app.kernels.tuned import attention"));
+  CHECK(f.At("app/backends/native.py", "SPLIT = 256", "256").state == Liveness::kLive);
+  // Served on ROCm, the same kernels run.
+  LivenessFacts rocm;
+  rocm.platform = "rocm";
+  Fixture g("backend_only", rocm);
+  CHECK(g.At("app/kernels/tuned.py", "dict(BM=128, BN=64)", "128").state != Liveness::kDead);
+}
+
+TEST_CASE("has_device_capability branches follow the compute capability") {
+  Fixture f("capability");
+  SiteLiveness big = f.At("app/tile.py", "128 if current", "128");
+  INFO(Describe(big));
+  CHECK(big.state == Liveness::kDead);
+  CHECK(big.reason.find("compute capability 7.0") != std::string::npos);
+  CHECK(f.At("app/tile.py", "else 32", "32").state == Liveness::kLive);
+  CHECK(f.At("app/tile.py", "warps = 8", "8").state == Liveness::kDead);
+  CHECK(f.At("app/tile.py", "warps = 4", "4").state == Liveness::kLive);
+  LivenessFacts ampere;
+  ampere.compute_capability = 8.0;
+  Fixture g("capability", ampere);
+  CHECK(g.At("app/tile.py", "128 if current", "128").state == Liveness::kLive);
+  CHECK(g.At("app/tile.py", "else 32", "32").state == Liveness::kDead);
+}
+
+TEST_CASE("a dict value overwritten on every path is dead; the overwrites are live") {
+  Fixture f("overwrite");
+  SiteLiveness first = f.At("app/tiles.py", "\"TILE\": 64", "64");
+  INFO(Describe(first));
+  CHECK(first.state == Liveness::kDead);
+  CHECK(Cites(first, "app/tiles.py", "cfg[\"TILE\"] = 128"));
+  CHECK(Cites(first, "app/tiles.py", "cfg[\"TILE\"] = 32"));
+  CHECK(f.At("app/tiles.py", "\"TILE\": 16", "16").state == Liveness::kDead);
+  CHECK(f.At("app/tiles.py", "cfg[\"TILE\"] = 128", "128").state == Liveness::kLive);
+  CHECK(f.At("app/tiles.py", "cfg[\"TILE\"] = 32", "32").state == Liveness::kLive);
+  // SPLIT is replaced only on one path.
+  CHECK(f.At("app/tiles.py", "\"SPLIT\": 2", "2").state == Liveness::kLive);
+}
+
+TEST_CASE("a function whose only caller is never called is dead") {
+  Fixture f("unreferenced");
+  SiteLiveness limit = f.At("app/limits.py", "return 32 * 1024", "32");
+  INFO(Describe(limit));
+  CHECK(limit.state == Liveness::kDead);
+  CHECK(limit.reason.find("smem_limit") != std::string::npos);
+  CHECK(Cites(limit, "app/util.py", "limits.smem_limit(0)"));
+  CHECK(f.At("app/limits.py", "return 7", "7").state == Liveness::kLive);
+}
+
+TEST_CASE("a dict passed to a binary is unknown until a fact says what the binary reads") {
+  Fixture f("declared");
+  SiteLiveness bn = f.At("app/moe.py", "\"BN\": 32", "32");
+  INFO(Describe(bn));
+  CHECK(bn.state == Liveness::kUnknown);
+  CHECK(Cites(bn, "app/ops.py", "_F.launch(x, cfg)"));
+  LivenessFacts facts;
+  DeclaredFact fact;
+  fact.callee = "fastlib.launch";
+  fact.reads_keys = {"BM"};
+  fact.source = "fastlib's launch signature";
+  facts.declared.push_back(fact);
+  Fixture g("declared", facts);
+  SiteLiveness declared = g.At("app/moe.py", "\"BN\": 32", "32");
+  INFO(Describe(declared));
+  CHECK(declared.state == Liveness::kDead);
+  CHECK(Cites(declared, "app/ops.py", "fastlib's launch signature"));
+  CHECK(g.At("app/moe.py", "\"BM\": 16", "16").state == Liveness::kLive);
+}
+
+TEST_CASE("a dynamic import the analysis cannot follow leaves unreached modules unknown") {
+  Fixture f("dynamic");
+  CHECK(f.At("app/loaded.py", "DEPTH = 3", "3").state == Liveness::kLive);
+  SiteLiveness width = f.At("app/plugin.py", "WIDTH = 16", "16");
+  INFO(Describe(width));
+  CHECK(width.state == Liveness::kUnknown);
+  CHECK(Cites(width, "app/main.py", "APP_PLUGIN"));
+  // A local reason still decides.
+  CHECK(f.At("app/plugin.py", "w = 8", "8").state == Liveness::kDead);
+}
+
+TEST_CASE("code after an unconditional return is dead") {
+  Fixture f("after_return");
+  SiteLiveness grid = f.At("app/kernel.py", "cfg[\"BN\"]", "BN");
+  INFO(Describe(grid));
+  CHECK(grid.state == Liveness::kDead);
+  CHECK(grid.reason.find("return") != std::string::npos);
+  CHECK(f.At("app/kernel.py", "cfg[\"BM\"]", "BM").state == Liveness::kLive);
+}
+
+TEST_CASE("dict keys that nothing reached reads are dead") {
+  Fixture f("unread_keys");
+  SiteLiveness bn = f.At("app/config.py", "\"BN\": 32", "32");
+  INFO(Describe(bn));
+  CHECK(bn.state == Liveness::kDead);
+  CHECK(bn.reason.find("'BN'") != std::string::npos);
+  CHECK(f.At("app/config.py", "\"GROUP\": 8", "8").state == Liveness::kDead);
+  CHECK(f.At("app/config.py", "\"BM\": 16", "16").state == Liveness::kLive);
+}
+
+TEST_CASE("without the entry module every verdict beyond local ones is unknown") {
+  std::map<std::string, std::string> files{{"lib/x.py", "A = 1\n"}};
+  ReadFn read = [&files](const std::string& p, std::string* b) {
+    *b = files.at(p);
+    return true;
+  };
+  LivenessAnalysis a = LivenessAnalysis::Run({"lib/x.py"}, read, LivenessFacts{});
+  CHECK(a.At("lib/x.py", 4).state == Liveness::kUnknown);
+}
+
+}  // namespace muh

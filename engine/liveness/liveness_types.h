@@ -1,0 +1,69 @@
+// The value types the liveness analysis hands out and takes in.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace muh {
+
+enum class Liveness { kLive, kDead, kUnknown };
+
+// "live", "dead", "unknown".
+const char* LivenessName(Liveness l);
+
+// One piece of evidence: where, and what is there.
+struct Evidence {
+  std::string path;
+  int line = 0;
+  std::string what;  // e.g. "HAS_TRITON = False"
+};
+
+inline bool operator==(const Evidence& a, const Evidence& b) {
+  return a.path == b.path && a.line == b.line && a.what == b.what;
+}
+
+// A condition that names a platform other than the one served is false:
+// `text` is matched against an operand of `==` or `!=` exactly
+// (`backend == _Backend.ROCM_FLASH`), and, when `other_suffix` is set, the
+// other operand's text must end with it (`device_config.device_type == "xpu"`).
+struct PlatformMarker {
+  std::string text;
+  std::string platform;
+  std::string other_suffix;
+};
+
+// What lies behind a binary, stated with its source. `callee` is a
+// function of the tree (`path` and its name) or, with `path` empty, an
+// out-of-tree function by its dotted import name
+// (`ixformer.functions.fused_moe`).
+struct DeclaredFact {
+  enum class Kind {
+    kReadsKeys,       // the callee reads only `reads_keys` of a dict passed to it
+    kImportsNothing,  // the dynamic imports in `callee` load no module of the tree
+  };
+  Kind kind = Kind::kReadsKeys;
+  std::string path;
+  std::string callee;
+  std::vector<std::string> reads_keys;
+  std::string source;
+};
+
+struct LivenessFacts {
+  std::string entry_module = "vllm.entrypoints.openai.api_server";
+  std::string platform = "cuda";  // cuda, rocm, xpu, cpu, tpu, hpu, neuron, openvino
+  double compute_capability = 7.0;
+  std::vector<PlatformMarker> markers;
+  std::vector<DeclaredFact> declared;
+};
+
+// The built-in markers of vLLM 0.6's attention backends (`_Backend.ROCM_FLASH`
+// is ROCm's, `_Backend.IPEX` XPU's ...), for LivenessFacts::markers.
+std::vector<PlatformMarker> VllmBackendMarkers();
+
+struct SiteLiveness {
+  Liveness state = Liveness::kUnknown;
+  std::string reason;  // one sentence: why
+  std::vector<Evidence> evidence;
+};
+
+}  // namespace muh

@@ -1,0 +1,100 @@
+#include "engine/liveness/module_names.h"
+
+#include <cctype>
+
+namespace muh {
+
+namespace {
+
+bool IsIdentifier(std::string_view s) {
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+  for (char c : s) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool IsPackageInit(std::string_view path) {
+  return path == "__init__.py" ||
+         (path.size() > 12 && path.substr(path.size() - 12) == "/__init__.py");
+}
+
+std::optional<std::string> ModuleOfPath(std::string_view path) {
+  if (path.size() < 4 || path.substr(path.size() - 3) != ".py") return std::nullopt;
+  std::string_view stem = path.substr(0, path.size() - 3);
+  if (IsPackageInit(path)) {
+    if (path == "__init__.py") return std::nullopt;
+    stem = path.substr(0, path.size() - 12);
+  }
+  std::string out;
+  std::size_t at = 0;
+  for (;;) {
+    std::size_t slash = stem.find('/', at);
+    std::string_view seg = stem.substr(at, slash == std::string_view::npos ? slash : slash - at);
+    if (!IsIdentifier(seg)) return std::nullopt;
+    if (!out.empty()) out += '.';
+    out += seg;
+    if (slash == std::string_view::npos) break;
+    at = slash + 1;
+  }
+  return out;
+}
+
+std::vector<std::string> ParentPackages(std::string_view module) {
+  std::vector<std::string> out;
+  for (std::size_t dot = module.find('.'); dot != std::string_view::npos;
+       dot = module.find('.', dot + 1)) {
+    out.emplace_back(module.substr(0, dot));
+  }
+  return out;
+}
+
+std::optional<std::string> ResolveRelative(std::string_view importer, bool is_package, int level,
+                                           std::string_view rest) {
+  if (level == 0) return std::string(rest);
+  // A module's package is its name less the last segment; a package is its
+  // own. Each dot past the first climbs one package.
+  std::string base(importer);
+  int drop = is_package ? level - 1 : level;
+  for (int i = 0; i < drop; ++i) {
+    if (base.empty()) return std::nullopt;
+    std::size_t dot = base.rfind('.');
+    base.resize(dot == std::string::npos ? 0 : dot);
+  }
+  if (base.empty()) return std::nullopt;
+  if (rest.empty()) return base;
+  return base + "." + std::string(rest);
+}
+
+ModuleMap::ModuleMap(const std::vector<std::string>& paths) {
+  for (const std::string& p : paths) {
+    if (auto m = ModuleOfPath(p)) {
+      path_of_.emplace(*m, p);
+      module_of_.emplace(p, *m);
+    }
+  }
+}
+
+const std::string* ModuleMap::PathOf(std::string_view module) const {
+  auto it = path_of_.find(module);
+  return it == path_of_.end() ? nullptr : &it->second;
+}
+
+const std::string* ModuleMap::ModuleOf(std::string_view path) const {
+  auto it = module_of_.find(path);
+  return it == module_of_.end() ? nullptr : &it->second;
+}
+
+std::vector<std::string> ModuleMap::WithPrefix(std::string_view prefix) const {
+  std::vector<std::string> out;
+  for (auto it = path_of_.lower_bound(prefix);
+       it != path_of_.end() && std::string_view(it->first).substr(0, prefix.size()) == prefix;
+       ++it) {
+    out.push_back(it->first);
+  }
+  return out;
+}
+
+}  // namespace muh

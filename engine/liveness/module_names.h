@@ -1,0 +1,45 @@
+// Python module names of a tree's files: `vllm/a/b.py` is `vllm.a.b`,
+// `vllm/a/__init__.py` is `vllm.a`. Pure: paths in, names out.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace muh {
+
+// The module a tree-relative `.py` path defines; nullopt for a path that is
+// not a module (no `.py` suffix, or a segment that is no identifier).
+std::optional<std::string> ModuleOfPath(std::string_view path);
+
+// Whether `path` is a package's `__init__.py`.
+bool IsPackageInit(std::string_view path);
+
+// `a`, `a.b` for `a.b.c`: the packages Python imports before a module.
+std::vector<std::string> ParentPackages(std::string_view module);
+
+// The absolute module a `from` clause names, seen from `importer` (a module
+// name, `is_package` when it is a package's `__init__`): `level` leading
+// dots, then `rest` (may be empty). nullopt when the dots climb above the top.
+std::optional<std::string> ResolveRelative(std::string_view importer, bool is_package, int level,
+                                           std::string_view rest);
+
+// Module name -> tree path, for every module among `paths`.
+class ModuleMap {
+ public:
+  explicit ModuleMap(const std::vector<std::string>& paths);
+  // The path of `module`, or nullptr when the tree has no such module.
+  const std::string* PathOf(std::string_view module) const;
+  // The module of `path`, or nullptr when it is not one of the tree's.
+  const std::string* ModuleOf(std::string_view path) const;
+  // Every module whose name starts with `prefix`, in name order.
+  std::vector<std::string> WithPrefix(std::string_view prefix) const;
+
+ private:
+  std::map<std::string, std::string, std::less<>> path_of_;
+  std::map<std::string, std::string, std::less<>> module_of_;
+};
+
+}  // namespace muh

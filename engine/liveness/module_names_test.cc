@@ -1,0 +1,38 @@
+#include "engine/liveness/module_names.h"
+
+#include <doctest/doctest.h>
+
+namespace muh {
+
+TEST_CASE("module names follow the file layout") {
+  CHECK(ModuleOfPath("pkg/a/b.py") == std::optional<std::string>("pkg.a.b"));
+  CHECK(ModuleOfPath("pkg/a/__init__.py") == std::optional<std::string>("pkg.a"));
+  CHECK(ModuleOfPath("top.py") == std::optional<std::string>("top"));
+  CHECK_FALSE(ModuleOfPath("pkg/a-b.py").has_value());
+  CHECK_FALSE(ModuleOfPath("pkg/notes.txt").has_value());
+  CHECK(IsPackageInit("pkg/__init__.py"));
+  CHECK_FALSE(IsPackageInit("pkg/my__init__.py"));
+  CHECK(ParentPackages("a.b.c") == std::vector<std::string>{"a", "a.b"});
+}
+
+TEST_CASE("relative imports resolve from the importer's package") {
+  CHECK(ResolveRelative("pkg.sub.mod", false, 1, "other") ==
+        std::optional<std::string>("pkg.sub.other"));
+  CHECK(ResolveRelative("pkg.sub.mod", false, 2, "x.y") == std::optional<std::string>("pkg.x.y"));
+  CHECK(ResolveRelative("pkg.sub", true, 1, "mod") == std::optional<std::string>("pkg.sub.mod"));
+  CHECK(ResolveRelative("pkg.sub", true, 1, "") == std::optional<std::string>("pkg.sub"));
+  CHECK(ResolveRelative("pkg.mod", false, 1, "") == std::optional<std::string>("pkg"));
+  CHECK_FALSE(ResolveRelative("pkg.mod", false, 3, "x").has_value());
+  CHECK(ResolveRelative("pkg.mod", false, 0, "abs.mod") == std::optional<std::string>("abs.mod"));
+}
+
+TEST_CASE("the module map finds paths, modules and prefixes") {
+  ModuleMap map({"p/__init__.py", "p/a.py", "p/b/__init__.py", "p/b/c.py", "README.md"});
+  REQUIRE(map.PathOf("p.b") != nullptr);
+  CHECK(*map.PathOf("p.b") == "p/b/__init__.py");
+  CHECK(*map.ModuleOf("p/b/c.py") == "p.b.c");
+  CHECK(map.PathOf("p.z") == nullptr);
+  CHECK(map.WithPrefix("p.b.") == std::vector<std::string>{"p.b.c"});
+}
+
+}  // namespace muh

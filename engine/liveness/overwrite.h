@@ -1,0 +1,37 @@
+// Writes that no read can see: a local variable (or one key of a local
+// dict) assigned and then, on every path of its function, assigned again
+// (or left behind by a return or raise) before anything reads it. Lexical,
+// over the logical lines of the function (py_lines.h): a loop or `with`/
+// `try` block that mentions the variable counts as a read, and any mention
+// other than a plain reassignment is a read, so a doubt always keeps the
+// write live.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/liveness/tree_index.h"
+
+namespace muh {
+
+// What a site writes: `var = <site>`, `var = {'key': <site>}` or
+// `var['key'] = <site>`.
+struct WriteSite {
+  std::string var;
+  std::string key;  // empty when the whole variable is written
+  int line = 0;     // logical line index
+};
+
+// The write holding byte `offset` of the file, if its line is one.
+std::optional<WriteSite> WriteSiteAt(const PyLines& lines, std::size_t offset);
+
+struct OverwriteResult {
+  bool dead = false;
+  std::string why;
+  std::vector<Evidence> evidence;  // the overwriting lines
+};
+
+OverwriteResult Overwritten(TreeIndex* index, const std::string& path, const WriteSite& site);
+
+}  // namespace muh

@@ -1,0 +1,229 @@
+#include "engine/liveness/py_lines.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+
+namespace muh {
+
+namespace {
+
+bool IsWordChar(char c) {
+  unsigned char u = static_cast<unsigned char>(c);
+  return (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9') || u == '_' ||
+         u >= 0x80;
+}
+
+// The bytes the lexer must look at inside a line; all others are skipped.
+struct SpecialTable {
+  bool special[256] = {};
+  SpecialTable() {
+    for (char c : std::string_view("#\\()[]{}\"'\n")) special[static_cast<unsigned char>(c)] = true;
+  }
+};
+const SpecialTable kSpecial;
+
+bool InRanges(const std::vector<std::pair<std::size_t, std::size_t>>& ranges, std::size_t at) {
+  auto it = std::upper_bound(
+      ranges.begin(), ranges.end(), at,
+      [](std::size_t off, const std::pair<std::size_t, std::size_t>& r) { return off < r.first; });
+  if (it == ranges.begin()) return false;
+  --it;
+  return at < it->second;
+}
+
+}  // namespace
+
+std::optional<PyLines> PyLines::Lex(std::string_view src) {
+  PyLines out;
+  out.src_ = src;
+  std::size_t i = 0;
+  int line = 1;
+  int depth = 0;
+  bool continued = false;
+  std::vector<int> open;  // indices of lines still open as headers, by indent
+  LogicalLine* current = nullptr;
+  const std::size_t n = src.size();
+  while (i < n) {
+    std::size_t line_begin = i;
+    if (depth == 0 && !continued) {
+      int indent = 0;
+      std::size_t j = i;
+      for (; j < n; ++j) {
+        if (src[j] == ' ') {
+          ++indent;
+        } else if (src[j] == '\t') {
+          indent = (indent / 8 + 1) * 8;
+        } else if (src[j] != '\f') {
+          break;
+        }
+      }
+      bool blank = j >= n || src[j] == '\n' || src[j] == '\r' || src[j] == '#';
+      if (blank) {
+        current = nullptr;
+      } else {
+        while (!open.empty() &&
+               out.lines_[static_cast<std::size_t>(open.back())].indent >= indent) {
+          open.pop_back();
+        }
+        LogicalLine l;
+        l.begin = line_begin;
+        l.code = j;
+        l.indent = indent;
+        l.line = line;
+        l.parent = open.empty() ? -1 : open.back();
+        out.lines_.push_back(l);
+        open.push_back(static_cast<int>(out.lines_.size()) - 1);
+        current = &out.lines_.back();
+      }
+      i = j;
+    }
+    continued = false;
+    while (i < n && src[i] != '\n') {
+      char c = src[i];
+      if (!kSpecial.special[static_cast<unsigned char>(c)]) {
+        ++i;
+        continue;
+      }
+      if (c == '#') {
+        const void* nl = std::memchr(src.data() + i, '\n', n - i);
+        std::size_t stop =
+            nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - src.data()) : n;
+        out.comments_.emplace_back(i, stop);
+        i = stop;
+        break;
+      }
+      if (c == '\\') {
+        if (i + 1 < n && src[i + 1] == '\n') {
+          continued = true;
+          ++i;
+          break;
+        }
+        if (i + 2 < n && src[i + 1] == '\r' && src[i + 2] == '\n') {
+          continued = true;
+          i += 2;
+          break;
+        }
+        ++i;
+        continue;
+      }
+      if (c == '(' || c == '[' || c == '{') {
+        ++depth;
+      } else if (c == ')' || c == ']' || c == '}') {
+        if (--depth < 0) return std::nullopt;
+      } else if (c == '"' || c == '\'') {
+        std::size_t start = i;
+        bool triple = i + 2 < n && src[i + 1] == c && src[i + 2] == c;
+        i += triple ? 3 : 1;
+        for (;;) {
+          if (i >= n) return std::nullopt;
+          char s = src[i];
+          if (s == '\\') {
+            if (i + 1 < n && src[i + 1] == '\n') {
+              out.newlines_.push_back(i + 1);
+              ++line;
+            }
+            i += 2;
+            continue;
+          }
+          if (s == '\n') {
+            if (!triple) return std::nullopt;
+            out.newlines_.push_back(i);
+            ++line;
+          }
+          if (s == c && (!triple || (i + 2 < n && src[i + 1] == c && src[i + 2] == c))) {
+            i += triple ? 3 : 1;
+            break;
+          }
+          ++i;
+        }
+        out.strings_.emplace_back(start, i);
+        continue;
+      }
+      ++i;
+    }
+    if (current != nullptr) {
+      std::size_t e = i;
+      while (e > current->code && !out.comments_.empty() && out.comments_.back().second == e &&
+             out.comments_.back().first >= current->code) {
+        e = out.comments_.back().first;
+      }
+      while (e > current->code && (src[e - 1] == ' ' || src[e - 1] == '\t' || src[e - 1] == '\r' ||
+                                   src[e - 1] == '\\')) {
+        --e;
+      }
+      current->code_end = std::max(current->code_end, e);
+    }
+    if (i < n) {
+      out.newlines_.push_back(i);
+      ++i;
+      ++line;
+    }
+    if (current != nullptr) current->end = i;
+  }
+  if (depth != 0) return std::nullopt;
+  return out;
+}
+
+int PyLines::IndexAt(std::size_t offset) const {
+  auto it = std::upper_bound(lines_.begin(), lines_.end(), offset,
+                             [](std::size_t off, const LogicalLine& l) { return off < l.begin; });
+  if (it == lines_.begin()) return -1;
+  --it;
+  return offset < it->end ? static_cast<int>(it - lines_.begin()) : -1;
+}
+
+bool PyLines::InCode(std::size_t offset) const {
+  return !InRanges(strings_, offset) && !InRanges(comments_, offset);
+}
+
+bool PyLines::InString(std::size_t offset) const { return InRanges(strings_, offset); }
+
+std::string_view PyLines::Code(int k) const {
+  const LogicalLine& l = lines_[static_cast<std::size_t>(k)];
+  return src_.substr(l.code, l.code_end > l.code ? l.code_end - l.code : 0);
+}
+
+std::string_view PyLines::Keyword(int k) const {
+  std::string_view code = Code(k);
+  std::size_t e = 0;
+  while (e < code.size() && IsWordChar(code[e])) ++e;
+  return code.substr(0, e);
+}
+
+std::string_view PyLines::HeaderCondition(int k) const {
+  std::string_view code = Code(k);
+  std::string_view kw = Keyword(k);
+  if (kw.empty()) return {};
+  // The colon that ends the header: the last one outside brackets and strings.
+  std::size_t base = lines_[static_cast<std::size_t>(k)].code;
+  int depth = 0;
+  std::size_t colon = std::string_view::npos;
+  for (std::size_t j = kw.size(); j < code.size(); ++j) {
+    if (!InCode(base + j)) continue;
+    char c = code[j];
+    if (c == '(' || c == '[' || c == '{') ++depth;
+    if (c == ')' || c == ']' || c == '}') --depth;
+    if (c == ':' && depth == 0 && (j + 1 >= code.size() || code[j + 1] != '=')) {
+      colon = j;
+      break;
+    }
+  }
+  if (colon == std::string_view::npos) return {};
+  std::string_view cond = code.substr(kw.size(), colon - kw.size());
+  while (!cond.empty() && std::isspace(static_cast<unsigned char>(cond.front()))) {
+    cond.remove_prefix(1);
+  }
+  while (!cond.empty() && std::isspace(static_cast<unsigned char>(cond.back()))) {
+    cond.remove_suffix(1);
+  }
+  return cond;
+}
+
+int PyLines::LineOf(std::size_t offset) const {
+  return static_cast<int>(std::lower_bound(newlines_.begin(), newlines_.end(), offset) -
+                          newlines_.begin()) +
+         1;
+}
+
+}  // namespace muh

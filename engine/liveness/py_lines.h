@@ -1,0 +1,58 @@
+// The logical lines of a Python file, found by a lexer (strings, comments,
+// brackets, backslash continuations) without parsing, with the nesting that
+// their indentation gives. The liveness analysis finds imports, flag
+// assignments and name references with it across the whole tree and parses
+// only the statements involved.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace muh {
+
+struct LogicalLine {
+  std::size_t begin = 0;     // first byte of its first physical line
+  std::size_t code = 0;      // its first non-blank byte
+  std::size_t code_end = 0;  // end of its code: before a trailing comment and the newline
+  std::size_t end = 0;       // first byte after its last newline (or the file's end)
+  int indent = 0;            // columns of leading blanks, a tab to the next multiple of 8
+  int line = 0;              // 1-based line of `code`
+  int parent = -1;           // the nearest earlier line indented less: its header; -1 at top
+};
+
+class PyLines {
+ public:
+  // nullopt when the lexer loses its way (an unterminated string,
+  // unbalanced brackets): the caller must then not trust any line.
+  static std::optional<PyLines> Lex(std::string_view src);
+
+  const std::vector<LogicalLine>& lines() const { return lines_; }
+  std::string_view src() const { return src_; }
+  // The logical line holding `offset`, or -1 (blank and comment lines hold none).
+  int IndexAt(std::size_t offset) const;
+  // Whether `offset` is code: outside strings and comments.
+  bool InCode(std::size_t offset) const;
+  // Whether `offset` is inside a string literal.
+  bool InString(std::size_t offset) const;
+  // The line's code text, and its first word (`if`, `from`, `def` ...; empty
+  // when it starts with punctuation).
+  std::string_view Code(int k) const;
+  std::string_view Keyword(int k) const;
+  // For a compound statement's header (`if x:`): the text between its
+  // keyword and the colon that ends it; empty when the line is no header.
+  std::string_view HeaderCondition(int k) const;
+  // The 1-based line of `offset`.
+  int LineOf(std::size_t offset) const;
+
+ private:
+  std::string_view src_;
+  std::vector<LogicalLine> lines_;
+  std::vector<std::pair<std::size_t, std::size_t>> strings_;   // [begin, end), in order
+  std::vector<std::pair<std::size_t, std::size_t>> comments_;  // [begin, end), in order
+  std::vector<std::size_t> newlines_;                          // offsets of '\n'
+};
+
+}  // namespace muh

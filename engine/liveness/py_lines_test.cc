@@ -1,0 +1,49 @@
+#include "engine/liveness/py_lines.h"
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+namespace muh {
+
+TEST_CASE("logical lines nest by indentation and skip strings, comments and brackets") {
+  std::string src =
+      "import os\n"
+      "\n"
+      "if FLAG:  # a comment\n"
+      "    from a import (b,\n"
+      "                   c)\n"
+      "    x = '''\n"
+      "import fake\n"
+      "'''\n"
+      "else:\n"
+      "    y = 1 \\\n"
+      "        + 2\n";
+  auto lines = PyLines::Lex(src);
+  REQUIRE(lines.has_value());
+  const auto& ls = lines->lines();
+  REQUIRE(ls.size() == 6);
+  CHECK(lines->Keyword(0) == "import");
+  CHECK(lines->Keyword(1) == "if");
+  CHECK(lines->HeaderCondition(1) == "FLAG");
+  CHECK(lines->Code(1) == "if FLAG:");
+  CHECK(ls[2].parent == 1);
+  CHECK(lines->Code(2) == "from a import (b,\n                   c)");
+  CHECK(ls[3].line == 6);
+  CHECK(ls[4].parent == -1);
+  CHECK(lines->Keyword(4) == "else");
+  CHECK(ls[5].parent == 4);
+  CHECK(lines->IndexAt(src.find("import fake")) == 3);
+  CHECK(lines->InString(src.find("import fake")));
+  CHECK_FALSE(lines->InCode(src.find("a comment")));
+  CHECK(lines->InCode(src.find("FLAG")));
+  CHECK(lines->LineOf(src.find("+ 2")) == 11);
+}
+
+TEST_CASE("the lexer gives up on unbalanced brackets and open strings") {
+  CHECK_FALSE(PyLines::Lex("x = (1,\n").has_value());
+  CHECK_FALSE(PyLines::Lex("x = 'open\n").has_value());
+  CHECK_FALSE(PyLines::Lex("x = 1)\n").has_value());
+}
+
+}  // namespace muh

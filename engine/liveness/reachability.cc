@@ -1,0 +1,269 @@
+#include "engine/liveness/reachability.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace muh {
+
+namespace {
+
+// The text between the parenthesis at `open` and its partner.
+std::string_view Arguments(const PyLines& lines, std::size_t open) {
+  std::string_view src = lines.src();
+  int depth = 0;
+  for (std::size_t i = open; i < src.size(); ++i) {
+    if (!lines.InCode(i)) continue;
+    if (src[i] == '(') ++depth;
+    if (src[i] == ')' && --depth == 0) return src.substr(open + 1, i - open - 1);
+  }
+  return {};
+}
+
+}  // namespace
+
+Reachability Reachability::Run(TreeIndex* index) {
+  Reachability r;
+  r.index_ = index;
+  const std::string* entry = index->modules().PathOf(index->facts().entry_module);
+  r.entry_found_ = entry != nullptr;
+  if (!r.entry_found_) return r;
+  r.Reach(index->facts().entry_module, Evidence{});
+  References refs(index, [&r](const std::string& p) { return r.Reached(p); });
+  for (;;) {
+    while (!r.queue_.empty()) {
+      std::string path = r.queue_.back();
+      r.queue_.pop_back();
+      r.Scan(path);
+    }
+    bool more = r.ReachWatched();
+    // Dynamic imports, and function-local imports whose def or class
+    // something that runs uses.
+    std::vector<Dynamic> waiting;
+    for (const Dynamic& d : r.dynamic_) {
+      if (r.Resolve(d, &refs)) {
+        more = true;
+      } else {
+        waiting.push_back(d);
+      }
+    }
+    r.dynamic_ = std::move(waiting);
+    std::vector<Deferred> pending;
+    for (Deferred& d : r.deferred_) {
+      bool needed = false;
+      for (const std::string& t : d.targets) {
+        const std::string* p = index->modules().PathOf(t);
+        needed = needed || (p != nullptr && !r.Reached(*p));
+      }
+      if (!needed) continue;
+      ReferenceResult used = refs.Of(d.path, d.unit);
+      if (used.referenced == Tri::kFalse) {
+        pending.push_back(d);
+        continue;
+      }
+      for (const std::string& t : d.targets) r.Reach(t, index->At(d.path, d.line));
+      more = true;
+    }
+    r.deferred_ = std::move(pending);
+    if (!more && r.queue_.empty()) break;
+  }
+  for (const Deferred& d : r.deferred_) {
+    ReferenceResult used = refs.Of(d.path, d.unit);
+    BlockedImport b;
+    b.why = "imported only inside " + index->DefinedName(d.path, d.unit) + ", and " + used.why;
+    b.evidence.push_back(index->At(d.path, d.line));
+    b.evidence.insert(b.evidence.end(), used.evidence.begin(), used.evidence.end());
+    for (const std::string& t : d.targets) {
+      const std::string* p = index->modules().PathOf(t);
+      if (p != nullptr && !r.Reached(*p)) r.blocked_[*p].push_back(b);
+    }
+  }
+  return r;
+}
+
+bool Reachability::Resolve(const Dynamic& d, References* refs) {
+  if (d.unit >= 0 && refs->Of(d.path, d.unit).referenced == Tri::kFalse) return false;
+  Evidence at = index_->At(d.path, d.line);
+  using Kind = DynamicImportArgument::Kind;
+  if (d.arg.kind == Kind::kLiteral) {
+    Reach(d.arg.value, at);
+  } else if (d.arg.kind == Kind::kPrefix) {
+    for (const std::string& m : index_->modules().WithPrefix(d.arg.value)) Reach(m, at);
+  } else if (d.arg.kind == Kind::kName) {
+    watched_.emplace(d.arg.value, at);
+  } else {
+    opaque_.push_back(at);
+  }
+  return true;
+}
+
+bool Reachability::ReachWatched() {
+  bool more = false;
+  for (const auto& [name, at] : watched_) {
+    bool any = false;
+    for (const std::string& p : index_->paths()) {
+      if (!Reached(p)) continue;
+      for (const std::string& v : LiteralsAssignedTo(p, name)) {
+        any = true;
+        std::size_t before = reached_.size();
+        if (!v.empty() && v.back() == '*') {
+          for (const std::string& m : index_->modules().WithPrefix(v.substr(0, v.size() - 1))) {
+            Reach(m, at);
+          }
+        } else {
+          Reach(v, at);
+          std::size_t dot = v.rfind('.');  // "pkg.mod.Class": the module part
+          if (dot != std::string::npos) Reach(v.substr(0, dot), at);
+        }
+        more = more || reached_.size() != before;
+      }
+    }
+    if (!any && std::find(opaque_.begin(), opaque_.end(), at) == opaque_.end()) {
+      opaque_.push_back(at);
+    }
+  }
+  return more;
+}
+
+const Evidence* Reachability::Via(const std::string& path) const {
+  auto it = via_.find(path);
+  return it == via_.end() ? nullptr : &it->second;
+}
+
+const std::vector<BlockedImport>* Reachability::Blocked(const std::string& path) const {
+  auto it = blocked_.find(path);
+  return it == blocked_.end() ? nullptr : &it->second;
+}
+
+void Reachability::Reach(const std::string& module, const Evidence& via) {
+  std::vector<std::string> chain = ParentPackages(module);
+  chain.push_back(module);
+  for (const std::string& m : chain) {
+    const std::string* p = index_->modules().PathOf(m);
+    if (p == nullptr || !reached_.insert(*p).second) continue;
+    via_.emplace(*p, via);
+    queue_.push_back(*p);
+  }
+}
+
+std::vector<std::string> Reachability::Targets(const std::string& path,
+                                               const ImportStatement& s) const {
+  std::vector<std::string> out;
+  const ModuleMap& mods = index_->modules();
+  if (!s.is_from) {
+    for (const ImportedName& n : s.names) {
+      bool any = mods.PathOf(n.name) != nullptr;
+      for (const std::string& p : ParentPackages(n.name)) any = any || mods.PathOf(p) != nullptr;
+      if (any) out.push_back(n.name);
+    }
+    return out;
+  }
+  const std::string* me = mods.ModuleOf(path);
+  if (me == nullptr) return out;
+  auto base = ResolveRelative(*me, IsPackageInit(path), s.level, s.from_module);
+  if (!base) return out;
+  bool any = mods.PathOf(*base) != nullptr;
+  for (const std::string& p : ParentPackages(*base)) any = any || mods.PathOf(p) != nullptr;
+  if (any) out.push_back(*base);
+  for (const ImportedName& n : s.names) {
+    std::string sub = *base + "." + n.name;
+    if (n.name != "*" && mods.PathOf(sub) != nullptr) out.push_back(sub);
+  }
+  return out;
+}
+
+void Reachability::Scan(const std::string& path) {
+  const PyLines* lines = index_->Lines(path);
+  if (lines == nullptr) {
+    opaque_.push_back(Evidence{path, 0, "the file could not be read or lexed"});
+    return;
+  }
+  for (int k = 0; k < static_cast<int>(lines->lines().size()); ++k) {
+    std::string_view kw = lines->Keyword(k);
+    if (kw != "import" && kw != "from") continue;
+    auto stmt = ParseImport(lines->Code(k));
+    if (!stmt) continue;
+    std::vector<std::string> targets = Targets(path, *stmt);
+    if (targets.empty()) continue;
+    LineGuard g = index_->Guard(path, k);
+    if (g.value == Tri::kFalse) {
+      BlockedImport b;
+      b.why = "imported only where " + g.why;
+      b.evidence.push_back(index_->At(path, k));
+      b.evidence.insert(b.evidence.end(), g.evidence.begin(), g.evidence.end());
+      for (const std::string& t : targets) {
+        if (const std::string* p = index_->modules().PathOf(t)) blocked_[*p].push_back(b);
+      }
+      continue;
+    }
+    bool in_function = false;
+    int unit = index_->OutermostUnit(path, k, &in_function);
+    if (in_function) {
+      deferred_.push_back(Deferred{path, k, unit, targets});
+      continue;
+    }
+    for (const std::string& t : targets) Reach(t, index_->At(path, k));
+  }
+  ScanDynamic(path, *lines);
+}
+
+void Reachability::ScanDynamic(const std::string& path, const PyLines& lines) {
+  std::string_view src = lines.src();
+  for (const char* fn : {"import_module", "__import__"}) {
+    for (std::size_t o : index_->Occurrences(path, fn)) {
+      if (!lines.InCode(o)) continue;
+      std::size_t open = o + std::char_traits<char>::length(fn);
+      while (open < src.size() && src[open] == ' ') ++open;
+      if (open >= src.size() || src[open] != '(') continue;
+      int k = lines.IndexAt(o);
+      std::string_view kw = lines.Keyword(k);
+      if (kw == "import" || kw == "from" || kw == "def") continue;
+      if (index_->Guard(path, k).value == Tri::kFalse || index_->AfterExit(path, k)) continue;
+      bool in_function = false;
+      int unit = index_->OutermostUnit(path, k, &in_function);
+      bool declared = false;
+      for (const DeclaredFact& f : index_->facts().declared) {
+        declared = declared || (f.kind == DeclaredFact::Kind::kImportsNothing && f.path == path &&
+                                unit >= 0 && f.callee == index_->DefinedName(path, unit));
+      }
+      if (declared) continue;
+      dynamic_.push_back(Dynamic{path, k, in_function ? unit : -1,
+                                 ClassifyImportArgument(Arguments(lines, open))});
+    }
+  }
+}
+
+const std::vector<std::string>& Reachability::LiteralsAssignedTo(const std::string& path,
+                                                                 const std::string& name) {
+  auto key = std::make_pair(path, name);
+  auto it = literals_.find(key);
+  if (it != literals_.end()) return it->second;
+  std::vector<std::string> out;
+  const std::vector<std::size_t>& occ = index_->Occurrences(path, name);
+  const PyLines* lines = occ.empty() ? nullptr : index_->Lines(path);
+  for (std::size_t o : occ) {
+    if (lines == nullptr || !lines->InCode(o)) continue;
+    std::string_view src = lines->src();
+    std::size_t i = o + name.size();
+    while (i < src.size() && src[i] == ' ') ++i;
+    if (i + 1 >= src.size() || src[i] != '=' || src[i + 1] == '=') continue;
+    int k = lines->IndexAt(o);
+    if (k < 0 || index_->Guard(path, k).value == Tri::kFalse || index_->AfterExit(path, k)) {
+      continue;
+    }
+    ++i;
+    std::size_t eol = src.find('\n', i);
+    std::string_view rest = src.substr(i, (eol == std::string_view::npos ? src.size() : eol) - i);
+    while (!rest.empty() && (rest.back() == ',' || rest.back() == ')' || rest.back() == '\r' ||
+                             rest.back() == ' ')) {
+      rest.remove_suffix(1);
+    }
+    if (auto v = StringLiteralValue(rest)) {
+      out.push_back(*v);
+    } else if (auto prefix = StringLiteralValue(rest, true)) {
+      if (!prefix->empty()) out.push_back(*prefix + "*");
+    }
+  }
+  return literals_.emplace(key, std::move(out)).first->second;
+}
+
+}  // namespace muh

@@ -1,0 +1,86 @@
+// Which modules run when the entry module is imported: the closure of the
+// tree's imports at any level, module-level or function-local, relative or
+// absolute, plus each imported module's packages. An import under a branch
+// never taken (a constant flag, a platform, a compute capability) is not
+// followed; a function-local import is followed once something that runs
+// refers to its def or class (references.h). `importlib.import_module` and
+// `__import__` are followed when their argument is a literal, an f-string
+// or concatenation with a literal prefix (every module under it), or a
+// name to which the tree assigns literals somewhere; any other argument
+// leaves the result open: a module not reached may still be loaded.
+#pragma once
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "engine/liveness/references.h"
+#include "engine/liveness/tree_index.h"
+
+namespace muh {
+
+// An import of a module that a reached module holds but never executes.
+struct BlockedImport {
+  std::string why;
+  std::vector<Evidence> evidence;  // the import line first
+};
+
+class Reachability {
+ public:
+  static Reachability Run(TreeIndex* index);
+
+  bool entry_found() const { return entry_found_; }
+  bool Reached(const std::string& path) const { return reached_.count(path) != 0; }
+  // The import that first reached `path` (empty for the entry and packages above it).
+  const Evidence* Via(const std::string& path) const;
+  // Imports of `path` in reached modules that never run.
+  const std::vector<BlockedImport>* Blocked(const std::string& path) const;
+  // Dynamic imports the analysis could not follow, in reached modules.
+  const std::vector<Evidence>& opaque() const { return opaque_; }
+  std::size_t reached_count() const { return reached_.size(); }
+  // The tree modules an import statement of `path` loads.
+  std::vector<std::string> Targets(const std::string& path, const ImportStatement& s) const;
+
+ private:
+  struct Deferred {
+    std::string path;
+    int line = 0;  // logical line index of the import
+    int unit = 0;  // its outermost def/class header
+    std::vector<std::string> targets;
+  };
+
+  struct Dynamic {
+    std::string path;
+    int line = 0;
+    int unit = -1;  // its outermost def/class header, when inside a def
+    DynamicImportArgument arg;
+  };
+
+  // Follows what can be followed; false when the import waits on its unit.
+  bool Resolve(const Dynamic& d, References* refs);
+  // Reaches every module named by a literal the reached code assigns to a
+  // watched name; true when that reached a new module.
+  bool ReachWatched();
+  void Reach(const std::string& module, const Evidence& via);
+  void Scan(const std::string& path);
+  void ScanDynamic(const std::string& path, const PyLines& lines);
+  // Literal values the lines of `path` that run assign to `name`
+  // (`name = "a.b"`, `name="a.b"`), prefixes marked by a trailing '*'.
+  const std::vector<std::string>& LiteralsAssignedTo(const std::string& path,
+                                                     const std::string& name);
+
+  TreeIndex* index_ = nullptr;
+  bool entry_found_ = false;
+  std::set<std::string> reached_;
+  std::map<std::string, Evidence> via_;
+  std::vector<std::string> queue_;
+  std::vector<Deferred> deferred_;
+  std::map<std::string, std::vector<BlockedImport>> blocked_;
+  std::vector<Evidence> opaque_;
+  std::vector<Dynamic> dynamic_;             // not yet followed
+  std::map<std::string, Evidence> watched_;  // name -> the import that reads it
+  std::map<std::pair<std::string, std::string>, std::vector<std::string>> literals_;
+};
+
+}  // namespace muh

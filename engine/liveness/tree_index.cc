@@ -1,0 +1,392 @@
+#include "engine/liveness/tree_index.h"
+
+#include <cctype>
+#include <cstring>
+
+#include "engine/python/py_literal.h"
+
+namespace muh {
+
+namespace {
+
+bool IsWordChar(char c) {
+  unsigned char u = static_cast<unsigned char>(c);
+  return (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9') || u == '_' ||
+         u >= 0x80;
+}
+
+std::string_view Trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+bool IsHeader(std::string_view kw, std::string_view code, std::string_view want) {
+  if (kw == want) return true;
+  return kw == "async" && Trim(code.substr(5)).substr(0, want.size()) == want;
+}
+
+}  // namespace
+
+bool HasWord(std::string_view text, std::string_view word) {
+  for (std::size_t at = text.find(word); at != std::string_view::npos;
+       at = text.find(word, at + 1)) {
+    bool before = at == 0 || !IsWordChar(text[at - 1]);
+    bool after = at + word.size() >= text.size() || !IsWordChar(text[at + word.size()]);
+    if (before && after) return true;
+  }
+  return false;
+}
+
+std::optional<std::size_t> AssignmentEquals(const PyLines& lines, int k) {
+  std::string_view code = lines.Code(k);
+  std::size_t base = lines.lines()[static_cast<std::size_t>(k)].code;
+  int depth = 0;
+  for (std::size_t j = 0; j < code.size(); ++j) {
+    char c = code[j];
+    if (!lines.InCode(base + j)) continue;
+    if (c == '(' || c == '[' || c == '{') ++depth;
+    if (c == ')' || c == ']' || c == '}') --depth;
+    if (c != '=' || depth != 0) continue;
+    if (j + 1 < code.size() && code[j + 1] == '=') {
+      ++j;  // `==`
+      continue;
+    }
+    char prev = j > 0 ? code[j - 1] : ' ';
+    if (prev == '!' || prev == ':') return std::nullopt;  // `!=` ; walrus
+    if (prev == '<' || prev == '>') {
+      if (j > 1 && code[j - 2] == prev) return base + j;  // `<<=`, `>>=`
+      continue;                                           // `<=`, `>=`
+    }
+    return base + j;
+  }
+  return std::nullopt;
+}
+
+TreeIndex::TreeIndex(const std::vector<std::string>& py_paths, const ReadFn& read,
+                     const LivenessFacts& facts)
+    : paths_(py_paths), read_(read), facts_(facts), modules_(py_paths) {}
+
+TreeIndex::FileState& TreeIndex::File(const std::string& path) { return files_[path]; }
+
+const std::string* TreeIndex::Bytes(const std::string& path) {
+  FileState& f = File(path);
+  if (!f.read) {
+    f.read = true;
+    f.bytes = std::make_unique<std::string>();
+    if (!read_(path, f.bytes.get())) f.bytes.reset();
+  }
+  return f.bytes.get();
+}
+
+const PyLines* TreeIndex::Lines(const std::string& path) {
+  FileState& f = File(path);
+  if (!f.lexed) {
+    f.lexed = true;
+    if (const std::string* b = Bytes(path)) {
+      if (auto l = PyLines::Lex(*b)) f.lines = std::make_unique<PyLines>(std::move(*l));
+    }
+  }
+  return f.lines.get();
+}
+
+namespace {
+
+struct WordTable {
+  bool word[256];
+  WordTable() {
+    for (int c = 0; c < 256; ++c) word[c] = IsWordChar(static_cast<char>(c));
+  }
+};
+const WordTable kWords;
+
+// Two bit positions of a word in a 16384-bit filter: a hash of its length
+// and of its first and last (up to) eight bytes, one multiply per word.
+std::pair<uint32_t, uint32_t> WordBits(const char* p, std::size_t n) {
+  uint64_t head = 0;
+  uint64_t tail = 0;
+  std::size_t k = n < 8 ? n : 8;
+  std::memcpy(&head, p, k);
+  std::memcpy(&tail, p + n - k, k);
+  uint64_t h = (head ^ (tail << 1 | tail >> 63) ^ n) * 0x9E3779B97F4A7C15ull;
+  h ^= h >> 29;
+  return {static_cast<uint32_t>(h & 16383), static_cast<uint32_t>((h >> 40) & 16383)};
+}
+
+}  // namespace
+
+const std::vector<std::size_t>& TreeIndex::Occurrences(const std::string& path,
+                                                       const std::string& word) {
+  FileState& f = File(path);
+  auto it = f.occurrences.find(word);
+  if (it != f.occurrences.end()) return it->second;
+  std::vector<std::size_t> out;
+  const std::string* b = Bytes(path);
+  if (b != nullptr && !f.words) {
+    f.words = std::make_unique<WordFilter>();
+    f.words->fill(0);
+    const char* data = b->data();
+    std::size_t n = b->size();
+    const bool* is_word = kWords.word;
+    for (std::size_t i = 0; i < n;) {
+      if (!is_word[static_cast<unsigned char>(data[i])]) {
+        ++i;
+        continue;
+      }
+      std::size_t s = i;
+      while (i < n && is_word[static_cast<unsigned char>(data[i])]) ++i;
+      auto [x, y] = WordBits(data + s, i - s);
+      (*f.words)[x >> 6] |= 1ull << (x & 63);
+      (*f.words)[y >> 6] |= 1ull << (y & 63);
+    }
+  }
+  bool maybe = false;
+  if (b != nullptr && !word.empty()) {
+    auto [x, y] = WordBits(word.data(), word.size());
+    maybe = ((*f.words)[x >> 6] >> (x & 63) & 1) && ((*f.words)[y >> 6] >> (y & 63) & 1);
+  }
+  if (maybe) {
+    const char* data = b->data();
+    std::size_t n = b->size();
+    std::size_t at = 0;
+    while (at < n) {
+      const void* hit = memmem(data + at, n - at, word.data(), word.size());
+      if (hit == nullptr) break;
+      std::size_t o = static_cast<std::size_t>(static_cast<const char*>(hit) - data);
+      bool before = o == 0 || !IsWordChar(data[o - 1]);
+      bool after = o + word.size() >= n || !IsWordChar(data[o + word.size()]);
+      if (before && after) out.push_back(o);
+      at = o + 1;
+    }
+  }
+  return f.occurrences.emplace(word, std::move(out)).first->second;
+}
+
+Evidence TreeIndex::At(const std::string& path, int k) {
+  const PyLines* lines = Lines(path);
+  Evidence e{path, 0, ""};
+  if (lines == nullptr || k < 0) return e;
+  e.line = lines->lines()[static_cast<std::size_t>(k)].line;
+  std::string_view code = lines->Code(k);
+  code = code.substr(0, code.find('\n'));
+  if (!code.empty() && code.back() == '\r') code.remove_suffix(1);
+  e.what = std::string(Trim(code));
+  if (e.what.size() > 100) e.what = e.what.substr(0, 97) + "...";
+  return e;
+}
+
+LineGuard TreeIndex::Guard(const std::string& path, int k) {
+  FileState& file = File(path);
+  auto cached = file.guards.find(k);
+  if (cached != file.guards.end()) return cached->second;
+  LineGuard g = GuardOf(path, k);
+  File(path).guards.emplace(k, g);
+  return g;
+}
+
+LineGuard TreeIndex::GuardOf(const std::string& path, int k) {
+  LineGuard g;
+  const PyLines* lines = Lines(path);
+  if (lines == nullptr || k < 0) return g;
+  const std::vector<LogicalLine>& ls = lines->lines();
+  ConditionContext ctx;
+  ctx.facts = &facts_;
+  ctx.flag = [this, &path](std::string_view name) { return Flag(path, std::string(name)); };
+  auto decide = [&](int h, Tri want) -> bool {
+    ConditionResult r = EvaluateCondition(lines->HeaderCondition(h), ctx);
+    if (r.value == Tri::kUnknown || r.value == want) return false;
+    g.value = Tri::kFalse;
+    g.why = r.why;
+    g.evidence.clear();
+    g.evidence.push_back(At(path, h));
+    g.evidence.insert(g.evidence.end(), r.evidence.begin(), r.evidence.end());
+    return true;
+  };
+  // The if/elif headers before `h` in its chain, nearest first.
+  auto earlier = [&](int h) {
+    std::vector<int> out;
+    for (int j = h - 1; j >= 0 && j > ls[static_cast<std::size_t>(h)].parent; --j) {
+      const LogicalLine& l = ls[static_cast<std::size_t>(j)];
+      if (l.parent != ls[static_cast<std::size_t>(h)].parent) continue;
+      std::string_view kw = lines->Keyword(j);
+      if (kw == "elif") {
+        out.push_back(j);
+        continue;
+      }
+      if (kw == "if") out.push_back(j);
+      if (kw != "if") out.clear();  // `else` of a try, for or while
+      break;
+    }
+    return out;
+  };
+  for (int h = ls[static_cast<std::size_t>(k)].parent; h >= 0;
+       h = ls[static_cast<std::size_t>(h)].parent) {
+    std::string_view kw = lines->Keyword(h);
+    if (kw == "if" || kw == "while") {
+      if (decide(h, Tri::kTrue)) return g;
+    } else if (kw == "elif" || kw == "else") {
+      if (kw == "elif" && decide(h, Tri::kTrue)) return g;
+      for (int e : earlier(h)) {
+        if (decide(e, Tri::kFalse)) {
+          g.why = "an earlier branch is always taken: " + g.why;
+          return g;
+        }
+      }
+    } else if (kw == "except") {
+      g.in_handler = true;
+    }
+  }
+  return g;
+}
+
+std::optional<int> TreeIndex::AfterExit(const std::string& path, int k) {
+  const PyLines* lines = Lines(path);
+  if (lines == nullptr || k < 0) return std::nullopt;
+  const std::vector<LogicalLine>& ls = lines->lines();
+  for (int x = k; x >= 0; x = ls[static_cast<std::size_t>(x)].parent) {
+    int parent = ls[static_cast<std::size_t>(x)].parent;
+    for (int j = x - 1; j > parent; --j) {
+      if (ls[static_cast<std::size_t>(j)].parent != parent) continue;
+      std::string_view kw = lines->Keyword(j);
+      if (kw == "return" || kw == "raise" || kw == "continue" || kw == "break") return j;
+    }
+    if (parent < 0) break;
+    std::string_view pkw = lines->Keyword(parent);
+    if (IsHeader(pkw, lines->Code(parent), "def") || pkw == "class") break;
+  }
+  return std::nullopt;
+}
+
+int TreeIndex::OutermostUnit(const std::string& path, int k, bool* in_function) {
+  const PyLines* lines = Lines(path);
+  if (in_function != nullptr) *in_function = false;
+  if (lines == nullptr || k < 0) return -1;
+  int unit = -1;
+  for (int h = lines->lines()[static_cast<std::size_t>(k)].parent; h >= 0;
+       h = lines->lines()[static_cast<std::size_t>(h)].parent) {
+    std::string_view kw = lines->Keyword(h);
+    bool is_def = IsHeader(kw, lines->Code(h), "def");
+    if (is_def && in_function != nullptr) *in_function = true;
+    if (is_def || kw == "class") unit = h;
+  }
+  return unit;
+}
+
+std::string TreeIndex::DefinedName(const std::string& path, int k) {
+  const PyLines* lines = Lines(path);
+  if (lines == nullptr || k < 0) return "";
+  std::string_view code = lines->Code(k);
+  if (lines->Keyword(k) == "async") code = Trim(code.substr(5));
+  std::size_t start;
+  if (code.substr(0, 4) == "def ") {
+    start = 4;
+  } else if (code.substr(0, 6) == "class ") {
+    start = 6;
+  } else {
+    return "";
+  }
+  while (start < code.size() && code[start] == ' ') ++start;
+  std::size_t e = start;
+  while (e < code.size() && IsWordChar(code[e])) ++e;
+  return std::string(code.substr(start, e - start));
+}
+
+int TreeIndex::BlockEnd(const std::string& path, int k) {
+  const PyLines* lines = Lines(path);
+  if (lines == nullptr) return k + 1;
+  const std::vector<LogicalLine>& ls = lines->lines();
+  int j = k + 1;
+  while (j < static_cast<int>(ls.size()) &&
+         ls[static_cast<std::size_t>(j)].indent > ls[static_cast<std::size_t>(k)].indent) {
+    ++j;
+  }
+  return j;
+}
+
+std::optional<ConstantFlag> TreeIndex::Flag(const std::string& path, const std::string& name) {
+  return FlagAt(path, name, 0);
+}
+
+std::optional<ConstantFlag> TreeIndex::FlagAt(const std::string& path, const std::string& name,
+                                              int depth) {
+  auto key = std::make_pair(path, name);
+  auto cached = flags_.find(key);
+  if (cached != flags_.end()) return cached->second;
+  flags_[key] = std::nullopt;  // a cycle of re-exports decides nothing
+  if (depth > 16) return std::nullopt;
+  const PyLines* lines = Lines(path);
+  if (lines == nullptr) return std::nullopt;
+  std::string_view src = lines->src();
+  int bindings = 0;
+  int assigned = -1;
+  std::optional<std::pair<ImportStatement, ImportedName>> imported;
+  for (std::size_t o : Occurrences(path, name)) {
+    if (!lines->InCode(o)) continue;
+    int k = lines->IndexAt(o);
+    if (k < 0) continue;
+    std::string_view kw = lines->Keyword(k);
+    if (kw == "import" || kw == "from") {
+      auto stmt = ParseImport(lines->Code(k));
+      if (!stmt) return std::nullopt;
+      for (const ImportedName& n : stmt->names) {
+        std::string bound = n.alias;
+        if (bound.empty()) bound = stmt->is_from ? n.name : n.name.substr(0, n.name.find('.'));
+        if (bound != name) continue;
+        ++bindings;
+        if (lines->lines()[static_cast<std::size_t>(k)].parent != -1) return std::nullopt;
+        imported.emplace(*stmt, n);
+      }
+      continue;
+    }
+    if (kw == "global" || kw == "nonlocal" || kw == "del") return std::nullopt;
+    if ((kw == "def" || kw == "class" || kw == "async") && DefinedName(path, k) == name) {
+      return std::nullopt;
+    }
+    std::string_view before =
+        Trim(src.substr(lines->lines()[static_cast<std::size_t>(k)].code,
+                        o - lines->lines()[static_cast<std::size_t>(k)].code));
+    if (kw == "for" || (before.size() >= 3 && before.substr(before.size() - 3) == " as") ||
+        before == "as") {
+      return std::nullopt;
+    }
+    std::size_t after = o + name.size();
+    while (after < src.size() && src[after] == ' ') ++after;
+    if (src.substr(after, 2) == ":=") return std::nullopt;
+    auto eq = AssignmentEquals(*lines, k);
+    if (eq && o < *eq) {
+      ++bindings;
+      assigned = k;
+    }
+  }
+  if (bindings != 1) return std::nullopt;
+  std::optional<ConstantFlag> out;
+  if (assigned >= 0) {
+    const LogicalLine& l = lines->lines()[static_cast<std::size_t>(assigned)];
+    std::size_t eq = *AssignmentEquals(*lines, assigned);
+    std::string_view target = Trim(src.substr(l.code, eq - l.code));
+    std::size_t colon = target.find(':');
+    if (colon != std::string_view::npos) target = Trim(target.substr(0, colon));
+    if (l.parent != -1 || target != name ||
+        (eq > 0 && src[eq - 1] != ' ' && !IsWordChar(src[eq - 1]))) {
+      return std::nullopt;
+    }
+    auto value = CanonicalLiteral(Trim(src.substr(eq + 1, l.code_end - eq - 1)));
+    if (!value) return std::nullopt;
+    out = ConstantFlag{*value, At(path, assigned)};
+  } else if (imported && imported->first.is_from) {
+    const std::string* me = modules_.ModuleOf(path);
+    if (me == nullptr) return std::nullopt;
+    auto module = ResolveRelative(*me, IsPackageInit(path), imported->first.level,
+                                  imported->first.from_module);
+    if (!module) return std::nullopt;
+    const std::string* target = modules_.PathOf(*module);
+    if (target == nullptr || modules_.PathOf(*module + "." + imported->second.name) != nullptr) {
+      return std::nullopt;
+    }
+    out = FlagAt(*target, imported->second.name, depth + 1);
+  }
+  flags_[key] = out;
+  return out;
+}
+
+}  // namespace muh

@@ -1,0 +1,107 @@
+// The tree as the liveness analysis sees it: files read and lexed on first
+// use (py_lines.h), whole-word searches, the guard of a line (the if/elif/
+// else branches around it, decided by condition.h), constant module flags
+// followed through imports and re-exports, and the def or class a line
+// belongs to. Lexical throughout: nothing here parses a file.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "engine/liveness/condition.h"
+#include "engine/liveness/liveness_types.h"
+#include "engine/liveness/module_names.h"
+#include "engine/liveness/py_imports.h"
+#include "engine/liveness/py_lines.h"
+
+namespace muh {
+
+using ReadFn = std::function<bool(const std::string& path, std::string* bytes)>;
+
+struct LineGuard {
+  Tri value = Tri::kTrue;  // kFalse: a branch around the line is never taken
+  std::string why;
+  std::vector<Evidence> evidence;  // the header that decides, then the facts
+  bool in_handler = false;         // inside an `except` block
+};
+
+class TreeIndex {
+ public:
+  TreeIndex(const std::vector<std::string>& py_paths, const ReadFn& read,
+            const LivenessFacts& facts);
+
+  const ModuleMap& modules() const { return modules_; }
+  const std::vector<std::string>& paths() const { return paths_; }
+  const LivenessFacts& facts() const { return facts_; }
+
+  // The file's bytes; nullptr when it cannot be read.
+  const std::string* Bytes(const std::string& path);
+  // Its logical lines; nullptr when unreadable or when the lexer gave up.
+  const PyLines* Lines(const std::string& path);
+  // Offsets of `word` as a whole word (in code, strings and comments).
+  const std::vector<std::size_t>& Occurrences(const std::string& path, const std::string& word);
+
+  // Whether the branches around line `k` of `path` are taken.
+  LineGuard Guard(const std::string& path, int k);
+  // The line of an unconditional return, raise, continue or break that
+  // precedes line `k` in one of its enclosing blocks (same function).
+  std::optional<int> AfterExit(const std::string& path, int k);
+  // The outermost `def` or `class` header enclosing line `k`, or -1; and
+  // whether some enclosing header is a `def`.
+  int OutermostUnit(const std::string& path, int k, bool* in_function = nullptr);
+  // The name a `def`/`class` header line defines; empty for other lines.
+  std::string DefinedName(const std::string& path, int k);
+  // The first line index after header `k`'s block.
+  int BlockEnd(const std::string& path, int k);
+
+  // The constant a module-level name of `path` denotes: assigned a constant
+  // exactly once at the top level and bound nowhere else, or imported (also
+  // through re-exports) from a module where that holds.
+  std::optional<ConstantFlag> Flag(const std::string& path, const std::string& name);
+
+  // `path:line` evidence with the line's code.
+  Evidence At(const std::string& path, int k);
+
+ private:
+  LineGuard GuardOf(const std::string& path, int k);
+  std::optional<ConstantFlag> FlagAt(const std::string& path, const std::string& name, int depth);
+
+  // Per file: a Bloom filter of the words in it, built on the first search,
+  // so that a search skips the files that cannot hold its word.
+  using WordFilter = std::array<uint64_t, 256>;
+  struct FileState {
+    std::unique_ptr<std::string> bytes;
+    bool read = false;
+    std::unique_ptr<PyLines> lines;
+    bool lexed = false;
+    std::unique_ptr<WordFilter> words;
+    std::unordered_map<std::string, std::vector<std::size_t>> occurrences;
+    std::unordered_map<int, LineGuard> guards;
+  };
+  FileState& File(const std::string& path);
+
+  std::vector<std::string> paths_;
+  const ReadFn& read_;
+  const LivenessFacts& facts_;
+  ModuleMap modules_;
+  std::unordered_map<std::string, FileState> files_;
+  std::map<std::pair<std::string, std::string>, std::optional<ConstantFlag>> flags_;
+};
+
+// The offset of the `=` of an assignment statement on line `k` (also `+=`
+// and annotated `x: T = v`): outside brackets and strings; nullopt when
+// the line assigns nothing.
+std::optional<std::size_t> AssignmentEquals(const PyLines& lines, int k);
+
+// Whether `text` holds `word` as a whole word.
+bool HasWord(std::string_view text, std::string_view word);
+
+}  // namespace muh
