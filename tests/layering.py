@@ -19,9 +19,9 @@ LAYERS = {
     "python": ["base"],
     "query": ["base", "python"],
     "model": ["base", "python"],
-    "rules": ["base", "python", "query", "model"],
+    "rules": ["base", "python", "query", "model", "liveness"],
     "patch": ["base"],
-    "plan": ["base", "python", "query", "model", "rules", "patch"],
+    "plan": ["base", "python", "query", "model", "liveness", "rules", "patch"],
     "liveness": ["base", "python", "query"],  # pure: strings in, verdicts out
     "app": ["base", "io", "python", "query", "model", "rules", "patch", "plan", "liveness"],
 }

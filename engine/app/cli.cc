@@ -110,6 +110,10 @@ int RunCli(int argc, char** argv) {
     if (c.takes_explain) {
       sub->add_flag("--explain", opts.explain, "say which derivation produced each value");
     }
+    if (c.positionals == 2) {
+      sub->add_flag("--include-dead", opts.include_dead,
+                    "also rewrite sites the liveness analysis finds dead on the served platform");
+    }
     if (std::string(c.name) == "apply") {
       sub->add_flag("--keep-going", opts.keep_going,
                     "when some rules fail, still write the files of the rules that planned");

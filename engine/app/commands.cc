@@ -56,11 +56,32 @@ void ReportMovedKnobs(const OpenedRun& run, const PlanResult& plan) {
 
 }  // namespace
 
-PlanResult PlanAndReport(const OpenedRun& run) {
+PlanResult PlanLive(const OpenedRun& run, const std::map<std::string, SourceText>& files,
+                    const LivenessAnalysis& analysis, bool include_dead, int* left_alone) {
+  PlanResult plan = Plan(run.inputs.rules, files, run.workspace.tree_paths);
+  MarkLiveness(analysis, &plan);
+  *left_alone = include_dead ? 0 : LeaveDeadSitesAlone(&plan, files);
+  return plan;
+}
+
+PlanResult PlanAndReport(const OpenedRun& run, const CommandOptions& opts) {
   const Workspace& w = run.workspace;
-  PlanResult plan = Plan(run.inputs.rules, w.files, w.tree_paths);
+  LivenessAnalysis analysis = AnalyseTree(run.inputs, w);
+  int left_alone = 0;
+  PlanResult plan = PlanLive(run, w.files, analysis, opts.include_dead, &left_alone);
   w.ReportAll(plan.diagnostics);
   ReportMovedKnobs(run, plan);
+  if (opts.explain) {
+    for (const RuleOutcome& o : plan.outcomes) {
+      for (const Site& site : o.found) {
+        if (site.liveness.empty()) continue;
+        Position p{site.line, site.column};
+        w.Report(Diagnostic{site.path, p.line, p.column, Severity::kNote,
+                            fmt::format("rule '{}': site is {}: {}", o.rule_id, site.liveness,
+                                        site.liveness_reason)});
+      }
+    }
+  }
   return plan;
 }
 
@@ -138,7 +159,7 @@ int RunDiff(const CommandOptions& opts) {
     return code;
   }
   const Workspace& w = run.workspace;
-  PlanResult plan = PlanAndReport(run);
+  PlanResult plan = PlanAndReport(run, opts);
   // The rules that planned are printed even when others failed.
   std::string err;
   if (!WriteStdout(RenderPatch(w.files, plan), &err)) {
@@ -157,7 +178,7 @@ int RunApply(const CommandOptions& opts) {
     return code;
   }
   Workspace& w = run.workspace;
-  PlanResult plan = PlanAndReport(run);
+  PlanResult plan = PlanAndReport(run, opts);
   if (!plan.ok() && !opts.keep_going) {
     spdlog::get("diag")->info(
         "muhpatch: nothing written: some rules failed (--keep-going writes the others)");
@@ -188,7 +209,9 @@ int RunStatus(const CommandOptions& opts) {
     return code;
   }
   const Workspace& w = run.workspace;
-  PlanResult plan = Plan(run.inputs.rules, w.files, w.tree_paths);
+  LivenessAnalysis analysis = AnalyseTree(run.inputs, w);
+  int left_alone = 0;
+  PlanResult plan = PlanLive(run, w.files, analysis, opts.include_dead, &left_alone);
   std::vector<StatusRow> rows = StatusRows(run.inputs.rules, plan);
   std::string err;
   if (!WriteStdout(FormatStatus(rows, opts.format), &err)) {

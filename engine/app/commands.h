@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "engine/app/inputs.h"
+#include "engine/app/site_liveness.h"
 #include "engine/app/workspace.h"
 #include "engine/base/diagnostic.h"
 #include "engine/plan/planner.h"
@@ -21,6 +22,7 @@ struct CommandOptions {
   std::string format = "text";  // --format: verify text/json/github, status text/json/markdown
   unsigned threads = 0;         // --threads: workers for the whole-tree search; 0 = one per core
   bool keep_going = false;      // apply --keep-going: write the rules that planned
+  bool include_dead = false;    // --include-dead: rewrite sites the liveness analysis calls dead
 };
 
 // The first half of every command that works on a tree: the inputs loaded
@@ -35,8 +37,13 @@ struct OpenedRun {
 // with the reasons in run->errors.
 int OpenRun(const CommandOptions& opts, TreeAccess access, OpenedRun* run);
 
-// The plan over the opened tree, its diagnostics reported on stderr.
-PlanResult PlanAndReport(const OpenedRun& run);
+// The plan over the opened tree with every site's liveness recorded and, unless
+// --include-dead, the dead sites left alone; its diagnostics reported on stderr.
+PlanResult PlanAndReport(const OpenedRun& run, const CommandOptions& opts);
+
+// The plan with liveness (no reporting): `analysis` over the same files.
+PlanResult PlanLive(const OpenedRun& run, const std::map<std::string, SourceText>& files,
+                    const LivenessAnalysis& analysis, bool include_dead, int* left_alone);
 
 int RunDiff(const CommandOptions& opts);
 int RunApply(const CommandOptions& opts);

@@ -134,8 +134,11 @@ std::vector<StatusRow> StatusRows(const RuleSet& rules, const PlanResult& plan) 
         default:
           row.state = rewrites ? "will rewrite" : "at value";
           if (site.hand_tuned) row.reason = "hand-tuned: neither upstream's value nor the model's";
+          if (site.liveness == "dead" && !rewrites) row.state = "dead";
           break;
       }
+      row.liveness = site.liveness;
+      if (!site.liveness.empty() && site.liveness != "live") row.reason = site.liveness_reason;
       rows.push_back(row);
     }
   }
@@ -155,6 +158,7 @@ std::string FormatStatus(const std::vector<StatusRow>& rows, const std::string& 
                    {"now", EscapeInvalidUtf8(r.now)},
                    {"model", EscapeInvalidUtf8(r.model)},
                    {"state", r.state},
+                   {"liveness", r.liveness},
                    {"reason", EscapeInvalidUtf8(r.reason)}});
     }
     return j.dump(2) + "\n";
@@ -172,18 +176,21 @@ std::string FormatStatus(const std::vector<StatusRow>& rows, const std::string& 
       }
       return out;
     };
-    std::string out = "| rule | site | now | model | state | why |\n|---|---|---|---|---|---|\n";
+    std::string out =
+        "| rule | site | now | model | runs | state | why |\n|---|---|---|---|---|---|---|\n";
     for (const StatusRow& r : rows) {
-      out += fmt::format("| `{}` | `{}` | `{}` | `{}` | {} | {} |\n", r.rule_id, site(r),
-                         cell(r.now), cell(r.model), r.state, cell(r.reason));
+      out += fmt::format("| `{}` | `{}` | `{}` | `{}` | {} | {} | {} |\n", r.rule_id, site(r),
+                         cell(r.now), cell(r.model), r.liveness.empty() ? "-" : r.liveness, r.state,
+                         cell(r.reason));
     }
     return out;
   }
-  std::vector<std::string> head = {"RULE", "SITE", "NOW", "MODEL", "STATE"};
+  std::vector<std::string> head = {"RULE", "SITE", "NOW", "MODEL", "RUNS", "STATE"};
   std::vector<std::size_t> width(head.size());
   for (std::size_t k = 0; k < head.size(); ++k) width[k] = head[k].size();
   for (const StatusRow& r : rows) {
-    std::vector<std::string> cells = {r.rule_id, site(r), r.now, r.model, r.state};
+    std::vector<std::string> cells = {
+        r.rule_id, site(r), r.now, r.model, r.liveness.empty() ? "-" : r.liveness, r.state};
     for (std::size_t k = 0; k < cells.size(); ++k) width[k] = std::max(width[k], cells[k].size());
   }
   auto line = [&](const std::vector<std::string>& cells, const std::string& reason) {
@@ -197,9 +204,9 @@ std::string FormatStatus(const std::vector<StatusRow>& rows, const std::string& 
   };
   std::string out = line(head, "");
   for (const StatusRow& r : rows) {
-    out += line(
-        {r.rule_id, site(r), r.now.empty() ? "-" : r.now, r.model.empty() ? "-" : r.model, r.state},
-        r.reason);
+    out += line({r.rule_id, site(r), r.now.empty() ? "-" : r.now, r.model.empty() ? "-" : r.model,
+                 r.liveness.empty() ? "-" : r.liveness, r.state},
+                r.reason);
   }
   return out;
 }

@@ -1,7 +1,9 @@
 // `muhpatch status RULES TREE`: one row per knob site, for a reviewer to see
 // the whole picture at once: the rule, where the site is, what it holds, what
-// the model derives, and what `diff` would do with it (rewrite, leave it at
-// its value, skip it with the precondition or the model's reason, or fail).
+// the model derives, whether the site runs on the card (live, dead or
+// unknown, from engine/liveness), and what `diff` would do with it (rewrite,
+// leave it at its value, leave dead code alone, skip it with the
+// precondition or the model's reason, or fail).
 // Rows carry ids, paths, lines and values, never source lines around them.
 #pragma once
 
@@ -17,10 +19,11 @@ struct StatusRow {
   std::string rule_id;
   std::string path;  // tree-relative; empty when the rule has no site to show
   int line = 0;
-  std::string now;     // the site's value, on one line
-  std::string model;   // what the rule would write, on one line
-  std::string state;   // "will rewrite", "at value", "skipped", "no value", "failing"
-  std::string reason;  // why, for skipped, no value and failing rows
+  std::string now;       // the site's value, on one line
+  std::string model;     // what the rule would write, on one line
+  std::string state;     // "will rewrite", "at value", "dead", "skipped", "no value", "failing"
+  std::string liveness;  // the site's: "live", "dead", "unknown", or "" when not analysed
+  std::string reason;    // why, for skipped, no value and failing rows
 };
 
 // The rows of `plan` (made by the rules of `rules`), in rule order, then by

@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include <exception>
+#include <optional>
 #include <thread>
 
 #include "engine/app/verify_checks.h"
@@ -32,9 +33,11 @@ bool ReadCommittedPatch(const std::string& path, VerifyInput* in, std::vector<Fi
 }
 
 // The plan and, on another thread meanwhile, the whole-tree search for
-// knobs outside their rule's files (it needs no plan).
-PlanResult PlanAndSearch(const OpenedRun& run, unsigned threads,
+// knobs outside their rule's files (it needs no plan), then the liveness
+// of every site.
+PlanResult PlanAndSearch(const OpenedRun& run, const CommandOptions& opts,
                          std::vector<ForeignMatch>* foreign) {
+  unsigned threads = opts.threads;
   const Workspace& w = run.workspace;
   SearchStats stats;
   std::exception_ptr search_error;
@@ -57,7 +60,21 @@ PlanResult PlanAndSearch(const OpenedRun& run, unsigned threads,
       if (t.joinable()) t.join();
     }
   } joiner{search};
+  std::optional<LivenessAnalysis> analysis;
+  std::exception_ptr analysis_error;
+  std::thread live([&] {
+    try {
+      analysis.emplace(AnalyseTree(run.inputs, w));
+    } catch (...) {
+      analysis_error = std::current_exception();
+    }
+  });
+  Joiner live_joiner{live};
   PlanResult plan = Plan(run.inputs.rules, w.files, w.tree_paths);
+  live.join();
+  if (analysis_error) std::rethrow_exception(analysis_error);
+  MarkLiveness(*analysis, &plan);
+  if (!opts.include_dead) LeaveDeadSitesAlone(&plan, w.files);
   search.join();
   if (search_error) std::rethrow_exception(search_error);
   spdlog::debug(
@@ -77,9 +94,10 @@ int RunVerify(const CommandOptions& opts) {
     return PrintVerifyReport(findings, opts.format, code, "cannot load the rules or the tree", "");
   }
   std::vector<ForeignMatch> foreign;
-  PlanResult plan = PlanAndSearch(run, opts.threads, &foreign);
+  PlanResult plan = PlanAndSearch(run, opts, &foreign);
   VerifyInput in{
-      run.inputs, run.workspace, plan, foreign, opts.tree_path, opts.patch_path, "", {}, {}, ""};
+      run.inputs, run.workspace, plan, foreign, opts.tree_path, opts.patch_path, "", {}, {},
+      "",         nullptr};
   if (!opts.patch_path.empty() && !ReadCommittedPatch(opts.patch_path, &in, &findings)) {
     return PrintVerifyReport(findings, opts.format, kExitBadInput,
                              in.committed.empty() && in.patch.empty()
@@ -88,6 +106,13 @@ int RunVerify(const CommandOptions& opts) {
                              "");
   }
   in.regenerated = RenderPatch(run.workspace.files, plan);
+  // Undoing a committed patch gives other files: the rules plan them with
+  // their own liveness, as diff did when the patch was made.
+  in.replan = [&run, &opts](const std::map<std::string, SourceText>& files) {
+    LivenessAnalysis analysis = AnalyseTree(run.inputs, run.workspace, &files);
+    int left_alone = 0;
+    return PlanLive(run, files, analysis, opts.include_dead, &left_alone);
+  };
 
   // Every check runs and everything it finds is reported; the verdict's
   // reason is the first drifting check's.

@@ -286,7 +286,8 @@ CheckResult CheckCommittedPatch(const VerifyInput& in) {
     if (reverse) AddSites(in, &r.findings);
     return r;
   }
-  PlanResult replan = Plan(in.inputs.rules, undone, in.workspace.tree_paths);
+  PlanResult replan =
+      in.replan ? in.replan(undone) : Plan(in.inputs.rules, undone, in.workspace.tree_paths);
   std::string reproduced = RenderPatch(undone, replan);
   std::vector<FilePatch> reproduced_patch;
   ParsePatch("reproduced", reproduced, &reproduced_patch, &ignored_errors);

@@ -3,6 +3,7 @@
 // them in order and reports everything they found.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -29,6 +30,9 @@ struct VerifyInput {
   std::vector<FilePatch> patch;
   std::vector<std::string> preamble;  // the committed patch's lines before its first file
   std::string regenerated;            // the patch the rules produce for the tree as it is
+  // Plans other files (the tree with the committed patch undone) as the
+  // run planned the tree: same rules, liveness and --include-dead.
+  std::function<PlanResult(const std::map<std::string, SourceText>&)> replan;
 };
 
 struct CheckResult {

@@ -13,7 +13,7 @@ namespace muh {
 
 Diagnostic Workspace::Shown(const Diagnostic& d) const {
   Diagnostic shown = d;
-  if (d.file != rules_path && !tree.root().empty() && d.file != tree.root()) {
+  if (!d.file.empty() && d.file != rules_path && !tree.root().empty() && d.file != tree.root()) {
     std::string root = tree.root();
     while (root.size() > 1 && root.back() == '/') root.pop_back();
     shown.file = root + "/" + d.file;

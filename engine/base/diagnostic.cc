@@ -22,6 +22,7 @@ std::string Diagnostic::Format() const {
     where += fmt::format(":{}", line);
     if (column > 0) where += fmt::format(":{}", column);
   }
+  if (where.empty()) return fmt::format("{}: {}", SeverityName(severity), message);
   return fmt::format("{}: {}: {}", where, SeverityName(severity), message);
 }
 

@@ -13,13 +13,14 @@ enum class Severity { kError, kWarning, kNote };
 const char* SeverityName(Severity s);
 
 struct Diagnostic {
-  std::string file;  // as the user should see it: tree-relative or as given
+  std::string file;  // as the user should see it: tree-relative or as given; empty: the run
   int line = 0;      // 1-based; 0 means "the whole file"
   int column = 0;    // 1-based byte column; 0 means "the whole line"
   Severity severity = Severity::kError;
   std::string message;
 
-  // `file:line:col: error: message`; line/col are omitted when 0.
+  // `file:line:col: error: message`; line/col are omitted when 0, and the
+  // whole place when `file` is empty (a message about the run itself).
   std::string Format() const;
 };
 

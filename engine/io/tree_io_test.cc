@@ -152,7 +152,7 @@ TEST_CASE("Read refuses paths that leave the tree or name no regular file") {
   CHECK(ReadError(tree, "vllm") == "vllm: error: is a directory, not a file");
   CHECK(ReadError(tree, "vllm/missing.py") == "vllm/missing.py: error: no such file in the tree");
   CHECK(ReadError(tree, "vllm/ok.py/x") == "vllm/ok.py/x: error: no such file in the tree");
-  CHECK(ReadError(tree, "") == ": error: empty path");
+  CHECK(ReadError(tree, "") == "error: empty path");
   if (fs::exists("/etc/hostname")) {
     fs::create_symlink("/etc/hostname", dir.path() / "host.py");
     CHECK(ReadError(tree, "host.py") == "host.py: error: symlink resolves outside the tree (" +

@@ -74,9 +74,32 @@ const std::string* TreeIndex::Bytes(const std::string& path) {
   if (!f.read) {
     f.read = true;
     f.bytes = std::make_unique<std::string>();
-    if (!read_(path, f.bytes.get())) f.bytes.reset();
+    if (!read_(path, f.bytes.get())) {
+      f.bytes.reset();
+    } else {
+      LineEndingsAsLf(f.bytes.get());
+    }
   }
   return f.bytes.get();
+}
+
+void LineEndingsAsLf(std::string* bytes) {
+  std::string& b = *bytes;
+  for (std::size_t i = 0; i < b.size(); ++i) {
+    if (b[i] != '\r') continue;
+    if (i + 1 < b.size() && b[i + 1] == '\n') {
+      // CRLF: the CR becomes a space before the LF; a backslash continuation
+      // keeps its backslash last on the line.
+      if (i > 0 && b[i - 1] == '\\') {
+        b[i - 1] = ' ';
+        b[i] = '\\';
+      } else {
+        b[i] = ' ';
+      }
+    } else {
+      b[i] = '\n';  // a CR-only line ending
+    }
+  }
 }
 
 const PyLines* TreeIndex::Lines(const std::string& path) {

@@ -104,4 +104,10 @@ std::optional<std::size_t> AssignmentEquals(const PyLines& lines, int k);
 // Whether `text` holds `word` as a whole word.
 bool HasWord(std::string_view text, std::string_view word);
 
+// Rewrites CRLF and CR-only line endings in place so the lexer sees LF,
+// keeping every byte offset (and so every site's position) unchanged: a
+// CR before LF becomes a space (after a continuation backslash, the two
+// swap), a lone CR becomes LF.
+void LineEndingsAsLf(std::string* bytes);
+
 }  // namespace muh

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <memory>
 #include <optional>
+#include <set>
 
 #include "engine/base/parallel.h"
 #include "engine/patch/unified_diff.h"
@@ -602,6 +603,8 @@ const char* RuleStatusName(RuleStatus s) {
       return "no value";
     case RuleStatus::kFailed:
       return "failed";
+    case RuleStatus::kDead:
+      return "dead";
   }
   return "failed";
 }
@@ -620,17 +623,76 @@ const RuleOutcome* PlanResult::Find(const std::string& rule_id) const {
   return nullptr;
 }
 
+int LeaveDeadSitesAlone(PlanResult* plan, const std::map<std::string, SourceText>& files) {
+  int left = 0;
+  std::set<std::string> touched;
+  for (RuleOutcome& o : plan->outcomes) {
+    if (o.status != RuleStatus::kRewrites && o.status != RuleStatus::kAlreadyApplied) continue;
+    int dead = 0;
+    for (const Site& site : o.found) {
+      if (site.liveness != "dead") continue;
+      ++dead;
+      auto it = plan->edits.find(site.path);
+      if (it == plan->edits.end()) continue;
+      std::vector<Edit>& edits = it->second;
+      std::size_t before = edits.size();
+      edits.erase(std::remove_if(edits.begin(), edits.end(),
+                                 [&](const Edit& e) {
+                                   return e.rule_id == o.rule_id && e.offset >= site.begin &&
+                                          e.offset <= site.end;
+                                 }),
+                  edits.end());
+      if (edits.size() != before) {
+        ++left;
+        o.edits -= static_cast<int>(before - edits.size());
+        touched.insert(site.path);
+      }
+    }
+    if (dead > 0 && dead == static_cast<int>(o.found.size())) {
+      o.status = RuleStatus::kDead;
+    } else if (o.status == RuleStatus::kRewrites && o.edits <= 0) {
+      o.status = RuleStatus::kAlreadyApplied;
+    }
+  }
+  for (const std::string& path : touched) {
+    std::vector<Edit>& edits = plan->edits[path];
+    if (edits.empty()) {
+      plan->edits.erase(path);
+      plan->new_contents.erase(path);
+      continue;
+    }
+    std::string text = ApplyEdits(files.at(path).bytes(), edits);
+    if (text == files.at(path).bytes()) {
+      plan->edits.erase(path);
+      plan->new_contents.erase(path);
+    } else {
+      plan->new_contents[path] = std::move(text);
+    }
+  }
+  if (left > 0) {
+    // About the run, not a file: the same words however the rules are named.
+    plan->diagnostics.push_back(MakeNote(
+        "", 0, 0,
+        fmt::format("{} dead site{} left alone (code that does not run on the served platform; "
+                    "`muhpatch status` says why, --include-dead rewrites them)",
+                    left, left == 1 ? "" : "s")));
+  }
+  return left;
+}
+
 std::string PlanSummary(const PlanResult& plan) {
-  int rewrites = 0, done = 0, skipped = 0, no_value = 0, failed = 0;
+  int rewrites = 0, done = 0, skipped = 0, no_value = 0, failed = 0, dead = 0;
   for (const RuleOutcome& o : plan.outcomes) {
     rewrites += o.status == RuleStatus::kRewrites;
     done += o.status == RuleStatus::kAlreadyApplied;
     skipped += o.status == RuleStatus::kSkipped;
     no_value += o.status == RuleStatus::kNoValue;
     failed += o.status == RuleStatus::kFailed;
+    dead += o.status == RuleStatus::kDead;
   }
   std::string out = fmt::format("{} rules: {} rewrite, {} already at their value, {} skipped",
                                 plan.outcomes.size(), rewrites, done, skipped);
+  if (dead > 0) out += fmt::format(", {} dead", dead);
   if (no_value > 0) out += fmt::format(", {} without a valid value", no_value);
   if (failed > 0) out += fmt::format(", {} failed", failed);
   return out;

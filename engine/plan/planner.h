@@ -23,9 +23,10 @@ enum class RuleStatus {
   kSkipped,         // an optional precondition was not met
   kNoValue,         // the model has no valid value for the knob (a note says why)
   kFailed,          // an error was reported for it; none of its edits is kept
+  kDead,            // every site is dead code on the served platform: left alone
 };
 
-// "rewrites", "at value", "skipped", "no value", "failed".
+// "rewrites", "at value", "skipped", "no value", "failed", "dead".
 const char* RuleStatusName(RuleStatus s);
 
 // One place a rule found: the target capture's bytes and what the rule
@@ -43,6 +44,10 @@ struct Site {
   // the model's: someone tuned it by hand.
   bool hand_tuned = false;
   std::string upstream;  // the rule's `upstream:` value, when it states one
+  // Filled by the caller's liveness analysis: "live", "dead", "unknown", or
+  // empty when none ran; the reason and its evidence (`file:line: what`).
+  std::string liveness;
+  std::string liveness_reason;
 };
 
 struct RuleOutcome {
@@ -80,6 +85,12 @@ struct PlanResult {
 // fails as not idempotent. Deterministic: rules in file order, paths sorted.
 PlanResult Plan(const RuleSet& rules, const std::map<std::string, SourceText>& files,
                 const std::vector<std::string>& tree_paths);
+
+// Drops the edits at sites whose `liveness` is "dead" (diff and apply leave
+// dead code alone unless --include-dead), recomputes the new contents, and
+// marks a rule whose every site is dead kDead. When it left any alone, adds
+// one note saying so. Returns how many sites it left alone.
+int LeaveDeadSitesAlone(PlanResult* plan, const std::map<std::string, SourceText>& files);
 
 // "17 rules: 8 rewrite, 5 already at their value, 4 skipped" (and, when
 // there are any, ", 1 without a valid value, 2 failed")

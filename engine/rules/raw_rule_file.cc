@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "engine/base/edit_distance.h"
+
 namespace muh {
 
 namespace {
@@ -11,8 +13,11 @@ namespace {
 // Largest cross product of a search space's dimensions (bi100's has 1,536).
 constexpr long kMaxSearchCandidates = 100000;
 
-const std::vector<std::string> kTopKeys = {"version", "values", "workload", "search_spaces",
-                                           "rules"};
+const std::vector<std::string> kTopKeys = {"version",       "values", "workload",
+                                           "search_spaces", "rules",  "liveness"};
+const std::vector<std::string> kLivenessKeys = {"entry", "platform", "declared"};
+const std::vector<std::string> kDeclaredKeys = {"path", "callee", "reads-keys", "imports-nothing",
+                                                "source"};
 const std::vector<std::string> kSpaceKeys = {"kernel", "dims", "ignore", "max_new"};
 const std::vector<std::string> kRuleKeys = {
     "id",        "description", "files",  "query",     "replace",       "with",         "delete",
@@ -243,6 +248,74 @@ void ReadSearchSpaces(YamlReader* l, const YAML::Node& node, RawRuleFile* out) {
 
 }  // namespace
 
+// `liveness:` (see README): entry module, platform, declared facts.
+void ReadLiveness(YamlReader* l, const YAML::Node& node, LivenessFacts* out) {
+  out->markers = VllmBackendMarkers();
+  if (!node.IsMap()) {
+    l->Error(node.Mark(), "'liveness' must be a mapping");
+    return;
+  }
+  l->CheckKeys(node, kLivenessKeys, "liveness");
+  auto scalar = [&](const char* key, std::string* into) {
+    if (YAML::Node v = node[key]) {
+      if (!v.IsScalar()) {
+        l->Error(v.Mark(), fmt::format("'{}' must be a scalar", key));
+      } else {
+        *into = v.as<std::string>();
+      }
+    }
+  };
+  scalar("entry", &out->entry_module);
+  scalar("platform", &out->platform);
+  const std::vector<std::string> platforms = {"cuda", "rocm", "xpu",    "cpu",
+                                              "tpu",  "hpu",  "neuron", "openvino"};
+  if (std::find(platforms.begin(), platforms.end(), out->platform) == platforms.end()) {
+    l->Error(node["platform"].Mark(), fmt::format("unknown platform '{}'{}", out->platform,
+                                                  DidYouMean(out->platform, platforms)));
+  }
+  YAML::Node declared = node["declared"];
+  if (!declared) return;
+  if (!declared.IsSequence()) {
+    l->Error(declared.Mark(), "'declared' must be a list of facts");
+    return;
+  }
+  for (const YAML::Node& f : declared) {
+    if (!f.IsMap()) {
+      l->Error(f.Mark(), "a declared fact must be a mapping");
+      continue;
+    }
+    l->CheckKeys(f, kDeclaredKeys, "declared fact");
+    DeclaredFact fact;
+    if (f["path"] && f["path"].IsScalar()) fact.path = f["path"].as<std::string>();
+    if (f["callee"] && f["callee"].IsScalar()) fact.callee = f["callee"].as<std::string>();
+    if (f["source"] && f["source"].IsScalar()) fact.source = f["source"].as<std::string>();
+    if (fact.callee.empty()) l->Error(f.Mark(), "a declared fact needs 'callee'");
+    if (fact.source.empty()) l->Error(f.Mark(), "a declared fact needs 'source': who says so");
+    bool reads = static_cast<bool>(f["reads-keys"]);
+    bool nothing = f["imports-nothing"] && f["imports-nothing"].IsScalar() &&
+                   f["imports-nothing"].as<std::string>() == "true";
+    if (reads == nothing) {
+      l->Error(f.Mark(),
+               "a declared fact needs exactly one of 'reads-keys' or 'imports-nothing: true'");
+      continue;
+    }
+    if (nothing) {
+      fact.kind = DeclaredFact::Kind::kImportsNothing;
+    } else {
+      fact.kind = DeclaredFact::Kind::kReadsKeys;
+      YAML::Node keys = f["reads-keys"];
+      if (!keys.IsSequence()) {
+        l->Error(keys.Mark(), "'reads-keys' must be a list of dict keys");
+        continue;
+      }
+      for (const YAML::Node& k : keys) {
+        if (k.IsScalar()) fact.reads_keys.push_back(k.as<std::string>());
+      }
+    }
+    out->declared.push_back(std::move(fact));
+  }
+}
+
 bool ReadRuleFile(const std::string& display_path, const std::string& text, RawRuleFile* out,
                   std::vector<Diagnostic>* errors) {
   std::size_t errors_before = errors->size();
@@ -274,6 +347,8 @@ bool ReadRuleFile(const std::string& display_path, const std::string& text, RawR
   }
   if (YAML::Node v = root["workload"]) ReadWorkload(&reader, v, out);
   if (YAML::Node v = root["search_spaces"]) ReadSearchSpaces(&reader, v, out);
+  out->liveness.markers = VllmBackendMarkers();
+  if (YAML::Node v = root["liveness"]) ReadLiveness(&reader, v, &out->liveness);
   // The model is built from the workload and search spaces: only from
   // sections that checked out.
   if (errors->size() != errors_before) return false;

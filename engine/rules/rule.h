@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/liveness/liveness_types.h"
 #include "engine/model/value_source.h"
 #include "engine/query/query.h"
 #include "engine/rules/template.h"
@@ -70,6 +71,10 @@ struct RuleSet {
   std::vector<Rule> rules;
   // The `values:` table, when the rule file has one.
   std::shared_ptr<TableValues> table;
+  // `liveness:`: the serving entry point, the platform and the facts
+  // declared for what lies behind binaries. The compute capability comes
+  // from the hardware profile.
+  LivenessFacts liveness;
   // Where rule names resolve: the model, the table, or both (set by CheckRules).
   std::shared_ptr<const ValueSource> values;
 };

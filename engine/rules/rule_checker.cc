@@ -235,6 +235,7 @@ bool CheckRuleFile(const RawRuleFile& raw, std::shared_ptr<const ValueSource> mo
   out->path = raw.path;
   out->rules.clear();
   out->table = raw.table;
+  out->liveness = raw.liveness;
   if (model) {
     for (const auto& [name, mark] : raw.value_names) {
       if (model->Find(name) != nullptr) {

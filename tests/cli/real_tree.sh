@@ -54,24 +54,28 @@ mapfile -t all_rules < <(sed -n 's/^  - id: *\([^ ]*\) *$/\1/p' rules.yaml | LC_
 [[ ${#all_rules[@]} -eq 17 ]] || fail "rules.yaml has ${#all_rules[@]} rules, this test states the outcome of 17"
 
 # What the rules do on the published tree: paged_attention_v2 is a bare
-# raise, so the four paged-attention rules are skipped; the shared-memory
-# limit already holds the built-in profile's safe value (32 KiB, rewritten
-# only from a measured fact), and of the fused-MoE sites the small-M
-# BLOCK_SIZE_M and the default BLOCK_SIZE_K already hold the model's values.
-lf_rewrite="flash-attn-autotune-configs fused-moe-default-block-m fused-moe-default-block-n
-  fused-moe-small-m-block-k fused-moe-small-m-block-n fused-moe-tier-large fused-moe-tier-medium
-  fused-moe-tier-small prefix-prefill-block prefix-prefill-num-warps"
+# raise, so the four paged-attention rules are skipped. The liveness
+# analysis finds the other knobs dead on the served platform but the three
+# fused-MoE tiers: prefix-prefill is imported only under HAS_TRITON = False,
+# the autotune list only by the ROCm backend, the shared-memory function by
+# nothing that runs, the dicts' BLOCK_SIZE_M is overwritten by the tiers,
+# and no code that runs reads their N and K. diff leaves those alone.
+lf_rewrite="fused-moe-tier-large fused-moe-tier-medium fused-moe-tier-small"
 lf_skipped="paged-attn-partition-size paged-attn-use-v1-override paged-attn-v1-max-context
   paged-attn-v1-min-work"
-lf_files="vllm/attention/ops/prefix_prefill.py vllm/attention/ops/triton_flash_attention.py
-  vllm/model_executor/layers/fused_moe/fused_moe.py"
-lf_hunks=4
-# With v2 implemented: the v1 thresholds and the override change too;
+lf_dead="custom-ops-smem-limit flash-attn-autotune-configs fused-moe-default-block-k
+  fused-moe-default-block-m fused-moe-default-block-n fused-moe-small-m-block-k
+  fused-moe-small-m-block-m fused-moe-small-m-block-n prefix-prefill-block prefix-prefill-num-warps"
+lf_files="vllm/model_executor/layers/fused_moe/fused_moe.py"
+lf_hunks=1
+# With v2 implemented: the v1 thresholds and the override change too (the
+# heuristic is live once the override rule deletes `use_v1 = True`);
 # _PARTITION_SIZE keeps the 512 the prebuilt v2 kernel is built for.
 v2_rewrite="$lf_rewrite paged-attn-use-v1-override paged-attn-v1-max-context paged-attn-v1-min-work"
 v2_skipped=""
+v2_dead=$lf_dead
 v2_files="$lf_files vllm/attention/ops/paged_attn.py"
-v2_hunks=5
+v2_hunks=2
 
 words() { tr -s ' \n' '\n\n' <<<"$1" | sed '/^$/d' | LC_ALL=C sort -u; }
 
@@ -105,11 +109,12 @@ ok "copies of the real tree: lf, crlf (LF-only lines made CRLF), v2 (paged_atten
 hashes() { (cd "$1" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum); }
 
 check() {
-  local name=$1 want_rewrite want_skipped want_files want_hunks
+  local name=$1 want_rewrite want_skipped want_files want_hunks want_dead
   want_rewrite=$(words "$2")
   want_skipped=$(words "$3")
   want_files=$(words "$4")
   want_hunks=$5
+  want_dead=$(words "$6")
   local t=$name.work code
   cp -a "$name" "$t"
 
@@ -141,11 +146,16 @@ check() {
     fail "$name: rules that rewrite: $(echo $rewrite); expected: $(echo $want_rewrite)"
   [[ $skipped == "$want_skipped" ]] ||
     fail "$name: rules skipped: $(echo $skipped); expected: $(echo $want_skipped)"
-  at_value=$(printf '%s\n' "${all_rules[@]}" | LC_ALL=C comm -23 - <(printf '%s\n%s\n' "$rewrite" "$skipped" | sed '/^$/d' | LC_ALL=C sort))
+  local dead
+  dead=$(sed -n 's/^muhpatch: rule \([^:]*\): dead\r\{0,1\}$/\1/p' "$name.diff" | LC_ALL=C sort -u)
+  [[ $dead == "$want_dead" ]] ||
+    fail "$name: rules left alone as dead: $(echo $dead); expected: $(echo $want_dead)"
+  at_value=$(printf '%s\n' "${all_rules[@]}" | LC_ALL=C comm -23 - <(printf '%s\n%s\n%s\n' "$rewrite" "$skipped" "$dead" | sed '/^$/d' | LC_ALL=C sort))
   summary="17 rules: $(wc -w <<<"$rewrite") rewrite, $(wc -w <<<"$at_value") already at their value, $(wc -w <<<"$skipped") skipped"
+  [[ -n $dead ]] && summary+=", $(wc -w <<<"$dead") dead"
   grep -qxF "muhpatch: info: $summary" "$name.explain.err" ||
     fail "$name: no summary line '$summary' in diff -v"
-  ok "$name: $summary; rewrite: $(echo $rewrite); skipped: $(echo ${skipped:-none}); at value: $(echo $at_value)"
+  ok "$name: $summary; rewrite: $(echo $rewrite); skipped: $(echo ${skipped:-none}); dead: $(echo ${dead:-none}); at value: $(echo ${at_value:-none})"
 
   # --- the outcome table: status against its golden --------------------------------
   # tests/cli/real_tree/NAME.status holds ids, paths, lines and values only
@@ -227,9 +237,9 @@ check() {
   ok "$name: verify and verify --patch on the patched tree exit 0"
 }
 
-check lf "$lf_rewrite" "$lf_skipped" "$lf_files" "$lf_hunks"
-check crlf "$lf_rewrite" "$lf_skipped" "$lf_files" "$lf_hunks"
-check v2 "$v2_rewrite" "$v2_skipped" "$v2_files" "$v2_hunks"
+check lf "$lf_rewrite" "$lf_skipped" "$lf_files" "$lf_hunks" "$lf_dead"
+check crlf "$lf_rewrite" "$lf_skipped" "$lf_files" "$lf_hunks" "$lf_dead"
+check v2 "$v2_rewrite" "$v2_skipped" "$v2_files" "$v2_hunks" "$v2_dead"
 
 # The CRLF twin's patch is the LF patch with CRs in its hunk lines, and the
 # files it patched are still CRLF throughout.

@@ -293,17 +293,19 @@ fresh
 mapfile -t diff_files < <(sed -n 's|^diff --git a/\([^ ]*\) b/.*|\1|p' committed.diff)
 n_files=${#diff_files[@]}
 n_skipped=$(printf '%s\n' "$notes" | grep -c "^tree/.*: note: rule '.*' skipped: " || true)
-[[ $(printf '%s' "$notes" | grep -c '') -eq $n_skipped ]] || fail "diff prints more than skipped-rule notes: $notes"
+n_dead=$(printf '%s\n' "$notes" | grep -c "^note: [0-9]* dead sites\? left alone" || true)
+[[ $(printf '%s' "$notes" | grep -c '') -eq $((n_skipped + n_dead)) ]] || fail "diff prints more than skipped-rule and dead-site notes: $notes"
 
 mp rules.yaml tree --patch committed.diff
-summary_re='\(([0-9]+) rules: ([0-9]+) rewrite, ([0-9]+) already at their value, ([0-9]+) skipped\)$'
+summary_re='\(([0-9]+) rules: ([0-9]+) rewrite, ([0-9]+) already at their value, ([0-9]+) skipped(, ([0-9]+) dead)?\)$'
 [[ $code -eq 0 && $err == "$notes" ]] || { printf '%s\n' "$err" >&2; fail "pristine --patch committed.diff: exit $code (expected 0) or stderr not just the notes"; }
 [[ $out =~ ^"verify: clean: committed.diff matches the rules "$summary_re ]] ||
   fail "pristine --patch committed.diff: stdout is '$out'"
 total=${BASH_REMATCH[1]} to_apply=${BASH_REMATCH[2]} applied=${BASH_REMATCH[3]} skipped=${BASH_REMATCH[4]}
-[[ $total -eq $n_rules && $skipped -eq $n_skipped && $((to_apply + applied + skipped)) -eq $total && $to_apply -gt 0 ]] ||
+dead=${BASH_REMATCH[6]:-0} dead_part=${BASH_REMATCH[5]}
+[[ $total -eq $n_rules && $skipped -eq $n_skipped && $((to_apply + applied + skipped + dead)) -eq $total && $to_apply -gt 0 ]] ||
   fail "pristine summary does not add up: '$out' (rules.yaml has $n_rules rules, diff notes $n_skipped skipped)"
-summary_patched="$total rules: 0 rewrite, $((to_apply + applied)) already at their value, $skipped skipped"
+summary_patched="$total rules: 0 rewrite, $((to_apply + applied)) already at their value, $skipped skipped$dead_part"
 ok "1. pristine --patch committed.diff: exit 0, '$out'"
 
 # === 2. pristine tree, no --patch ====================================================
