@@ -22,19 +22,57 @@ std::string EntryText(const ConfigEntry& e) {
   return out;
 }
 
+// What the attention score needs besides the candidate itself.
+struct AttentionModel {
+  int64_t head_dim = 0, bytes = 0, seq = 0, grid_rows = 0, cus = 0;
+  double balance = 0;         // flops per L2-served K/V byte at which loads match the MMAs
+  double inflight_bytes = 0;  // bytes a CU keeps in flight to cover memory latency
+  int64_t reg_cap_max = 0, regs_per_cu = 0;
+};
+
+double AttentionScore(const AutotuneCandidate& c, const AttentionModel& m, int64_t need_regs) {
+  double bm = static_cast<double>(c.block_m);
+  double bn = static_cast<double>(c.block_n);
+  double mma = std::min(1.0, bm / static_cast<double>(kMmaRowsPerWarp * c.warps));
+  double t_mma = 1.0 / mma;
+  double t_mem = m.balance / bm;
+  double t_softmax = kSoftmaxStepCost / bn;
+  double t = c.stages <= 1 ? t_mma + t_mem + t_softmax : std::max(t_mma, t_mem) + t_softmax;
+  double tile_bytes = static_cast<double>(2 * c.block_n * m.head_dim * m.bytes);
+  double hiding = std::min(1.0, static_cast<double>(c.resident * c.stages) * tile_bytes /
+                                    std::max(m.inflight_bytes, 1.0));
+  double cap =
+      static_cast<double>(std::min(m.reg_cap_max, m.regs_per_cu / std::max<int64_t>(c.threads, 1)));
+  double excess =
+      std::max(0.0, static_cast<double>(need_regs) - kRegisterPressureStart * cap) / cap;
+  double pressure = 1.0 / (1.0 + kRegisterPressureWeight * excess * excess);
+  int64_t grid = CeilDiv(m.seq, c.block_m) * m.grid_rows;
+  Waves waves = GridWaves(grid, m.cus * c.resident);
+  double causal = CausalWorkEfficiency(m.seq, c.block_m, c.block_n);
+  return waves.efficiency * hiding * pressure * causal / t;
+}
+
 }  // namespace
 
 AutotuneResult DeriveAutotune(const Profile& p, const Workload& w, const SearchSpace& space) {
   AutotuneResult r;
   Derivation& d = r.derivation;
   d.quantity = space.name;
-  d.formula =
-      "score = BM*BN/(BM+BN) (K/V reuse per loaded row) x wave efficiency of a "
-      "ceil(prefill length/BM) x heads per GPU grid over compute_units x resident blocks x "
-      "min(1, resident threads per CU / 512) (latency hiding); distinct tile shapes first";
-  for (const char* f :
-       {"warp_size", "smem_per_block", "max_stages", "compute_capability", "max_threads_per_block",
-        "max_regs_per_thread", "regs_per_cu", "max_threads_per_cu", "compute_units"}) {
+  d.formula = fmt::format(
+      "score = wave efficiency x latency hiding x register pressure x causal efficiency / time "
+      "per key step; time = t_mma + t_mem + t_softmax at 1 stage, max(t_mma, t_mem) + "
+      "t_softmax when stages >= 2 prefetch the next K/V tile; t_mma = 1 / min(1, BM / ({} x "
+      "warps)) (rows per warp's MMA), t_mem = balance / BM (K/V reuse across BM rows; balance "
+      "= fp16_tflops / (hbm_bandwidth x {} L2 reads)), t_softmax = {} / BN (the Q rows' "
+      "softmax step amortized over BN keys); latency hiding = min(1, resident blocks x stages x "
+      "K/V tile bytes / (hbm_bandwidth / compute_units x {} ns)); register pressure = 1 / (1 + "
+      "{} x max(0, estimate - {} x allocatable)^2 / allocatable^2); waves of a ceil(L/BM) x "
+      "heads x prompts grid over compute_units x resident blocks; distinct tile shapes first",
+      kMmaRowsPerWarp, kL2Reuse, kSoftmaxStepCost, kMemoryLatencyNs, kRegisterPressureWeight,
+      kRegisterPressureStart);
+  for (const char* f : {"warp_size", "smem_per_block", "max_stages", "compute_capability",
+                        "max_threads_per_block", "max_regs_per_thread", "regs_per_cu",
+                        "max_threads_per_cu", "compute_units", "fp16_tflops", "hbm_bandwidth"}) {
     d.UseFact(*p.Find(f));
   }
   int64_t dmax = w.Get("head_dim");
@@ -42,15 +80,22 @@ AutotuneResult DeriveAutotune(const Profile& p, const Workload& w, const SearchS
   int64_t seq =
       std::min({w.Get("prefill_seq_len"), w.Get("max_batched_tokens"), w.Get("max_model_len")});
   int64_t heads = w.PerRank("num_q_heads");
+  // Prompts of `seq` tokens batched together, up to max_num_seqs.
+  int64_t batch = std::clamp<int64_t>(w.Get("max_batched_tokens") / std::max<int64_t>(seq, 1), 1,
+                                      std::max<int64_t>(w.Get("max_num_seqs"), 1));
   d.UseInput("head_dim", dmax, "workload");
   d.UseInput("prefill length", seq,
              "workload: min(prefill_seq_len, max_batched_tokens, max_model_len)");
   d.UseInput("num_q_heads per GPU", heads, "workload: num_q_heads / tensor_parallel_size");
+  d.UseInput("prompts per batch", batch,
+             "workload: max_batched_tokens / prefill length, at most max_num_seqs");
   d.safety =
       "every entry fits smem_per_block at head_dim (bytes*D*(BM + 2*BN*stages)), the stage "
-      "limit, max_threads_per_block, max_regs_per_thread and the register file (registers x "
-      "threads <= regs_per_cu); Triton's autotuner also skips entries that fail at run time";
-  d.sized_for = fmt::format("head_dim {}, a {}-token prefill, {} heads per GPU", dmax, seq, heads);
+      "limit and max_threads_per_block, and keeps more registers than it spills (the compiler "
+      "caps registers at min(max_regs_per_thread, regs_per_cu / threads)); Triton's autotuner "
+      "also skips entries that fail at run time";
+  d.sized_for = fmt::format("head_dim {}, {} causal {}-token prefill(s), {} heads per GPU", dmax,
+                            batch, seq, heads);
   for (const char* required : {"BLOCK_M", "BLOCK_N", "num_stages", "num_warps"}) {
     bool found = false;
     for (const auto& dim : space.dims) found = found || dim.first == required;
@@ -63,6 +108,19 @@ AutotuneResult DeriveAutotune(const Profile& p, const Workload& w, const SearchS
   int64_t warp = static_cast<int64_t>(p.Get("warp_size"));
   int64_t smem_limit = static_cast<int64_t>(p.Get("smem_per_block"));
   int64_t cus = static_cast<int64_t>(p.Get("compute_units"));
+  int64_t max_regs = static_cast<int64_t>(p.Get("max_regs_per_thread"));
+  int64_t regs_per_cu = static_cast<int64_t>(p.Get("regs_per_cu"));
+  AttentionModel model;
+  model.head_dim = dmax;
+  model.bytes = bytes;
+  model.seq = seq;
+  model.grid_rows = heads * batch;
+  model.cus = cus;
+  model.balance = p.Get("fp16_tflops") * 1e12 / (p.Get("hbm_bandwidth") * 1e9 * kL2Reuse);
+  model.inflight_bytes =
+      p.Get("hbm_bandwidth") * 1e9 / static_cast<double>(cus) * kMemoryLatencyNs * 1e-9;
+  model.reg_cap_max = max_regs;
+  model.regs_per_cu = regs_per_cu;
 
   // Odometer over the dimensions, last dimension fastest.
   std::vector<std::size_t> idx(space.dims.size(), 0);
@@ -96,7 +154,11 @@ AutotuneResult DeriveAutotune(const Profile& p, const Workload& w, const SearchS
     c.warps = IntField(e, "num_warps");
     c.threads = c.warps * warp;
     c.smem = AttentionTileSmem(dmax, c.block_m, c.block_n, c.stages, bytes);
-    c.regs = AttentionRegsPerThread(dmax, c.block_m, c.block_n, std::max<int64_t>(c.threads, 1));
+    int64_t need =
+        AttentionRegsPerThread(dmax, c.block_m, c.block_n, std::max<int64_t>(c.threads, 1));
+    RegisterAllocation alloc = AllocateRegisters(need, c.threads, max_regs, regs_per_cu);
+    c.regs = alloc.regs;
+    c.spill = alloc.spill;
     if (c.stages > stage_limit) {
       ++r.pruned[fmt::format("num_stages > {} (stage limit)", stage_limit)];
       continue;
@@ -109,12 +171,10 @@ AutotuneResult DeriveAutotune(const Profile& p, const Workload& w, const SearchS
       ++r.pruned[fmt::format("shared memory > {} bytes at head dim {}", smem_limit, dmax)];
       continue;
     }
-    if (c.regs > static_cast<int64_t>(p.Get("max_regs_per_thread"))) {
-      ++r.pruned["registers > max_regs_per_thread"];
-      continue;
-    }
-    if (c.regs * c.threads > static_cast<int64_t>(p.Get("regs_per_cu"))) {
-      ++r.pruned["registers x threads > regs_per_cu (the register file)"];
+    if (c.spill > c.regs) {
+      ++r.pruned
+            ["spills more registers than it keeps (estimate > 2 x min(max_regs_per_thread, "
+             "regs_per_cu / threads))"];
       continue;
     }
     if (c.block_m * c.block_n < kMinScoresPerThread * c.threads) {
@@ -126,21 +186,14 @@ AutotuneResult DeriveAutotune(const Profile& p, const Workload& w, const SearchS
       ++r.pruned["a block dimension below tl.dot's minimum"];
       continue;
     }
-    Occupancy occ = BlocksPerCu(c.smem, smem_limit, c.regs, c.threads,
-                                static_cast<int64_t>(p.Get("regs_per_cu")),
+    Occupancy occ = BlocksPerCu(c.smem, smem_limit, c.regs, c.threads, regs_per_cu,
                                 static_cast<int64_t>(p.Get("max_threads_per_cu")));
     if (occ.blocks < 1) {
       ++r.pruned[fmt::format("no block fits on a compute unit ({})", occ.limited_by)];
       continue;
     }
     c.resident = occ.blocks;
-    int64_t grid = CeilDiv(seq, c.block_m) * heads;
-    Waves waves = GridWaves(grid, cus * c.resident);
-    double reuse =
-        static_cast<double>(c.block_m * c.block_n) / static_cast<double>(c.block_m + c.block_n);
-    double hiding = std::min(1.0, static_cast<double>(c.resident * c.threads) /
-                                      static_cast<double>(kTargetResidentThreads));
-    c.score = reuse * waves.efficiency * hiding;
+    c.score = AttentionScore(c, model, need);
     r.valid.push_back(std::move(c));
   }
   std::stable_sort(r.valid.begin(), r.valid.end(),
@@ -187,9 +240,10 @@ AutotuneResult DeriveAutotune(const Profile& p, const Workload& w, const SearchS
       r.enumerated, r.merged, pruned_total, r.valid.size(), keep);
   std::vector<std::string> lines;
   for (const AutotuneCandidate& c : r.selected) {
-    lines.push_back(fmt::format("{} (smem {} B, {} threads, ~{} regs, {} resident, score {:.2f})",
-                                EntryText(c.entry), c.smem, c.threads, c.regs, c.resident,
-                                c.score));
+    lines.push_back(fmt::format("{} (smem {} B, {} threads, ~{} regs{}, {} resident, score {:.2f})",
+                                EntryText(c.entry), c.smem, c.threads, c.regs,
+                                c.spill > 0 ? fmt::format(" + {} spilled", c.spill) : "",
+                                c.resident, c.score));
   }
   d.value = fmt::format("{} entries", keep);
   for (const std::string& l : lines) d.inputs.push_back("selected: " + l);

@@ -20,7 +20,7 @@ namespace muh {
 struct AutotuneCandidate {
   ConfigEntry entry;  // fields in the space's declared order
   int64_t block_m = 0, block_n = 0, stages = 0, warps = 0;
-  int64_t smem = 0, threads = 0, regs = 0, resident = 0;
+  int64_t smem = 0, threads = 0, regs = 0, spill = 0, resident = 0;
   double score = 0;
 };
 

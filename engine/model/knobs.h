@@ -18,9 +18,25 @@ inline constexpr int64_t kMinDotSize = 16;
 inline constexpr int64_t kMinScoresPerThread = 4;
 // Blocks we want resident per compute unit for latency hiding (v2 partitions).
 inline constexpr int64_t kTargetResidentBlocks = 2;
-// Threads we want resident per compute unit to hide memory latency (an
-// assumption: eight 64-wide warps, as on the reference card).
-inline constexpr int64_t kTargetResidentThreads = 512;
+// The attention cost model (autotune.cc), each judged and then checked
+// against the H200 measurements (bench/probe/h200; calibration_test.cc):
+// Rows of one warp's tensor-core instruction (mma m16, and a Hopper warpgroup
+// of 4 warps covers 64 rows): fewer rows per warp leave the MMA part idle.
+inline constexpr int64_t kMmaRowsPerWarp = 16;
+// How many times each K/V byte from HBM is read by the blocks of a head (and
+// the query heads of a GQA group) out of L2: divides the flop:byte balance.
+inline constexpr double kL2Reuse = 4;
+// Cost of the online softmax per key tile (rescaling the BM x D accumulator
+// and the row statistics on the scalar units), in units of one BM x D x
+// 1-key tensor-core step: amortized over BLOCK_N keys.
+inline constexpr double kSoftmaxStepCost = 8;
+// Memory latency a CU must cover with loads in flight (Little's law:
+// hbm_bandwidth / compute_units x latency bytes in flight).
+inline constexpr double kMemoryLatencyNs = 2400;
+// Register pressure: above this share of the registers the compiler can give,
+// it serialises loads and spills; the penalty is 1 / (1 + k x excess^2).
+inline constexpr double kRegisterPressureStart = 0.8;
+inline constexpr double kRegisterPressureWeight = 8;
 // Bytes of fp32 logits a paged-attention block keeps per context token.
 inline constexpr int64_t kLogitBytes = 4;
 

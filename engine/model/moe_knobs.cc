@@ -17,6 +17,12 @@ int64_t Fact64(const Profile& p, const char* name) { return static_cast<int64_t>
 constexpr int64_t kBlockMs[] = {16, 32, 64, 128, 256};
 // The smallest N and K a dict may take: BLOCK_SIZE_M must leave room for them.
 constexpr int64_t kMinNK = 32;
+// A BLOCK_SIZE_M whose M x 64 x 32 tile (64: the middle of the dicts' N)
+// needs more than this share of max_regs_per_thread leaves too few registers
+// for the pipelined operand loads: on the H200, M = 256 reached 0.82 (w1) and
+// 0.79 (w2) of the best at 4096 tokens, where 128 reached 1.0 and 0.98.
+constexpr int64_t kRegCheckN = 64;
+constexpr double kMaxRegisterShare = 0.5;
 
 // Rows one expert's GEMM gets when `numel` pairs spread over the experts.
 int64_t RowsPerExpert(int64_t numel, int64_t experts) {
@@ -74,7 +80,7 @@ Derivation DeriveMoeBlockM(const Profile& p, const Workload& w, int64_t numel_lo
       "smallest M in {16, 32, 64, 128, 256} >= the rows per expert at the geometric middle of "
       "the tier's range of token-expert pairs, among tiles M x 32 x 32 that fit "
       "max((M*K + K*N)*bytes*stages, M*N*bytes) <= smem_per_block at some stages <= the limit "
-      "and whose registers fit");
+      "and whose registers fit, the M x 64 x 32 tile within half of max_regs_per_thread");
   for (const char* f :
        {"smem_per_block", "max_stages", "warp_size", "max_regs_per_thread", "regs_per_cu"}) {
     d.UseFact(*p.Find(f));
@@ -99,9 +105,18 @@ Derivation DeriveMoeBlockM(const Profile& p, const Workload& w, int64_t numel_lo
   std::string smallest_problem;
   for (int64_t m : kBlockMs) {
     MoeTileFit f = FitMoeTile(p, w, m, kMinNK, kMinNK);
+    int64_t threads = kMoeNumWarps * Fact64(p, "warp_size");
+    int64_t wide_regs = GemmRegsPerThread(m, kRegCheckN, kMinNK, threads);
+    double reg_budget = kMaxRegisterShare * static_cast<double>(Fact64(p, "max_regs_per_thread"));
     if (f.stages == 0) {
       if (smallest_problem.empty()) smallest_problem = f.problem;
       d.rejected.push_back({std::to_string(m), f.problem});
+    } else if (!fits.empty() && static_cast<double>(wide_regs) > reg_budget) {
+      d.rejected.push_back(
+          {std::to_string(m),
+           fmt::format("register pressure: ~{} registers per thread at {}x{}x{} over {} threads "
+                       "> {} x max_regs_per_thread",
+                       wide_regs, m, kRegCheckN, kMinNK, threads, kMaxRegisterShare)});
     } else {
       fits.emplace_back(m, f);
     }

@@ -19,8 +19,28 @@ int64_t GemmTileSmem(int64_t block_m, int64_t block_n, int64_t block_k, int64_t 
 
 int64_t AttentionRegsPerThread(int64_t head_dim, int64_t block_m, int64_t block_n,
                                int64_t threads) {
-  int64_t values = block_m * head_dim + block_m * head_dim / 2 + block_m * block_n;
-  return CeilDiv(values, threads) + kRegisterOverhead;
+  int64_t values = block_m * head_dim + 3 * block_m * block_n / 2 + block_n * head_dim / 2;
+  return CeilDiv(values, threads) + kAttentionRegisterOverhead;
+}
+
+RegisterAllocation AllocateRegisters(int64_t need, int64_t threads, int64_t max_regs_per_thread,
+                                     int64_t regs_per_cu) {
+  int64_t cap = std::min(max_regs_per_thread, regs_per_cu / std::max<int64_t>(threads, 1));
+  RegisterAllocation a;
+  a.regs = std::min(std::max(need, kMinRegsPerThread), cap);
+  a.spill = std::max<int64_t>(0, need - cap);
+  return a;
+}
+
+double CausalWorkEfficiency(int64_t seq_len, int64_t block_m, int64_t block_n) {
+  if (seq_len <= 0 || block_m <= 0 || block_n <= 0) return 0;
+  double computed = 0;
+  for (int64_t m = 0; m * block_m < seq_len; ++m) {
+    int64_t cols = std::min(seq_len, (m + 1) * block_m);
+    computed += static_cast<double>(CeilDiv(cols, block_n) * block_n * block_m);
+  }
+  double needed = static_cast<double>(seq_len) * static_cast<double>(seq_len + 1) / 2;
+  return needed / computed;
 }
 
 int64_t GemmRegsPerThread(int64_t block_m, int64_t block_n, int64_t block_k, int64_t threads) {

@@ -19,12 +19,34 @@ int64_t AttentionTileSmem(int64_t head_dim, int64_t block_m, int64_t block_n, in
 int64_t GemmTileSmem(int64_t block_m, int64_t block_n, int64_t block_k, int64_t stages,
                      int64_t bytes);
 
-// Estimated 32-bit registers per thread of a flash-attention tile: the fp32
-// accumulator (BM*D), the Q tile (BM*D fp16 values, two per register), the
-// score tile (BM*BN fp32), spread over the threads, plus a fixed overhead for
-// addresses, loop state and softmax statistics.
+// Estimated 32-bit registers per thread a flash-attention tile asks for: the
+// fp32 accumulator (BM*D), the fp32 scores and their fp16 copy for the second
+// dot (1.5*BM*BN), a K or V fragment (BN*D fp16, half a register each),
+// spread over the threads, plus kAttentionRegisterOverhead for addresses,
+// loop state and softmax statistics. Fitted to the n_regs Triton 3.6 compiled
+// for 1909 attention kernels (bench/probe/h200): Q stays in shared memory (a
+// Q term overshot every large tile).
 int64_t AttentionRegsPerThread(int64_t head_dim, int64_t block_m, int64_t block_n, int64_t threads);
 inline constexpr int64_t kRegisterOverhead = 32;
+inline constexpr int64_t kAttentionRegisterOverhead = 40;
+inline constexpr int64_t kMinRegsPerThread = 128;
+
+// What the compiler gives a kernel of `threads` threads that needs `need`
+// registers per thread: at least kMinRegsPerThread (it spends them on small
+// tiles anyway: unrolled loads, addresses), at most max_regs_per_thread, and
+// few enough that one block fits the register file (Triton compiles with the
+// block size as launch bound); what does not fit spills to local memory.
+struct RegisterAllocation {
+  int64_t regs = 0;   // allocated per thread
+  int64_t spill = 0;  // registers per thread that spill
+};
+RegisterAllocation AllocateRegisters(int64_t need, int64_t threads, int64_t max_regs_per_thread,
+                                     int64_t regs_per_cu);
+
+// Share of a causal attention tile's work that is not masked: the L*(L+1)/2
+// query-key pairs over the BM*BN tiles the kernel computes (each query block
+// runs over whole BN tiles up to the diagonal).
+double CausalWorkEfficiency(int64_t seq_len, int64_t block_m, int64_t block_n);
 
 // Estimated 32-bit registers per thread of a GEMM tile: the fp32 accumulator
 // (BM*BN) and the A and B operand tiles (fp16, two per register) spread over

@@ -26,9 +26,19 @@ TEST_CASE("GEMM tile shared memory includes the epilogue scratch") {
 
 TEST_CASE("registers, occupancy and waves") {
   // D=128, 64x64 tile, 4 warps of 64 = 256 threads:
-  //   64*128 + 64*128/2 + 64*64 = 8192 + 4096 + 4096 = 16384 values,
-  //   16384 / 256 = 64 per thread, + 32 overhead = 96.
-  CHECK(AttentionRegsPerThread(128, 64, 64, 256) == 96);
+  //   64*128 + 1.5*64*64 + 64*128/2 = 8192 + 6144 + 4096 = 18432 values,
+  //   18432 / 256 = 72 per thread, + 40 overhead = 112; the compiler
+  //   allocates the floor of 128.
+  CHECK(AttentionRegsPerThread(128, 64, 64, 256) == 112);
+  CHECK(AllocateRegisters(112, 256, 255, 65536).regs == 128);
+  CHECK(AllocateRegisters(112, 256, 255, 65536).spill == 0);
+  // D=256, 128x64, 8 warps of 32 (the H200's best tile, 254 compiled):
+  //   32768 + 12288 + 8192 = 53248 / 256 = 208, + 40 = 248.
+  CHECK(AttentionRegsPerThread(256, 128, 64, 256) == 248);
+  // The compiler caps 248 at 65536 / 512 = 128 for 512 threads: 120 spill.
+  RegisterAllocation a = AllocateRegisters(248, 512, 255, 65536);
+  CHECK(a.regs == 128);
+  CHECK(a.spill == 120);
   // 96 regs * 256 threads = 24576 per block; 65536 / 24576 = 2 blocks by
   // registers; 49152 / 24576 = 2 by smem; 2048 / 256 = 8 by threads.
   Occupancy o = BlocksPerCu(24576, 49152, 96, 256, 65536, 2048);
@@ -42,6 +52,14 @@ TEST_CASE("registers, occupancy and waves") {
   CHECK(w.waves == 2);
   CHECK(w.tail_blocks == 8);
   CHECK(w.efficiency == doctest::Approx(0.625));
+}
+
+TEST_CASE("causal work efficiency") {
+  // L=4, BM=BN=2: blocks compute 2x2 and 2x4 = 12 pairs for 4*5/2 = 10 needed.
+  CHECK(CausalWorkEfficiency(4, 2, 2) == doctest::Approx(10.0 / 12.0));
+  // One 4x4 tile: 16 computed.
+  CHECK(CausalWorkEfficiency(4, 4, 4) == doctest::Approx(10.0 / 16.0));
+  CHECK(CausalWorkEfficiency(8192, 64, 64) > CausalWorkEfficiency(512, 64, 64));
 }
 
 }  // namespace muh
