@@ -104,6 +104,10 @@ int RunCli(int argc, char** argv) {
       sub->add_option("RULES", opts.inputs.rules_path, "rule file whose workload to use");
     }
     sub->add_option("--hw", opts.inputs.hw_path, "hardware profile (YAML) over the built-in bi100");
+    sub->add_option("--hf-config", opts.inputs.hf_config_path,
+                    "the served model's Hugging Face config.json: heads, head_dim, experts");
+    sub->add_option("--serve-args", opts.inputs.serve_args_path,
+                    "a file holding the serving command line (-tp, --max-num-seqs, ...)");
     // One value per --set/--rule, so positionals after them stay positionals.
     sub->add_option("--set", opts.inputs.sets, "override a fact: FACT=VALUE (repeatable)")
         ->allow_extra_args(false);

@@ -7,7 +7,9 @@
 
 #include "engine/base/edit_distance.h"
 #include "engine/io/tree_io.h"
+#include "engine/model/hf_config.h"
 #include "engine/model/profile_yaml.h"
+#include "engine/model/serve_args.h"
 #include "engine/rules/rule_loader.h"
 
 namespace muh {
@@ -34,7 +36,24 @@ bool BuildProfile(const InputOptions& opts, Profile* out, std::vector<Diagnostic
   return true;
 }
 
-std::shared_ptr<const ModelValues> BuildModel(const Profile& profile, const RawRuleFile& raw,
+// Applies a deployment file (--hf-config, --serve-args) to `workload`.
+bool ApplyDeployment(const std::string& path,
+                     bool (*parse)(std::string_view, Workload*, std::vector<std::string>*),
+                     Workload* workload, std::vector<Diagnostic>* errors) {
+  if (path.empty()) return true;
+  std::string text, err;
+  if (!ReadWholeFile(path, &text, &err)) {
+    errors->push_back(MakeError(path, 0, 0, err));
+    return false;
+  }
+  std::vector<std::string> problems;
+  if (parse(text, workload, &problems)) return true;
+  for (const std::string& p : problems) errors->push_back(MakeError(path, 0, 0, p));
+  return false;
+}
+
+std::shared_ptr<const ModelValues> BuildModel(const InputOptions& opts, const Profile& profile,
+                                              const RawRuleFile& raw,
                                               std::vector<Diagnostic>* errors) {
   Workload workload = Workload::Defaults();
   std::size_t errors_before = errors->size();
@@ -45,6 +64,10 @@ std::shared_ptr<const ModelValues> BuildModel(const Profile& profile, const RawR
     }
   }
   if (errors->size() != errors_before) return nullptr;
+  if (!ApplyDeployment(opts.hf_config_path, WorkloadFromHfConfig, &workload, errors) ||
+      !ApplyDeployment(opts.serve_args_path, WorkloadFromServeArgs, &workload, errors)) {
+    return nullptr;
+  }
   return std::make_shared<ModelValues>(profile, workload, raw.search_spaces);
 }
 
@@ -81,7 +104,7 @@ bool LoadInputsFromText(const InputOptions& opts, const std::string& rules_text,
   if (!opts.rules_path.empty() && !ReadRules(opts.rules_path, rules_text, &raw, errors)) {
     return false;
   }
-  out->model = BuildModel(profile, raw, errors);
+  out->model = BuildModel(opts, profile, raw, errors);
   if (!out->model) return false;
   if (opts.rules_path.empty()) return true;
   if (!CheckRules(raw, out->model, &out->rules, errors)) return false;

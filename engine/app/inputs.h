@@ -19,6 +19,11 @@ struct InputOptions {
   std::string rules_path;         // empty: the model alone (`muhpatch model`)
   std::string hw_path;            // --hw PROFILE.yaml
   std::vector<std::string> sets;  // --set FACT=VALUE, in order
+  // The deployment the model sizes for, over the rule file's `workload:`:
+  // the served model's Hugging Face config.json (--hf-config), then the
+  // serving command line (--serve-args FILE: `vllm serve` arguments).
+  std::string hf_config_path;
+  std::string serve_args_path;
   // When non-empty, only these rules run (`--rule ID`, repeatable).
   std::vector<std::string> only_rules;
 };
