@@ -11,8 +11,8 @@ namespace {
 // Largest cross product of a search space's dimensions (bi100's has 1,536).
 constexpr long kMaxSearchCandidates = 100000;
 
-const std::vector<std::string> kTopKeys = {"version", "values", "workload", "search_spaces",
-                                           "rules"};
+const std::vector<std::string> kTopKeys = {"version",       "values", "workload",
+                                           "search_spaces", "rules",  "exclude"};
 const std::vector<std::string> kSpaceKeys = {"kernel", "dims", "ignore", "max_new"};
 const std::vector<std::string> kRuleKeys = {
     "id",        "description", "files",  "query",     "replace",       "with",         "delete",
@@ -274,6 +274,10 @@ bool ReadRuleFile(const std::string& display_path, const std::string& text, RawR
   }
   if (YAML::Node v = root["workload"]) ReadWorkload(&reader, v, out);
   if (YAML::Node v = root["search_spaces"]) ReadSearchSpaces(&reader, v, out);
+  for (const auto& kv : root) {
+    if (kv.first.as<std::string>() == "exclude")
+      reader.ScalarList(kv.first, kv.second, &out->exclude);
+  }
   // The model is built from the workload and search spaces: only from
   // sections that checked out.
   if (errors->size() != errors_before) return false;
