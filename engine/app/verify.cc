@@ -109,10 +109,11 @@ int RunVerify(const CommandOptions& opts) {
   }
   // A file the search could not read or query leaves the tree unvouched
   // for: bad input (exit 2), whatever the checks found.
-  for (const auto* errors : {&searched.unreadable, &searched.over_budget}) {
-    for (const Diagnostic& d : *errors) {
-      findings.push_back({"unreadable", run.workspace.Shown(d), {}, ""});
-    }
+  for (const Diagnostic& d : searched.unreadable) {
+    findings.push_back({"unreadable", run.workspace.Shown(d), {}, ""});
+  }
+  for (const Diagnostic& d : searched.over_budget) {
+    findings.push_back({"over-budget", run.workspace.Shown(d), {}, ""});
   }
   if (!searched.unreadable.empty() || !searched.over_budget.empty()) {
     return PrintVerifyReport(findings, opts.format, kExitBadInput,

@@ -102,3 +102,9 @@ YAML
 run "six-node query" 6 "$muhpatch" diff six.yaml six
 has "budget" "six.yaml:3:5: error: rule 'six-nodes': query \`(module (_) (_) (_) (_) (_) (expression_statement) @value)\` needs more work on one file than the matcher's budget of "
 echo "ok a query over budget: located error"
+rm -rf six && mkdir -p six/vllm && printf 'a\nb\nc\nd\ne\nf\n' >six/vllm/a.py
+for i in $(seq 300); do echo "f($i)"; done >six/vllm/big.py
+"$muhpatch" diff six.yaml six >six.diff 2>/dev/null
+run "six-node query in the search" 2 "$muhpatch" verify six.yaml six --patch six.diff
+has "search budget" "six/vllm/big.py: error: rule 'six-nodes': query \`(module (_)"
+echo "ok a query over budget in the search: verify exits 2"
