@@ -8,7 +8,7 @@
 // split at blanks into at most eight extra arguments (absolute paths and
 // `..` dropped, so nothing outside the scratch directory is read). Each run
 // writes these into a scratch directory (under /dev/shm when there is one),
-// runs muh::RunCli as `muhpatch CMD rules.yaml t ARGS...` and checks:
+// runs muh::RunCli there as `muhpatch CMD rules.yaml t ARGS...` and checks:
 //   - it returns, with an exit code of the table (exit_codes.h: 0 to 6);
 //   - `diff` exiting 0 printed nothing or a patch ParsePatch reads back.
 // Run with -rss_limit_mb (.ci/sanitize: 2048) so that runaway memory is a
@@ -72,7 +72,6 @@ const fs::path& Scratch() {
     std::string base = fs::is_directory("/dev/shm") ? "/dev/shm" : fs::temp_directory_path();
     std::string tmpl = base + "/muhpatch-fuzz_cli-XXXXXX";
     FUZZ_CHECK(::mkdtemp(tmpl.data()) != nullptr, "mkdtemp " + tmpl);
-    FUZZ_CHECK(::chdir(tmpl.c_str()) == 0, "chdir " + tmpl);
     return fs::path(tmpl);
   }();
   return dir;
@@ -126,7 +125,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   FUZZ_CHECK(out >= 0, "open " + out_path.string());
   ::dup2(out, 1);
   ::close(out);
+  // Relative arguments name files in the scratch directory; libFuzzer's own
+  // paths (the corpus) are relative to where it was started.
+  static const int start_dir = ::open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  FUZZ_CHECK(::chdir(dir.c_str()) == 0, "chdir " + dir.string());
   int code = muh::RunCli(static_cast<int>(argv_s.size()), argv.data());
+  FUZZ_CHECK(::fchdir(start_dir) == 0, "fchdir back");
   ::dup2(saved_stdout, 1);
   std::string printed = Slurp(out_path);
 
