@@ -22,6 +22,9 @@ foreach(_t IN LISTS _cli_tests)
   # enginex tree under ../shared) exits 77 and is reported as skipped.
   set_tests_properties("cli/${_name}" PROPERTIES SKIP_RETURN_CODE 77)
 endforeach()
+# Tests under `ulimit -v`, which AddressSanitizer cannot start under:
+# .ci/sanitize runs `ctest -LE memory`.
+set_tests_properties(cli/memory_limits PROPERTIES LABELS memory)
 
 # Rule tests: snippets each rule of rules/bi100.yaml must and must not rewrite.
 add_test(NAME rules/bi100

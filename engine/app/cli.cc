@@ -56,6 +56,8 @@ const std::vector<CommandSpec>& Commands() {
 }
 
 void SetUpLogging(int verbosity) {
+  spdlog::drop("diag");  // RunCli may run more than once in a process (fuzz_cli)
+  spdlog::drop("muhpatch");
   auto diag = spdlog::stderr_logger_mt("diag");
   diag->set_pattern("%v");
   auto log = spdlog::stderr_logger_mt("muhpatch");

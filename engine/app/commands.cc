@@ -33,20 +33,16 @@ void ReportMovedKnobs(const OpenedRun& run, const PlanResult& plan) {
   const Workspace& w = run.workspace;
   RuleSet lost;
   lost.path = run.inputs.rules.path;
+  lost.exclude = run.inputs.rules.exclude;
   for (const Rule& r : run.inputs.rules.rules) {
     const RuleOutcome* o = plan.Find(r.id);
     if (o != nullptr && o->status == RuleStatus::kFailed && o->lost) lost.rules.push_back(r);
   }
   if (lost.rules.empty()) return;
-  SearchStats stats;
-  std::vector<ForeignMatch> found = SearchOutsideScope(
-      lost, w.tree_paths,
-      [&](const std::string& path, std::string* bytes) {
-        Diagnostic ignored;
-        return w.tree.Read(path, bytes, &ignored);
-      },
-      0, &stats);
-  for (const ForeignMatch& m : found) {
+  SearchResult searched = SearchTree(lost, w.tree, 0);
+  for (const Diagnostic& d : searched.unreadable) w.Report(d);
+  for (const Diagnostic& d : searched.over_budget) w.Report(d);
+  for (const ForeignMatch& m : searched.matches) {
     w.Report(Diagnostic{m.path, m.line, m.column, Severity::kNote,
                         fmt::format("rule '{}' matches here, outside its files: did the knob "
                                     "move? (update its 'files')",

@@ -1,5 +1,6 @@
 #include "engine/app/tree_search.h"
 
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 #include <string.h>
 
@@ -29,6 +30,8 @@ bool InScope(const Rule& r, const std::string& path) {
 
 struct FileResult {
   std::vector<ForeignMatch> matches;
+  std::optional<Diagnostic> unreadable;
+  std::vector<Diagnostic> over_budget;
   bool read = false;
   bool parsed = false;
   bool partial = false;            // only some statements parsed
@@ -38,10 +41,8 @@ struct FileResult {
 
 }  // namespace
 
-std::vector<ForeignMatch> SearchOutsideScope(const RuleSet& rules,
-                                             const std::vector<std::string>& tree_paths,
-                                             const ReadFn& read, unsigned threads,
-                                             SearchStats* stats) {
+SearchResult SearchOutsideScope(const RuleSet& rules, const std::vector<std::string>& tree_paths,
+                                const SearchReadFn& read, unsigned threads) {
   // Per rule: its prefilter groups, as indexes into the distinct literals
   // of all rules, so each literal is looked for once per file. A rule whose
   // query requires no literal has no groups and is searched in every file.
@@ -71,7 +72,11 @@ std::vector<ForeignMatch> SearchOutsideScope(const RuleSet& rules,
     }
     if (candidates.empty()) return;
     std::string bytes;
-    if (!read(path, &bytes)) return;
+    Diagnostic err;
+    if (!read(path, &bytes, &err)) {
+      results[i].unreadable = err;
+      return;
+    }
     results[i].read = true;
     // 0: not looked for yet, 1: absent, 2: present.
     std::vector<char> seen(literals.size(), 0);
@@ -124,7 +129,17 @@ std::vector<ForeignMatch> SearchOutsideScope(const RuleSet& rules,
     results[i].rules = hits;
     SourceText text(path, "");
     for (std::size_t r : hits) {
-      std::vector<QueryMatch> ms = rules.rules[r].query->Run(*tree);
+      std::vector<QueryMatch> ms;
+      try {
+        ms = rules.rules[r].query->Run(*tree);
+      } catch (const QueryBudgetExceeded& e) {
+        results[i].over_budget.push_back(MakeError(
+            path, 0, 0,
+            fmt::format("rule '{}': {}; the whole-tree search cannot say whether the knob is "
+                        "copied here",
+                        rules.rules[r].id, e.what())));
+        continue;
+      }
       if (ms.empty()) continue;  // next rule
       if (text.bytes().empty()) text = SourceText(path, bytes);
       for (const QueryMatch& m : ms) {
@@ -136,7 +151,9 @@ std::vector<ForeignMatch> SearchOutsideScope(const RuleSet& rules,
 
   std::map<std::string, std::size_t> order;
   for (std::size_t r = 0; r < rules.rules.size(); ++r) order[rules.rules[r].id] = r;
-  std::vector<ForeignMatch> all;
+  SearchResult out;
+  SearchStats* stats = &out.stats;
+  std::vector<ForeignMatch>& all = out.matches;
   for (std::size_t i = 0; i < results.size(); ++i) {
     FileResult& fr = results[i];
     if (fr.parsed && spdlog::should_log(spdlog::level::trace)) {
@@ -150,12 +167,119 @@ std::vector<ForeignMatch> SearchOutsideScope(const RuleSet& rules,
     stats->partial += fr.partial;
     stats->parsed_bytes += fr.bytes;
     for (ForeignMatch& m : fr.matches) all.push_back(std::move(m));
+    if (fr.unreadable) out.unreadable.push_back(std::move(*fr.unreadable));
+    for (Diagnostic& d : fr.over_budget) out.over_budget.push_back(std::move(d));
   }
   stats->files = tree_paths.size();
   std::stable_sort(all.begin(), all.end(), [&](const ForeignMatch& a, const ForeignMatch& b) {
     return order[a.rule_id] < order[b.rule_id];
   });
-  return all;
+  return out;
+}
+
+namespace {
+
+// The topmost part of `path` (one of its directories, or itself) that an
+// `exclude` glob names, if any.
+std::optional<std::string> ExcludedPart(const std::string& path,
+                                        const std::vector<std::string>& exclude) {
+  if (exclude.empty()) return std::nullopt;
+  auto named = [&](const std::string& part) {
+    return std::any_of(exclude.begin(), exclude.end(),
+                       [&](const std::string& g) { return GlobMatch(g, part); });
+  };
+  for (std::size_t slash = path.find('/'); slash != std::string::npos;
+       slash = path.find('/', slash + 1)) {
+    std::string dir = path.substr(0, slash);
+    if (named(dir)) return dir;
+  }
+  if (named(path)) return path;
+  return std::nullopt;
+}
+
+void AddOnce(std::vector<std::string>* parts, const std::string& part) {
+  if (parts->empty() || parts->back() != part) parts->push_back(part);
+}
+
+}  // namespace
+
+SearchScope ScopeOfSearch(const std::vector<std::string>& listed, const GitIgnore& ignore,
+                          const std::vector<std::string>& exclude) {
+  SearchScope scope;
+  for (const std::string& path : listed) {
+    if (auto part = ExcludedPart(path, exclude)) {
+      AddOnce(&scope.excluded, *part);
+    } else if (auto ignored = ignore.IgnoredPart(path)) {
+      AddOnce(&scope.ignored, *ignored);
+    } else {
+      scope.paths.push_back(path);
+    }
+  }
+  return scope;
+}
+
+SearchResult SearchTree(const RuleSet& rules, const TreeIo& tree, unsigned threads) {
+  std::vector<std::string> listed;
+  ListingSkips skips;
+  Diagnostic err;
+  if (!tree.ListFiles(".py", &listed, &err, &skips)) {
+    SearchResult failed;
+    failed.unreadable.push_back(err);
+    return failed;
+  }
+  listed.insert(listed.end(), skips.unlisted.begin(), skips.unlisted.end());
+  std::sort(listed.begin(), listed.end());
+  // Every .gitignore on the way from the root to a listed file.
+  std::vector<Diagnostic> unreadable;
+  GitIgnore ignore;
+  std::vector<std::string> dirs = {""};
+  for (const std::string& path : listed) {
+    for (std::size_t slash = path.find('/'); slash != std::string::npos;
+         slash = path.find('/', slash + 1)) {
+      dirs.push_back(path.substr(0, slash));
+    }
+  }
+  std::sort(dirs.begin(), dirs.end());
+  dirs.erase(std::unique(dirs.begin(), dirs.end()), dirs.end());
+  for (const std::string& dir : dirs) {
+    const std::string file = dir.empty() ? ".gitignore" : dir + "/.gitignore";
+    if (!tree.Exists(file)) continue;
+    std::string text;
+    if (tree.Read(file, &text, &err)) {
+      ignore.AddFile(dir, text);
+    } else {
+      unreadable.push_back(err);
+    }
+  }
+  SearchScope scope = ScopeOfSearch(listed, ignore, rules.exclude);
+  scope.hidden = skips.hidden_dirs;
+  for (const std::string& d : scope.hidden) {
+    spdlog::info("whole-tree search skips {}/ (a hidden directory)", d);
+  }
+  for (const std::string& p : scope.ignored) {
+    spdlog::info("whole-tree search skips {}{} (.gitignore)", p,
+                 std::binary_search(listed.begin(), listed.end(), p) ? "" : "/");
+  }
+  for (const std::string& p : scope.excluded) {
+    spdlog::info("whole-tree search skips {}{} (exclude: in {})", p,
+                 std::binary_search(listed.begin(), listed.end(), p) ? "" : "/", rules.path);
+  }
+  spdlog::info(
+      "whole-tree search: {} .py files; skipped {} hidden director{}, {} part{} ignored by "
+      ".gitignore, {} excluded by the rule file",
+      scope.paths.size(), scope.hidden.size(), scope.hidden.size() == 1 ? "y" : "ies",
+      scope.ignored.size(), scope.ignored.size() == 1 ? "" : "s", scope.excluded.size());
+  SearchResult result = SearchOutsideScope(
+      rules, scope.paths,
+      [&](const std::string& path, std::string* bytes, Diagnostic* e) {
+        return tree.Read(path, bytes, e);
+      },
+      threads);
+  unreadable.insert(unreadable.end(), result.unreadable.begin(), result.unreadable.end());
+  std::stable_sort(unreadable.begin(), unreadable.end(),
+                   [](const Diagnostic& a, const Diagnostic& b) { return a.file < b.file; });
+  result.unreadable = std::move(unreadable);
+  return result;
 }
 
 }  // namespace muh

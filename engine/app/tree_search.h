@@ -5,12 +5,24 @@
 // literal prefilter: a file lacking the strings a query requires through
 // #eq?/#any-of? is never parsed. Results come back in path order, so the
 // output never depends on timing. At most one file per worker is in memory.
+//
+// What it covers (SearchTree): every .py file of the tree except those in
+// hidden directories, those the tree's .gitignore files ignore (build
+// outputs such as build/lib/vllm/ are not the fork's source) and those the
+// rule file's `exclude:` globs name; -v says what it skipped. A rule's own
+// `files:` are not affected. A file it covers but cannot read (permission,
+// not a regular file, over TreeIo's size limit) is never skipped silently:
+// it comes back as a located error, and verify, which then cannot vouch for
+// the tree, fails with exit 2 (verify.h).
 #pragma once
 
 #include <functional>
 #include <string>
 #include <vector>
 
+#include "engine/base/diagnostic.h"
+#include "engine/base/gitignore.h"
+#include "engine/io/tree_io.h"
 #include "engine/rules/rule.h"
 
 namespace muh {
@@ -30,15 +42,48 @@ struct SearchStats {
   std::size_t parsed_bytes = 0;
 };
 
-// Reads a tree file; false when it cannot (the file is then skipped).
-using ReadFn = std::function<bool(const std::string& path, std::string* bytes)>;
+// Reads a tree file; false, with *err located at the file, when it cannot.
+using SearchReadFn =
+    std::function<bool(const std::string& path, std::string* bytes, Diagnostic* err)>;
+
+struct SearchResult {
+  // Sorted by rule order, then path, then position.
+  std::vector<ForeignMatch> matches;
+  // Errors located at the files the search had to search but could not
+  // read (SearchReadFn's reason), or whose directory it could not list; in path
+  // order. The search says nothing about them.
+  std::vector<Diagnostic> unreadable;
+  // Errors located at a file where a rule's query exceeded the matcher's
+  // budget (QueryBudgetExceeded); one per file and rule, in path order.
+  std::vector<Diagnostic> over_budget;
+  SearchStats stats;
+};
 
 // Matches of each rule's query in `tree_paths` outside the rule's `files`
-// and `also_matches`, sorted by rule order, then path, then position.
-// `threads` = 0 means one per core.
-std::vector<ForeignMatch> SearchOutsideScope(const RuleSet& rules,
-                                             const std::vector<std::string>& tree_paths,
-                                             const ReadFn& read, unsigned threads,
-                                             SearchStats* stats);
+// and `also_matches`. `threads` = 0 means one per core. A path no rule
+// needs searched is never read.
+SearchResult SearchOutsideScope(const RuleSet& rules, const std::vector<std::string>& tree_paths,
+                                const SearchReadFn& read, unsigned threads);
+
+// What the whole-tree search covers, and what it leaves out.
+struct SearchScope {
+  std::vector<std::string> paths;     // to search, sorted
+  std::vector<std::string> hidden;    // hidden directories, not descended into
+  std::vector<std::string> ignored;   // topmost parts a .gitignore ignores
+  std::vector<std::string> excluded;  // topmost parts an `exclude:` glob names
+};
+
+// Pure: `listed` (sorted .py paths) less what `ignore` ignores and what
+// `exclude` globs (rule.h: RuleSet::exclude) name, as a file or as one of
+// its directories.
+SearchScope ScopeOfSearch(const std::vector<std::string>& listed, const GitIgnore& ignore,
+                          const std::vector<std::string>& exclude);
+
+// The whole search over `tree` on disk, as described above: lists it,
+// reads every .gitignore on the way to a listed file, logs what it skips
+// (each at -v, with a count) and searches the rest through tree.Read. The
+// entries the listing cannot take (ListingSkips::unlisted) are searched
+// too, so that they are reported unreadable.
+SearchResult SearchTree(const RuleSet& rules, const TreeIo& tree, unsigned threads);
 
 }  // namespace muh

@@ -36,20 +36,14 @@ bool ReadCommittedPatch(const std::string& path, VerifyInput* in, std::vector<Fi
 // knobs outside their rule's files (it needs no plan), then the liveness
 // of every site.
 PlanResult PlanAndSearch(const OpenedRun& run, const CommandOptions& opts,
-                         std::vector<ForeignMatch>* foreign) {
+                         std::vector<ForeignMatch>* foreign, SearchResult* found) {
   unsigned threads = opts.threads;
   const Workspace& w = run.workspace;
-  SearchStats stats;
   std::exception_ptr search_error;
   std::thread search([&] {
     try {
-      *foreign = SearchOutsideScope(
-          run.inputs.rules, w.tree_paths,
-          [&](const std::string& path, std::string* bytes) {
-            Diagnostic ignored;
-            return w.tree.Read(path, bytes, &ignored);
-          },
-          threads, &stats);
+      *found = SearchTree(run.inputs.rules, w.tree, threads);
+      *foreign = found->matches;
     } catch (...) {
       search_error = std::current_exception();
     }
@@ -77,6 +71,7 @@ PlanResult PlanAndSearch(const OpenedRun& run, const CommandOptions& opts,
   if (!opts.include_dead) LeaveDeadSitesAlone(&plan, w.files);
   search.join();
   if (search_error) std::rethrow_exception(search_error);
+  const SearchStats& stats = found->stats;
   spdlog::debug(
       "whole-tree search: {} files, {} read, {} parsed ({} of them only in the "
       "statements holding the literals; {} bytes parsed)",
@@ -94,7 +89,8 @@ int RunVerify(const CommandOptions& opts) {
     return PrintVerifyReport(findings, opts.format, code, "cannot load the rules or the tree", "");
   }
   std::vector<ForeignMatch> foreign;
-  PlanResult plan = PlanAndSearch(run, opts, &foreign);
+  SearchResult searched;
+  PlanResult plan = PlanAndSearch(run, opts, &foreign, &searched);
   VerifyInput in{
       run.inputs, run.workspace, plan, foreign, opts.tree_path, opts.patch_path, "", {}, {},
       "",         nullptr};
@@ -135,6 +131,18 @@ int RunVerify(const CommandOptions& opts) {
     if (summary.empty() || (r.drift && !drift)) summary = r.summary;
     if (patch_diff.empty()) patch_diff = r.patch_diff;
     drift = drift || r.drift;
+  }
+  // A file the search could not read or query leaves the tree unvouched
+  // for: bad input (exit 2), whatever the checks found.
+  for (const Diagnostic& d : searched.unreadable) {
+    findings.push_back({"unreadable", run.workspace.Shown(d), {}, ""});
+  }
+  for (const Diagnostic& d : searched.over_budget) {
+    findings.push_back({"over-budget", run.workspace.Shown(d), {}, ""});
+  }
+  if (!searched.unreadable.empty() || !searched.over_budget.empty()) {
+    return PrintVerifyReport(findings, opts.format, kExitBadInput,
+                             "the whole-tree search could not search every file", patch_diff);
   }
   return PrintVerifyReport(findings, opts.format, drift ? kExitDrift : kExitClean, summary,
                            patch_diff);

@@ -2,7 +2,11 @@
 // and the rules produce exactly the committed patch, or when the tree is
 // patched and undoing the committed patch gives a tree for which the rules
 // produce that same patch (or, without --patch, nothing is left to change).
-// Everything else is drift (exit 1), each kind with its own message.
+// Everything else is drift (exit 1), each kind with its own message. A file
+// the whole-tree search must search but cannot read is an error finding of
+// kind "unreadable" (one on which a query exceeds the matcher's budget:
+// "over-budget") and verify exits 2: it cannot vouch for a tree it has not
+// seen whole.
 #pragma once
 
 #include "engine/app/commands.h"

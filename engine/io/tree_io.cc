@@ -84,7 +84,7 @@ using KeepFn = std::function<bool(const std::string& rel, const fs::file_status&
 // dot-directories and not following directory symlinks.
 bool WalkDir(const std::string& real_root, const std::string& shown_root,
              const std::string& rel_dir, const KeepFn& keep, std::vector<std::string>* out,
-             Diagnostic* err) {
+             std::vector<std::string>* hidden, Diagnostic* err) {
   std::error_code ec;
   fs::directory_iterator it(rel_dir.empty() ? real_root : JoinRoot(real_root, rel_dir), ec);
   for (; !ec && it != fs::directory_iterator(); it.increment(ec)) {
@@ -93,7 +93,11 @@ bool WalkDir(const std::string& real_root, const std::string& shown_root,
     const fs::file_status st = it->symlink_status(ec);
     if (ec) break;
     if (fs::is_directory(st)) {
-      if (name[0] != '.' && !WalkDir(real_root, shown_root, rel, keep, out, err)) return false;
+      if (name[0] == '.') {
+        hidden->push_back(rel);
+      } else if (!WalkDir(real_root, shown_root, rel, keep, out, hidden, err)) {
+        return false;
+      }
     } else if (keep(rel, st)) {
       out->push_back(rel);
     }
@@ -158,21 +162,29 @@ bool TreeIo::Open(const std::string& root, TreeIo* out, Diagnostic* err) {
   return true;
 }
 
-bool TreeIo::ListFiles(const std::string& suffix, std::vector<std::string>* out,
-                       Diagnostic* err) const {
+bool TreeIo::ListFiles(const std::string& suffix, std::vector<std::string>* out, Diagnostic* err,
+                       ListingSkips* skips) const {
   const std::string& real_root = real_root_;
+  ListingSkips local;
+  ListingSkips* s = skips != nullptr ? skips : &local;
+  s->hidden_dirs.clear();
+  s->unlisted.clear();
   const KeepFn keep = [&](const std::string& rel, const fs::file_status& st) {
     if (!EndsWith(rel, suffix)) return false;
     if (fs::is_regular_file(st)) return true;
     std::string real;
     struct stat target;
-    return fs::is_symlink(st) && RealPath(JoinRoot(real_root, rel), &real) &&
-           IsWithin(real, real_root) && ::stat(real.c_str(), &target) == 0 &&
-           S_ISREG(target.st_mode);
+    const bool kept = fs::is_symlink(st) && RealPath(JoinRoot(real_root, rel), &real) &&
+                      IsWithin(real, real_root) && ::stat(real.c_str(), &target) == 0 &&
+                      S_ISREG(target.st_mode);
+    if (!kept) s->unlisted.push_back(rel);
+    return kept;
   };
   out->clear();
-  if (!WalkDir(real_root_, root_, "", keep, out, err)) return false;
+  if (!WalkDir(real_root_, root_, "", keep, out, &s->hidden_dirs, err)) return false;
   std::sort(out->begin(), out->end());
+  std::sort(s->hidden_dirs.begin(), s->hidden_dirs.end());
+  std::sort(s->unlisted.begin(), s->unlisted.end());
   return true;
 }
 

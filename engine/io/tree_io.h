@@ -34,6 +34,15 @@ inline constexpr std::uint64_t kMaxInputFileBytes = std::uint64_t{64} << 20;
 // locate.
 bool ReadWholeFile(const std::string& path, std::string* bytes, std::string* err);
 
+// What TreeIo::ListFiles left out, for callers that must say so.
+struct ListingSkips {
+  std::vector<std::string> hidden_dirs;  // dot-directories, not descended into
+  // Entries whose name has the suffix but that are not listed: not regular
+  // files (FIFOs, devices, sockets) or symlinks that do not resolve to a
+  // regular file inside the tree. Read refuses each with its reason.
+  std::vector<std::string> unlisted;
+};
+
 // One file for WriteAll: the bytes the plan was made from and the bytes to
 // write. Both must outlive the WriteAll call.
 struct FileUpdate {
@@ -64,8 +73,10 @@ class TreeIo {
   // ".py"; "" matches all), tree-relative and sorted bytewise. Skips
   // dot-directories (.git/, .venv/, ...) and does not descend into symlinked
   // directories. A symlink is listed only if it resolves to a regular file
-  // inside the tree. Fails only when a directory cannot be listed.
-  bool ListFiles(const std::string& suffix, std::vector<std::string>* out, Diagnostic* err) const;
+  // inside the tree. Fails only when a directory cannot be listed. With
+  // `skips`, also says what it left out (both lists sorted).
+  bool ListFiles(const std::string& suffix, std::vector<std::string>* out, Diagnostic* err,
+                 ListingSkips* skips = nullptr) const;
 
   // True when REL is a tree-relative path (not absolute, no `..`) naming an
   // existing entry of any kind, reached without leaving the tree on the way.

@@ -89,6 +89,10 @@ TEST_CASE("ListFiles is sorted bytewise, filters by suffix and skips dot-directo
         std::vector<std::string>{".hidden.py", "B.py", "a.py", "a/b.py", "a/c/d.py", "b.py"});
   REQUIRE(tree.ListFiles("", &files, &err));
   CHECK(files.size() == 8);
+  ListingSkips skips;
+  REQUIRE(tree.ListFiles(".py", &files, &err, &skips));
+  CHECK(skips.hidden_dirs == std::vector<std::string>{".git", ".venv", "a/.cache"});
+  CHECK(skips.unlisted.empty());
 }
 
 TEST_CASE("ListFiles lists only symlinks that resolve to regular files inside the tree") {
@@ -106,6 +110,10 @@ TEST_CASE("ListFiles lists only symlinks that resolve to regular files inside th
   Diagnostic err;
   REQUIRE(tree.ListFiles(".py", &files, &err));
   CHECK(files == std::vector<std::string>{"alias.py", "pkg/real.py"});
+  REQUIRE(::mkfifo((dir.path() / "pipe.py").c_str(), 0600) == 0);
+  ListingSkips skips;
+  REQUIRE(tree.ListFiles(".py", &files, &err, &skips));
+  CHECK(skips.unlisted == std::vector<std::string>{"dangling.py", "escape.py", "pipe.py"});
 }
 
 TEST_CASE("Read returns exact bytes") {

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include <map>
+
 #include "engine/base/edit_distance.h"
 
 namespace muh {
@@ -44,6 +46,18 @@ bool ApplyOrThrow(const std::string& display_path, const std::string& text, Prof
     error(root.Mark(), "a profile must be a mapping with 'facts'");
     return false;
   }
+  // yaml-cpp keeps both entries of a repeated key, and the loops below would
+  // silently let the last one win.
+  auto no_duplicates = [&](const YAML::Node& map) {
+    std::map<std::string, int> seen;  // key -> its first line
+    for (const auto& kv : map) {
+      std::string k = kv.first.as<std::string>();
+      auto [it, fresh] = seen.emplace(k, kv.first.Mark().line + 1);
+      if (!fresh)
+        error(kv.first.Mark(), fmt::format("duplicate key '{}' (first at line {})", k, it->second));
+    }
+  };
+  no_duplicates(root);
   const std::vector<std::string> top = {"profile", "facts"};
   for (const auto& kv : root) {
     std::string k = kv.first.as<std::string>();
@@ -56,6 +70,7 @@ bool ApplyOrThrow(const std::string& display_path, const std::string& text, Prof
     error(facts ? facts.Mark() : root.Mark(), "'facts' must map fact names to values");
     return false;
   }
+  no_duplicates(facts);
   for (const auto& kv : facts) {
     std::string name = kv.first.as<std::string>();
     YAML::Node value = kv.second;
@@ -64,6 +79,7 @@ bool ApplyOrThrow(const std::string& display_path, const std::string& text, Prof
     // yaml-cpp's Node assignment writes through to the node, so pick once.
     const YAML::Node number = value.IsMap() ? value["value"] : value;
     if (value.IsMap()) {
+      no_duplicates(value);
       for (const auto& f : value) {
         std::string k = f.first.as<std::string>();
         if (k != "value" && k != "source" && k != "confidence") {

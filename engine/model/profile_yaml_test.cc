@@ -33,4 +33,21 @@ TEST_CASE("profile errors are located in the file") {
         "card.yaml:3:3: error: warp_size = 48 is not a sensible value (32 or 64)");
 }
 
+TEST_CASE("a duplicate key in a profile is an error, not the last value") {
+  Profile p = Profile::BiV100();
+  std::vector<Diagnostic> errs;
+  CHECK_FALSE(ApplyProfileYaml(
+      "card.yaml",
+      "facts:\n  smem_per_block: 32768\n  smem_per_block:\n    value: 65536\n    value: 1\n", &p,
+      &errs));
+  REQUIRE(errs.size() == 2);
+  CHECK(errs[0].Format() ==
+        "card.yaml:3:3: error: duplicate key 'smem_per_block' (first at line 2)");
+  CHECK(errs[1].Format() == "card.yaml:5:5: error: duplicate key 'value' (first at line 4)");
+  errs.clear();
+  CHECK_FALSE(ApplyProfileYaml("card.yaml", "facts: {}\nfacts: {}\n", &p, &errs));
+  REQUIRE_FALSE(errs.empty());
+  CHECK(errs[0].Format() == "card.yaml:2:1: error: duplicate key 'facts' (first at line 1)");
+}
+
 }  // namespace muh

@@ -511,7 +511,16 @@ void Planner::Run() {
   };
   if (!lazy_) ParseAll();
   spdlog::debug("plan: {} files parsed: {:.1f} ms", files_.size(), ms());
-  for (const Rule& rule : rules_.rules) PlanRule(rule);
+  for (const Rule& rule : rules_.rules) {
+    try {
+      PlanRule(rule);
+    } catch (const QueryBudgetExceeded& e) {  // the rule fails, located at its query
+      staged_.clear();
+      out_->diagnostics.push_back(MakeError(rules_.path, rule.loc.line, rule.loc.column,
+                                            fmt::format("rule '{}': {}", rule.id, e.what())));
+      out_->outcomes.emplace_back().rule_id = rule.id;  // kFailed
+    }
+  }
   spdlog::debug("plan: rules matched and edits planned: {:.1f} ms", ms());
   ApplyAndReparse();
   spdlog::debug("plan: edits applied and reparsed: {:.1f} ms", ms());

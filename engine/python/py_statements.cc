@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <string>
 #include <string_view>
+
+#include "engine/python/syntax_tree.h"
 
 namespace muh {
 
@@ -30,7 +33,10 @@ bool ContinuesCompound(std::string_view src, std::size_t at) {
 
 }  // namespace
 
-std::optional<std::vector<StatementSpan>> TopLevelStatements(std::string_view src) {
+std::optional<std::vector<StatementSpan>> TopLevelStatements(std::string_view bytes) {
+  // A CR-only line end counts as LF does, as PythonParser parses it.
+  const std::optional<std::string> lf = LoneCrAsLf(bytes);
+  const std::string_view src = lf ? std::string_view(*lf) : bytes;
   std::vector<StatementSpan> out;
   std::size_t i = 0;
   uint32_t row = 0;

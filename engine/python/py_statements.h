@@ -32,7 +32,8 @@ struct StatementSpan {
 // The statements in order; each runs to the next one's start, so blank and
 // comment lines between them belong to the one before (those before the
 // first, to none). nullopt when the lexer loses its way (an unterminated
-// string, unbalanced brackets, a final backslash): parse it all then.
+// string, unbalanced brackets, a final backslash): parse it all then. A CR
+// that no LF follows ends a line, as in Python.
 std::optional<std::vector<StatementSpan>> TopLevelStatements(std::string_view src);
 
 // The statements of `spans` holding an occurrence of one of `literals`,

@@ -154,4 +154,13 @@ TEST_CASE("statement-local queries") {
   CHECK_FALSE(local("(block (expression_statement)* @a)"));  // libtree-sitter's matcher
 }
 
+TEST_CASE("a CR that no LF follows ends a statement's line") {
+  auto spans = TopLevelStatements("x = 1\rdef f():\r    return 1\ry = 2\r");
+  REQUIRE(spans);
+  REQUIRE(spans->size() == 3);
+  CHECK((*spans)[1].begin == 6);
+  CHECK((*spans)[1].begin_row == 1);
+  CHECK((*spans)[2].begin_row == 3);
+}
+
 }  // namespace muh

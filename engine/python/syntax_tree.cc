@@ -13,26 +13,56 @@ PythonParser::PythonParser() : parser_(ts_parser_new()) {
   }
 }
 
+std::optional<std::string> LoneCrAsLf(std::string_view bytes) {
+  std::optional<std::string> out;
+  for (std::size_t at = bytes.find('\r'); at != std::string_view::npos;
+       at = bytes.find('\r', at + 1)) {
+    if (at + 1 < bytes.size() && bytes[at + 1] == '\n') continue;
+    if (!out) out.emplace(bytes);
+    (*out)[at] = '\n';
+  }
+  return out;
+}
+
+namespace {
+
+// Parses `bytes`, or LoneCrAsLf's copy of them: the same offsets.
+TSTree* ParseFed(TSParser* parser, const TSTree* old, std::string_view bytes) {
+  const std::optional<std::string> copy = LoneCrAsLf(bytes);
+  const std::string_view fed = copy ? std::string_view(*copy) : bytes;
+  return ts_parser_parse_string(parser, old, fed.data(), static_cast<uint32_t>(fed.size()));
+}
+
+// Whether bytes[i] ends a line as libtree-sitter sees the bytes it is fed.
+bool EndsLine(std::string_view bytes, std::size_t i) {
+  return bytes[i] == '\n' || (bytes[i] == '\r' && (i + 1 == bytes.size() || bytes[i + 1] != '\n'));
+}
+
+}  // namespace
+
 SyntaxTree PythonParser::Parse(std::string_view bytes) {
-  TSTree* tree = ts_parser_parse_string(parser_.get(), nullptr, bytes.data(),
-                                        static_cast<uint32_t>(bytes.size()));
-  return SyntaxTree(TsTreePtr(tree), bytes);
+  return SyntaxTree(TsTreePtr(ParseFed(parser_.get(), nullptr, bytes)), bytes);
 }
 
 namespace {
 
 // Row and byte column of `offset` in `bytes`, as libtree-sitter counts them.
 TSPoint PointAt(std::string_view bytes, std::size_t offset) {
-  std::string_view before = bytes.substr(0, offset);
-  std::size_t nl = before.rfind('\n');
-  uint32_t row = static_cast<uint32_t>(std::count(before.begin(), before.end(), '\n'));
-  uint32_t column = static_cast<uint32_t>(nl == std::string_view::npos ? offset : offset - nl - 1);
-  return TSPoint{row, column};
+  TSPoint p{0, 0};
+  for (std::size_t i = 0; i < offset; ++i) {
+    if (EndsLine(bytes, i)) {
+      ++p.row;
+      p.column = 0;
+    } else {
+      ++p.column;
+    }
+  }
+  return p;
 }
 
 TSPoint Advance(TSPoint p, std::string_view text) {
-  for (char c : text) {
-    if (c == '\n') {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (EndsLine(text, i)) {
       ++p.row;
       p.column = 0;
     } else {
@@ -59,15 +89,12 @@ SyntaxTree PythonParser::Reparse(const SyntaxTree& old, std::string_view bytes,
     in.new_end_point = Advance(in.start_point, e->text);
     ts_tree_edit(edited.get(), &in);
   }
-  TSTree* tree = ts_parser_parse_string(parser_.get(), edited.get(), bytes.data(),
-                                        static_cast<uint32_t>(bytes.size()));
-  return SyntaxTree(TsTreePtr(tree), bytes);
+  return SyntaxTree(TsTreePtr(ParseFed(parser_.get(), edited.get(), bytes)), bytes);
 }
 
 SyntaxTree PythonParser::ParseRanges(std::string_view bytes, const std::vector<TSRange>& ranges) {
   ts_parser_set_included_ranges(parser_.get(), ranges.data(), static_cast<uint32_t>(ranges.size()));
-  TSTree* tree = ts_parser_parse_string(parser_.get(), nullptr, bytes.data(),
-                                        static_cast<uint32_t>(bytes.size()));
+  TSTree* tree = ParseFed(parser_.get(), nullptr, bytes);
   ts_parser_set_included_ranges(parser_.get(), nullptr, 0);
   return SyntaxTree(TsTreePtr(tree), bytes);
 }

@@ -56,7 +56,16 @@ struct ByteEdit {
   std::string_view text;
 };
 
-// One parser, reused for many files in a run.
+// `bytes` with every CR that no LF follows replaced by an LF, when there is
+// one; nullopt otherwise. Python ends a line at CR, LF or CRLF, but
+// tree-sitter-python only at LF (and CRLF), so a CR-only file would not
+// parse. The copy has the same length and offsets: PythonParser parses it
+// in place of such bytes, while the tree keeps the real bytes, so captured
+// text and every edit stay byte-exact.
+std::optional<std::string> LoneCrAsLf(std::string_view bytes);
+
+// One parser, reused for many files in a run. CR-only line ends parse as
+// LF does (LoneCrAsLf).
 class PythonParser {
  public:
   PythonParser();

@@ -67,4 +67,22 @@ TEST_CASE("an incremental reparse gives the tree a full parse gives") {
   }
 }
 
+TEST_CASE("CR-only line ends parse as LF, and the tree keeps the real bytes") {
+  CHECK_FALSE(LoneCrAsLf("a = 1\r\nb = 2\n"));
+  CHECK(LoneCrAsLf("a = 1\rb = 2\r\nc\r") == std::optional<std::string>("a = 1\nb = 2\r\nc\n"));
+  const std::string src = "def f():\r    return 1\rKNOB = 512\r";
+  PythonParser parser;
+  SyntaxTree tree = parser.Parse(src);
+  CHECK_FALSE(tree.HasError());
+  CHECK(tree.bytes().data() == src.data());
+  CHECK(ts_node_named_child_count(tree.Root()) == 2);
+  // An incremental reparse after an edit on a CR-only line, and a partial parse.
+  const std::string edited = "def f():\r    return 1\rKNOB = 1024\r";
+  SyntaxTree again = parser.Reparse(tree, edited, {ByteEdit{29, 3, "1024"}});
+  CHECK_FALSE(again.HasError());
+  uint32_t at = static_cast<uint32_t>(src.find("KNOB"));
+  TSRange r{TSPoint{2, 0}, TSPoint{3, 0}, at, static_cast<uint32_t>(src.size())};
+  CHECK_FALSE(parser.ParseRanges(src, {r}).HasError());
+}
+
 }  // namespace muh

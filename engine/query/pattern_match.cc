@@ -17,8 +17,9 @@ struct Kid {
 
 class Matcher {
  public:
-  Matcher(const TSLanguage* language, TSNode root, const AdmitFn& admit)
+  Matcher(const TSLanguage* language, TSNode root, const AdmitFn& admit, MatchWork* work)
       : admit_(admit),
+        work_(work),
         semicolon_(ts_language_symbol_for_name(language, ";", 1, false)),
         cursor_(ts_tree_cursor_new(root)) {}
   ~Matcher() { ts_tree_cursor_delete(&cursor_); }
@@ -32,6 +33,7 @@ class Matcher {
   // Every binding of `pat` at `node`, appended to `out`.
   void Match(const PatternNode& pat, TSNode node, std::vector<Binding>* out) {
     using Kind = PatternNode::Kind;
+    if (!Spend(1)) return;
     if (pat.kind == Kind::kAlternation) {
       std::size_t first = out->size();
       for (const PatternNode& b : pat.branches) Match(b, node, out);
@@ -78,6 +80,13 @@ class Matcher {
     Binding acc;
     std::vector<Binding>* out;
   };
+
+  // False once the budget has run out.
+  bool Spend(std::size_t steps) {
+    work_->steps += steps;
+    if (work_->steps > work_->budget) work_->exceeded = true;
+    return !work_->exceeded;
+  }
 
   static bool HasAnchor(const PatternNode& pat) {
     if (pat.anchored_last) return true;
@@ -156,13 +165,14 @@ class Matcher {
   // Child patterns k.. map to kids from..; `last` is the kid of child k-1.
   void Assign(Assignment* a, std::size_t k, std::size_t from, std::size_t last) {
     const std::size_t n = a->kids.size();
+    if (!Spend(1)) return;
     if (k == a->pat.children.size()) {
       if (a->pat.anchored_last) {
         for (std::size_t j = last + 1; j < n; ++j) {
           if (a->kids[j].named) return;
         }
       }
-      a->out->push_back(a->acc);
+      if (Spend(kStepsPerKeptMatch + a->acc.size())) a->out->push_back(a->acc);
       return;
     }
     const PatternChild& spec = a->pat.children[k];
@@ -178,7 +188,7 @@ class Matcher {
       if (candidates > 1) hand_off_ = HandOff::kFirstCandidateStep;
     }
     if (hand_off_ != HandOff::kNone) return;
-    for (std::size_t j = from; j < n; ++j) {
+    for (std::size_t j = from; j < n && !work_->exceeded; ++j) {
       // An anchored child maps to the next named kid or to nothing.
       if (immediate && !a->kids[j].named) continue;
       const std::vector<Binding>& options = At(a, k, j);
@@ -193,6 +203,7 @@ class Matcher {
   }
 
   const AdmitFn& admit_;
+  MatchWork* work_;
   const TSSymbol semicolon_;
   TSTreeCursor cursor_;
   std::size_t pattern_ = 0;
@@ -211,14 +222,15 @@ std::vector<std::pair<uint32_t, const void*>> KeyOf(const Binding& b) {
 }  // namespace
 
 HandOff MatchPatterns(const PatternQuery& query, const SyntaxTree& tree, const AdmitFn& admit,
-                      std::vector<PatternMatch>* out) {
+                      std::vector<PatternMatch>* out, MatchWork* work) {
   out->clear();
   // Error recovery's ERROR, MISSING and zero-width nodes are matched as
   // libtree-sitter's cursor sees them: such trees are its (fuzz_query found
   // corner after corner), and they are rare here.
   if (tree.HasError()) return HandOff::kSyntaxErrors;
   const SyntaxTree::Index& index = tree.NodeIndex();
-  Matcher matcher(query.language, tree.Root(), admit);
+  if (work->budget == 0) work->budget = kMatchStepBudget + kMatchStepsPerNode * index.nodes.size();
+  Matcher matcher(query.language, tree.Root(), admit, work);
   std::vector<Binding> found;
   std::vector<uint32_t> starts;
   for (std::size_t p = 0; p < query.patterns.size(); ++p) {
@@ -243,6 +255,10 @@ HandOff MatchPatterns(const PatternQuery& query, const SyntaxTree& tree, const A
       if (matcher.hand_off() != HandOff::kNone) {
         out->clear();
         return matcher.hand_off();
+      }
+      if (work->exceeded) {
+        out->clear();
+        return HandOff::kNone;
       }
       if (found.size() > 1) {
         std::vector<std::pair<std::vector<std::pair<uint32_t, const void*>>, std::size_t>> keys;

@@ -32,6 +32,27 @@ struct PatternMatch {
   std::vector<PatternCapture> captures;  // in pattern order
 };
 
+// The work our matcher may do for one query on one tree, in steps: each
+// attempt to map a pattern node onto a node, each step that assigns a child
+// pattern to a child, and for each match it keeps kStepsPerKeptMatch plus
+// its captures (the matches kept are what takes memory). A query whose
+// unanchored sibling patterns meet a long list of children (`(module (_)
+// (_) (_) (_) (_) (expression_statement))` on a file of 300 statements has
+// C(300, 6) ways to match) stops there instead of exhausting memory. The
+// budget grows with the tree: kMatchStepBudget plus kMatchStepsPerNode for
+// each of its nodes. rules/bi100.yaml needs at most 3,088 steps for one
+// query on one file of the real tree (each of its 17 queries over each of
+// its 444 files, parsed whole, measured when the budget was set).
+inline constexpr std::size_t kMatchStepBudget = 2'000'000;
+inline constexpr std::size_t kMatchStepsPerNode = 32;
+inline constexpr std::size_t kStepsPerKeptMatch = 8;
+
+struct MatchWork {
+  std::size_t budget = 0;  // 0: kMatchStepBudget + kMatchStepsPerNode * nodes of the tree
+  std::size_t steps = 0;   // spent so far, over every call given this MatchWork
+  bool exceeded = false;   // the budget ran out: the matches are incomplete
+};
+
 // Called as soon as a capture is bound; returning false drops every match
 // that would bind it (a single-capture predicate failed). May be empty.
 using AdmitFn = std::function<bool(std::size_t pattern, uint32_t capture, TSNode node)>;
@@ -42,7 +63,9 @@ using AdmitFn = std::function<bool(std::size_t pattern, uint32_t capture, TSNode
 // ours (kSyntaxErrors, kFirstCandidateStep, kAnchorAmongSemicolonStatements)
 // it returns that reason instead, may stop early and leaves `*out` empty:
 // the caller asks libtree-sitter. Grammar symbols come from `query.language`.
+// Spends from `work`; when its budget runs out, stops, leaves `*out` empty,
+// sets work->exceeded and returns HandOff::kNone.
 HandOff MatchPatterns(const PatternQuery& query, const SyntaxTree& tree, const AdmitFn& admit,
-                      std::vector<PatternMatch>* out);
+                      std::vector<PatternMatch>* out, MatchWork* work);
 
 }  // namespace muh

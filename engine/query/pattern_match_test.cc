@@ -245,7 +245,8 @@ TEST_CASE("MatchPatterns returns why a tree goes to libtree-sitter") {
     std::string src = c.source;
     SyntaxTree tree = parser.Parse(src);
     std::vector<PatternMatch> out = {PatternMatch{}};  // replaced either way
-    CHECK(MatchPatterns(*q, tree, AdmitFn(), &out) == c.why);
+    MatchWork work;
+    CHECK(MatchPatterns(*q, tree, AdmitFn(), &out, &work) == c.why);
     CHECK(out.empty() == (c.why != HandOff::kNone));
   }
 }

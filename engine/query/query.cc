@@ -390,7 +390,8 @@ static void EmitIfHolds(const std::vector<Query::Predicate>& preds,
   out->push_back(std::move(qm));
 }
 
-HandOff Query::MatchOrHandOff(const SyntaxTree& tree, std::vector<PatternMatch>* ours) const {
+HandOff Query::MatchOrHandOff(const SyntaxTree& tree, std::vector<PatternMatch>* ours,
+                              MatchWork* work) const {
   if (engine_ == QueryEngine::kTreeSitter) return HandOff::kTreeSitterRequested;
   if (!patterns_) return HandOff::kOutsideSubset;
   // Single-capture predicates with a literal operand prune while matching.
@@ -403,7 +404,7 @@ HandOff Query::MatchOrHandOff(const SyntaxTree& tree, std::vector<PatternMatch>*
     }
     return true;
   };
-  return MatchPatterns(*patterns_, tree, admit, ours);
+  return MatchPatterns(*patterns_, tree, admit, ours, work);
 }
 
 std::vector<QueryMatch> Query::RunTreeSitter(const SyntaxTree& tree) const {
@@ -423,22 +424,55 @@ std::vector<QueryMatch> Query::RunTreeSitter(const SyntaxTree& tree) const {
   std::string_view bytes = tree.bytes();
   std::vector<Bound> captures;
   TsQueryCursorPtr cursor(ts_query_cursor_new());
+  // Past the limit the cursor drops matches in progress and goes on: an
+  // incomplete result, which we refuse.
+  ts_query_cursor_set_match_limit(cursor.get(), kTreeSitterMatchLimit);
   ts_query_cursor_exec(cursor.get(), query, tree.Root());
   TSQueryMatch m;
   while (ts_query_cursor_next_match(cursor.get(), &m)) {
+    if (ts_query_cursor_did_exceed_match_limit(cursor.get())) {
+      throw QueryBudgetExceeded(OverBudget(fmt::format(
+          "libtree-sitter's limit of {} matches in progress at once", kTreeSitterMatchLimit)));
+    }
+    if (out.size() >= kTreeSitterMaxMatches) {
+      throw QueryBudgetExceeded(
+          OverBudget(fmt::format("the limit of {} matches in one file", kTreeSitterMaxMatches)));
+    }
     captures.clear();
     for (uint16_t c = 0; c < m.capture_count; ++c) {
       captures.push_back({ids[m.captures[c].index], m.captures[c].node});
     }
     EmitIfHolds(predicates_[m.pattern_index], captures, capture_names_, bytes, &out);
   }
+  if (ts_query_cursor_did_exceed_match_limit(cursor.get())) {
+    throw QueryBudgetExceeded(OverBudget(fmt::format(
+        "libtree-sitter's limit of {} matches in progress at once", kTreeSitterMatchLimit)));
+  }
   return out;
+}
+
+std::string Query::OverBudget(const std::string& limit) const {
+  std::string_view text = tree_sitter_.source();
+  std::size_t start = text.find_first_not_of(" \t\r\n");
+  text = start == std::string_view::npos ? "" : text.substr(start);
+  text = text.substr(0, text.find_last_not_of(" \t\r\n") + 1);
+  std::size_t eol = text.find('\n');
+  std::string head(text.substr(0, eol));
+  if (head.size() > 80) head = head.substr(0, 77) + "...";
+  if (eol != std::string_view::npos) head += " ...";
+  return fmt::format("query `{}` needs more work on one file than {}", head, limit);
 }
 
 std::vector<QueryMatch> Query::Run(const SyntaxTree& tree) const {
   std::vector<QueryMatch> out;
   std::vector<PatternMatch> ours;
-  if (HandOff why = MatchOrHandOff(tree, &ours); why != HandOff::kNone) {
+  MatchWork work;
+  HandOff why = MatchOrHandOff(tree, &ours, &work);
+  if (work.exceeded) {
+    throw QueryBudgetExceeded(OverBudget(fmt::format(
+        "the matcher's budget of {} steps (kMatchStepBudget in pattern_match.h)", work.budget)));
+  }
+  if (why != HandOff::kNone) {
     spdlog::debug("query {:?} handed to libtree-sitter: {}", tree_sitter_.source(),
                   HandOffReason(why));
     out = RunTreeSitter(tree);

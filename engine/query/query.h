@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -47,6 +48,21 @@ struct QueryMatch {
   std::size_t Begin() const;
 };
 
+// Thrown by Query::Run when matching one tree would take more than the
+// matcher's budget: our matcher's steps (pattern_match.h: kMatchStepBudget)
+// or, on libtree-sitter's query cursor, more than kTreeSitterMatchLimit
+// matches in progress at once (it would then drop matches silently) or
+// more than kTreeSitterMaxMatches matches. what() names the query and the
+// limit; the caller locates it (the planner at the rule, which then fails;
+// the whole-tree search at the file).
+class QueryBudgetExceeded : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+inline constexpr uint32_t kTreeSitterMatchLimit = 4096;
+inline constexpr std::size_t kTreeSitterMaxMatches = 1'000'000;
+
 // kAuto matches with our own engine (pattern.h) when the query is in its
 // subset, and with libtree-sitter's otherwise; kTreeSitter always uses
 // libtree-sitter's (tests compare the two).
@@ -61,7 +77,8 @@ class Query {
   ~Query();
 
   // All matches whose predicates hold, ordered by position in the file (then
-  // by the ranges of their captures).
+  // by the ranges of their captures). Throws QueryBudgetExceeded rather
+  // than return an incomplete list.
   std::vector<QueryMatch> Run(const SyntaxTree& tree) const;
 
   // Capture names without '@', in the order the query declares them.
@@ -102,7 +119,11 @@ class Query {
   // Sets `*ours` to our matcher's matches of `tree` and returns
   // HandOff::kNone, or returns why libtree-sitter's query cursor must match
   // `tree` instead. The one place that decides.
-  HandOff MatchOrHandOff(const SyntaxTree& tree, std::vector<PatternMatch>* ours) const;
+  HandOff MatchOrHandOff(const SyntaxTree& tree, std::vector<PatternMatch>* ours,
+                         MatchWork* work) const;
+
+  // What QueryBudgetExceeded says: the query's first line and `limit`.
+  std::string OverBudget(const std::string& limit) const;
 
   // libtree-sitter's matches of `tree`, unordered.
   std::vector<QueryMatch> RunTreeSitter(const SyntaxTree& tree) const;

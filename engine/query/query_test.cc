@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include <chrono>
+
 namespace muh {
 
 namespace {
@@ -142,6 +144,47 @@ TEST_CASE("#match? is RE2: nested repetition is an error or runs in linear time"
   auto m = q->Run(parser.Parse(src));
   REQUIRE(m.size() == 1);
   CHECK(m[0].Find("n")->text == std::string(50, 'A'));
+}
+
+TEST_CASE("a query whose sibling patterns explode stops at the budget with an error") {
+  // Issue 11: on _custom_ops.py this grew to 24 GB. C(300, 6) ways to match.
+  std::string src;
+  for (int i = 0; i < 300; ++i)
+    src += "x" + std::to_string(i) + " = f(" + std::to_string(i) + ")\n";
+  PythonParser parser;
+  SyntaxTree tree = parser.Parse(src);
+  const char* six = "(module (_) (_) (_) (_) (_) (expression_statement) @value)";
+  const char* five =
+      "(module (function_definition) (function_definition) (function_definition)\n"
+      "  (function_definition) (function_definition) @f)";
+  std::string defs;
+  for (int i = 0; i < 300; ++i) defs += "def f" + std::to_string(i) + "():\n    pass\n";
+  SyntaxTree def_tree = parser.Parse(defs);
+  QueryError err;
+  auto q = Query::Compile(six, &err);
+  REQUIRE(q != nullptr);
+  auto start = std::chrono::steady_clock::now();
+  try {
+    q->Run(tree);
+    FAIL("no QueryBudgetExceeded");
+  } catch (const QueryBudgetExceeded& e) {
+    CHECK(std::string(e.what()).find("query `(module (_) (_) (_) (_) (_) (expression_statement) "
+                                     "@value)` needs more work on one file than the matcher's "
+                                     "budget of ") == 0);
+  }
+  auto q5 = Query::Compile(five, &err);
+  REQUIRE(q5 != nullptr);
+  CHECK_THROWS_AS(q5->Run(def_tree), QueryBudgetExceeded);
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
+  // libtree-sitter's cursor does not try every mapping of sibling patterns
+  // (it keeps the first): it finishes quickly, under its match limit.
+  auto ts = Query::Compile(six, &err, QueryEngine::kTreeSitter);
+  REQUIRE(ts != nullptr);
+  CHECK_NOTHROW(ts->Run(tree));
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
+  // The same query on a short file stays within the budget.
+  SyntaxTree small = parser.Parse("a\nb\nc\nd\ne\nf\ng\n");
+  CHECK(q->Run(small).size() == 2);
 }
 
 }  // namespace muh

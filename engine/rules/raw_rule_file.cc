@@ -13,8 +13,8 @@ namespace {
 // Largest cross product of a search space's dimensions (bi100's has 1,536).
 constexpr long kMaxSearchCandidates = 100000;
 
-const std::vector<std::string> kTopKeys = {"version",       "values", "workload",
-                                           "search_spaces", "rules",  "liveness"};
+const std::vector<std::string> kTopKeys = {"version", "values",   "workload", "search_spaces",
+                                           "rules",   "liveness", "exclude"};
 const std::vector<std::string> kLivenessKeys = {"entry", "platform", "declared"};
 const std::vector<std::string> kDeclaredKeys = {"path", "callee", "reads-keys", "imports-nothing",
                                                 "source"};
@@ -349,6 +349,10 @@ bool ReadRuleFile(const std::string& display_path, const std::string& text, RawR
   if (YAML::Node v = root["search_spaces"]) ReadSearchSpaces(&reader, v, out);
   out->liveness.markers = VllmBackendMarkers();
   if (YAML::Node v = root["liveness"]) ReadLiveness(&reader, v, &out->liveness);
+  for (const auto& kv : root) {
+    if (kv.first.as<std::string>() == "exclude")
+      reader.ScalarList(kv.first, kv.second, &out->exclude);
+  }
   // The model is built from the workload and search spaces: only from
   // sections that checked out.
   if (errors->size() != errors_before) return false;

@@ -52,7 +52,8 @@ struct RawRuleFile {
   std::vector<SearchSpace> search_spaces;
   std::vector<RuleLoc> search_space_locs;  // parallel to search_spaces
   std::vector<RawRule> rules;
-  LivenessFacts liveness;  // `liveness:`, or the defaults
+  LivenessFacts liveness;          // `liveness:`, or the defaults
+  std::vector<RawScalar> exclude;  // `exclude:` globs
 };
 
 // Reads `text`, the rule file `display_path`. False, with every shape error

@@ -77,6 +77,10 @@ struct RuleSet {
   LivenessFacts liveness;
   // Where rule names resolve: the model, the table, or both (set by CheckRules).
   std::shared_ptr<const ValueSource> values;
+  // `exclude:` tree-relative globs the whole-tree search for moved or copied
+  // knobs leaves out (with .gitignore'd files); rules' own `files` may
+  // still name such paths.
+  std::vector<std::string> exclude;
 };
 
 }  // namespace muh

@@ -261,6 +261,10 @@ bool CheckRuleFile(const RawRuleFile& raw, std::shared_ptr<const ValueSource> mo
   }
   queries.CompileAll(texts);
   Checker checker(&reader, out->values.get(), &queries);
+  out->exclude.clear();
+  for (const RawScalar& g : raw.exclude) {
+    if (checker.CheckPath(g)) out->exclude.push_back(g.value);
+  }
   std::set<std::string> ids;
   for (const RawRule& r : raw.rules) {
     std::optional<Rule> rule = checker.Check(r, &ids);

@@ -63,6 +63,9 @@ mk '\xef\xbb\xbfKNOB = 512\n'; round_trip bom
 mk 'def f():\n\treturn 1\nKNOB = 512\n'; round_trip tabs
 mk 'x = 1\nKNOB = 512'; round_trip no-final-newline
 mk 'KNOB = 512\n'; round_trip one-line
+# CR-only line ends are valid Python (issue 11 item 15): rewritten, bytes kept.
+mk 'def f():\r    return 1\rKNOB = 512\ry = (1,\r     2)\r'; round_trip cr-only
+grep -q $'KNOB = 1024\ry = ' tree/m.py || fail "cr-only: CRs not kept"
 
 mk ''; refused empty-file "rules.yaml:5:5: error: rule 'knob' expects 1 match in m.py, found 0: no \`(identifier) @name (#eq? @name \"KNOB\")\` in the file" 6
 mk 'x = "\xff"\nKNOB = 512\n'

@@ -1,4 +1,4 @@
-# libFuzzer targets: fuzz_rule_loader, fuzz_query, fuzz_edit_diff, fuzz_plan.
+# libFuzzer targets: fuzz_rule_loader, fuzz_query, fuzz_edit_diff, fuzz_plan, fuzz_cli.
 #
 # Included from the top-level CMakeLists.txt when MUHPATCH_FUZZ=ON. Needs
 # clang (libFuzzer and the sanitizer runtimes: Debian's clang-14 and
@@ -26,7 +26,7 @@ endif()
 target_compile_options(muhcore PRIVATE -fsanitize=fuzzer-no-link)
 target_compile_options(ts_python PRIVATE -fsanitize=fuzzer-no-link)
 
-set(MUHPATCH_FUZZ_TARGETS fuzz_rule_loader fuzz_query fuzz_edit_diff fuzz_plan)
+set(MUHPATCH_FUZZ_TARGETS fuzz_rule_loader fuzz_query fuzz_edit_diff fuzz_plan fuzz_cli)
 foreach(_fuzzer IN LISTS MUHPATCH_FUZZ_TARGETS)
   add_executable(${_fuzzer} "${CMAKE_CURRENT_LIST_DIR}/${_fuzzer}.cc")
   target_compile_options(${_fuzzer} PRIVATE ${MUHPATCH_WARNINGS} -fsanitize=fuzzer)

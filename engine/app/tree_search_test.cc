@@ -1,0 +1,85 @@
+#include "engine/app/tree_search.h"
+
+#include <doctest/doctest.h>
+
+#include <map>
+
+namespace muh {
+
+namespace {
+
+RuleSet OneRule(const std::string& query) {
+  RuleSet rules;
+  rules.path = "rules.yaml";
+  Rule r;
+  r.id = "knob";
+  r.files = {"vllm/_custom_ops.py"};
+  QueryError err;
+  r.query = Query::Compile(query, &err);
+  REQUIRE_MESSAGE(r.query.get() != nullptr, err.message);
+  rules.rules.push_back(r);
+  return rules;
+}
+
+const char* kKnob =
+    "(assignment left: (identifier) @n right: (_) @value (#eq? @n \"_PARTITION_SIZE\"))";
+
+}  // namespace
+
+TEST_CASE("a file the search cannot read comes back as a located error, never skipped") {
+  RuleSet rules = OneRule(kKnob);
+  std::map<std::string, std::string> tree = {
+      {"vllm/_custom_ops.py", "_PARTITION_SIZE = 512\n"},
+      {"vllm/copy.py", "_PARTITION_SIZE = 512\n"},
+      {"vllm/other.py", "x = 1\n"},
+  };
+  SearchReadFn read = [&](const std::string& path, std::string* bytes, Diagnostic* err) {
+    if (path == "vllm/secret.py") {
+      *err = MakeError(path, 0, 0, "cannot open (Permission denied)");
+      return false;
+    }
+    *bytes = tree.at(path);
+    return true;
+  };
+  SearchResult r = SearchOutsideScope(
+      rules, {"vllm/_custom_ops.py", "vllm/copy.py", "vllm/other.py", "vllm/secret.py"}, read, 2);
+  REQUIRE(r.matches.size() == 1);
+  CHECK(r.matches[0].path == "vllm/copy.py");
+  REQUIRE(r.unreadable.size() == 1);
+  CHECK(r.unreadable[0].Format() == "vllm/secret.py: error: cannot open (Permission denied)");
+  CHECK(r.over_budget.empty());
+  CHECK(r.stats.read == 2);  // the rule's own file is never read
+}
+
+TEST_CASE("a query over the matcher's budget on a file is a located error") {
+  RuleSet rules = OneRule("(module (_) (_) (_) (_) (_) (expression_statement) @value)");
+  std::string big;
+  for (int i = 0; i < 300; ++i) big += "f(" + std::to_string(i) + ")\n";
+  SearchReadFn read = [&](const std::string&, std::string* bytes, Diagnostic*) {
+    *bytes = big;
+    return true;
+  };
+  SearchResult r = SearchOutsideScope(rules, {"vllm/big.py"}, read, 1);
+  CHECK(r.matches.empty());
+  REQUIRE(r.over_budget.size() == 1);
+  CHECK(r.over_budget[0].file == "vllm/big.py");
+  CHECK(r.over_budget[0].message.find("rule 'knob': query `(module (_)") == 0);
+}
+
+TEST_CASE("ScopeOfSearch leaves out what .gitignore ignores and `exclude` names") {
+  GitIgnore ignore;
+  ignore.AddFile("", "build/\n*_pb2.py\n");
+  ignore.AddFile("vllm", "!keep_pb2.py\n");
+  SearchScope s =
+      ScopeOfSearch({"build/lib/vllm/_custom_ops.py", "build/lib/vllm/x.py", "tests/a.py",
+                     "tests/b/c.py", "vllm/a.py", "vllm/a_pb2.py", "vllm/keep_pb2.py", "x_pb2.py"},
+                    ignore, {"tests"});
+  CHECK(s.paths == std::vector<std::string>{"vllm/a.py", "vllm/keep_pb2.py"});
+  CHECK(s.ignored == std::vector<std::string>{"build", "vllm/a_pb2.py", "x_pb2.py"});
+  CHECK(s.excluded == std::vector<std::string>{"tests"});
+  SearchScope g = ScopeOfSearch({"a/gen/x.py", "b/y.py"}, GitIgnore(), {"**/gen/**"});
+  CHECK(g.paths == std::vector<std::string>{"b/y.py"});
+  CHECK(g.excluded == std::vector<std::string>{"a/gen/x.py"});
+}
+
+}  // namespace muh
