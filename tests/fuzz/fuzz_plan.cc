@@ -5,8 +5,9 @@
 // the rule file, run over a built-in sample holding every knob of
 // rules/bi100.yaml (as in fixtures/enginex-vllm).
 //
-// The rule file is loaded as `muhpatch` loads it (session.cc: LoadRules with
-// the BI-V100 model from the built-in profile as values). The tree then
+// The rule file is loaded as `muhpatch` loads it (app/inputs.h:
+// LoadInputsFromText, with the BI-V100 model from the built-in profile as
+// values). The tree then
 // holds the Python file at "a.py", at the knob paths of the fixtures, at
 // every literal path the rules name (so a rule written for
 // vllm/_custom_ops.py finds it there) and at one path each glob matches;
