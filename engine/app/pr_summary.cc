@@ -187,7 +187,10 @@ std::string FormatPrSummary(const std::map<std::string, SourceText>& files,
   std::string others;
   for (const RuleOutcome& o : plan.outcomes) {
     if (o.status == RuleStatus::kSkipped || o.status == RuleStatus::kNoValue) {
-      others += fmt::format("- `{}` {}: {}\n", o.rule_id, RuleStatusName(o.status), Cell(o.reason));
+      std::string reason = o.reason;  // without its "rule 'ID' skipped: ": the line names it
+      std::string head = "rule '" + o.rule_id + "' skipped: ";
+      if (reason.rfind(head, 0) == 0) reason.erase(0, head.size());
+      others += fmt::format("- `{}` {}: {}\n", o.rule_id, RuleStatusName(o.status), Cell(reason));
     } else if (o.status == RuleStatus::kFailed) {
       others += fmt::format("- `{}` failed (see the log); none of its edits is in the patch\n",
                             o.rule_id);
