@@ -18,8 +18,7 @@ struct CommandOptions {
   std::string patch_path;       // verify --patch
   std::string tests_path;       // test TESTS
   bool explain = false;         // --explain: say why each edit / value is what it is
-  // --format: verify text/json/sarif/github, status text/json/markdown, diff text/markdown
-  std::string format = "text";
+  std::string format = "text";  // --format: verify text/json/sarif/github, status, diff (cli.cc)
   unsigned threads = 0;         // --threads: workers for the whole-tree search; 0 = one per core
   bool keep_going = false;      // apply --keep-going: write the rules that planned
 };
