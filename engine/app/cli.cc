@@ -9,9 +9,12 @@
 #include <string>
 #include <vector>
 
+#include "engine/app/cli_extras.h"
 #include "engine/app/commands.h"
+#include "engine/app/diag_output.h"
 #include "engine/app/verify.h"
 #include "engine/base/checked_output.h"
+#include "engine/base/colour.h"
 #include "engine/base/edit_distance.h"
 #include "engine/base/exit_codes.h"
 
@@ -31,7 +34,13 @@ struct CommandSpec {
 
 const std::vector<CommandSpec>& Commands() {
   static const std::vector<CommandSpec> kCommands = {
-      {"diff", "print the unified diff the rules produce; modify nothing", 2, false, true, RunDiff},
+      {"diff",
+       "print the unified diff the rules produce; modify nothing",
+       2,
+       false,
+       true,
+       RunDiff,
+       {"text", "markdown"}},
       {"apply", "rewrite the tree in place: all files or none", 2, false, true, RunApply},
       {"verify",
        "fail (exit 1) when the tree or the committed patch has drifted",
@@ -39,7 +48,7 @@ const std::vector<CommandSpec>& Commands() {
        true,
        false,
        RunVerify,
-       {"text", "json", "github"}},
+       {"text", "json", "sarif", "github"}},
       {"status",
        "one row per knob site: where, its value, the model's, what diff would do",
        2,
@@ -55,14 +64,15 @@ const std::vector<CommandSpec>& Commands() {
   return kCommands;
 }
 
-void SetUpLogging(int verbosity) {
+void SetUpLogging(int verbosity, bool quiet) {
   spdlog::drop("diag");  // RunCli may run more than once in a process (fuzz_cli)
   spdlog::drop("muhpatch");
-  auto diag = spdlog::stderr_logger_mt("diag");
-  diag->set_pattern("%v");
+  MakeDiagLogger(quiet, ColourStderr());  // -q and colour: diag_output.h
+  SetVerbosity(verbosity, quiet);
   auto log = spdlog::stderr_logger_mt("muhpatch");
   log->set_pattern("muhpatch: %l: %v");
-  log->set_level(verbosity >= 3   ? spdlog::level::trace
+  log->set_level(quiet            ? spdlog::level::warn
+                 : verbosity >= 3 ? spdlog::level::trace
                  : verbosity >= 2 ? spdlog::level::debug
                  : verbosity == 1 ? spdlog::level::info
                                   : spdlog::level::warn);
@@ -78,18 +88,23 @@ int RunCli(int argc, char** argv) {
     std::string word = argv[1];
     bool known = false;
     for (const std::string& n : names) known = known || n == word;
+    known = known || word == "help";
     if (!known) {
+      names.push_back("help");
       std::cerr << "muhpatch: error: unknown command '" << word << "'" << DidYouMean(word, names)
                 << "\n";
       return kExitBadInput;
     }
   }
-  CLI::App app{"muhpatch: rewrite the tuning knobs of enginex-vllm from declared rules"};
+  CLI::App app{"muhpatch: rewrite the tuning knobs of enginex-vllm from declared rules",
+               "muhpatch"};
   app.require_subcommand(1);
   app.fallthrough();  // -v may follow the subcommand too
   int verbosity = 0;
   app.add_flag("-v,--verbose", verbosity,
                "log more on stderr (-vv: phase timings, -vvv: every file searched)");
+  GlobalOptions global;
+  AddGlobalOptions(&app, &global);
   CommandOptions opts;
   std::vector<std::pair<CLI::App*, const CommandSpec*>> subs;
   for (const CommandSpec& c : Commands()) {
@@ -109,7 +124,7 @@ int RunCli(int argc, char** argv) {
     sub->add_option("--hf-config", opts.inputs.hf_config_path,
                     "the served model's Hugging Face config.json: heads, head_dim, experts");
     sub->add_option("--serve-args", opts.inputs.serve_args_path,
-                    "a file holding the serving command line (-tp, --max-num-seqs, ...)");
+                    "a file holding the serving command line (the vllm serve arguments)");
     // One value per --set/--rule, so positionals after them stay positionals.
     sub->add_option("--set", opts.inputs.sets, "override a fact: FACT=VALUE (repeatable)")
         ->allow_extra_args(false);
@@ -138,15 +153,23 @@ int RunCli(int argc, char** argv) {
     }
     subs.emplace_back(sub, &c);
   }
+  CLI::App* help = AddHelpCommand(&app, &global);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ExtrasError& e) {
+    std::cerr << "muhpatch: error: " << ExplainExtras(app, e) << "\n";
+    return kExitBadInput;
   } catch (const CLI::ParseError& e) {
     std::cerr << "muhpatch: error: " << e.what() << "\n";
     return kExitBadInput;
   }
-  SetUpLogging(verbosity);
+  if (help->parsed()) return PrintHelp(app, global.help_topic);
+  SetColourMode(global.colour);
+  SetUpLogging(verbosity, global.quiet);
   int code = kExitBadInput;
   try {
     for (const auto& [sub, spec] : subs) {

@@ -5,10 +5,12 @@
 
 #include <iostream>
 
+#include "engine/app/pr_summary.h"
 #include "engine/app/rule_test_runner.h"
 #include "engine/app/status.h"
 #include "engine/app/tree_search.h"
 #include "engine/base/checked_output.h"
+#include "engine/base/colour.h"
 #include "engine/base/exit_codes.h"
 #include "engine/model/model_report.h"
 #include "engine/patch/unified_diff.h"
@@ -158,7 +160,11 @@ int RunDiff(const CommandOptions& opts) {
   PlanResult plan = PlanAndReport(run, opts);
   // The rules that planned are printed even when others failed.
   std::string err;
-  if (!WriteStdout(RenderPatch(w.files, plan), &err)) {
+  // --format markdown: the pull-request summary (pr_summary.h) instead.
+  std::string out = opts.format == "markdown" ? FormatPrSummary(w.files, plan)
+                    : ColourStdout()          ? ColourUnifiedDiff(RenderPatch(w.files, plan))
+                                              : RenderPatch(w.files, plan);
+  if (!WriteStdout(out, &err)) {
     ReportErrors({MakeError("stdout", 0, 0, err)});
     return kExitInternal;
   }

@@ -19,7 +19,7 @@ struct CommandOptions {
   std::string patch_path;       // verify --patch
   std::string tests_path;       // test TESTS
   bool explain = false;         // --explain: say why each edit / value is what it is
-  std::string format = "text";  // --format: verify text/json/github, status text/json/markdown
+  std::string format = "text";  // --format: verify text/json/sarif/github, status, diff (cli.cc)
   unsigned threads = 0;         // --threads: workers for the whole-tree search; 0 = one per core
   bool keep_going = false;      // apply --keep-going: write the rules that planned
   bool include_dead = false;    // --include-dead: rewrite sites the liveness analysis calls dead

@@ -6,6 +6,10 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "engine/app/annotations.h"
+#include "engine/app/diag_output.h"
+#include "engine/app/sarif.h"
+#include "engine/base/colour.h"
 #include "engine/base/exit_codes.h"
 #include "engine/base/source_text.h"
 
@@ -39,30 +43,32 @@ int PrintVerifyReport(const std::vector<Finding>& findings, const std::string& f
     return code;
   }
   auto diag = spdlog::get("diag");
-  for (const Finding& f : findings) {
-    if (format == "github") {
-      const char* level = f.where.severity == Severity::kError ? "error" : "notice";
-      std::string props = "file=" + f.where.file;
-      if (f.where.line > 0) props += fmt::format(",line={}", f.where.line);
-      if (f.where.column > 0) props += fmt::format(",col={}", f.where.column);
-      // Workflow commands end at a newline; %0A carries the details.
-      std::string msg = f.where.message;
-      for (const std::string& d : f.details) msg += "%0A" + d;
-      std::cout << fmt::format("::{} {}::{}\n", level, props, msg);
-      continue;
+  if (format == "sarif") std::cout << FormatSarif(findings, MUHPATCH_VERSION, code);
+  if (format == "github") {
+    int left_out = 0;
+    std::cout << FormatGithubAnnotations(findings, Verbosity() > 0, &left_out);
+    if (left_out > 0) {
+      diag->info("verify: {} note{} not annotated (-v annotates them)", left_out,
+                 left_out == 1 ? "" : "s");
     }
+  }
+  for (const Finding& f : findings) {
+    if (format != "text") break;
     // In text, the verdict line says what a stale finding would.
     if (f.kind == "stale") continue;
     diag->info(f.where.Format());
     for (const std::string& d : f.details) diag->info("    {}", d);
   }
-  if (format != "github" && !patch_diff.empty()) std::cout << patch_diff;
+  if (format == "text" && !patch_diff.empty()) {
+    std::cout << (ColourStdout() ? ColourUnifiedDiff(patch_diff) : patch_diff);
+  }
   std::string last = fmt::format("verify: {}: {}", verdict, status);
   if (code == kExitBadInput && format == "text") return code;  // the errors say it all
+  // The verdict goes to stderr, after the findings; -q keeps it unless clean.
   if (code == kExitClean) {
-    std::cout << last << "\n";
-  } else {
     diag->info(last);
+  } else {
+    diag->error(last);
   }
   return code;
 }

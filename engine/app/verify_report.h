@@ -1,6 +1,6 @@
 // What verify found, and how it is printed: text diagnostics on stderr (the
-// verdict on stdout when clean), one JSON object, or GitHub workflow
-// annotations. A finding is a value; checks (verify_checks.h) return them.
+// verdict too), one JSON object, a SARIF log (sarif.h), or GitHub workflow
+// annotations (annotations.h). A finding is a value; checks (verify_checks.h) return them.
 #pragma once
 
 #include <string>
@@ -27,7 +27,8 @@ struct Finding {
 };
 
 // Prints `findings`, then the verdict line `verify: <verdict>: <summary>`,
-// in `format` ("text", "json" or "github"), and returns `code`.
+// in `format` ("text", "json", "sarif" or "github"), and returns `code`. The
+// verdict line goes to stderr (in JSON, it is the object's "message").
 // `patch_diff` (committed -> regenerated) goes to stdout in text and JSON.
 int PrintVerifyReport(const std::vector<Finding>& findings, const std::string& format, int code,
                       const std::string& summary, const std::string& patch_diff);

@@ -8,6 +8,8 @@
 #include <cctype>
 #include <map>
 
+#include "engine/base/edit_distance.h"
+
 namespace muh {
 
 struct Query::Predicate {
@@ -36,6 +38,36 @@ std::size_t FindPredicate(std::string_view source, std::size_t from, const std::
     if (whole && nth-- == 0) return at;
     at = end;
   }
+}
+
+// libtree-sitter's "unknown capture 'x'" (a predicate naming a capture the
+// pattern lacks) with a suggestion from the captures the source does define:
+// every `@name` outside strings and comments but the unknown one.
+void SuggestCapture(std::string_view source, QueryError* error) {
+  std::string head = "query unknown capture '";
+  if (error->message.rfind(head, 0) != 0 || error->message.back() != '\'') return;
+  std::string unknown = error->message.substr(head.size(), error->message.size() - head.size() - 1);
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < source.size(); ++i) {
+    if (source[i] == '"') {  // a string: skip to its closing quote
+      for (++i; i < source.size() && source[i] != '"'; ++i) i += source[i] == '\\';
+    } else if (source[i] == ';') {  // a comment
+      while (i < source.size() && source[i] != '\n') ++i;
+    } else if (source[i] == '@') {
+      std::size_t b = i + 1;
+      while (i + 1 < source.size() &&
+             (std::isalnum(static_cast<unsigned char>(source[i + 1])) ||
+              std::string_view("_-.").find(source[i + 1]) != std::string_view::npos)) {
+        ++i;
+      }
+      std::string name(source.substr(b, i + 1 - b));
+      if (name != unknown && std::find(names.begin(), names.end(), name) == names.end()) {
+        names.push_back(name);
+      }
+    }
+  }
+  std::string meant = ClosestMatch(unknown, names);
+  if (!meant.empty()) error->message += " (did you mean '@" + meant + "'?)";
 }
 
 std::string_view NodeText(std::string_view bytes, TSNode node) {
@@ -237,6 +269,7 @@ std::unique_ptr<Query> Query::Compile(std::string_view source, QueryError* error
     const TSQuery* raw = q->tree_sitter_.Get();
     if (raw == nullptr) {
       *error = q->tree_sitter_.error();
+      SuggestCapture(source, error);
       return nullptr;
     }
     q->capture_names_ = CaptureNames(raw);

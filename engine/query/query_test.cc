@@ -188,3 +188,16 @@ TEST_CASE("a query whose sibling patterns explode stops at the budget with an er
 }
 
 }  // namespace muh
+
+namespace muh {
+
+TEST_CASE("a predicate naming a misspelled capture gets a suggestion") {
+  QueryError err;
+  CHECK(Query::Compile(std::string("(") + kAssign + " (#eq? @nmae \"B\"))", &err) == nullptr);
+  CHECK(err.message == "query unknown capture 'nmae' (did you mean '@name'?)");
+  CHECK(Query::Compile(std::string("(") + kAssign + " (#eq? @zzzzzz \"@zzzzzy\"))", &err) ==
+        nullptr);
+  CHECK(err.message == "query unknown capture 'zzzzzz'");  // strings define no capture
+}
+
+}  // namespace muh

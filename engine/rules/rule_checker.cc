@@ -130,7 +130,10 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
     rule.query = CompileQuery(r.query);
   }
   int actions = int(r.replace.present) + int(r.del.present) + int(r.append_to.present);
-  if (actions != 1) {
+  // With no action key, a misspelled one was reported with its suggestion;
+  // nothing else about the action is said (no "'with' only goes with ...").
+  bool action_unknown = actions == 0 && (meant("replace") || meant("delete") || meant("append-to"));
+  if (actions != 1 && !action_unknown) {
     l_.Error(r.mark, fmt::format("rule '{}' needs exactly one of 'replace', 'delete', 'append-to'",
                                  rule.id));
   }
@@ -169,17 +172,17 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
         }
       }
     }
-  } else if (r.with.present) {
+  } else if (r.with.present && actions != 0) {
     l_.Error(r.with.key_mark, "'with' only goes with 'replace'");
   }
-  if (rule.action == ActionKind::kAppendEntries) {
+  if (rule.action == ActionKind::kAppendEntries && r.append_to.present) {
     if (!r.entries.present) {
       l_.Error(r.append_to.key_mark,
                fmt::format("rule '{}' has 'append-to' but no 'entries'", rule.id));
     } else if (ValueExists(r.entries.value, r.entries.mark, true)) {
       rule.entries = r.entries.value;
     }
-  } else if (r.entries.present) {
+  } else if (r.entries.present && actions != 0) {
     l_.Error(r.entries.key_mark, "'entries' only goes with 'append-to'");
   }
   if (r.expect.present) {
@@ -193,7 +196,7 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
   }
   if (r.done_when.present) rule.done_when = CompileQuery(r.done_when);
   if (r.upstream.present) {
-    if (rule.action != ActionKind::kReplace) {
+    if (rule.action != ActionKind::kReplace && actions != 0) {
       l_.Error(r.upstream.key_mark, "'upstream' only goes with 'replace'");
     } else {
       rule.upstream = r.upstream.value;

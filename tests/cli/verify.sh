@@ -4,8 +4,8 @@
 # produce FILE byte for byte, or the tree is patched and nothing is left to
 # change (with FILE: undoing it exactly gives a tree for which the rules
 # reproduce it). Drift is exit 1, a bad --patch file exit 2.
-#   1. pristine + --patch = the `diff` output: exit 0, stdout exactly
-#      `verify: clean: committed.diff matches the rules (N rules: ...)`, the
+#   1. pristine + --patch = the `diff` output: exit 0, stdout empty, stderr the
+#      notes then `verify: clean: committed.diff matches the rules (N rules: ...)`, the
 #      summary adding up (N = the rules of rules.yaml, skipped = the notes);
 #   2. pristine, no --patch: exit 1, stderr = the notes, then per site one
 #      `tree/FILE:LINE:COL: error: drift: rule 'ID' finds 'X' where the model
@@ -298,15 +298,16 @@ n_dead=$(printf '%s\n' "$notes" | grep -c "^note: [0-9]* dead sites\? left alone
 
 mp rules.yaml tree --patch committed.diff
 summary_re='\(([0-9]+) rules: ([0-9]+) rewrite, ([0-9]+) already at their value, ([0-9]+) skipped(, ([0-9]+) dead)?\)$'
-[[ $code -eq 0 && $err == "$notes" ]] || { printf '%s\n' "$err" >&2; fail "pristine --patch committed.diff: exit $code (expected 0) or stderr not just the notes"; }
-[[ $out =~ ^"verify: clean: committed.diff matches the rules "$summary_re ]] ||
-  fail "pristine --patch committed.diff: stdout is '$out'"
+clean_line=$(tail -n 1 mp.err)
+[[ $code -eq 0 && -z $out && $(sed '$d' mp.err) == "$notes" ]] || { printf '%s\n' "$err" >&2; fail "pristine --patch committed.diff: exit $code (expected 0), stdout not empty or stderr not the notes and the verdict"; }
+[[ $clean_line =~ ^"verify: clean: committed.diff matches the rules "$summary_re ]] ||
+  fail "pristine --patch committed.diff: last stderr line is '$clean_line'"
 total=${BASH_REMATCH[1]} to_apply=${BASH_REMATCH[2]} applied=${BASH_REMATCH[3]} skipped=${BASH_REMATCH[4]}
 dead=${BASH_REMATCH[6]:-0} dead_part=${BASH_REMATCH[5]}
 [[ $total -eq $n_rules && $skipped -eq $n_skipped && $((to_apply + applied + skipped + dead)) -eq $total && $to_apply -gt 0 ]] ||
-  fail "pristine summary does not add up: '$out' (rules.yaml has $n_rules rules, diff notes $n_skipped skipped)"
+  fail "pristine summary does not add up: '$clean_line' (rules.yaml has $n_rules rules, diff notes $n_skipped skipped)"
 summary_patched="$total rules: 0 rewrite, $((to_apply + applied)) already at their value, $skipped skipped$dead_part"
-ok "1. pristine --patch committed.diff: exit 0, '$out'"
+ok "1. pristine --patch committed.diff: exit 0, '$clean_line'"
 
 # === 2. pristine tree, no --patch ====================================================
 rm -rf applied && cp -a pristine applied
@@ -329,10 +330,10 @@ sed 's/^/     /' drift.txt
 # === 3. patched tree ================================================================
 fresh patched
 mp rules.yaml tree
-expect "patched, no --patch" 0 "verify: clean: nothing left to change ($summary_patched)" "$notes"
+expect "patched, no --patch" 0 "" "$(lines "$notes" "verify: clean: nothing left to change ($summary_patched)")"
 mp rules.yaml tree --patch committed.diff
-expect "patched --patch committed.diff" 0 \
-  "verify: clean: committed.diff is applied and the rules reproduce it ($summary_patched)" "$notes"
+expect "patched --patch committed.diff" 0 "" \
+  "$(lines "$notes" "verify: clean: committed.diff is applied and the rules reproduce it ($summary_patched)")"
 ok "3. after apply: exit 0 without --patch and with committed.diff ($summary_patched)"
 
 # === 4. patched tree, a `+` line of the patch hand-edited ================================
@@ -369,7 +370,7 @@ mp rules.yaml tree --patch ov.diff
 expect "pristine --patch ov.diff" 1 "$out" "$(lines "$notes" "verify: drift: ov.diff is stale: $stale_tail")"
 stale_stdout ov.diff committed.diff "pristine --patch ov.diff"
 mp rules.yaml tree --patch ov.diff --set smem_per_block=65536
-[[ $code -eq 0 && $out =~ ^"verify: clean: ov.diff matches the rules "$summary_re ]] ||
+[[ $code -eq 0 && -z $out && $(tail -n 1 mp.err) =~ ^"verify: clean: ov.diff matches the rules "$summary_re ]] ||
   { printf '%s\n%s\n' "$out" "$err" >&2; fail "pristine --patch ov.diff --set smem_per_block=65536: exit $code, expected 0 and 'matches the rules'"; }
 ok "6. pristine, patch made with --set smem_per_block=65536, verified without: exit 1, stdout turns ov.diff into the regenerated patch, drift errors, then 'is stale'; with the --set: exit 0"
 
@@ -398,7 +399,7 @@ rm -rf tree && cp -a pristine tree
 (cd tree && patch -p1 --batch --silent --no-backup-if-mismatch <../extra.diff >/dev/null) || fail "patch -p1 rejects extra.diff"
 snap
 mp rules.yaml tree
-expect "tree patched with extra.diff, no --patch" 0 "verify: clean: nothing left to change ($summary_patched)" "$notes"
+expect "tree patched with extra.diff, no --patch" 0 "" "$(lines "$notes" "verify: clean: nothing left to change ($summary_patched)")"
 mp rules.yaml tree --patch extra.diff
 expect "tree patched with extra.diff --patch extra.diff" 1 "$out" "$(lines "$notes" "verify: drift: extra.diff is stale: $stale_tail")"
 stale_stdout extra.diff committed.diff "tree patched with extra.diff --patch extra.diff"
@@ -416,7 +417,7 @@ stale_stdout ov.diff committed.diff "patched with the override --patch ov.diff"
 notes_set=$("$muhpatch" diff rules.yaml tree --set smem_per_block=65536 2>&1 >/dev/null)
 mp rules.yaml tree --patch ov.diff --set smem_per_block=65536
 expect "patched with the override --patch ov.diff --set smem_per_block=65536" 0 \
-  "verify: clean: ov.diff is applied and the rules reproduce it ($summary_patched)" "$notes_set"
+  "" "$(lines "$notes_set" "verify: clean: ov.diff is applied and the rules reproduce it ($summary_patched)")"
 ok "6. patched with --set smem_per_block=65536, verified without it against ov.diff: exit 1, stale, stdout turns ov.diff into committed.diff; with the --set: exit 0"
 
 # === 7. a value hand-edited after apply ===================================================

@@ -1,0 +1,19 @@
+// `diff --format markdown`: the plan as a pull-request comment. One table row
+// per edit, grouped by the hunk of the patch it lands in: the rule, the old
+// and the new text, the derivation in one line (each value's name = value
+// and the constraint that decided it), and the confidence of the hardware
+// facts it rests on (shaky ones first). Then the rules that did not rewrite
+// and why. Pure: the files and the plan in, Markdown out.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "engine/base/source_text.h"
+#include "engine/plan/planner.h"
+
+namespace muh {
+
+std::string FormatPrSummary(const std::map<std::string, SourceText>& files, const PlanResult& plan);
+
+}  // namespace muh

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# `cmake --install` of the build folder MUHPATCH sits in, into a scratch
+# prefix: bin/muhpatch (which runs and prints its version), the man page
+# (when help2man was there at configure time), bash completion and the rule
+# files. The completion must offer every subcommand `muhpatch --help` lists
+# and every option `muhpatch help COMMAND` shows, and --format's values.
+#
+# Usage: install.sh MUHPATCH
+set -euo pipefail
+muhpatch=$(realpath "$1")
+build=$(dirname "$muhpatch")
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+fail() { echo "FAIL: install: $*" >&2; exit 1; }
+ok() { echo "ok $*"; }
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+prefix=$scratch/prefix
+cmake --install "$build" --prefix "$prefix" >"$scratch/install.log" || { cat "$scratch/install.log" >&2; fail "cmake --install failed"; }
+
+[[ -x $prefix/bin/muhpatch ]] || fail "no bin/muhpatch"
+[[ $("$prefix/bin/muhpatch" --version) == "$("$muhpatch" --version)" ]] || fail "the installed binary's version differs"
+cmp -s "$prefix/share/muhpatch/rules/bi100.yaml" "$repo/rules/bi100.yaml" || fail "no share/muhpatch/rules/bi100.yaml"
+for f in "$repo"/rules/examples/*; do
+  cmp -s "$prefix/share/muhpatch/rules/examples/$(basename "$f")" "$f" || fail "rules/examples/$(basename "$f") not installed"
+done
+completion=$prefix/share/bash-completion/completions/muhpatch
+[[ -f $completion ]] || fail "no bash completion"
+if grep -q '^HELP2MAN_EXECUTABLE:FILEPATH=/' "$build/CMakeCache.txt"; then
+  man=$prefix/share/man/man1/muhpatch.1
+  [[ -f $man ]] || fail "help2man was found, but no share/man/man1/muhpatch.1"
+  grep -q '^\.TH MUHPATCH "1"' "$man" && grep -q '^\.SS verify' "$man" && grep -q -- '--patch' "$man" ||
+    fail "the man page lacks its title, the verify section or --patch"
+  ok "man page installed, with a section per command"
+else
+  echo "note: help2man was not found at configure time; no man page to check"
+fi
+ok "cmake --install: bin/muhpatch, completion, rules/bi100.yaml and rules/examples/"
+
+# complete WORDS...: what the completion offers for the last word.
+complete_words() {
+  bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _muhpatch; printf "%s\n" "${COMPREPLY[@]}"' \
+    _ "$completion" "$@"
+}
+mapfile -t commands < <("$muhpatch" --help | sed -n '/^Subcommands:/,$p' | awk 'NR > 1 && NF {print $1}')
+[[ ${#commands[@]} -ge 6 ]] || fail "could not read the subcommands from --help"
+offered=$(complete_words muhpatch "")
+for c in "${commands[@]}"; do
+  grep -qx "$c" <<<"$offered" || fail "completion does not offer the command '$c'"
+done
+for c in "${commands[@]}"; do
+  [[ $c == help ]] && continue
+  offered=$(complete_words muhpatch "$c" --)
+  for o in $("$muhpatch" help "$c" | grep -oE -- '--[a-z][a-z-]*' | sort -u); do
+    grep -qx -- "$o" <<<"$offered" || fail "completion of '$c --' does not offer $o"
+  done
+done
+offered=$(complete_words muhpatch verify rules.yaml tree --format "")
+[[ $(sort <<<"$offered" | tr '\n' ' ') == "github json sarif text " ]] || fail "verify --format offers: $offered"
+offered=$(complete_words muhpatch --color = al)
+[[ $offered == always ]] || fail "--color=al offers: $offered"
+ok "bash completion offers every command, every option of each, --format's and --color's values"
