@@ -96,7 +96,11 @@ TEST_CASE("grid sweep: every profile yields a value or a located reason, and val
               const Value* list = m.Find("flash_attn_fwd");
               REQUIRE(list != nullptr);
               values.emplace_back("flash_attn_fwd", *list);
-              for (const auto& [q, v] : values) {
+              for (const auto& qv : values) {
+                // Not a structured binding: clang 14 cannot capture one in
+                // doctest's CAPTURE.
+                const std::string& q = qv.first;
+                const Value& v = qv.second;
                 CAPTURE(q);
                 CAPTURE(v.error);
                 bool has_value = v.is_list ? !v.entries.empty() : !v.text.empty();

@@ -74,8 +74,6 @@ void CheckRules(const muh::RuleSet& rules) {
   FUZZ_CHECK(rules.path == kPath, "RuleSet::path is " + rules.path);
   FUZZ_CHECK(!rules.rules.empty(), "a loaded rule file has no rules");
   FUZZ_CHECK(rules.values != nullptr, "a loaded rule file has no value source");
-  FUZZ_CHECK(rules.search_spaces.size() == rules.search_space_locs.size(),
-             "search_space_locs is not parallel to search_spaces");
   const muh::ValueSource& values = *rules.values;
   for (const muh::Rule& r : rules.rules) {
     const std::string who = "rule '" + r.id + "'";
