@@ -119,6 +119,8 @@ int RunCli(int argc, char** argv) {
       sub->add_option("TESTS", opts.tests_path, "rule tests (YAML)")->required();
     } else {
       sub->add_option("RULES", opts.inputs.rules_path, "rule file whose workload to use");
+      sub->add_option("--tree", opts.tree_path,
+                      "a source tree: say where each quantity is written and whether it runs");
     }
     sub->add_option("--hw", opts.inputs.hw_path, "hardware profile (YAML) over the built-in bi100");
     sub->add_option("--hf-config", opts.inputs.hf_config_path,

@@ -122,7 +122,48 @@ int RunModel(const CommandOptions& opts) {
     ReportErrors(errors);
     return kExitBadInput;
   }
-  std::cout << FormatModelReport(*inputs.model, opts.explain);
+  std::string report = FormatModelReport(*inputs.model, opts.explain);
+  if (!opts.tree_path.empty()) {
+    // With a tree: where each quantity is written, and whether that code
+    // runs on the served platform (the values are derived either way).
+    OpenedRun run;
+    if (int code = OpenRun(opts, TreeAccess::kRead, &run); code != kExitClean) {
+      ReportErrors(run.errors);
+      return code;
+    }
+    LivenessAnalysis analysis = AnalyseTree(run.inputs, run.workspace);
+    int left_alone = 0;
+    PlanResult plan = PlanLive(run, run.workspace.files, analysis, true, &left_alone);
+    report += fmt::format("\nSites in {} (where each quantity is written, and whether it runs):\n",
+                          opts.tree_path);
+    for (const Rule& rule : run.inputs.rules.rules) {
+      std::vector<std::string> names;
+      for (const TemplatePart& part : rule.with.parts()) {
+        if (part.kind == TemplatePart::Kind::kValue || part.kind == TemplatePart::Kind::kCall) {
+          names.push_back(part.text);
+        }
+      }
+      if (!rule.entries.empty()) names.push_back(rule.entries);
+      const RuleOutcome* o = plan.Find(rule.id);
+      std::string quantities = fmt::format("{}", fmt::join(names, ", "));
+      if (o == nullptr || o->found.empty()) {
+        report += fmt::format("  {}: rule '{}': {}\n", quantities.empty() ? "-" : quantities,
+                              rule.id, o == nullptr ? "not planned" : RuleStatusName(o->status));
+        continue;
+      }
+      for (const Site& site : o->found) {
+        report += fmt::format("  {}: rule '{}' at {}:{}: {}{}\n",
+                              quantities.empty() ? "-" : quantities, rule.id, site.path, site.line,
+                              site.liveness.empty() ? "not analysed" : site.liveness,
+                              site.liveness_reason.empty() ? "" : ": " + site.liveness_reason);
+      }
+    }
+  }
+  std::string err;
+  if (!WriteStdout(report, &err)) {
+    ReportErrors({MakeError("stdout", 0, 0, err)});
+    return kExitInternal;
+  }
   return kExitClean;
 }
 

@@ -34,3 +34,12 @@ set -e
 grep -q "^prefix-prefill-num-warps .* failing: rule 'prefix-prefill-num-warps' expects 1 match in vllm/attention/ops/prefix_prefill.py, found 0" failing.txt ||
   { cat failing.txt >&2; fail "the failing row does not say why"; }
 echo "ok a rule that finds no site: exit 6, its row is 'failing' with the reason"
+
+# model --tree: each quantity with the sites that write it and their liveness.
+"$muhpatch" model rules.yaml --tree "$repo/fixtures/enginex-vllm" >model.txt 2>err ||
+  { cat err >&2; fail "model --tree exited $?"; }
+grep -q "^Sites in .*fixtures/enginex-vllm (where each quantity is written, and whether it runs):$" model.txt ||
+  fail "model --tree prints no sites section"
+grep -q "^  moe_default_block_m: rule 'fused-moe-default-block-m' at vllm/model_executor/layers/fused_moe/fused_moe.py:[0-9]*: dead: overwritten" model.txt ||
+  { cat model.txt >&2; fail "model --tree does not say the default BLOCK_SIZE_M is dead"; }
+echo "ok model --tree: each quantity with its sites and whether they run"
