@@ -35,7 +35,7 @@ _muhpatch() {
       mapfile -t COMPREPLY < <(compgen -W "$formats" -- "$cur")
       return
       ;;
-    --hw | --patch | --hf-config | --serve-args)
+    --hw | --patch | --hf-config | --serve-args | --tree)
       mapfile -t COMPREPLY < <(compgen -f -- "$cur")
       return
       ;;
@@ -61,7 +61,7 @@ _muhpatch() {
     apply) opts="--rule --hw --set --hf-config --serve-args --explain --include-dead --keep-going" ;;
     verify) opts="--rule --hw --set --hf-config --serve-args --include-dead --patch --threads --format" ;;
     status) opts="--rule --hw --set --hf-config --serve-args --include-dead --format" ;;
-    model) opts="--hw --set --hf-config --serve-args --explain" ;;
+    model) opts="--hw --set --hf-config --serve-args --explain --tree" ;;
     test) opts="--hw --set --hf-config --serve-args" ;;
   esac
   if [[ $cur == -* ]]; then

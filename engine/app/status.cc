@@ -5,26 +5,12 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "engine/base/one_line.h"
 #include "engine/base/source_text.h"
 
 namespace muh {
 
 namespace {
-
-std::string OneLine(std::string_view text, std::size_t max = 40) {
-  std::string out;
-  bool space = false;
-  for (char c : text) {
-    if (c == '\n' || c == '\r' || c == '\t' || c == ' ') {
-      space = !out.empty();
-      continue;
-    }
-    if (space) out += ' ';
-    space = false;
-    out += c;
-  }
-  return out.size() > max ? out.substr(0, max - 3) + "..." : out;
-}
 
 // Occurrences of `what` on lines that are not comments.
 std::size_t Count(std::string_view text, std::string_view what) {
@@ -110,8 +96,8 @@ std::vector<StatusRow> StatusRows(const RuleSet& rules, const PlanResult& plan) 
         row.now = "(line present)";
         row.model = "(line deleted)";
       } else {
-        row.now = OneLine(site.current);
-        row.model = OneLine(site.wanted);
+        row.now = OneLine(site.current, 40);
+        row.model = OneLine(site.wanted, 40);
       }
       bool rewrites = false;
       auto edits = plan.edits.find(site.path);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "engine/base/one_line.h"
+
 namespace muh {
 
 namespace {
@@ -19,21 +21,6 @@ struct Item {
 bool IsNameChar(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.' ||
          c == '?' || c == '!';
-}
-
-std::string OneLine(std::string_view text) {
-  std::string out;
-  bool space = false;
-  for (char c : text) {
-    if (c == '\n' || c == '\r' || c == '\t' || c == ' ') {
-      space = !out.empty();
-      continue;
-    }
-    if (space) out += ' ';
-    space = false;
-    out += c;
-  }
-  return out.size() > 96 ? out.substr(0, 93) + "..." : out;
 }
 
 // Scans `s` into items; false when the text is not balanced.
@@ -137,7 +124,7 @@ std::vector<QueryPart> QueryParts(std::string_view source) {
       if (all_bound) preds += " " + std::string(source.substr(p.begin, p.end - p.begin));
     }
     part.text = preds.empty() ? node_text : "(" + node_text + preds + ")";
-    part.shown = OneLine(preds.empty() ? node_text : node_text + preds);
+    part.shown = OneLine(preds.empty() ? node_text : node_text + preds, 96);
     std::string_view type = source.substr(it.begin + 1, it.end - it.begin - 1);
     type.remove_prefix(std::min(type.size(), type.find_first_not_of(" \t\r\n")));
     part.anchored = !preds.empty();
