@@ -7,6 +7,7 @@
 #include <functional>
 #include <iostream>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include "engine/app/cli_extras.h"
@@ -179,6 +180,16 @@ int RunCli(int argc, char** argv) {
     }
   } catch (const std::bad_alloc&) {
     std::cerr << "muhpatch: error: out of memory\n";
+    return kExitInternal;
+  } catch (const std::system_error& e) {
+    // A worker thread that cannot start (EAGAIN, ENOMEM) is the system
+    // running short, said as such.
+    if (e.code() == std::errc::resource_unavailable_try_again ||
+        e.code() == std::errc::not_enough_memory) {
+      std::cerr << "muhpatch: error: out of memory (cannot start a worker thread)\n";
+    } else {
+      std::cerr << "muhpatch: internal error: " << e.what() << "\n";
+    }
     return kExitInternal;
   } catch (const std::exception& e) {
     std::cerr << "muhpatch: internal error: " << e.what() << "\n";

@@ -44,3 +44,25 @@ limited "verify, a 50 MB .py" "2 4" "t/vllm/big.py: error: file is larger than t
   "$muhpatch" verify rules.yaml t --patch committed.diff
 limited "--patch /dev/zero" "2" "/dev/zero: error: file is larger than the limit of 67108864 bytes" \
   "$muhpatch" verify rules.yaml t --patch /dev/zero
+
+# 3. Too little memory to run at all (the issue's `ulimit -v 70000` case, at
+#    limits around where the fixture tree stops fitting): never drift (1),
+#    never a crash; when memory runs out, exit 4 with one error line (the
+#    parser's allocator included, which alone used to print "tree-sitter
+#    failed to allocate" and exit 1).
+rm -f t/vllm/big.py
+"$muhpatch" diff rules.yaml t >small.diff 2>/dev/null
+for kb in 25000 30000 35000 40000 45000 50000 60000; do
+  code=0
+  (ulimit -v "$kb" && exec timeout 60 "$muhpatch" verify rules.yaml t --patch small.diff) \
+    >out 2>err </dev/null || code=$?
+  case $code in
+    0) ;;
+    2 | 4)
+      errors=$(grep -c "error" err || true)
+      [[ $errors -eq 1 ]] || { cat err >&2; fail "ulimit -v $kb: exit $code with $errors error lines"; }
+      ;;
+    *) cat err >&2; fail "ulimit -v $kb: exit $code (never 1, never a crash)" ;;
+  esac
+  echo "ok ulimit -v $kb: exit $code$( [[ $code -ne 0 ]] && echo ", $(grep error err)")"
+done
