@@ -27,7 +27,7 @@ struct AttentionModel {
   int64_t head_dim = 0, bytes = 0, seq = 0, grid_rows = 0, cus = 0;
   double balance = 0;         // flops per L2-served K/V byte at which loads match the MMAs
   double inflight_bytes = 0;  // bytes a CU keeps in flight to cover memory latency
-  int64_t reg_cap_max = 0, regs_per_cu = 0;
+  int64_t reg_cap_max = 0, regs_per_cu = 0, max_threads_per_cu = 0;
 };
 
 double AttentionScore(const AutotuneCandidate& c, const AttentionModel& m, int64_t need_regs) {
@@ -38,6 +38,9 @@ double AttentionScore(const AutotuneCandidate& c, const AttentionModel& m, int64
   double t_mem = m.balance / bm;
   double t_softmax = kSoftmaxStepCost / bn;
   double t = c.stages <= 1 ? t_mma + t_mem + t_softmax : std::max(t_mma, t_mem) + t_softmax;
+  double occupancy = static_cast<double>(c.resident * c.threads) /
+                     static_cast<double>(std::max<int64_t>(m.max_threads_per_cu, 1));
+  t += kExposedLatencyCost * std::max(0.0, 1.0 - occupancy / kOccupancyTarget);
   double tile_bytes = static_cast<double>(2 * c.block_n * m.head_dim * m.bytes);
   double hiding = std::min(1.0, static_cast<double>(c.resident * c.stages) * tile_bytes /
                                     std::max(m.inflight_bytes, 1.0));
@@ -61,15 +64,18 @@ AutotuneResult DeriveAutotune(const Profile& p, const Workload& w, const SearchS
   d.formula = fmt::format(
       "score = wave efficiency x latency hiding x register pressure x causal efficiency / time "
       "per key step; time = t_mma + t_mem + t_softmax at 1 stage, max(t_mma, t_mem) + "
-      "t_softmax when stages >= 2 prefetch the next K/V tile; t_mma = 1 / min(1, BM / ({} x "
-      "warps)) (rows per warp's MMA), t_mem = balance / BM (K/V reuse across BM rows; balance "
-      "= fp16_tflops / (hbm_bandwidth x {} L2 reads)), t_softmax = {} / BN (the Q rows' "
-      "softmax step amortized over BN keys); latency hiding = min(1, resident blocks x stages x "
-      "K/V tile bytes / (hbm_bandwidth / compute_units x {} ns)); register pressure = 1 / (1 + "
-      "{} x max(0, estimate - {} x allocatable)^2 / allocatable^2); waves of a ceil(L/BM) x "
-      "heads x prompts grid over compute_units x resident blocks; distinct tile shapes first",
-      kMmaRowsPerWarp, kL2Reuse, kSoftmaxStepCost, kMemoryLatencyNs, kRegisterPressureWeight,
-      kRegisterPressureStart);
+      "t_softmax when stages >= 2 prefetch the next K/V tile, plus {} x max(0, 1 - occupancy / "
+      "{}) (dependent MMA and softmax latency that too few resident warps leave exposed; "
+      "occupancy = resident blocks x threads / max_threads_per_cu); t_mma = 1 / min(1, BM / "
+      "({} x warps)) (rows per warp's MMA), t_mem = balance / BM (K/V reuse across BM rows; "
+      "balance = fp16_tflops / (hbm_bandwidth x {} L2 reads)), t_softmax = {} / BN (the Q "
+      "rows' softmax step amortized over BN keys); latency hiding = min(1, resident blocks x "
+      "stages x K/V tile bytes / (hbm_bandwidth / compute_units x {} ns)); register pressure = "
+      "1 / (1 + {} x max(0, estimate - {} x allocatable)^2 / allocatable^2); waves of a "
+      "ceil(L/BM) x heads x prompts grid over compute_units x resident blocks; distinct tile "
+      "shapes first",
+      kExposedLatencyCost, kOccupancyTarget, kMmaRowsPerWarp, kL2Reuse, kSoftmaxStepCost,
+      kMemoryLatencyNs, kRegisterPressureWeight, kRegisterPressureStart);
   for (const char* f : {"warp_size", "smem_per_block", "max_stages", "compute_capability",
                         "max_threads_per_block", "max_regs_per_thread", "regs_per_cu",
                         "max_threads_per_cu", "compute_units", "fp16_tflops", "hbm_bandwidth"}) {
@@ -121,6 +127,7 @@ AutotuneResult DeriveAutotune(const Profile& p, const Workload& w, const SearchS
       p.Get("hbm_bandwidth") * 1e9 / static_cast<double>(cus) * kMemoryLatencyNs * 1e-9;
   model.reg_cap_max = max_regs;
   model.regs_per_cu = regs_per_cu;
+  model.max_threads_per_cu = static_cast<int64_t>(p.Get("max_threads_per_cu"));
 
   // Odometer over the dimensions, last dimension fastest.
   std::vector<std::size_t> idx(space.dims.size(), 0);

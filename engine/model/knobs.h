@@ -34,9 +34,22 @@ inline constexpr double kSoftmaxStepCost = 8;
 // hbm_bandwidth / compute_units x latency bytes in flight).
 inline constexpr double kMemoryLatencyNs = 2400;
 // Register pressure: above this share of the registers the compiler can give,
-// it serialises loads and spills; the penalty is 1 / (1 + k x excess^2).
-inline constexpr double kRegisterPressureStart = 0.8;
+// it serialises loads and spills; the penalty is 1 / (1 + k x excess^2). 0.9,
+// not lower: the fastest D256 tile on the H200 (128x64, 8 warps) compiled to
+// 254 of 255 registers without a spill; the margin covers the estimate's error.
+inline constexpr double kRegisterPressureStart = 0.9;
 inline constexpr double kRegisterPressureWeight = 8;
+// Occupancy: each warp's MMA -> softmax -> MMA chain is dependent, so a CU
+// hides its latency only with other resident warps; below this share of
+// max_threads_per_cu (4 warps per scheduler of a 4-scheduler H100/H200 SM)
+// the latency shows. On the H200, 64x128 and 128x128 tiles at D64 (8 resident
+// warps) ran 0.77-0.93 of 64x64 with 4 warps and 128x64 with 8 (16 warps).
+inline constexpr double kOccupancyTarget = 0.25;
+// The exposed latency at an idle CU, in units of one key step's full-rate MMA
+// time: the step time grows by k x (1 - occupancy / kOccupancyTarget). Judged
+// (softmax and MMA latencies are of the order of a quarter of a step); the
+// replay keeps every first entry >= 0.90 for k from 0.15 to 0.7.
+inline constexpr double kExposedLatencyCost = 0.25;
 // Bytes of fp32 logits a paged-attention block keeps per context token.
 inline constexpr int64_t kLogitBytes = 4;
 
