@@ -2,6 +2,7 @@
 #include <tree_sitter/api.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdlib>
 
 #include "engine/app/cli.h"
@@ -13,6 +14,12 @@ namespace {
 // and exits 1, which reads as drift. Out of memory is exit 4, said in one
 // line, whichever allocator ran out.
 [[noreturn]] void OutOfMemory() {
+  // Several parser threads may run out at once: one says so, the others
+  // wait for the exit.
+  static std::atomic<bool> reported{false};
+  if (reported.exchange(true)) {
+    for (;;) ::pause();
+  }
   static const char kMessage[] = "muhpatch: error: out of memory (in the parser)\n";
   (void)!::write(2, kMessage, sizeof kMessage - 1);
   std::_Exit(muh::kExitInternal);
