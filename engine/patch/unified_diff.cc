@@ -28,6 +28,27 @@ void AppendRange(std::size_t start, std::size_t count, std::string* out) {
   }
 }
 
+// The function context git prints after a hunk's `@@` with its defaults
+// (no .gitattributes, so the default rule of xdiff's def_ff): the nearest
+// line above the hunk that starts with a letter, '_' or '$', cut to 80
+// bytes, trailing blanks (a CR included) removed; "" when there is none.
+std::string FunctionContext(const std::vector<std::string_view>& old_lines, std::size_t start) {
+  for (std::size_t i = start; i-- > 0;) {
+    std::string_view line = old_lines[i];
+    if (line.empty()) continue;
+    unsigned char c = static_cast<unsigned char>(line[0]);
+    bool alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+    if (!alpha && c != '_' && c != '$') continue;
+    line = line.substr(0, std::min<std::size_t>(line.size(), 80));
+    while (!line.empty() && (line.back() == ' ' || line.back() == '\t' || line.back() == '\n' ||
+                             line.back() == '\r' || line.back() == '\v' || line.back() == '\f')) {
+      line.remove_suffix(1);
+    }
+    return std::string(line);
+  }
+  return "";
+}
+
 // Appends the hunk covering `changes[first, last]` with its context.
 void AppendHunk(const std::vector<std::string_view>& old_lines,
                 const std::vector<std::string_view>& new_lines,
@@ -49,7 +70,10 @@ void AppendHunk(const std::vector<std::string_view>& old_lines,
   AppendRange(old_start, old_end - old_start, out);
   out->append(" +");
   AppendRange(new_start, new_end - new_start, out);
-  out->append(" @@\n");
+  out->append(" @@");
+  std::string function = FunctionContext(old_lines, old_start);
+  if (!function.empty()) out->append(" ").append(function);
+  out->append("\n");
 
   std::size_t i = old_start;
   for (std::size_t c = first; c <= last; ++c) {

@@ -79,7 +79,9 @@ std::string ApplyDiff(std::string_view path, std::string_view old_text, std::str
     REQUIRE(header.substr(pos, 2) == " +");
     pos += 2;
     ParseRange(header, &pos, &new_start, &new_count);
-    REQUIRE(header.substr(pos) == " @@");
+    // " @@", then git's function context when a line above has one.
+    REQUIRE(header.substr(pos, 3) == " @@");
+    REQUIRE((header.size() == pos + 3 || header[pos + 3] == ' '));
     const std::size_t old_begin = old_count == 0 ? old_start : old_start - 1;
     const std::size_t new_begin = new_count == 0 ? new_start : new_start - 1;
     REQUIRE(old_begin >= next_old);
@@ -412,6 +414,21 @@ TEST_CASE("git apply, patch -p1 and ParsePatch read the paths muhpatch writes") 
     CHECK(ReadFile(dir / real) == "a = 2\n");
   }
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("hunk headers carry git's default function context") {
+  std::string old_text = "import os\n\ndef f(x):\n    a = 1\n    b = 2\n    c = 3\n    d = 4\n";
+  std::string new_text = "import os\n\ndef f(x):\n    a = 1\n    b = 2\n    c = 3\n    d = 5\n";
+  std::string diff = UnifiedDiff("m.py", old_text, new_text);
+  CHECK(diff.find("@@ -4,4 +4,4 @@ def f(x):\n") != std::string::npos);
+  // No line above the hunk starts with a letter, '_' or '$': no context.
+  CHECK(UnifiedDiff("m.py", "  x\n", "  y\n").find("@@ -1 +1 @@\n") != std::string::npos);
+  // Cut to 80 bytes, trailing blanks (a CR included) dropped.
+  std::string long_line = "class " + std::string(100, 'A') + ":  \r\n";
+  std::string before = long_line + "1\r\n2\r\n3\r\n4\r\n";
+  std::string after = long_line + "1\r\n2\r\n3\r\n5\r\n";
+  std::string header = "@@ -2,4 +2,4 @@ class " + std::string(74, 'A') + "\n";
+  CHECK(UnifiedDiff("m.py", before, after).find(header) != std::string::npos);
 }
 
 }  // namespace muh
