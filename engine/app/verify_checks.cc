@@ -57,7 +57,7 @@ const Site* SiteAt(const RuleOutcome* o, const std::string& path, std::size_t of
 // One finding per site the rules would still rewrite: what is there, what
 // the model derives, and the derivation. A site holding neither upstream's
 // value nor the model's is "hand-edited".
-void AddSites(const VerifyInput& in, std::vector<Finding>* out) {
+void AddSites(const VerifyInput& in, std::vector<Finding>* out, bool only_hand_edited = false) {
   for (const auto& [path, edits] : in.plan.edits) {
     const SourceText& file = in.workspace.files.at(path);
     for (const Edit& e : edits) {
@@ -66,6 +66,7 @@ void AddSites(const VerifyInput& in, std::vector<Finding>* out) {
       std::string kind = "site";
       std::string msg;
       const Site* site = SiteAt(in.plan.Find(e.rule_id), path, e.offset);
+      if (only_hand_edited && (site == nullptr || !site->hand_tuned)) continue;
       if (e.text.empty()) {
         msg = fmt::format("drift: rule '{}' would delete '{}'", e.rule_id, OneLine(current));
       } else if (e.length == 0) {
@@ -282,8 +283,9 @@ CheckResult CheckCommittedPatch(const VerifyInput& in) {
                     (reverse ? backward.size() : forward.size()) == 1 ? "" : "s",
                     (reverse ? backward.size() : forward.size()) == 1 ? "s" : ""));
     r.findings = reverse ? std::move(backward) : std::move(forward);
-    // A patched tree: also name the sites whose values moved since.
-    if (reverse) AddSites(in, &r.findings);
+    // A patched tree: also name the sites whose values moved since; a
+    // pristine one: the sites someone tuned by hand.
+    AddSites(in, &r.findings, /*only_hand_edited=*/!reverse);
     return r;
   }
   PlanResult replan =
