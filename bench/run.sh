@@ -283,7 +283,7 @@ write_spec() {  # tree rounds phases(0|1)
 for tree in "${TREES[@]}"; do
   case $tree in
     enginex) r=$ROUNDS; p=1 ;;
-    real) r=$REAL_ROUNDS; p=0 ;;
+    real) r=$REAL_ROUNDS; p=2 ;;
     *) r=$BIG_ROUNDS; p=0 ;;
   esac
   step "timing on $tree: 1 warm-up + $r rounds, commands interleaved"
