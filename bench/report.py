@@ -180,6 +180,13 @@ def main():
     targets.append(("byte-identical output at 1, 2 and 8 threads",
                     f"{threads}; identical across all timed runs: {'yes' if same else 'NO'}",
                     (has_threads and same) if has_threads else None))
+    for t in a.trees:
+        p = os.path.join(out, f"phases-{t}.md")
+        if os.path.exists(p):
+            md += [f"## verify's phases one at a time: {t} (`bench_phases`)", "",
+                   "Each phase alone, on one thread (the search too), in the order verify runs them; "
+                   "verify runs plan, liveness and search on three threads at once.", "",
+                   open(p).read().strip(), ""]
     md += ["## Targets", "", "| target | measured | met? |", "|---|---|:-:|"]
     for name, got, ok in targets:
         md.append(f"| {name} | {got} | {'n/a' if ok is None else ('yes' if ok else '**no**')} |")

@@ -22,6 +22,8 @@
 #                          message when absent)
 #   BENCH_SKIP_REAL=1      skip the real tree
 #   BENCH_REAL_ROUNDS=N    timed rounds on the real tree (default BENCH_ROUNDS)
+#   BENCH_PHASE_REPS=N     repetitions of bench_phases (verify's phases, one at
+#                          a time) on the real and enginex trees (default 15)
 #   BENCH_ROUNDS=N         timed rounds on the enginex tree (default 7)
 #   BENCH_BIG_ROUNDS=N     timed rounds on the big corpus (default 3)
 #   BENCH_CORPUS_MB=N      size of the big corpus in MB of .py (default 100)
@@ -45,6 +47,7 @@ AST_GREP_VERSION=0.51.1   # pinned; `npm view @ast-grep/cli version` on 2026-11-
 ROUNDS=${BENCH_ROUNDS:-7}
 BIG_ROUNDS=${BENCH_BIG_ROUNDS:-3}
 REAL_ROUNDS=${BENCH_REAL_ROUNDS:-$ROUNDS}
+PHASE_REPS=${BENCH_PHASE_REPS:-15}
 CORPUS_MB=${BENCH_CORPUS_MB:-100}
 JOBS=$(nproc)
 
@@ -75,11 +78,12 @@ if [[ -n "${MUHPATCH:-}" ]]; then
   [[ -x "$MUHPATCH" ]] || die "MUHPATCH=$MUHPATCH is not an executable"
 fi
 # bench_floor (bench/floor.cc) is always built: it is the floor verify is
-# measured against (read every .py once, parse the knob files once).
+# measured against (read every .py once, parse the knob files once); so is
+# bench_phases (bench/phases.cc), which times verify's phases one by one.
 if true; then
   need cmake c++
   step "building muhpatch (Release) in $BUILD  [log: $OUT/logs/build.log]"
-  targets=(bench_floor)
+  targets=(bench_floor bench_phases)
   [[ -z "${MUHPATCH:-}" ]] && targets+=(muhpatch)
   [[ -z "${BENCH_SKIP_MICRO:-}" ]] && targets+=(micro_benchmarks)
   # A build directory configured for another source tree (MUHPATCH_SRC
@@ -96,6 +100,7 @@ if true; then
 fi
 [[ -x "$MUHPATCH" ]] || die "no muhpatch binary at $MUHPATCH"
 FLOOR=$BUILD/bench/bench_floor
+PHASES=$BUILD/bench/bench_phases
 
 # --- ast-grep -----------------------------------------------------------------
 AST_GREP=$BENCH_DIR/node_modules/.bin/ast-grep
@@ -289,6 +294,15 @@ for tree in "${TREES[@]}"; do
   step "timing on $tree: 1 warm-up + $r rounds, commands interleaved"
   write_spec "$tree" "$r" "$p" >"$OUT/timing-$tree.spec.json"
   python3 "$BENCH_DIR/measure.py" "$OUT/timing-$tree.spec.json" "$OUT/timing-$tree.json"
+done
+
+# verify's phases one at a time (bench_phases: open, plan, liveness, search),
+# after the side-by-side timing, on the real tree and the enginex tree.
+for tree in "${TREES[@]}"; do
+  [[ $tree == corpus ]] && continue
+  step "verify's phases on $tree (bench_phases, $PHASE_REPS repetitions)"
+  (cd "$OUT/$tree" && "$PHASES" "$RULES" . "$PHASE_REPS") >"$OUT/phases-$tree.md" 2>"$OUT/logs/phases-$tree.err" ||
+    { tail -5 "$OUT/logs/phases-$tree.err" >&2; die "bench_phases failed on $tree"; }
 done
 
 # --- micro-benchmarks ---------------------------------------------------------
