@@ -7,7 +7,8 @@
 // open (load the rules, run the model, list the tree, read the files in
 // scope), plan (parse those files, match, plan, reparse the rewrites),
 // liveness (the liveness analysis over the whole tree), search (the
-// whole-tree search for moved knobs, one thread). plan includes the
+// whole-tree search for moved knobs, here on one thread; plan parses the
+// files in scope on its own workers, as in verify). plan includes the
 // idempotence re-plan of the rewritten files. The last row is what verify
 // adds on a tree that already holds the patch (liveness and plan again over
 // the tree with the patch undone; timed here over the same files, which
@@ -24,6 +25,8 @@
 #include <functional>
 #include <string>
 #include <vector>
+
+#include <spdlog/spdlog.h>
 
 #include "engine/app/commands.h"
 #include "engine/app/site_liveness.h"
@@ -63,6 +66,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   int reps = argc > 3 ? std::atoi(argv[3]) : 15;
+  spdlog::set_level(spdlog::level::warn);  // the search's info line, once per repetition
   muh::CommandOptions opts;
   opts.inputs.rules_path = argv[1];
   opts.tree_path = argv[2];
