@@ -70,10 +70,12 @@ NEAR_MISSES = [
     # _PARTITION_SIZE, but not assigned at module level
     "def num_partitions(max_seq_len, _PARTITION_SIZE={n}):\n"
     "    return (max_seq_len + _PARTITION_SIZE - 1) // _PARTITION_SIZE\n",
-    # use_v1 / max_seq_len / num_seqs / num_heads without the parenthesised
-    # heuristic and without the `use_v1 = True` override
+    # use_v1 / max_seq_len / num_seqs / num_heads, but neither heuristic term
+    # (bi100's queries now find `max_seq_len <= N` and `num_seqs * num_heads
+    # > N` in any shape of the heuristic, bare `and` included: the names and
+    # the operators are their anchors) and no `use_v1 = True` override
     "def choose_kernel(max_seq_len, max_num_partitions, num_seqs, num_heads):\n"
-    "    use_v1 = max_seq_len <= 8192 and num_seqs * num_heads > {n}\n"
+    "    use_v1 = max_seq_len >= 8192 and num_heads * num_seqs < {n}\n"
     "    if use_v1:\n"
     "        return 'v1'\n"
     "    return 'v2'\n",
@@ -389,6 +391,37 @@ def summary(root):
     return {"files": len(files), "bytes": sum(os.path.getsize(p) for p in files)}
 
 
+def copy_real(src, dst):
+    """Copies the real tree (every file, as is) to dst, unless dst already
+    holds the same copy (same paths, sizes and mtimes, recorded beside it in
+    dst + '.stamp', outside the tree). Returns whether it copied."""
+    manifest = []
+    for dirpath, dirnames, filenames in os.walk(src):
+        dirnames.sort()
+        for name in sorted(filenames):
+            p = os.path.join(dirpath, name)
+            st = os.stat(p)
+            manifest.append(f"{os.path.relpath(p, src)}\t{st.st_size}\t{st.st_mtime_ns}")
+    stamp = hashlib.sha256("\n".join(manifest).encode()).hexdigest()
+    stamp_path = dst.rstrip("/") + ".stamp"
+    if os.path.isdir(dst) and os.path.exists(stamp_path) and open(stamp_path).read() == stamp:
+        return False
+    if os.path.exists(dst):
+        shutil.rmtree(dst)
+    shutil.copytree(src, dst, symlinks=True)  # copy2: keeps mtimes
+    # The source is read-only; the copy is ours (writable, so a rerun can
+    # delete it). chmod keeps the mtimes.
+    for dirpath, dirnames, filenames in os.walk(dst):
+        os.chmod(dirpath, 0o755)
+        for name in filenames:
+            p = os.path.join(dirpath, name)
+            if not os.path.islink(p):
+                os.chmod(p, 0o644)
+    with open(stamp_path, "w") as f:
+        f.write(stamp)
+    return True
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--fixture", required=True)
@@ -399,6 +432,7 @@ def main():
     ap.add_argument("--bytes", type=int, default=5_400_000)
     ap.add_argument("--seed", type=int, default=20241)
     ap.add_argument("--skip-corpus", action="store_true")
+    ap.add_argument("--real", help="the real enginex-vllm tree, copied to OUT/real (read-only source)")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     enginex = os.path.join(a.out, "enginex")
@@ -414,6 +448,10 @@ def main():
             sys.exit("gen_corpus: no --py-source directory exists")
         built = build_corpus(enginex, corpus, sources, a.corpus_mb)
         info["corpus"] = dict(summary(corpus), rebuilt=built, sources=sources)
+    if a.real:
+        real = os.path.join(a.out, "real")
+        built = copy_real(os.path.abspath(a.real), real)
+        info["real"] = dict(summary(real), rebuilt=built, source=os.path.abspath(a.real))
     json.dump(info, sys.stdout, indent=1)
     print()
 

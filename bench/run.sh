@@ -15,6 +15,15 @@
 #   MUHPATCH=PATH          use this muhpatch binary instead of building one
 #   BENCH_SKIP_MICRO=1     skip the Google Benchmark micro-benchmarks
 #   BENCH_SKIP_CORPUS=1    skip the ~100 MB corpus (enginex-sized tree only)
+#   BENCH_REAL_TREE=DIR    the real enginex-vllm tree, copied to $BENCH_OUT/real
+#                          and benched as tree `real` (default
+#                          $MUHPATCH_SRC/../shared/targets/enginex-vllm, else
+#                          /work/shared/targets/enginex-vllm; skipped with a
+#                          message when absent)
+#   BENCH_SKIP_REAL=1      skip the real tree
+#   BENCH_REAL_ROUNDS=N    timed rounds on the real tree (default BENCH_ROUNDS)
+#   BENCH_PHASE_REPS=N     repetitions of bench_phases (verify's phases, one at
+#                          a time) on the real and enginex trees (default 15)
 #   BENCH_ROUNDS=N         timed rounds on the enginex tree (default 7)
 #   BENCH_BIG_ROUNDS=N     timed rounds on the big corpus (default 3)
 #   BENCH_CORPUS_MB=N      size of the big corpus in MB of .py (default 100)
@@ -37,6 +46,8 @@ RULES=$(realpath "${BENCH_RULES:-$ROOT/rules/bi100.yaml}")
 AST_GREP_VERSION=0.51.1   # pinned; `npm view @ast-grep/cli version` on 2026-11-30
 ROUNDS=${BENCH_ROUNDS:-7}
 BIG_ROUNDS=${BENCH_BIG_ROUNDS:-3}
+REAL_ROUNDS=${BENCH_REAL_ROUNDS:-$ROUNDS}
+PHASE_REPS=${BENCH_PHASE_REPS:-15}
 CORPUS_MB=${BENCH_CORPUS_MB:-100}
 JOBS=$(nproc)
 
@@ -67,11 +78,12 @@ if [[ -n "${MUHPATCH:-}" ]]; then
   [[ -x "$MUHPATCH" ]] || die "MUHPATCH=$MUHPATCH is not an executable"
 fi
 # bench_floor (bench/floor.cc) is always built: it is the floor verify is
-# measured against (read every .py once, parse the knob files once).
+# measured against (read every .py once, parse the knob files once); so is
+# bench_phases (bench/phases.cc), which times verify's phases one by one.
 if true; then
   need cmake c++
   step "building muhpatch (Release) in $BUILD  [log: $OUT/logs/build.log]"
-  targets=(bench_floor)
+  targets=(bench_floor bench_phases)
   [[ -z "${MUHPATCH:-}" ]] && targets+=(muhpatch)
   [[ -z "${BENCH_SKIP_MICRO:-}" ]] && targets+=(micro_benchmarks)
   # A build directory configured for another source tree (MUHPATCH_SRC
@@ -88,6 +100,7 @@ if true; then
 fi
 [[ -x "$MUHPATCH" ]] || die "no muhpatch binary at $MUHPATCH"
 FLOOR=$BUILD/bench/bench_floor
+PHASES=$BUILD/bench/bench_phases
 
 # --- ast-grep -----------------------------------------------------------------
 AST_GREP=$BENCH_DIR/node_modules/.bin/ast-grep
@@ -123,16 +136,34 @@ fi
 gen_args=(--fixture "$ROOT/fixtures/enginex-vllm" --out "$OUT" --corpus-mb "$CORPUS_MB")
 for d in "${py_sources[@]}"; do gen_args+=(--py-source "$d"); done
 [[ -n "${BENCH_SKIP_CORPUS:-}" ]] && gen_args+=(--skip-corpus)
+# The real tree (read-only, never part of the project): copied under $OUT.
+REAL_SRC=
+if [[ -z "${BENCH_SKIP_REAL:-}" ]]; then
+  if [[ -n "${BENCH_REAL_TREE:-}" ]]; then
+    REAL_SRC=$BENCH_REAL_TREE
+  else
+    for d in "$ROOT/../shared/targets/enginex-vllm" /work/shared/targets/enginex-vllm; do
+      [[ -d "$d/vllm" ]] && { REAL_SRC=$d; break; }
+    done
+  fi
+  if [[ -n "$REAL_SRC" && -d "$REAL_SRC/vllm" ]]; then
+    gen_args+=(--real "$REAL_SRC")
+  else
+    echo "bench: real tree not found (${REAL_SRC:-../shared/targets/enginex-vllm}); skipping tree 'real'" >&2
+    REAL_SRC=
+  fi
+fi
 python3 "$BENCH_DIR/gen_corpus.py" "${gen_args[@]}" >"$OUT/corpora.json"
 TREES=(enginex)
+[[ -n "$REAL_SRC" ]] && TREES+=(real)
 [[ -z "${BENCH_SKIP_CORPUS:-}" ]] && TREES+=(corpus)
 
-# The knob files alone (every file a rule names): what muhpatch costs without
+# The knob files alone (every file a rule's `files:` names): what muhpatch costs without
 # a directory walk over hundreds of other files.
 rm -rf "$OUT/knobs"
 while IFS= read -r f; do
   mkdir -p "$OUT/knobs/$(dirname "$f")" && cp "$OUT/enginex/$f" "$OUT/knobs/$f"
-done < <(grep -oE 'vllm/[A-Za-z0-9_./-]+[.]py' "$RULES" | sort -u)
+done < <(grep -E '^[[:space:]]+files:' "$RULES" | grep -oE 'vllm/[A-Za-z0-9_./-]+[.]py' | sort -u)
 
 # --- same sites? -------------------------------------------------------------
 # (1) In scope: muhpatch's probe rules (sites.py) against ast-grep's scoped
@@ -165,9 +196,14 @@ same() {  # label a.txt b.txt [mode]
     { cat "$SITES/$1.compare.txt" >&2; die "$1: muhpatch and ast-grep disagree (see $SITES)"; }
   echo "  $1: $(cat "$SITES/$1.compare.txt")" >&2
 }
+# The probe lists every site a query matches, live or dead: verify's liveness
+# analysis leaves sites it finds dead alone (on the real tree, 12 of the 17)
+# unless --include-dead.
+PROBE_ARGS=()
+"$MUHPATCH" verify --help 2>&1 | grep -q -- '--include-dead' && PROBE_ARGS+=(--include-dead)
 for tree in "${TREES[@]}"; do
   dir=$OUT/$tree
-  mp_sites "$dir" "$SITES/probe-rules.yaml" "$SITES/$tree.muhpatch-scoped.txt" 1
+  mp_sites "$dir" "$SITES/probe-rules.yaml" "$SITES/$tree.muhpatch-scoped.txt" 1 "${PROBE_ARGS[@]}"
   ag_sites "$dir" "$AG_RULES" "$SITES/$tree.astgrep-scoped.txt"
   same "$tree.scoped" "$SITES/$tree.muhpatch-scoped.txt" "$SITES/$tree.astgrep-scoped.txt"
   ag_sites "$dir" "$AG_WHOLE" "$SITES/$tree.astgrep-whole.txt"
@@ -182,6 +218,10 @@ for tree in "${TREES[@]}"; do
 done
 dir=$OUT/enginex-copies
 mp_sites "$dir" "$RULES" "$SITES/copies.muhpatch-foreign.txt" 1
+# verify also reports the in-scope drift of this pristine tree; keep the
+# moved-knob findings ("... matches here, outside its files").
+grep -F 'outside its files' "$SITES/copies.muhpatch-foreign.err" |
+  python3 "$BENCH_DIR/sites.py" muhpatch . >"$SITES/copies.muhpatch-foreign.txt"
 ag_sites "$dir" "$AG_RULES" "$SITES/copies.astgrep-scoped.txt"
 ag_sites "$dir" "$AG_WHOLE" "$SITES/copies.astgrep-whole.txt"
 python3 "$BENCH_DIR/sites.py" minus "$SITES/copies.astgrep-whole.txt" "$SITES/copies.astgrep-scoped.txt" >"$SITES/copies.astgrep-foreign.txt"
@@ -197,9 +237,16 @@ done
 cmp -s "$SITES/threads.astgrep-j1.txt" "$SITES/threads.astgrep-j2.txt" &&
   cmp -s "$SITES/threads.astgrep-j1.txt" "$SITES/threads.astgrep-j8.txt" ||
   die "ast-grep's sites differ between -j1, -j2 and -j8"
+# The committed patch verify checks: the corpus holds the enginex tree at its
+# root and shares its patch; the real tree has its own.
 PATCH=$OUT/bi100.diff
 (cd "$OUT/enginex" && "$MUHPATCH" diff "$RULES" .) >"$PATCH" 2>"$OUT/logs/diff.err"
 [[ -s "$PATCH" ]] || die "muhpatch diff printed no patch for the enginex tree"
+patch_for() { if [[ $1 == real ]]; then echo "$OUT/bi100-real.diff"; else echo "$PATCH"; fi; }
+if [[ -n "$REAL_SRC" ]]; then
+  (cd "$OUT/real" && "$MUHPATCH" diff "$RULES" .) >"$(patch_for real)" 2>"$OUT/logs/diff-real.err"
+  [[ -s "$(patch_for real)" ]] || die "muhpatch diff printed no patch for the real tree"
+fi
 HAS_THREADS=0
 "$MUHPATCH" verify --help 2>&1 | grep -q -- '--threads' && HAS_THREADS=1
 THREADS_RESULT="muhpatch verify has no --threads option"
@@ -220,7 +267,7 @@ fi
 echo "  threads: ast-grep sites identical at -j1/-j2/-j8; muhpatch: $THREADS_RESULT" >&2
 echo "$THREADS_RESULT" >"$SITES/threads.result.txt"
 for tree in "${TREES[@]}"; do
-  (cd "$OUT/$tree" && "$MUHPATCH" verify "$RULES" . --patch "$PATCH") >/dev/null 2>"$OUT/logs/verify-$tree.err" ||
+  (cd "$OUT/$tree" && "$MUHPATCH" verify "$RULES" . --patch "$(patch_for "$tree")") >/dev/null 2>"$OUT/logs/verify-$tree.err" ||
     { cat "$OUT/logs/verify-$tree.err" >&2; die "muhpatch verify --patch fails on the pristine $tree tree"; }
 done
 
@@ -231,7 +278,7 @@ done
 # diff <-> ast-grep scoped rules + --globs (the rules' files only).
 write_spec() {  # tree rounds phases(0|1)
   SPEC_DIR=$OUT/$1 SPEC_ROUNDS=$2 SPEC_PHASES=$3 SPEC_THREADS=$HAS_THREADS \
-  SPEC_MUHPATCH=$MUHPATCH SPEC_FLOOR=$FLOOR SPEC_RULES=$RULES SPEC_PATCH=$PATCH SPEC_KNOBS=$OUT/knobs \
+  SPEC_MUHPATCH=$MUHPATCH SPEC_FLOOR=$FLOOR SPEC_RULES=$RULES SPEC_PATCH=$(patch_for "$1") SPEC_KNOBS=$OUT/knobs \
   SPEC_AG=$(printf '%s\n' "${AG_SCAN[@]}") SPEC_AG_SCOPED=$AG_RULES SPEC_AG_WHOLE=$AG_WHOLE \
   SPEC_GLOBS=$(sed -n 's/^files: \[\(.*\)\]$/\1/p' "$AG_RULES" | sort -u) \
   SPEC_LITERALS=$(python3 "$BENCH_DIR/sites.py" literals "$RULES") \
@@ -239,10 +286,23 @@ write_spec() {  # tree rounds phases(0|1)
 }
 
 for tree in "${TREES[@]}"; do
-  if [[ $tree == enginex ]]; then r=$ROUNDS; p=1; else r=$BIG_ROUNDS; p=0; fi
+  case $tree in
+    enginex) r=$ROUNDS; p=1 ;;
+    real) r=$REAL_ROUNDS; p=2 ;;
+    *) r=$BIG_ROUNDS; p=0 ;;
+  esac
   step "timing on $tree: 1 warm-up + $r rounds, commands interleaved"
   write_spec "$tree" "$r" "$p" >"$OUT/timing-$tree.spec.json"
   python3 "$BENCH_DIR/measure.py" "$OUT/timing-$tree.spec.json" "$OUT/timing-$tree.json"
+done
+
+# verify's phases one at a time (bench_phases: open, plan, liveness, search),
+# after the side-by-side timing, on the real tree and the enginex tree.
+for tree in "${TREES[@]}"; do
+  [[ $tree == corpus ]] && continue
+  step "verify's phases on $tree (bench_phases, $PHASE_REPS repetitions)"
+  (cd "$OUT/$tree" && "$PHASES" "$RULES" . "$PHASE_REPS") >"$OUT/phases-$tree.md" 2>"$OUT/logs/phases-$tree.err" ||
+    { tail -5 "$OUT/logs/phases-$tree.err" >&2; die "bench_phases failed on $tree"; }
 done
 
 # --- micro-benchmarks ---------------------------------------------------------

@@ -2,7 +2,7 @@
 """Prints measure.py's spec for one tree. Called by run.sh, which passes
 everything in the environment (lists one item per line):
 
-  SPEC_DIR SPEC_ROUNDS SPEC_PHASES(0|1) SPEC_THREADS(0|1: muhpatch has --threads)
+  SPEC_DIR SPEC_ROUNDS SPEC_PHASES(0|1: enginex phases|2: real-tree phases) SPEC_THREADS(0|1: muhpatch has --threads)
   SPEC_MUHPATCH SPEC_FLOOR (bench/floor.cc) SPEC_RULES SPEC_PATCH SPEC_KNOBS
   SPEC_AG (the ast-grep scan command) SPEC_AG_SCOPED SPEC_AG_WHOLE
   SPEC_GLOBS (the rules' files) SPEC_LITERALS (sites.py literals)
@@ -52,6 +52,17 @@ if e["SPEC_PHASES"] == "1":
         {"name": "phase: muhpatch diff, knob files only", "cmd": [mp, "diff", rules, knobs]},
         {"name": "phase: muhpatch verify --patch, knob files only",
          "cmd": [mp, "verify", rules, knobs, "--patch", patch]},
+    ]
+if e["SPEC_PHASES"] == "2":
+    # The real tree: where verify's time goes, by what each command leaves
+    # out. verify without --patch skips the idempotence re-plan (undo the
+    # committed patch, liveness and plan again); status plans and runs the
+    # liveness analysis but does not search the tree.
+    cmds += [
+        {"name": "phase: muhpatch model (load rules, model; no tree)", "cmd": [mp, "model", rules]},
+        {"name": "phase: muhpatch status (plan + liveness; no search)", "cmd": [mp, "status", rules, "."]},
+        {"name": "phase: muhpatch verify, no --patch (no re-plan)", "cmd": [mp, "verify", rules, "."],
+         "ok": [1]},
     ]
 for c in cmds:
     c.setdefault("cwd", e["SPEC_DIR"])
