@@ -17,6 +17,8 @@
 // wall time is less than their sum. CPU time is the process's
 // (CLOCK_PROCESS_CPUTIME_ID): less sensitive than wall time to a loaded
 // machine.
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -25,8 +27,6 @@
 #include <functional>
 #include <string>
 #include <vector>
-
-#include <spdlog/spdlog.h>
 
 #include "engine/app/commands.h"
 #include "engine/app/site_liveness.h"
@@ -49,7 +49,8 @@ Time Ms(const std::function<void()>& f) {
   double c0 = CpuMs();
   auto t0 = std::chrono::steady_clock::now();
   f();
-  double wall = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  double wall =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   return {wall, CpuMs() - c0};
 }
 
@@ -72,8 +73,7 @@ int main(int argc, char** argv) {
   opts.tree_path = argv[2];
   const char* names[] = {"open (rules, model, list, read in-scope files)",
                          "plan (parse in-scope files, match, reparse)",
-                         "liveness analysis (whole tree)",
-                         "whole-tree search (1 thread)",
+                         "liveness analysis (whole tree)", "whole-tree search (1 thread)",
                          "re-plan, patched tree only: liveness + plan"};
   std::vector<std::vector<Time>> t(5);
   for (int r = 0; r < reps; ++r) {
@@ -86,9 +86,14 @@ int main(int argc, char** argv) {
     }
     const muh::Workspace& w = run.workspace;
     std::size_t sink = 0;
-    t[1].push_back(Ms([&] { sink += muh::Plan(run.inputs.rules, w.files, w.tree_paths).outcomes.size(); }));
-    t[2].push_back(Ms([&] { muh::LivenessAnalysis a = muh::AnalyseTree(run.inputs, w); (void)a; }));
-    t[3].push_back(Ms([&] { sink += muh::SearchTree(run.inputs.rules, w.tree, 1).matches.size(); }));
+    t[1].push_back(
+        Ms([&] { sink += muh::Plan(run.inputs.rules, w.files, w.tree_paths).outcomes.size(); }));
+    t[2].push_back(Ms([&] {
+      muh::LivenessAnalysis a = muh::AnalyseTree(run.inputs, w);
+      (void)a;
+    }));
+    t[3].push_back(
+        Ms([&] { sink += muh::SearchTree(run.inputs.rules, w.tree, 1).matches.size(); }));
     t[4].push_back(Ms([&] {
       muh::LivenessAnalysis a = muh::AnalyseTree(run.inputs, w, &w.files);
       int left = 0;
