@@ -96,8 +96,7 @@ int main(int argc, char** argv) {
         Ms([&] { sink += muh::SearchTree(run.inputs.rules, w.tree, 1).matches.size(); }));
     t[4].push_back(Ms([&] {
       muh::LivenessAnalysis a = muh::AnalyseTree(run.inputs, w, &w.files);
-      int left = 0;
-      sink += muh::PlanLive(run, w.files, a, false, &left).outcomes.size();
+      sink += muh::PlanLive(run, w.files, a, false).outcomes.size();
     }));
     if (sink == static_cast<std::size_t>(-1)) std::puts("");
   }

@@ -55,26 +55,24 @@ void ReportMovedKnobs(const OpenedRun& run, const PlanResult& plan) {
 }  // namespace
 
 PlanResult PlanLive(const OpenedRun& run, const std::map<std::string, SourceText>& files,
-                    const LivenessAnalysis& analysis, bool include_dead, int* left_alone) {
+                    const LivenessAnalysis& analysis, bool include_dead) {
   PlanResult plan = Plan(run.inputs.rules, files, run.workspace.tree_paths);
   MarkLiveness(analysis, &plan);
-  *left_alone = include_dead ? 0 : LeaveDeadSitesAlone(&plan, files);
+  if (!include_dead) LeaveDeadSitesAlone(&plan, files);
   return plan;
 }
 
 PlanResult PlanAndReport(const OpenedRun& run, const CommandOptions& opts) {
   const Workspace& w = run.workspace;
   LivenessAnalysis analysis = AnalyseTree(run.inputs, w);
-  int left_alone = 0;
-  PlanResult plan = PlanLive(run, w.files, analysis, opts.include_dead, &left_alone);
+  PlanResult plan = PlanLive(run, w.files, analysis, opts.include_dead);
   w.ReportAll(plan.diagnostics);
   ReportMovedKnobs(run, plan);
   if (opts.explain) {
     for (const RuleOutcome& o : plan.outcomes) {
       for (const Site& site : o.found) {
         if (site.liveness.empty()) continue;
-        Position p{site.line, site.column};
-        w.Report(Diagnostic{site.path, p.line, p.column, Severity::kNote,
+        w.Report(Diagnostic{site.path, site.line, site.column, Severity::kNote,
                             fmt::format("rule '{}': site is {}: {}", o.rule_id, site.liveness,
                                         site.liveness_reason)});
       }
@@ -132,8 +130,7 @@ int RunModel(const CommandOptions& opts) {
       return code;
     }
     LivenessAnalysis analysis = AnalyseTree(run.inputs, run.workspace);
-    int left_alone = 0;
-    PlanResult plan = PlanLive(run, run.workspace.files, analysis, true, &left_alone);
+    PlanResult plan = PlanLive(run, run.workspace.files, analysis, /*include_dead=*/true);
     report += fmt::format("\nSites in {} (where each quantity is written, and whether it runs):\n",
                           opts.tree_path);
     for (const Rule& rule : run.inputs.rules.rules) {
@@ -253,8 +250,7 @@ int RunStatus(const CommandOptions& opts) {
   }
   const Workspace& w = run.workspace;
   LivenessAnalysis analysis = AnalyseTree(run.inputs, w);
-  int left_alone = 0;
-  PlanResult plan = PlanLive(run, w.files, analysis, opts.include_dead, &left_alone);
+  PlanResult plan = PlanLive(run, w.files, analysis, opts.include_dead);
   std::vector<StatusRow> rows = StatusRows(run.inputs.rules, plan);
   std::string err;
   if (!WriteStdout(FormatStatus(rows, opts.format), &err)) {

@@ -43,7 +43,7 @@ PlanResult PlanAndReport(const OpenedRun& run, const CommandOptions& opts);
 
 // The plan with liveness (no reporting): `analysis` over the same files.
 PlanResult PlanLive(const OpenedRun& run, const std::map<std::string, SourceText>& files,
-                    const LivenessAnalysis& analysis, bool include_dead, int* left_alone);
+                    const LivenessAnalysis& analysis, bool include_dead);
 
 int RunDiff(const CommandOptions& opts);
 int RunApply(const CommandOptions& opts);

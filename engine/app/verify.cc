@@ -106,8 +106,7 @@ int RunVerify(const CommandOptions& opts) {
   // their own liveness, as diff did when the patch was made.
   in.replan = [&run, &opts](const std::map<std::string, SourceText>& files) {
     LivenessAnalysis analysis = AnalyseTree(run.inputs, run.workspace, &files);
-    int left_alone = 0;
-    return PlanLive(run, files, analysis, opts.include_dead, &left_alone);
+    return PlanLive(run, files, analysis, opts.include_dead);
   };
 
   // Every check runs and everything it finds is reported; the verdict's
