@@ -22,6 +22,17 @@ namespace muh {
 
 namespace {
 
+// Freeing a tree walks all its nodes: free them on the workers.
+void FreeTrees(std::map<std::string, std::unique_ptr<SyntaxTree>>* trees) {
+  std::vector<std::unique_ptr<SyntaxTree>> all;
+  for (auto& [path, tree] : *trees) {
+    if (tree) all.push_back(std::move(tree));
+  }
+  trees->clear();
+  if (all.size() <= 1) return;
+  ParallelFor(all.size(), 0, [&](NoWorkerState&, std::size_t i) { all[i].reset(); });
+}
+
 class Planner {
  public:
   Planner(const RuleSet& rules, const ValueSource& values,
@@ -34,7 +45,14 @@ class Planner {
   void Refuse(std::map<std::string, Diagnostic> refused) { refused_ = std::move(refused); }
   // Parse files only as rules need them (the idempotence re-plan touches few).
   void ParseLazily() { lazy_ = true; }
+  // Trees already parsed, each borrowing bytes equal to its file's here.
+  void UseTrees(std::map<std::string, std::unique_ptr<SyntaxTree>> trees);
   void Run();
+  // After Run: the tree of every file parsed, as the plan leaves the file
+  // (a rewritten file's tree is its incremental reparse). The planner keeps
+  // none.
+  std::map<std::string, std::unique_ptr<SyntaxTree>> TakeTreesAfter();
+  ~Planner();
 
  private:
   void ParseAll();
@@ -62,6 +80,7 @@ class Planner {
   PlanResult* out_;
   PythonParser parser_;
   std::map<std::string, std::unique_ptr<SyntaxTree>> syntax_trees_;
+  std::map<std::string, std::unique_ptr<SyntaxTree>> rewritten_trees_;
   std::map<std::string, bool> reported_broken_;
   std::map<std::string, EditSet> edit_sets_;
   std::vector<Edit> staged_;  // the current rule's edits
@@ -429,21 +448,26 @@ void Planner::ApplyAndReparse() {
     const EditSet* set;
     std::string rewritten;
     std::optional<SyntaxProblem> problem;
+    std::unique_ptr<SyntaxTree> tree;  // of `rewritten`, when it parses
   };
   std::vector<Done> done;
   for (;;) {
     done.clear();
     for (auto& [path, set] : edit_sets_) {
-      if (!set.empty()) done.push_back({&path, &set, "", std::nullopt});
+      if (!set.empty()) done.push_back({&path, &set, "", std::nullopt, nullptr});
     }
     ParallelFor<PythonParser>(done.size(), 0, [&](PythonParser& parser, std::size_t i) {
       Done& d = done[i];
       d.rewritten = ApplyEdits(files_.at(*d.path).bytes(), d.set->edits());
       std::vector<ByteEdit> byte_edits;
       for (const Edit& e : d.set->edits()) byte_edits.push_back({e.offset, e.length, e.text});
-      d.problem =
-          parser.Reparse(*syntax_trees_.at(*d.path), d.rewritten, byte_edits).FirstProblem();
-      if (d.problem) d.problem = parser.Parse(d.rewritten).FirstProblem();
+      d.tree = std::make_unique<SyntaxTree>(
+          parser.Reparse(*syntax_trees_.at(*d.path), d.rewritten, byte_edits));
+      d.problem = d.tree->FirstProblem();
+      if (d.problem) {
+        d.tree.reset();
+        d.problem = parser.Parse(d.rewritten).FirstProblem();
+      }
     });
     std::vector<std::string> blamed_rules;
     for (Done& d : done) {
@@ -475,7 +499,11 @@ void Planner::ApplyAndReparse() {
     const std::string& path = *d.path;
     if (d.rewritten == files_.at(path).bytes()) continue;  // "only files that change"
     out_->edits[path] = d.set->edits();
-    out_->new_contents[path] = std::move(d.rewritten);
+    std::string& kept = out_->new_contents[path] = std::move(d.rewritten);
+    if (d.tree) {
+      d.tree->Rebind(kept);
+      rewritten_trees_[path] = std::move(d.tree);
+    }
   }
 }
 
@@ -524,12 +552,26 @@ void Planner::Run() {
   spdlog::debug("plan: rules matched and edits planned: {:.1f} ms", ms());
   ApplyAndReparse();
   spdlog::debug("plan: edits applied and reparsed: {:.1f} ms", ms());
-  // Freeing a tree walks all its nodes: free them on the workers too.
-  std::vector<std::unique_ptr<SyntaxTree>> trees;
-  for (auto& [path, tree] : syntax_trees_) trees.push_back(std::move(tree));
+}
+
+void Planner::UseTrees(std::map<std::string, std::unique_ptr<SyntaxTree>> trees) {
+  for (auto& [path, tree] : trees) {
+    if (files_.count(path) != 0) syntax_trees_[path] = std::move(tree);
+  }
+  FreeTrees(&trees);
+}
+
+std::map<std::string, std::unique_ptr<SyntaxTree>> Planner::TakeTreesAfter() {
+  std::map<std::string, std::unique_ptr<SyntaxTree>> out = std::move(syntax_trees_);
   syntax_trees_.clear();
-  ParallelFor(trees.size(), 0, [&](NoWorkerState&, std::size_t i) { trees[i].reset(); });
-  spdlog::debug("plan: trees freed: {:.1f} ms", ms());
+  for (auto& [path, tree] : rewritten_trees_) std::swap(out[path], tree);
+  FreeTrees(&rewritten_trees_);  // now the trees of the files as they were
+  return out;
+}
+
+Planner::~Planner() {
+  FreeTrees(&syntax_trees_);
+  FreeTrees(&rewritten_trees_);
 }
 
 }  // namespace
@@ -539,11 +581,15 @@ namespace {
 // The rules whose rewrite a second run would change again, each with the
 // error that says so: the rules that edited, planned once more over the
 // files as the first run leaves them.
-std::map<std::string, Diagnostic> NotIdempotent(const RuleSet& rules, const PlanResult& first,
-                                                const std::map<std::string, SourceText>& files,
-                                                const std::vector<std::string>& tree_paths) {
+std::map<std::string, Diagnostic> NotIdempotent(
+    const RuleSet& rules, const PlanResult& first, const std::map<std::string, SourceText>& files,
+    const std::vector<std::string>& tree_paths,
+    std::map<std::string, std::unique_ptr<SyntaxTree>> trees) {
   std::map<std::string, Diagnostic> refused;
-  if (first.new_contents.empty()) return refused;
+  if (first.new_contents.empty()) {
+    FreeTrees(&trees);
+    return refused;
+  }
   RuleSet editing = rules;
   editing.rules.clear();
   for (const Rule& r : rules.rules) {
@@ -555,6 +601,8 @@ std::map<std::string, Diagnostic> NotIdempotent(const RuleSet& rules, const Plan
   PlanResult again;
   Planner second(editing, *rules.values, next, tree_paths, &again);
   second.ParseLazily();
+  for (auto& [path, tree] : trees) tree->Rebind(next.at(path).bytes());
+  second.UseTrees(std::move(trees));
   second.Run();
   for (const auto& [path, edits] : again.edits) {
     for (const Edit& e : edits) {
@@ -588,10 +636,14 @@ std::map<std::string, Diagnostic> NotIdempotent(const RuleSet& rules, const Plan
 PlanResult Plan(const RuleSet& rules, const std::map<std::string, SourceText>& files,
                 const std::vector<std::string>& tree_paths) {
   PlanResult out;
-  Planner(rules, *rules.values, files, tree_paths, &out).Run();
+  Planner first(rules, *rules.values, files, tree_paths, &out);
+  first.Run();
   // Idempotence is checked, not assumed: a rule whose rewrite a second run
-  // would change again fails, and the others are planned without it.
-  std::map<std::string, Diagnostic> refused = NotIdempotent(rules, out, files, tree_paths);
+  // would change again fails, and the others are planned without it. The
+  // second run queries the first one's trees (the rewritten files' trees
+  // are their incremental reparses), so it parses nothing again.
+  std::map<std::string, Diagnostic> refused =
+      NotIdempotent(rules, out, files, tree_paths, first.TakeTreesAfter());
   if (refused.empty()) return out;
   PlanResult checked;
   Planner planner(rules, *rules.values, files, tree_paths, &checked);

@@ -29,6 +29,9 @@ class SyntaxTree {
   TSNode Root() const { return ts_tree_root_node(tree_.get()); }
   const TSTree* raw() const { return tree_.get(); }
   std::string_view bytes() const { return bytes_; }
+  // Borrows `same` instead: a copy of the bytes the tree was parsed from,
+  // stored elsewhere (byte for byte equal; the caller guarantees it).
+  void Rebind(std::string_view same) { bytes_ = same; }
   bool HasError() const { return ts_node_has_error(Root()); }
   // The first problem in the tree, if any.
   std::optional<SyntaxProblem> FirstProblem() const;
