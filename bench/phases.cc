@@ -93,7 +93,7 @@ int main(int argc, char** argv) {
       (void)a;
     }));
     t[3].push_back(
-        Ms([&] { sink += muh::SearchTree(run.inputs.rules, w.tree, 1).matches.size(); }));
+        Ms([&] { sink += muh::SearchTree(run.inputs.rules, w, 1).matches.size(); }));
     t[4].push_back(Ms([&] {
       muh::LivenessAnalysis a = muh::AnalyseTree(run.inputs, w, &w.files);
       sink += muh::PlanLive(run, w.files, a, false).outcomes.size();

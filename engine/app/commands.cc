@@ -41,7 +41,7 @@ void ReportMovedKnobs(const OpenedRun& run, const PlanResult& plan) {
     if (o != nullptr && o->status == RuleStatus::kFailed && o->lost) lost.rules.push_back(r);
   }
   if (lost.rules.empty()) return;
-  SearchResult searched = SearchTree(lost, w.tree, 0);
+  SearchResult searched = SearchTree(lost, w, 0);
   for (const Diagnostic& d : searched.unreadable) w.Report(d);
   for (const Diagnostic& d : searched.over_budget) w.Report(d);
   for (const ForeignMatch& m : searched.matches) {

@@ -13,16 +13,16 @@ LivenessFacts FactsFor(const Inputs& inputs) {
 
 LivenessAnalysis AnalyseTree(const Inputs& inputs, const Workspace& w,
                              const std::map<std::string, SourceText>* overlay) {
-  ReadFn read = [&w, overlay](const std::string& path, std::string* bytes) {
+  // A path the listing did not take is read into `unlisted`, kept here
+  // for as long as the analysis may look at it.
+  auto unlisted = std::make_shared<std::map<std::string, std::string>>();
+  ReadFn read = [&w, overlay, unlisted](const std::string& path) -> const std::string* {
     if (overlay != nullptr) {
       auto it = overlay->find(path);
-      if (it != overlay->end()) {
-        *bytes = it->second.bytes();
-        return true;
-      }
+      if (it != overlay->end()) return &it->second.bytes();
     }
     Diagnostic ignored;
-    return w.tree.Read(path, bytes, &ignored);
+    return w.sources->Get(path, &ignored, &(*unlisted)[path]);
   };
   return LivenessAnalysis::Run(w.tree_paths, read, FactsFor(inputs));
 }

@@ -71,12 +71,14 @@ SearchResult SearchOutsideScope(const RuleSet& rules, const std::vector<std::str
       if (!InScope(rules.rules[r], path)) candidates.push_back(r);
     }
     if (candidates.empty()) return;
-    std::string bytes;
+    std::string scratch;
     Diagnostic err;
-    if (!read(path, &bytes, &err)) {
+    const std::string* read_bytes = read(path, &err, &scratch);
+    if (read_bytes == nullptr) {
       results[i].unreadable = err;
       return;
     }
+    const std::string& bytes = *read_bytes;
     results[i].read = true;
     // 0: not looked for yet, 1: absent, 2: present.
     std::vector<char> seen(literals.size(), 0);
@@ -218,15 +220,11 @@ SearchScope ScopeOfSearch(const std::vector<std::string>& listed, const GitIgnor
   return scope;
 }
 
-SearchResult SearchTree(const RuleSet& rules, const TreeIo& tree, unsigned threads) {
-  std::vector<std::string> listed;
-  ListingSkips skips;
+SearchResult SearchTree(const RuleSet& rules, const Workspace& w, unsigned threads) {
+  const TreeIo& tree = w.tree;
+  const ListingSkips& skips = w.skipped;
+  std::vector<std::string> listed = w.tree_paths;
   Diagnostic err;
-  if (!tree.ListFiles(".py", &listed, &err, &skips)) {
-    SearchResult failed;
-    failed.unreadable.push_back(err);
-    return failed;
-  }
   listed.insert(listed.end(), skips.unlisted.begin(), skips.unlisted.end());
   std::sort(listed.begin(), listed.end());
   // Every .gitignore on the way from the root to a listed file.
@@ -271,8 +269,8 @@ SearchResult SearchTree(const RuleSet& rules, const TreeIo& tree, unsigned threa
       scope.ignored.size(), scope.ignored.size() == 1 ? "" : "s", scope.excluded.size());
   SearchResult result = SearchOutsideScope(
       rules, scope.paths,
-      [&](const std::string& path, std::string* bytes, Diagnostic* e) {
-        return tree.Read(path, bytes, e);
+      [&w](const std::string& path, Diagnostic* e, std::string* scratch) {
+        return w.sources->Get(path, e, scratch);
       },
       threads);
   unreadable.insert(unreadable.end(), result.unreadable.begin(), result.unreadable.end());

@@ -22,6 +22,7 @@
 
 #include "engine/base/diagnostic.h"
 #include "engine/base/gitignore.h"
+#include "engine/app/workspace.h"
 #include "engine/io/tree_io.h"
 #include "engine/rules/rule.h"
 
@@ -42,9 +43,11 @@ struct SearchStats {
   std::size_t parsed_bytes = 0;
 };
 
-// Reads a tree file; false, with *err located at the file, when it cannot.
-using SearchReadFn =
-    std::function<bool(const std::string& path, std::string* bytes, Diagnostic* err)>;
+// A tree file's bytes; nullptr, with *err located at the file, when it
+// cannot be read. The bytes may be kept elsewhere (a FileCache) or read into
+// `scratch`; they stay valid while the search runs.
+using SearchReadFn = std::function<const std::string*(const std::string& path, Diagnostic* err,
+                                                      std::string* scratch)>;
 
 struct SearchResult {
   // Sorted by rule order, then path, then position.
@@ -79,11 +82,13 @@ struct SearchScope {
 SearchScope ScopeOfSearch(const std::vector<std::string>& listed, const GitIgnore& ignore,
                           const std::vector<std::string>& exclude);
 
-// The whole search over `tree` on disk, as described above: lists it,
-// reads every .gitignore on the way to a listed file, logs what it skips
-// (each at -v, with a count) and searches the rest through tree.Read. The
-// entries the listing cannot take (ListingSkips::unlisted) are searched
-// too, so that they are reported unreadable.
-SearchResult SearchTree(const RuleSet& rules, const TreeIo& tree, unsigned threads);
+// The whole search over the workspace's tree, as described above: takes
+// its listing, reads every .gitignore on the way to a listed file, logs
+// what it skips (each at -v, with a count) and searches the rest, read
+// through the workspace's FileCache (each file read once for the search and
+// the liveness analysis together). The entries the listing cannot take
+// (ListingSkips::unlisted) are searched too, so that they are reported
+// unreadable.
+SearchResult SearchTree(const RuleSet& rules, const Workspace& w, unsigned threads);
 
 }  // namespace muh

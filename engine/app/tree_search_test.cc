@@ -33,13 +33,13 @@ TEST_CASE("a file the search cannot read comes back as a located error, never sk
       {"vllm/copy.py", "_PARTITION_SIZE = 512\n"},
       {"vllm/other.py", "x = 1\n"},
   };
-  SearchReadFn read = [&](const std::string& path, std::string* bytes, Diagnostic* err) {
+  SearchReadFn read = [&](const std::string& path, Diagnostic* err,
+                          std::string*) -> const std::string* {
     if (path == "vllm/secret.py") {
       *err = MakeError(path, 0, 0, "cannot open (Permission denied)");
-      return false;
+      return nullptr;
     }
-    *bytes = tree.at(path);
-    return true;
+    return &tree.at(path);
   };
   SearchResult r = SearchOutsideScope(
       rules, {"vllm/_custom_ops.py", "vllm/copy.py", "vllm/other.py", "vllm/secret.py"}, read, 2);
@@ -55,10 +55,7 @@ TEST_CASE("a query over the matcher's budget on a file is a located error") {
   RuleSet rules = OneRule("(module (_) (_) (_) (_) (_) (expression_statement) @value)");
   std::string big;
   for (int i = 0; i < 300; ++i) big += "f(" + std::to_string(i) + ")\n";
-  SearchReadFn read = [&](const std::string&, std::string* bytes, Diagnostic*) {
-    *bytes = big;
-    return true;
-  };
+  SearchReadFn read = [&](const std::string&, Diagnostic*, std::string*) { return &big; };
   SearchResult r = SearchOutsideScope(rules, {"vllm/big.py"}, read, 1);
   CHECK(r.matches.empty());
   REQUIRE(r.over_budget.size() == 1);

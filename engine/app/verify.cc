@@ -42,7 +42,7 @@ PlanResult PlanAndSearch(const OpenedRun& run, const CommandOptions& opts,
   std::exception_ptr search_error;
   std::thread search([&] {
     try {
-      *found = SearchTree(run.inputs.rules, w.tree, threads);
+      *found = SearchTree(run.inputs.rules, w, threads);
       *foreign = found->matches;
     } catch (...) {
       search_error = std::current_exception();

@@ -69,20 +69,24 @@ int OpenWorkspace(const std::string& tree_path, TreeAccess access, const RuleSet
       spdlog::info("removed {}, left by an interrupted apply", r);
     }
   }
-  if (!w->tree.ListFiles(".py", &w->tree_paths, &derr)) {
+  if (!w->tree.ListFiles(".py", &w->tree_paths, &derr, &w->skipped)) {
     errors->push_back(derr);
     return kExitBadInput;
   }
+  std::vector<std::string> sources = w->tree_paths;
+  sources.insert(sources.end(), w->skipped.unlisted.begin(), w->skipped.unlisted.end());
+  w->sources = std::make_unique<FileCache>(w->tree, std::move(sources));
   spdlog::debug("{} .py files under {}", w->tree_paths.size(), tree_path);
   if (!CheckLiteralPaths(rules, *w, errors)) return kExitBadInput;
   std::size_t errors_before = errors->size();
   for (const std::string& path : FilesNeeded(rules, w->tree_paths, errors)) {
-    std::string bytes;
-    if (!w->tree.Read(path, &bytes, &derr)) {
+    std::string uncached;
+    const std::string* bytes = w->sources->Get(path, &derr, &uncached);
+    if (bytes == nullptr) {
       errors->push_back(derr);
       continue;
     }
-    SourceText file(path, std::move(bytes));
+    SourceText file(path, *bytes);
     if (auto bad = FindInvalidUtf8(file.bytes())) {
       Position p = file.PositionOf(*bad);
       errors->push_back(

@@ -6,11 +6,13 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "engine/base/diagnostic.h"
 #include "engine/base/source_text.h"
+#include "engine/io/file_cache.h"
 #include "engine/io/tree_io.h"
 #include "engine/rules/rule.h"
 
@@ -26,7 +28,12 @@ struct Workspace {
   TreeIo tree;
   TreeIo::Lock lock;
   std::vector<std::string> tree_paths;      // every .py file, sorted
+  ListingSkips skipped;                     // what the listing left out
   std::map<std::string, SourceText> files;  // what the rules read
+  // Every listed .py file (and every unlisted one, whose read then says
+  // why not), read once for all who need it: verify's whole-tree search
+  // and the liveness analysis. Borrows `tree`: a Workspace is not moved.
+  std::unique_ptr<FileCache> sources;
 
   // `d` with a tree-relative file shown under the tree root as the user gave it.
   Diagnostic Shown(const Diagnostic& d) const;

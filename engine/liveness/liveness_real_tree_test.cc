@@ -77,11 +77,9 @@ TEST_CASE("liveness on the real enginex-vllm tree") {
   // Read up front, as verify does: the time below is the analysis alone.
   std::map<std::string, std::string> files;
   for (const std::string& p : paths) files[p] = testing::Slurp(root / p);
-  ReadFn read = [&files](const std::string& p, std::string* bytes) {
+  ReadFn read = [&files](const std::string& p) -> const std::string* {
     auto it = files.find(p);
-    if (it == files.end()) return false;
-    *bytes = it->second;
-    return true;
+    return it == files.end() ? nullptr : &it->second;
   };
   auto t0 = std::chrono::steady_clock::now();
   LivenessAnalysis live = LivenessAnalysis::Run(paths, read, ServingFacts());

@@ -31,11 +31,9 @@ class Fixture {
     for (const auto& [p, bytes] : files_) paths.push_back(p);
     facts.entry_module = "app.main";
     if (facts.markers.empty()) facts.markers = VllmBackendMarkers();
-    read_ = [this](const std::string& p, std::string* bytes) {
+    read_ = [this](const std::string& p) -> const std::string* {
       auto it = files_.find(p);
-      if (it == files_.end()) return false;
-      *bytes = it->second;
-      return true;
+      return it == files_.end() ? nullptr : &it->second;
     };
     analysis_ = std::make_unique<LivenessAnalysis>(LivenessAnalysis::Run(paths, read_, facts));
   }
@@ -189,10 +187,7 @@ TEST_CASE("dict keys that nothing reached reads are dead") {
 
 TEST_CASE("without the entry module every verdict beyond local ones is unknown") {
   std::map<std::string, std::string> files{{"lib/x.py", "A = 1\n"}};
-  ReadFn read = [&files](const std::string& p, std::string* b) {
-    *b = files.at(p);
-    return true;
-  };
+  ReadFn read = [&files](const std::string& p) { return &files.at(p); };
   LivenessAnalysis a = LivenessAnalysis::Run({"lib/x.py"}, read, LivenessFacts{});
   CHECK(a.At("lib/x.py", 4).state == Liveness::kUnknown);
 }

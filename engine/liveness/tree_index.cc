@@ -73,14 +73,15 @@ const std::string* TreeIndex::Bytes(const std::string& path) {
   FileState& f = File(path);
   if (!f.read) {
     f.read = true;
-    f.bytes = std::make_unique<std::string>();
-    if (!read_(path, f.bytes.get())) {
-      f.bytes.reset();
-    } else {
-      LineEndingsAsLf(f.bytes.get());
+    f.bytes = read_(path);
+    // Only a file with a CR needs its own copy for the lexer.
+    if (f.bytes != nullptr && std::memchr(f.bytes->data(), '\r', f.bytes->size()) != nullptr) {
+      f.own = std::make_unique<std::string>(*f.bytes);
+      LineEndingsAsLf(f.own.get());
+      f.bytes = f.own.get();
     }
   }
-  return f.bytes.get();
+  return f.bytes;
 }
 
 void LineEndingsAsLf(std::string* bytes) {

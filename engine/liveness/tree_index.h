@@ -24,7 +24,9 @@
 
 namespace muh {
 
-using ReadFn = std::function<bool(const std::string& path, std::string* bytes)>;
+// A file's bytes, or nullptr when it cannot be read; they must stay valid
+// while the analysis lives (verify hands out its FileCache's).
+using ReadFn = std::function<const std::string*(const std::string& path)>;
 
 struct LineGuard {
   Tri value = Tri::kTrue;  // kFalse: a branch around the line is never taken
@@ -78,7 +80,8 @@ class TreeIndex {
   // so that a search skips the files that cannot hold its word.
   using WordFilter = std::array<uint64_t, 256>;
   struct FileState {
-    std::unique_ptr<std::string> bytes;
+    const std::string* bytes = nullptr;  // read_'s, or `own`
+    std::unique_ptr<std::string> own;    // a copy with CR line endings made LF
     bool read = false;
     std::unique_ptr<PyLines> lines;
     bool lexed = false;

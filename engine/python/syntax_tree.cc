@@ -105,6 +105,10 @@ const SyntaxTree::Index& SyntaxTree::NodeIndex() const {
   if (index_) return *index_;
   auto index = std::make_unique<Index>();
   index->by_symbol.resize(ts_language_symbol_count(tree_sitter_python()));
+  // Python source has about one node per 3 to 4 bytes: reserving that much
+  // avoids growing (and copying) the list a dozen times on a large file;
+  // pages reserved and never written cost nothing.
+  index->nodes.reserve(bytes_.size() / 3 + 64);
   TSTreeCursor walk = ts_tree_cursor_new(Root());
   for (;;) {
     TSNode node = ts_tree_cursor_current_node(&walk);

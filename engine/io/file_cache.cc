@@ -1,0 +1,27 @@
+#include "engine/io/file_cache.h"
+
+#include <algorithm>
+
+namespace muh {
+
+FileCache::FileCache(const TreeIo& tree, std::vector<std::string> paths)
+    : tree_(tree), paths_(std::move(paths)) {
+  std::sort(paths_.begin(), paths_.end());
+  paths_.erase(std::unique(paths_.begin(), paths_.end()), paths_.end());
+  entries_ = std::make_unique<Entry[]>(paths_.size());
+}
+
+const std::string* FileCache::Get(const std::string& path, Diagnostic* err,
+                                  std::string* uncached) const {
+  auto it = std::lower_bound(paths_.begin(), paths_.end(), path);
+  if (it == paths_.end() || *it != path) {
+    return tree_.Read(path, uncached, err) ? uncached : nullptr;
+  }
+  Entry& e = entries_[static_cast<std::size_t>(it - paths_.begin())];
+  std::call_once(e.once, [&] { e.ok = tree_.Read(path, &e.bytes, &e.err); });
+  if (e.ok) return &e.bytes;
+  *err = e.err;
+  return nullptr;
+}
+
+}  // namespace muh

@@ -1,0 +1,44 @@
+// A tree's files read at most once per run, whoever asks first: verify's
+// whole-tree search and its liveness analysis read the same 400-odd files on
+// different threads, and each file is read from disk once for both. Entries
+// are filled on first use (thread-safe) and kept until the cache goes, so a
+// returned pointer stays valid for the cache's lifetime.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "engine/base/diagnostic.h"
+#include "engine/io/tree_io.h"
+
+namespace muh {
+
+class FileCache {
+ public:
+  // Serves `paths` (tree-relative, any order) of `tree`, which must outlive
+  // the cache. Reads nothing yet.
+  FileCache(const TreeIo& tree, std::vector<std::string> paths);
+  FileCache(const FileCache&) = delete;
+  FileCache& operator=(const FileCache&) = delete;
+
+  // The bytes of `path`, read on first use; nullptr with the reason in *err
+  // (TreeIo::Read's) when it cannot be read, every time it is asked. A path
+  // not given to the constructor is read each time into `uncached`, which
+  // the result then points to.
+  const std::string* Get(const std::string& path, Diagnostic* err, std::string* uncached) const;
+
+ private:
+  struct Entry {
+    std::once_flag once;
+    bool ok = false;
+    std::string bytes;
+    Diagnostic err;
+  };
+  const TreeIo& tree_;
+  std::vector<std::string> paths_;  // sorted
+  std::unique_ptr<Entry[]> entries_;
+};
+
+}  // namespace muh
