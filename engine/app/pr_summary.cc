@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/base/one_line.h"
 #include "engine/model/facts.h"
 #include "engine/patch/unified_diff.h"
 
@@ -51,20 +52,13 @@ std::size_t HunkOf(const std::vector<Hunk>& hunks, int line) {
 
 // `text` on one line: blanks folded, '|' escaped for a table cell, at most
 // `max` bytes.
+// OneLine, with `|` escaped so it stays inside its table cell.
 std::string Cell(std::string_view text, std::size_t max = 200) {
   std::string out;
-  bool space = false;
-  for (char c : text) {
-    if (c == '\n' || c == '\r' || c == '\t' || c == ' ') {
-      space = !out.empty();
-      continue;
-    }
-    if (space) out += ' ';
-    space = false;
+  for (char c : OneLine(text, max)) {
     if (c == '|') out += '\\';
     out += c;
   }
-  if (out.size() > max) out = out.substr(0, max - 3) + "...";
   return out;
 }
 
