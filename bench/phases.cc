@@ -92,8 +92,7 @@ int main(int argc, char** argv) {
       muh::LivenessAnalysis a = muh::AnalyseTree(run.inputs, w);
       (void)a;
     }));
-    t[3].push_back(
-        Ms([&] { sink += muh::SearchTree(run.inputs.rules, w, 1).matches.size(); }));
+    t[3].push_back(Ms([&] { sink += muh::SearchTree(run.inputs.rules, w, 1).matches.size(); }));
     t[4].push_back(Ms([&] {
       muh::LivenessAnalysis a = muh::AnalyseTree(run.inputs, w, &w.files);
       sink += muh::PlanLive(run, w.files, a, false).outcomes.size();

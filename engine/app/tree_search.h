@@ -20,9 +20,9 @@
 #include <string>
 #include <vector>
 
+#include "engine/app/workspace.h"
 #include "engine/base/diagnostic.h"
 #include "engine/base/gitignore.h"
-#include "engine/app/workspace.h"
 #include "engine/io/tree_io.h"
 #include "engine/rules/rule.h"
 
