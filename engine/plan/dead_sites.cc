@@ -1,12 +1,11 @@
-// LeaveDeadSitesAlone (see planner.h): a plan without its edits at dead
-// sites.
+#include "engine/plan/dead_sites.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <set>
 
 #include "engine/plan/edit.h"
-#include "engine/plan/planner.h"
 
 namespace muh {
 

@@ -10,7 +10,7 @@
 
 #include "engine/base/diagnostic.h"
 #include "engine/base/source_text.h"
-#include "engine/plan/planner.h"
+#include "engine/plan/plan_result.h"
 #include "engine/python/syntax_tree.h"
 #include "engine/rules/rule.h"
 

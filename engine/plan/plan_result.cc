@@ -1,8 +1,6 @@
-// What a plan found, by rule: the status names, the lookups on PlanResult,
-// and the one-line summary (see planner.h).
-#include <fmt/format.h>
+#include "engine/plan/plan_result.h"
 
-#include "engine/plan/planner.h"
+#include <fmt/format.h>
 
 namespace muh {
 

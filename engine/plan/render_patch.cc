@@ -1,11 +1,10 @@
-// The patch text of a plan (see planner.h): the preamble of rule statuses,
-// then the diffs; and the preamble read back.
+#include "engine/plan/render_patch.h"
+
 #include <fmt/format.h>
 
 #include <string_view>
 
 #include "engine/patch/unified_diff.h"
-#include "engine/plan/planner.h"
 
 namespace muh {
 

@@ -19,7 +19,7 @@
 #include "engine/base/source_text.h"
 #include "engine/model/value_source.h"
 #include "engine/plan/edit.h"
-#include "engine/plan/planner.h"
+#include "engine/plan/plan_result.h"
 #include "engine/python/syntax_tree.h"
 #include "engine/query/query.h"
 #include "engine/rules/rule.h"
