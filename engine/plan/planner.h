@@ -2,80 +2,22 @@
 // count and preconditions, compute values, and collect edits. Then apply the
 // edits in memory and re-parse, refusing any rewrite that breaks the syntax.
 // Pure: file contents in, new contents and diagnostics out.
+// What the plan found is declared in plan_result.h, leaving dead sites alone
+// in dead_sites.h and the patch text in render_patch.h; this header includes
+// them, so that its callers need only it.
 #pragma once
 
 #include <map>
-#include <optional>
 #include <string>
 #include <vector>
 
-#include "engine/base/diagnostic.h"
 #include "engine/base/source_text.h"
-#include "engine/model/value_source.h"
-#include "engine/plan/edit.h"
+#include "engine/plan/dead_sites.h"
+#include "engine/plan/plan_result.h"
+#include "engine/plan/render_patch.h"
 #include "engine/rules/rule.h"
 
 namespace muh {
-
-enum class RuleStatus {
-  kRewrites,        // the rule produced at least one edit
-  kAlreadyApplied,  // every site already holds the rule's value
-  kSkipped,         // an optional precondition was not met
-  kNoValue,         // the model has no valid value for the knob (a note says why)
-  kFailed,          // an error was reported for it; none of its edits is kept
-  kDead,            // every site is dead code on the served platform: left alone
-};
-
-// "rewrites", "at value", "skipped", "no value", "failed", "dead".
-const char* RuleStatusName(RuleStatus s);
-
-// One place a rule found: the target capture's bytes and what the rule
-// would write there (equal to `current` when the site is at its value).
-struct Site {
-  std::string path;
-  std::size_t begin = 0;
-  std::size_t end = 0;
-  int line = 0;
-  int column = 0;
-  std::string current;
-  std::string wanted;
-  bool deletes = false;  // a `delete:` rule: the lines go
-  // The rule states `upstream:` and the site holds neither that value nor
-  // the model's: someone tuned it by hand.
-  bool hand_tuned = false;
-  std::string upstream;  // the rule's `upstream:` value, when it states one
-  // Filled by the caller's liveness analysis: "live", "dead", "unknown", or
-  // empty when none ran; the reason and its evidence (`file:line: what`).
-  std::string liveness;
-  std::string liveness_reason;
-};
-
-struct RuleOutcome {
-  std::string rule_id;
-  RuleStatus status = RuleStatus::kFailed;
-  int sites = 0;            // matches found
-  int edits = 0;            // edits that change bytes
-  bool lost = false;        // a file in scope had no site at all (the knob may have moved)
-  std::vector<Site> found;  // the target of every match, in file order
-  // For kSkipped and kNoValue: the note that says why.
-  std::string reason;
-  // Where the rule's state was decided, when a precondition decided it: the
-  // first match of a met `present:` query, or the site that blocked it.
-  std::optional<Diagnostic> decided_at;
-};
-
-// A rule that fails keeps none of its edits, and the other rules still
-// plan: `edits` and `new_contents` hold the rules that planned cleanly.
-struct PlanResult {
-  std::map<std::string, std::vector<Edit>> edits;   // by path, sorted
-  std::map<std::string, std::string> new_contents;  // only files that change
-  std::vector<RuleOutcome> outcomes;                // in rule order
-  std::vector<Diagnostic> diagnostics;              // errors and skip notes
-  bool ok() const { return !HasErrors(diagnostics); }
-  // Whether any rule failed (its errors are in `diagnostics`).
-  bool AnyFailed() const;
-  const RuleOutcome* Find(const std::string& rule_id) const;
-};
 
 // Plans every rule of `rules` over `files` (tree path -> content), with the
 // values the rule set resolves names against. `files` must hold every file
@@ -85,29 +27,5 @@ struct PlanResult {
 // fails as not idempotent. Deterministic: rules in file order, paths sorted.
 PlanResult Plan(const RuleSet& rules, const std::map<std::string, SourceText>& files,
                 const std::vector<std::string>& tree_paths);
-
-// Drops the edits at sites whose `liveness` is "dead" (diff and apply leave
-// dead code alone unless --include-dead), recomputes the new contents, and
-// marks a rule whose every site is dead kDead. When it left any alone, adds
-// one note saying so. Returns how many sites it left alone.
-int LeaveDeadSitesAlone(PlanResult* plan, const std::map<std::string, SourceText>& files);
-
-// "17 rules: 8 rewrite, 5 already at their value, 4 skipped" (and, when
-// there are any, ", 1 without a valid value, 2 failed")
-std::string PlanSummary(const PlanResult& plan);
-
-// The patch `diff` prints: a preamble of one line per rule saying its
-// status (`muhpatch: rule ID: rewrites`; git apply and patch skip text
-// before the first `diff --git`), then every changed file's diff, sorted by
-// path. Empty when no file changes.
-std::string RenderPatch(const std::map<std::string, SourceText>& files, const PlanResult& plan);
-
-// The rule statuses a patch's preamble records (rule id -> status name);
-// lines that are not such records are ignored.
-std::map<std::string, std::string> PreambleStatuses(const std::vector<std::string>& preamble);
-
-// The concatenated diffs of every changed file, sorted by path.
-std::string RenderDiff(const std::map<std::string, SourceText>& files,
-                       const std::map<std::string, std::string>& new_contents);
 
 }  // namespace muh

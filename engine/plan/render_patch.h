@@ -1,0 +1,28 @@
+// A plan as the patch text `diff` prints and `verify` compares: a preamble of
+// rule statuses, then the diffs; and the preamble read back.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "engine/base/source_text.h"
+#include "engine/plan/plan_result.h"
+
+namespace muh {
+
+// The patch `diff` prints: a preamble of one line per rule saying its
+// status (`muhpatch: rule ID: rewrites`; git apply and patch skip text
+// before the first `diff --git`), then every changed file's diff, sorted by
+// path. Empty when no file changes.
+std::string RenderPatch(const std::map<std::string, SourceText>& files, const PlanResult& plan);
+
+// The rule statuses a patch's preamble records (rule id -> status name);
+// lines that are not such records are ignored.
+std::map<std::string, std::string> PreambleStatuses(const std::vector<std::string>& preamble);
+
+// The concatenated diffs of every changed file, sorted by path.
+std::string RenderDiff(const std::map<std::string, SourceText>& files,
+                       const std::map<std::string, std::string>& new_contents);
+
+}  // namespace muh

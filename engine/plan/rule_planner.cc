@@ -1,0 +1,123 @@
+// Planner's run: parsing the files (all up front, or lazily for the
+// idempotence re-plan), planning every rule in order, and the trees it takes
+// and hands over; the helpers its other parts share (see rule_planner.h).
+#include "engine/plan/rule_planner.h"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <chrono>
+#include <memory>
+
+#include "engine/base/parallel.h"
+#include "engine/rules/scope.h"
+
+namespace muh {
+namespace plan {
+
+void FreeTrees(std::map<std::string, std::unique_ptr<SyntaxTree>>* trees) {
+  std::vector<std::unique_ptr<SyntaxTree>> all;
+  for (auto& [path, tree] : *trees) {
+    if (tree) all.push_back(std::move(tree));
+  }
+  trees->clear();
+  if (all.size() <= 1) return;
+  ParallelFor(all.size(), 0, [&](NoWorkerState&, std::size_t i) { all[i].reset(); });
+}
+
+Diagnostic Planner::At(const std::string& path, std::size_t offset, Severity sev,
+                       std::string msg) const {
+  Position p = files_.at(path).PositionOf(offset);
+  return Diagnostic{path, p.line, p.column, sev, std::move(msg)};
+}
+
+const SyntaxTree* Planner::SyntaxTreeOf(const std::string& path) {
+  auto it = syntax_trees_.find(path);
+  if (it == syntax_trees_.end()) {
+    const SourceText& file = files_.at(path);
+    it = syntax_trees_.emplace(path, std::make_unique<SyntaxTree>(parser_.Parse(file.bytes())))
+             .first;
+  }
+  return it->second.get();
+}
+
+std::vector<std::string> Planner::Scope(const std::vector<std::string>& patterns) const {
+  std::vector<Diagnostic> ignored;  // reported once by FilesNeeded
+  std::vector<std::string> paths =
+      ResolvePatterns(patterns, {}, tree_paths_, rules_.path, {}, "", &ignored);
+  paths.erase(std::remove_if(paths.begin(), paths.end(),
+                             [&](const std::string& p) { return files_.count(p) == 0; }),
+              paths.end());
+  return paths;
+}
+
+void Planner::ParseAll() {
+  // Parse every file up front, one worker per core; planning then only
+  // looks trees up. Each worker owns its parser.
+  // Largest first, so that the workers finish together; each also builds
+  // its tree's node index for the matcher.
+  std::vector<const SourceText*> todo;
+  for (const auto& [path, file] : files_) todo.push_back(&file);
+  std::stable_sort(todo.begin(), todo.end(), [](const SourceText* a, const SourceText* b) {
+    return a->bytes().size() > b->bytes().size();
+  });
+  std::vector<std::unique_ptr<SyntaxTree>> parsed(todo.size());
+  ParallelFor<PythonParser>(todo.size(), 0, [&](PythonParser& parser, std::size_t i) {
+    auto t = std::chrono::steady_clock::now();
+    parsed[i] = std::make_unique<SyntaxTree>(parser.Parse(todo[i]->bytes()));
+    auto t2 = std::chrono::steady_clock::now();
+    parsed[i]->NodeIndex();
+    spdlog::trace(
+        "parsed {} in {:.2f} ms, indexed in {:.2f} ms", todo[i]->path(),
+        std::chrono::duration<double, std::milli>(t2 - t).count(),
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t2).count());
+  });
+  for (std::size_t i = 0; i < todo.size(); ++i)
+    syntax_trees_[todo[i]->path()] = std::move(parsed[i]);
+}
+
+void Planner::Run() {
+  auto t0 = std::chrono::steady_clock::now();
+  auto ms = [&t0]() {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  };
+  if (!lazy_) ParseAll();
+  spdlog::debug("plan: {} files parsed: {:.1f} ms", files_.size(), ms());
+  for (const Rule& rule : rules_.rules) {
+    try {
+      PlanRule(rule);
+    } catch (const QueryBudgetExceeded& e) {  // the rule fails, located at its query
+      staged_.clear();
+      out_->diagnostics.push_back(MakeError(rules_.path, rule.loc.line, rule.loc.column,
+                                            fmt::format("rule '{}': {}", rule.id, e.what())));
+      out_->outcomes.emplace_back().rule_id = rule.id;  // kFailed
+    }
+  }
+  spdlog::debug("plan: rules matched and edits planned: {:.1f} ms", ms());
+  ApplyAndReparse();
+  spdlog::debug("plan: edits applied and reparsed: {:.1f} ms", ms());
+}
+
+void Planner::UseTrees(std::map<std::string, std::unique_ptr<SyntaxTree>> trees) {
+  for (auto& [path, tree] : trees) {
+    if (files_.count(path) != 0) syntax_trees_[path] = std::move(tree);
+  }
+  FreeTrees(&trees);
+}
+
+std::map<std::string, std::unique_ptr<SyntaxTree>> Planner::TakeTreesAfter() {
+  std::map<std::string, std::unique_ptr<SyntaxTree>> out = std::move(syntax_trees_);
+  syntax_trees_.clear();
+  for (auto& [path, tree] : rewritten_trees_) std::swap(out[path], tree);
+  FreeTrees(&rewritten_trees_);  // now the trees of the files as they were
+  return out;
+}
+
+Planner::~Planner() {
+  FreeTrees(&syntax_trees_);
+  FreeTrees(&rewritten_trees_);
+}
+
+}  // namespace plan
+}  // namespace muh

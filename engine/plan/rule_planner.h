@@ -1,0 +1,89 @@
+// The planning of one run over the files (internal to engine/plan): Planner
+// queries each rule's files, checks its preconditions and match count,
+// stages its edits and keeps them unless the rule fails, then applies the
+// kept edits and reparses. Plan() (planner.cc) runs it once, and again when
+// the idempotence re-plan (idempotence.h) refuses rules; that re-plan runs it
+// over the first run's output, on the first run's trees. Its member
+// functions are defined by concept: rule_planner.cc (running it, parsing and
+// the trees it hands over), rule_planner_sites.cc (a rule's preconditions and
+// sites), rule_planner_edits.cc (the edits a site asks for, staged per rule)
+// and rule_planner_reparse.cc (applying the edits and reparsing).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/base/diagnostic.h"
+#include "engine/base/source_text.h"
+#include "engine/model/value_source.h"
+#include "engine/plan/edit.h"
+#include "engine/plan/plan_result.h"
+#include "engine/python/syntax_tree.h"
+#include "engine/query/query.h"
+#include "engine/rules/rule.h"
+
+namespace muh {
+namespace plan {
+
+// Freeing a tree walks all its nodes: free them on the workers.
+void FreeTrees(std::map<std::string, std::unique_ptr<SyntaxTree>>* trees);
+
+class Planner {
+ public:
+  Planner(const RuleSet& rules, const ValueSource& values,
+          const std::map<std::string, SourceText>& files,
+          const std::vector<std::string>& tree_paths, PlanResult* out)
+      : rules_(rules), values_(values), files_(files), tree_paths_(tree_paths), out_(out) {}
+
+  // Rules that must fail with the given error instead of planning (a second
+  // run would change what the first one wrote).
+  void Refuse(std::map<std::string, Diagnostic> refused) { refused_ = std::move(refused); }
+  // Parse files only as rules need them (the idempotence re-plan touches few).
+  void ParseLazily() { lazy_ = true; }
+  // Trees already parsed, each borrowing bytes equal to its file's here.
+  void UseTrees(std::map<std::string, std::unique_ptr<SyntaxTree>> trees);
+  void Run();
+  // After Run: the tree of every file parsed, as the plan leaves the file
+  // (a rewritten file's tree is its incremental reparse). The planner keeps
+  // none.
+  std::map<std::string, std::unique_ptr<SyntaxTree>> TakeTreesAfter();
+  ~Planner();
+
+ private:
+  void ParseAll();
+  const SyntaxTree* SyntaxTreeOf(const std::string& path);
+  std::vector<std::string> Scope(const std::vector<std::string>& patterns) const;
+  Diagnostic At(const std::string& path, std::size_t offset, Severity sev, std::string msg) const;
+  // False when the rule must not rewrite (skipped or failed).
+  bool CheckPreconditions(const Rule& rule, RuleOutcome* outcome);
+  void PlanRule(const Rule& rule);
+  // The error for a rule that found no site in `file`, saying why.
+  Diagnostic FoundNothing(const Rule& rule, const SourceText& file, std::string msg);
+  void PlanMatch(const Rule& rule, const SourceText& file, const QueryMatch& match,
+                 RuleOutcome* outcome);
+  void AddEdit(const Edit& e, RuleOutcome* outcome);
+  // Keeps the rule's staged edits unless it failed or one overlaps another
+  // rule's (then the rule fails, naming both).
+  void CommitStaged(RuleOutcome* outcome);
+  void Fail(const std::string& rule_id);
+  void ApplyAndReparse();
+
+  const RuleSet& rules_;
+  const ValueSource& values_;
+  const std::map<std::string, SourceText>& files_;
+  const std::vector<std::string>& tree_paths_;
+  PlanResult* out_;
+  PythonParser parser_;
+  std::map<std::string, std::unique_ptr<SyntaxTree>> syntax_trees_;
+  std::map<std::string, std::unique_ptr<SyntaxTree>> rewritten_trees_;
+  std::map<std::string, bool> reported_broken_;
+  std::map<std::string, EditSet> edit_sets_;
+  std::vector<Edit> staged_;  // the current rule's edits
+  std::map<std::string, Diagnostic> refused_;
+  bool lazy_ = false;
+};
+
+}  // namespace plan
+}  // namespace muh

@@ -1,0 +1,176 @@
+// Planner::PlanMatch and the staging of a rule's edits: what each site's
+// action (replace, delete lines, append entries) would write, staged until
+// the rule is done, then kept unless the rule failed or overlaps another
+// rule's edits (see rule_planner.h).
+#include <fmt/format.h>
+
+#include <string_view>
+
+#include "engine/plan/config_list.h"
+#include "engine/plan/rule_planner.h"
+#include "engine/python/py_literal.h"
+
+namespace muh {
+namespace plan {
+
+void Planner::AddEdit(const Edit& e, RuleOutcome* outcome) {
+  staged_.push_back(e);
+  ++outcome->edits;
+}
+
+void Planner::CommitStaged(RuleOutcome* outcome) {
+  std::vector<Edit> staged = std::move(staged_);
+  staged_.clear();
+  if (outcome->status == RuleStatus::kFailed || outcome->status == RuleStatus::kNoValue) {
+    outcome->edits = 0;
+    return;
+  }
+  std::map<std::string, EditSet> trial;
+  for (const Edit& e : staged) {
+    auto it = trial.find(e.path);
+    if (it == trial.end()) it = trial.emplace(e.path, edit_sets_[e.path]).first;
+    Edit conflict;
+    if (!it->second.Add(e, &conflict)) {
+      out_->diagnostics.push_back(At(
+          e.path, e.offset, Severity::kError,
+          fmt::format("rules '{}' and '{}' edit overlapping bytes", conflict.rule_id, e.rule_id)));
+      outcome->status = RuleStatus::kFailed;
+      outcome->edits = 0;
+      return;
+    }
+  }
+  for (auto& [path, set] : trial) edit_sets_[path] = std::move(set);
+}
+
+void Planner::Fail(const std::string& rule_id) {
+  for (RuleOutcome& o : out_->outcomes) {
+    if (o.rule_id == rule_id) {
+      o.status = RuleStatus::kFailed;
+      o.edits = 0;
+    }
+  }
+  for (auto& [path, set] : edit_sets_) {
+    EditSet kept;
+    for (const Edit& e : set.edits()) {
+      Edit ignored;
+      if (e.rule_id != rule_id) kept.Add(e, &ignored);
+    }
+    set = std::move(kept);
+  }
+}
+
+void Planner::PlanMatch(const Rule& rule, const SourceText& file, const QueryMatch& match,
+                        RuleOutcome* outcome) {
+  const Capture* target = match.Find(rule.target);
+  if (target == nullptr) {
+    out_->diagnostics.push_back(At(
+        file.path(), match.Begin(), Severity::kError,
+        fmt::format("rule '{}': capture '@{}' is absent from this match", rule.id, rule.target)));
+    outcome->status = RuleStatus::kFailed;
+    return;
+  }
+  Position at = file.PositionOf(target->begin);
+  Site site;
+  site.path = file.path();
+  site.begin = target->begin;
+  site.end = target->end;
+  site.line = at.line;
+  site.column = at.column;
+  site.current = target->text;
+  site.wanted = target->text;
+  site.deletes = rule.action == ActionKind::kDeleteLines;
+  switch (rule.action) {
+    case ActionKind::kReplace: {
+      std::string text;
+      std::string error;
+      std::string why;
+      if (!rule.with.Expand(match, values_, &text, &error, &why)) {
+        // The model derives no valid value here: the knob is left alone,
+        // like an unmet precondition, and the note names the constraint.
+        outcome->reason =
+            fmt::format("rule '{}' skipped: the model has no valid value: {}", rule.id, error);
+        out_->diagnostics.push_back(
+            At(file.path(), target->begin, Severity::kNote, outcome->reason));
+        outcome->status = RuleStatus::kNoValue;
+        outcome->found.push_back(site);
+        return;
+      }
+      text = DropEqualBranches(text);
+      site.wanted = text;
+      if (rule.upstream) {
+        site.upstream = *rule.upstream;
+        site.hand_tuned =
+            !SameValue(*rule.upstream, target->text) && !SameValue(text, target->text);
+      }
+      outcome->found.push_back(site);
+      if (SameValue(text, target->text)) return;
+      if (site.hand_tuned) {
+        out_->diagnostics.push_back(
+            At(file.path(), target->begin, Severity::kWarning,
+               fmt::format("rule '{}' replaces '{}', which is neither upstream's '{}' nor the "
+                           "model's '{}': a hand-tuned value is overwritten",
+                           rule.id, target->text, *rule.upstream, text)));
+      }
+      AddEdit(Edit{file.path(), target->begin, target->end - target->begin, text, rule.id, why},
+              outcome);
+      return;
+    }
+    case ActionKind::kDeleteLines: {
+      site.wanted = "";
+      outcome->found.push_back(site);
+      std::size_t first = file.LineIndexOf(target->begin);
+      std::size_t last = file.LineIndexOf(target->end);
+      std::size_t begin = file.LineStart(first);
+      std::size_t end =
+          last + 1 < file.LineCount() ? file.LineStart(last + 1) : file.bytes().size();
+      std::string_view before(file.bytes().data() + begin, target->begin - begin);
+      std::string_view after(file.bytes().data() + target->end, end - target->end);
+      if (before.find_first_not_of(" \t") != std::string_view::npos ||
+          after.find_first_not_of(" \t\r\n") != std::string_view::npos) {
+        out_->diagnostics.push_back(
+            At(file.path(), target->begin, Severity::kError,
+               fmt::format("rule '{}': cannot delete '@{}': its lines hold other code", rule.id,
+                           rule.target)));
+        outcome->status = RuleStatus::kFailed;
+        return;
+      }
+      if (begin == end) return;  // an empty capture on an empty last line: nothing to delete
+      AddEdit(Edit{file.path(), begin, end - begin, "", rule.id,
+                   "the rule deletes these lines (" + rule.description + ")\n"},
+              outcome);
+      return;
+    }
+    case ActionKind::kAppendEntries: {
+      const Value* v = values_.Find(rule.entries);
+      outcome->found.push_back(site);
+      if (!v->error.empty()) {
+        outcome->reason =
+            fmt::format("rule '{}' skipped: the model has no valid value: value '{}': {}", rule.id,
+                        rule.entries, v->error);
+        out_->diagnostics.push_back(
+            At(file.path(), target->begin, Severity::kNote, outcome->reason));
+        outcome->status = RuleStatus::kNoValue;
+        return;
+      }
+      ConfigAppend append;
+      std::string error;
+      std::size_t error_offset = 0;
+      if (!PlanConfigAppend(file, *SyntaxTreeOf(file.path()), target->begin, target->end,
+                            v->entries, rule.id, &append, &error, &error_offset)) {
+        out_->diagnostics.push_back(At(file.path(), error_offset, Severity::kError, error));
+        outcome->status = RuleStatus::kFailed;
+        return;
+      }
+      for (Edit e : append.edits) {
+        e.why = fmt::format("{} of the selected entries were already in the list; {} appended\n",
+                            append.duplicates.size(), append.appended) +
+                v->why;
+        AddEdit(e, outcome);
+      }
+      return;
+    }
+  }
+}
+
+}  // namespace plan
+}  // namespace muh

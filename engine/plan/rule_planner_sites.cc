@@ -1,0 +1,180 @@
+// Planner::PlanRule and its checks: whether the rule may run (its files
+// parse, its preconditions hold) and whether it finds as many sites as it
+// expects; the error for a rule that found none says why (see
+// rule_planner.h).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <optional>
+
+#include "engine/plan/rule_planner.h"
+#include "engine/query/no_match.h"
+
+namespace muh {
+namespace plan {
+
+bool Planner::CheckPreconditions(const Rule& rule, RuleOutcome* outcome) {
+  for (const Precondition& pre : rule.preconditions) {
+    std::vector<Diagnostic> blocked;
+    std::optional<Diagnostic> first_match;
+    int found = 0;
+    for (const std::string& path : Scope(pre.files)) {
+      std::vector<QueryMatch> m = pre.query->Run(*SyntaxTreeOf(path));
+      if (found == 0 && !m.empty()) {
+        first_match = At(path, m.front().Begin(), Severity::kNote,
+                         fmt::format("precondition '{}' holds here", pre.name));
+      }
+      found += static_cast<int>(m.size());
+      if (!pre.want_present && !m.empty()) {
+        blocked.push_back(At(path, m.front().Begin(), Severity::kNote,
+                             fmt::format("blocked by: '{}' does not hold here", pre.name)));
+      }
+    }
+    bool met = pre.want_present ? found > 0 : found == 0;
+    if (met) {
+      if (!outcome->decided_at) {
+        outcome->decided_at =
+            pre.want_present
+                ? first_match
+                : Diagnostic{rules_.path, pre.loc.line, pre.loc.column, Severity::kNote,
+                             fmt::format("precondition '{}' holds: its query matches nowhere "
+                                         "in {}",
+                                         pre.name, fmt::join(Scope(pre.files), ", "))};
+      }
+      continue;
+    }
+    if (!pre.want_present) outcome->decided_at = blocked.front();
+    Severity sev = pre.required ? Severity::kError : Severity::kNote;
+    std::string what = pre.required ? "required precondition" : "precondition";
+    std::string head = fmt::format("rule '{}' {}: {} '{}' is not met", rule.id,
+                                   pre.required ? "cannot run" : "skipped", what, pre.name);
+    if (pre.want_present) {
+      head += fmt::format(" (no match in {})", fmt::join(Scope(pre.files), ", "));
+      out_->diagnostics.push_back(Diagnostic{rules_.path, pre.loc.line, pre.loc.column, sev, head});
+    } else {
+      Diagnostic d = blocked.front();
+      d.severity = sev;
+      d.message = head;
+      out_->diagnostics.push_back(d);
+    }
+    outcome->status = pre.required ? RuleStatus::kFailed : RuleStatus::kSkipped;
+    outcome->reason = head;
+    return false;
+  }
+  return true;
+}
+
+Diagnostic Planner::FoundNothing(const Rule& rule, const SourceText& file, std::string msg) {
+  // Help the user rebase: the part of the query that still matches, where,
+  // and the shape around it that no longer does. Located at the knob's
+  // nearest candidate in the source when there is one.
+  std::optional<NoMatchReason> why = ExplainNoMatch(*rule.query, *SyntaxTreeOf(file.path()));
+  if (!why) {
+    return Diagnostic{rules_.path, rule.loc.line, rule.loc.column, Severity::kError, msg};
+  }
+  if (why->matching_part.empty()) {
+    msg += fmt::format(": no `{}` in the file", why->failing_part);
+    return Diagnostic{rules_.path, rule.loc.line, rule.loc.column, Severity::kError, msg};
+  }
+  std::vector<int> lines;
+  for (std::size_t at : why->matching_at) {
+    int line = file.PositionOf(at).line;
+    if (lines.empty() || lines.back() != line) lines.push_back(line);
+  }
+  std::string where = fmt::format(
+      "{}", fmt::join(lines.begin(), lines.begin() + std::min<std::size_t>(lines.size(), 5), ", "));
+  if (lines.size() > 5) where += fmt::format(" and {} more", lines.size() - 5);
+  msg += fmt::format(": `{}` matches at line{} {}, but not inside `{}`", why->matching_part,
+                     lines.size() == 1 ? "" : "s", where, why->failing_part);
+  return At(file.path(), why->matching_at.front(), Severity::kError, msg);
+}
+
+void Planner::PlanRule(const Rule& rule) {
+  RuleOutcome outcome;
+  outcome.rule_id = rule.id;
+  outcome.status = RuleStatus::kRewrites;
+  if (auto it = refused_.find(rule.id); it != refused_.end()) {
+    out_->diagnostics.push_back(it->second);
+    outcome.status = RuleStatus::kFailed;
+    out_->outcomes.push_back(outcome);
+    return;
+  }
+  std::vector<std::string> paths = Scope(rule.files);
+  bool ready = true;
+  for (const std::string& path : paths) {
+    const SyntaxTree* tree = SyntaxTreeOf(path);
+    if (auto problem = tree->FirstProblem()) {
+      ready = false;
+      if (!reported_broken_[path]) {
+        reported_broken_[path] = true;
+        out_->diagnostics.push_back(At(path, problem->offset, Severity::kError,
+                                       fmt::format("{}; rule '{}' will not rewrite a file that "
+                                                   "does not parse",
+                                                   problem->what, rule.id)));
+      }
+    }
+  }
+  if (!ready) {
+    outcome.status = RuleStatus::kFailed;
+    out_->outcomes.push_back(outcome);
+    return;
+  }
+  if (!CheckPreconditions(rule, &outcome)) {
+    out_->outcomes.push_back(outcome);
+    return;
+  }
+  for (const std::string& path : paths) {
+    if (outcome.status == RuleStatus::kNoValue) break;
+    const SourceText& file = files_.at(path);
+    std::vector<QueryMatch> matches = rule.query->Run(*SyntaxTreeOf(path));
+    int n = static_cast<int>(matches.size());
+    outcome.sites += n;
+    if (n != rule.expect) {
+      if (rule.done_when &&
+          static_cast<int>(rule.done_when->Run(*SyntaxTreeOf(path)).size()) == rule.expect) {
+        continue;  // already applied
+      }
+      std::string msg = fmt::format("rule '{}' expects {} match{} in {}, found {}", rule.id,
+                                    rule.expect, rule.expect == 1 ? "" : "es", path, n);
+      if (n == 0) {
+        outcome.lost = true;
+        if (auto problem = rule.query->StructureProblem()) {
+          std::string what =
+              problem->message.substr(problem->message.rfind("query ", 0) == 0 ? 6 : 0);
+          msg += fmt::format(" (libtree-sitter: {} at query offset {}; the query can never match)",
+                             what, problem->offset);
+          out_->diagnostics.push_back(
+              Diagnostic{rules_.path, rule.loc.line, rule.loc.column, Severity::kError, msg});
+        } else {
+          out_->diagnostics.push_back(FoundNothing(rule, file, msg));
+        }
+      } else {
+        std::vector<int> lines;
+        for (const QueryMatch& m : matches) {
+          const Capture* target = m.Find(rule.target);
+          lines.push_back(file.PositionOf(target != nullptr ? target->begin : m.Begin()).line);
+        }
+        msg += fmt::format(" (at lines {})", fmt::join(lines, ", "));
+        const QueryMatch& extra = matches[std::min<std::size_t>(matches.size() - 1, rule.expect)];
+        const Capture* extra_target = extra.Find(rule.target);
+        out_->diagnostics.push_back(
+            At(path, extra_target != nullptr ? extra_target->begin : extra.Begin(),
+               Severity::kError, msg));
+      }
+      outcome.status = RuleStatus::kFailed;
+      continue;
+    }
+    for (const QueryMatch& m : matches) {
+      if (outcome.status == RuleStatus::kNoValue) break;
+      PlanMatch(rule, file, m, &outcome);
+    }
+  }
+  CommitStaged(&outcome);
+  if (outcome.status == RuleStatus::kRewrites && outcome.edits == 0) {
+    outcome.status = RuleStatus::kAlreadyApplied;
+  }
+  out_->outcomes.push_back(outcome);
+}
+
+}  // namespace plan
+}  // namespace muh
