@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <chrono>
 #include <exception>
 #include <optional>
 #include <thread>
@@ -82,15 +83,22 @@ PlanResult PlanAndSearch(const OpenedRun& run, const CommandOptions& opts,
 }  // namespace
 
 int RunVerify(const CommandOptions& opts) {
+  const auto start = std::chrono::steady_clock::now();
+  auto ms = [&start] {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+        .count();
+  };
   std::vector<Finding> findings;
   OpenedRun run;
   if (int code = OpenRun(opts, TreeAccess::kRead, &run); code != kExitClean) {
     for (const Diagnostic& d : run.errors) findings.push_back({"load", d, {}, ""});
     return PrintVerifyReport(findings, opts.format, code, "cannot load the rules or the tree", "");
   }
+  spdlog::debug("verify: rules, model and tree opened: {:.1f} ms", ms());
   std::vector<ForeignMatch> foreign;
   SearchResult searched;
   PlanResult plan = PlanAndSearch(run, opts, &foreign, &searched);
+  spdlog::debug("verify: planned, searched, liveness decided: {:.1f} ms", ms());
   VerifyInput in{
       run.inputs, run.workspace, plan, foreign, opts.tree_path, opts.patch_path, "", {}, {},
       "",         nullptr};
@@ -131,6 +139,7 @@ int RunVerify(const CommandOptions& opts) {
     if (patch_diff.empty()) patch_diff = r.patch_diff;
     drift = drift || r.drift;
   }
+  spdlog::debug("verify: checks done: {:.1f} ms", ms());
   // A file the search could not read or query leaves the tree unvouched
   // for: bad input (exit 2), whatever the checks found.
   for (const Diagnostic& d : searched.unreadable) {
