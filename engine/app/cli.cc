@@ -4,8 +4,10 @@
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
+#include <exception>
 #include <functional>
 #include <iostream>
+#include <new>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -18,6 +20,7 @@
 #include "engine/base/colour.h"
 #include "engine/base/edit_distance.h"
 #include "engine/base/exit_codes.h"
+#include "engine/base/out_of_memory.h"
 
 namespace muh {
 
@@ -78,11 +81,17 @@ void SetUpLogging(int verbosity, bool quiet) {
                  : verbosity == 1 ? spdlog::level::info
                                   : spdlog::level::warn);
   spdlog::set_default_logger(log);
+  // spdlog catches what a log call throws and prints "[*** LOG ERROR ***]"
+  // in place of the message: out of memory while printing a diagnostic would
+  // lose it and carry on. Its handler runs inside that catch block: throw
+  // the exception on, to RunCli (out of memory: exit 4).
+  spdlog::set_error_handler([](const std::string&) {
+    if (std::current_exception()) throw;
+  });
 }
 
-}  // namespace
-
-int RunCli(int argc, char** argv) {
+// RunCli, but for what nothing below catches: out of memory and the like.
+int Run(int argc, char** argv) {
   std::vector<std::string> names;
   for (const CommandSpec& c : Commands()) names.push_back(c.name);
   if (argc >= 2 && argv[1][0] != '-') {
@@ -174,26 +183,8 @@ int RunCli(int argc, char** argv) {
   SetColourMode(global.colour);
   SetUpLogging(verbosity, global.quiet);
   int code = kExitBadInput;
-  try {
-    for (const auto& [sub, spec] : subs) {
-      if (sub->parsed()) code = spec->run(opts);
-    }
-  } catch (const std::bad_alloc&) {
-    std::cerr << "muhpatch: error: out of memory\n";
-    return kExitInternal;
-  } catch (const std::system_error& e) {
-    // A worker thread that cannot start (EAGAIN, ENOMEM) is the system
-    // running short, said as such.
-    if (e.code() == std::errc::resource_unavailable_try_again ||
-        e.code() == std::errc::not_enough_memory) {
-      std::cerr << "muhpatch: error: out of memory (cannot start a worker thread)\n";
-    } else {
-      std::cerr << "muhpatch: internal error: " << e.what() << "\n";
-    }
-    return kExitInternal;
-  } catch (const std::exception& e) {
-    std::cerr << "muhpatch: internal error: " << e.what() << "\n";
-    return kExitInternal;
+  for (const auto& [sub, spec] : subs) {
+    if (sub->parsed()) code = spec->run(opts);
   }
   // stdout is the product: a write that failed (a full disk, a closed
   // descriptor) must not read as success.
@@ -203,6 +194,35 @@ int RunCli(int argc, char** argv) {
     return kExitInternal;
   }
   return code;
+}
+
+}  // namespace
+
+int RunCli(int argc, char** argv) {
+  try {
+    return Run(argc, argv);
+  } catch (const std::bad_alloc&) {
+    // Every write to the tree (apply) catches its own bad_alloc and says
+    // what it left (tree_commit.cc, RunApply): one that arrives here left
+    // no file changed.
+    ReleaseMemoryReserve();
+    WriteOutOfMemory("");
+    return kExitInternal;
+  } catch (const std::system_error& e) {
+    // A thread that cannot start is no error (parallel.h); the system
+    // running short elsewhere is said as such.
+    if (e.code() == std::errc::resource_unavailable_try_again ||
+        e.code() == std::errc::not_enough_memory) {
+      ReleaseMemoryReserve();
+      std::cerr << "muhpatch: error: out of memory (" << e.what() << ")\n";
+    } else {
+      std::cerr << "muhpatch: internal error: " << e.what() << "\n";
+    }
+    return kExitInternal;
+  } catch (const std::exception& e) {
+    std::cerr << "muhpatch: internal error: " << e.what() << "\n";
+    return kExitInternal;
+  }
 }
 
 }  // namespace muh

@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include <iostream>
+#include <new>
 
 #include "engine/app/pr_summary.h"
 #include "engine/app/rule_test_runner.h"
@@ -12,6 +13,7 @@
 #include "engine/base/checked_output.h"
 #include "engine/base/colour.h"
 #include "engine/base/exit_codes.h"
+#include "engine/base/out_of_memory.h"
 #include "engine/model/model_report.h"
 #include "engine/patch/unified_diff.h"
 #include "engine/plan/planner.h"
@@ -109,6 +111,32 @@ void Explain(const CommandOptions& opts, const Workspace& w, const PlanResult& p
       }
     }
   }
+}
+
+// Out of memory while saying what WriteAll did: said without allocating,
+// with the exit code of what is on disk. A failed write that changed
+// nothing (or rolled back) is out of memory (4) like any other.
+int ApplyOutOfMemory(const Workspace& w, const WriteResult& written, int planned) {
+  ReleaseMemoryReserve();
+  if (written.state == WriteState::kWritten) {
+    WriteStderrLine(
+        {"muhpatch: warning: out of memory after apply wrote every file; some of its "
+         "notes are not shown"});
+    return planned;
+  }
+  if (written.state == WriteState::kTorn) {
+    std::string_view root = w.tree.root();
+    while (root.size() > 1 && root.back() == '/') root.remove_suffix(1);
+    for (const std::string& f : written.new_files) {
+      WriteStderrLine({root, "/", f, ": error: left with its new content"});
+    }
+    WriteOutOfMemory(
+        " while reporting a failed apply; .muhpatch-journal records the files left with their "
+        "new content, and the next apply rolls them back");
+    return kExitWriteFailed;
+  }
+  WriteOutOfMemory("");
+  return kExitInternal;
 }
 
 }  // namespace
@@ -236,10 +264,14 @@ int RunApply(const CommandOptions& opts) {
     updates[path] = {w.files.at(path).bytes(), text};
   }
   const WriteResult written = w.tree.WriteAll(updates, &errs);
-  w.ReportAll(errs);
-  if (!written.ok()) return ExitCodeFor(written);
-  spdlog::info("rewrote {} files; {}", updates.size(), PlanSummary(plan));
-  return planned;
+  try {
+    w.ReportAll(errs);
+    if (!written.ok()) return ExitCodeFor(written);
+    spdlog::info("rewrote {} files; {}", updates.size(), PlanSummary(plan));
+    return planned;
+  } catch (const std::bad_alloc&) {
+    return ApplyOutOfMemory(w, written, planned);
+  }
 }
 
 int RunStatus(const CommandOptions& opts) {

@@ -4,12 +4,11 @@
 #include <spdlog/spdlog.h>
 
 #include <chrono>
-#include <exception>
 #include <optional>
-#include <thread>
 
 #include "engine/app/verify_checks.h"
 #include "engine/base/exit_codes.h"
+#include "engine/base/parallel.h"
 #include "engine/io/tree_io.h"
 #include "engine/patch/unified_diff.h"
 
@@ -35,43 +34,23 @@ bool ReadCommittedPatch(const std::string& path, VerifyInput* in, std::vector<Fi
 
 // The plan and, on another thread meanwhile, the whole-tree search for
 // knobs outside their rule's files (it needs no plan), then the liveness
-// of every site.
+// of every site. A thread the system cannot start runs its work here
+// instead (BackgroundTask).
 PlanResult PlanAndSearch(const OpenedRun& run, const CommandOptions& opts,
                          std::vector<ForeignMatch>* foreign, SearchResult* found) {
   unsigned threads = opts.threads;
   const Workspace& w = run.workspace;
-  std::exception_ptr search_error;
-  std::thread search([&] {
-    try {
-      *found = SearchTree(run.inputs.rules, w, threads);
-      *foreign = found->matches;
-    } catch (...) {
-      search_error = std::current_exception();
-    }
+  BackgroundTask search([&] {
+    *found = SearchTree(run.inputs.rules, w, threads);
+    *foreign = found->matches;
   });
-  struct Joiner {  // joins even when planning throws
-    std::thread& t;
-    ~Joiner() {
-      if (t.joinable()) t.join();
-    }
-  } joiner{search};
   std::optional<LivenessAnalysis> analysis;
-  std::exception_ptr analysis_error;
-  std::thread live([&] {
-    try {
-      analysis.emplace(AnalyseTree(run.inputs, w));
-    } catch (...) {
-      analysis_error = std::current_exception();
-    }
-  });
-  Joiner live_joiner{live};
+  BackgroundTask live([&] { analysis.emplace(AnalyseTree(run.inputs, w)); });
   PlanResult plan = Plan(run.inputs.rules, w.files, w.tree_paths);
-  live.join();
-  if (analysis_error) std::rethrow_exception(analysis_error);
+  live.Join();
   MarkLiveness(*analysis, &plan);
   if (!opts.include_dead) LeaveDeadSitesAlone(&plan, w.files);
-  search.join();
-  if (search_error) std::rethrow_exception(search_error);
+  search.Join();
   const SearchStats& stats = found->stats;
   spdlog::debug(
       "whole-tree search: {} files, {} read, {} parsed ({} of them only in the "

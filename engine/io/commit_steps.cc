@@ -12,6 +12,22 @@
 namespace muh {
 namespace io {
 
+namespace {
+
+// Closes FD when it goes out of scope (also when out of memory throws),
+// keeping errno for the caller.
+struct ClosedAtEnd {
+  SysCalls* sys;
+  int fd;
+  ~ClosedAtEnd() {
+    const int saved = errno;
+    sys->Close(fd);
+    errno = saved;
+  }
+};
+
+}  // namespace
+
 bool WriteFully(SysCalls* sys, int fd, std::string_view bytes) {
   std::size_t done = 0;
   while (done < bytes.size()) {
@@ -27,6 +43,7 @@ bool ReadRegular(SysCalls* sys, const std::string& path, std::uint64_t limit, st
   const int fd =
       sys->Open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0);
   if (fd < 0) return false;
+  const ClosedAtEnd closed{sys, fd};
   int failure = 0;
   if (sys->Fstat(fd, st) != 0) {
     failure = errno;
@@ -44,7 +61,6 @@ bool ReadRegular(SysCalls* sys, const std::string& path, std::uint64_t limit, st
     if (n > 0) data.append(buf, static_cast<std::size_t>(n));
     if (data.size() > limit) failure = EFBIG;
   }
-  sys->Close(fd);
   if (failure != 0) {
     errno = failure;
     return false;
@@ -61,11 +77,8 @@ bool PathExists(SysCalls* sys, const std::string& path) {
 bool SyncDir(SysCalls* sys, const std::string& dir) {
   const int fd = sys->Open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
   if (fd < 0) return false;
-  const bool ok = sys->Fsync(fd) == 0;
-  const int saved = errno;
-  sys->Close(fd);
-  errno = saved;
-  return ok;
+  const ClosedAtEnd closed{sys, fd};
+  return sys->Fsync(fd) == 0;
 }
 
 bool SyncDirs(SysCalls* sys, const std::vector<std::string>& dirs) {
@@ -77,10 +90,11 @@ bool SyncDirs(SysCalls* sys, const std::vector<std::string>& dirs) {
 
 bool StoreJournal(SysCalls* sys, const std::string& real_root, const Journal& journal) {
   const std::string fresh = JoinRoot(real_root, kJournalNewName);
+  const std::string text = FormatJournal(journal);  // allocates: before the file exists
   const int fd =
       sys->Open(fresh.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
   if (fd < 0) return false;
-  bool ok = WriteFully(sys, fd, FormatJournal(journal)) && sys->Fsync(fd) == 0;
+  bool ok = WriteFully(sys, fd, text) && sys->Fsync(fd) == 0;
   int saved = ok ? 0 : errno;
   if (sys->Close(fd) != 0 && ok) {
     ok = false;

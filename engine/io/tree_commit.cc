@@ -4,8 +4,12 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <new>
+#include <optional>
 #include <set>
 
+#include "engine/base/exit_codes.h"
+#include "engine/base/out_of_memory.h"
 #include "engine/io/commit_steps.h"
 #include "engine/io/tree_io.h"
 #include "engine/io/tree_paths.h"
@@ -28,6 +32,12 @@ struct Target {
   bool renamed = false;
 };
 
+// What an exit for lack of memory that nothing could catch says while
+// renames are under way (ExitOutOfMemory, exit 3).
+constexpr char kTornWords[] =
+    " while apply replaced files; some may hold their new content: .muhpatch-journal records"
+    " which, and the next apply finishes or undoes the change";
+
 // What ReadRegular found at a path that must hold a target's old content.
 enum class Check { kSame, kChanged, kError };
 
@@ -36,9 +46,22 @@ class Transaction {
   Transaction(SysCalls* sys, std::string real_root, std::vector<Diagnostic>* errs)
       : sys_(sys), real_root_(std::move(real_root)), errs_(errs) {}
 
+  // Out of memory (std::bad_alloc) is handled as any failure: before the
+  // commit every file replaced is restored and the bad_alloc goes on to the
+  // caller (nothing changed: exit 4); a rollback that fails for another
+  // reason returns kTorn. Out of memory again while undoing, with files
+  // left new: they are named on stderr and ExitOutOfMemory exits 3 (the
+  // journal keeps their state). After the commit it returns kWritten.
   WriteResult Run(std::vector<Target>* targets);
 
  private:
+  WriteResult Steps();
+  WriteResult UndoOutOfMemory();
+  WriteResult CommittedOutOfMemory();
+  bool AnyRenamed() const {
+    return std::any_of(targets_->begin(), targets_->end(),
+                       [](const Target& t) { return t.renamed; });
+  }
   bool NameFiles();
   bool MakeTemp(Target* t);
   bool MakeBackup(Target* t);
@@ -70,6 +93,8 @@ class Transaction {
   std::vector<std::string> dirs_;  // distinct directories of the targets, sorted
   Journal journal_;
   bool journal_stored_ = false;
+  bool committed_ = false;
+  std::optional<AbruptExitNote> renaming_;  // from "committing" until committed
 };
 
 bool Transaction::NameFiles() {
@@ -232,6 +257,51 @@ WriteResult Transaction::RollBack(FailureCause cause) {
 
 WriteResult Transaction::Run(std::vector<Target>* targets) {
   targets_ = targets;
+  try {
+    return Steps();
+  } catch (const std::bad_alloc&) {
+    ReleaseMemoryReserve();  // room to undo and to say so
+    if (committed_) return CommittedOutOfMemory();
+    WriteResult undone = UndoOutOfMemory();
+    if (undone.state != WriteState::kTorn) throw;  // every target holds its old content
+    return undone;
+  }
+}
+
+WriteResult Transaction::UndoOutOfMemory() {
+  try {
+    WriteResult undone =
+        AnyRenamed() ? RollBack(FailureCause::kResource) : Abandon(FailureCause::kResource);
+    if (undone.state == WriteState::kTorn) {
+      errs_->push_back(MakeError(kJournalName, 0, 0, "out of memory while apply replaced files"));
+    }
+    return undone;
+  } catch (const std::bad_alloc&) {
+    // Temps, backups and the journal may be left: the next apply removes
+    // them (the journal names them).
+    if (!AnyRenamed()) throw;
+    for (const Target& t : *targets_) {
+      if (t.renamed) WriteStderrLine({t.r.real, ": error: left with its new content"});
+    }
+    ExitOutOfMemory("");  // with kTornWords: renaming_ is set
+  }
+}
+
+WriteResult Transaction::CommittedOutOfMemory() {
+  // Every target holds its new content; only removing the backups and the
+  // journal ran short. The journal says "committed": the next apply removes
+  // what it names.
+  WriteResult done{WriteState::kWritten, FailureCause::kNone, {}, {}, {}};
+  try {
+    Warn(kJournalName, "out of memory while removing the backups; the next apply removes them");
+    done.leftovers.push_back(kJournalName);
+  } catch (const std::bad_alloc&) {
+  }
+  return done;
+}
+
+WriteResult Transaction::Steps() {
+  std::vector<Target>* targets = targets_;
   if (io::PathExists(sys_, io::JoinRoot(real_root_, kJournalName))) {
     errs_->push_back(MakeError(kJournalName, 0, 0,
                                "an interrupted apply's journal is still there; recover it first"));
@@ -250,6 +320,7 @@ WriteResult Transaction::Run(std::vector<Target>* targets) {
     return Abandon(CauseOfErrno(errno));
   }
   if (!SetState(JournalState::kCommitting)) return Abandon(CauseOfErrno(errno));
+  renaming_.emplace(kExitWriteFailed, kTornWords);
   // From here on a failure must restore the targets already replaced.
   for (Target& t : *targets) {
     const Check check = StillOld(t, t.r.real);
@@ -281,6 +352,8 @@ WriteResult Transaction::Run(std::vector<Target>* targets) {
     return RollBack(CauseOfErrno(saved));
   }
   if (!SetState(JournalState::kCommitted)) return RollBack(CauseOfErrno(errno));
+  committed_ = true;
+  renaming_.reset();
   // Committed: what follows is cleanup, and its failures are warnings.
   WriteResult result{WriteState::kWritten, FailureCause::kNone, {}, {}, {}};
   for (const Target& t : *targets) {

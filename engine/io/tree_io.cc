@@ -1,5 +1,6 @@
 #include "engine/io/tree_io.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
 #include <sys/file.h>
@@ -9,17 +10,15 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <filesystem>
+#include <cstring>
 #include <functional>
-#include <system_error>
+#include <new>
 
 #include "engine/io/tree_paths.h"
 
 namespace muh {
 
 namespace {
-
-namespace fs = std::filesystem;
 
 using io::DirName;
 using io::IsWithin;
@@ -77,35 +76,70 @@ bool ReadAndClose(int fd, bool regular_only, std::uint64_t limit, std::string* b
   return true;
 }
 
-// Decides whether the non-directory entry REL (status ST) is listed.
-using KeepFn = std::function<bool(const std::string& rel, const fs::file_status& st)>;
+// Decides whether the non-directory entry REL (of lstat type MODE) is listed.
+using KeepFn = std::function<bool(const std::string& rel, mode_t mode)>;
+
+// The system running out of memory while listing (ENOMEM from opendir,
+// readdir or lstat) is out of memory like any allocation that fails, not a
+// tree that cannot be listed: std::bad_alloc (exit 4), not bad input.
+void ThrowIfOutOfMemory(int e) {
+  if (e == ENOMEM) throw std::bad_alloc();
+}
 
 // Appends to *out every kept entry below REL_DIR ("" for the root), skipping
-// dot-directories and not following directory symlinks.
+// dot-directories and not following directory symlinks. With opendir(3) and
+// readdir(3), not std::filesystem: libstdc++'s directory_iterator builds
+// each entry in a noexcept function, so an allocation that fails there
+// aborts the process instead of throwing.
 bool WalkDir(const std::string& real_root, const std::string& shown_root,
              const std::string& rel_dir, const KeepFn& keep, std::vector<std::string>* out,
              std::vector<std::string>* hidden, Diagnostic* err) {
-  std::error_code ec;
-  fs::directory_iterator it(rel_dir.empty() ? real_root : JoinRoot(real_root, rel_dir), ec);
-  for (; !ec && it != fs::directory_iterator(); it.increment(ec)) {
-    const std::string name = it->path().filename().string();
-    const std::string rel = rel_dir.empty() ? name : rel_dir + "/" + name;
-    const fs::file_status st = it->symlink_status(ec);
-    if (ec) break;
-    if (fs::is_directory(st)) {
+  const auto fail = [&](int e) {
+    ThrowIfOutOfMemory(e);
+    *err =
+        MakeError(rel_dir.empty() ? shown_root : rel_dir, 0, 0, "cannot list directory" + Why(e));
+    return false;
+  };
+  DIR* dir = ::opendir(rel_dir.empty() ? real_root.c_str() : JoinRoot(real_root, rel_dir).c_str());
+  if (dir == nullptr) return fail(errno);
+  struct Closer {
+    DIR* dir;
+    void Close() {
+      if (dir != nullptr) ::closedir(dir);
+      dir = nullptr;
+    }
+    ~Closer() { Close(); }
+  } closer{dir};
+  std::vector<std::string> subdirs;  // descended into once this one is closed
+  for (;;) {
+    errno = 0;
+    const struct dirent* entry = ::readdir(dir);
+    if (entry == nullptr) {
+      if (errno != 0) return fail(errno);
+      break;
+    }
+    const char* name = entry->d_name;
+    if (std::strcmp(name, ".") == 0 || std::strcmp(name, "..") == 0) continue;
+    mode_t mode = DTTOIF(entry->d_type);
+    if (entry->d_type == DT_UNKNOWN) {  // the file system does not say: lstat
+      struct stat st;
+      if (::fstatat(::dirfd(dir), name, &st, AT_SYMLINK_NOFOLLOW) != 0) return fail(errno);
+      mode = st.st_mode;
+    }
+    std::string rel = rel_dir.empty() ? std::string(name) : rel_dir + "/" + name;
+    if (S_ISDIR(mode)) {
       if (name[0] == '.') {
-        hidden->push_back(rel);
-      } else if (!WalkDir(real_root, shown_root, rel, keep, out, hidden, err)) {
-        return false;
+        hidden->push_back(std::move(rel));
+      } else {
+        subdirs.push_back(std::move(rel));
       }
-    } else if (keep(rel, st)) {
-      out->push_back(rel);
+    } else if (keep(rel, mode)) {
+      out->push_back(std::move(rel));
     }
   }
-  if (ec) {
-    *err = MakeError(rel_dir.empty() ? shown_root : rel_dir, 0, 0,
-                     "cannot list directory (" + ec.message() + ")");
-    return false;
+  closer.Close();
+  for (const std::string& sub : subdirs) {
+    if (!WalkDir(real_root, shown_root, sub, keep, out, hidden, err)) return false;
   }
   return true;
 }
@@ -169,12 +203,12 @@ bool TreeIo::ListFiles(const std::string& suffix, std::vector<std::string>* out,
   ListingSkips* s = skips != nullptr ? skips : &local;
   s->hidden_dirs.clear();
   s->unlisted.clear();
-  const KeepFn keep = [&](const std::string& rel, const fs::file_status& st) {
+  const KeepFn keep = [&](const std::string& rel, mode_t mode) {
     if (!EndsWith(rel, suffix)) return false;
-    if (fs::is_regular_file(st)) return true;
+    if (S_ISREG(mode)) return true;
     std::string real;
     struct stat target;
-    const bool kept = fs::is_symlink(st) && RealPath(JoinRoot(real_root, rel), &real) &&
+    const bool kept = S_ISLNK(mode) && RealPath(JoinRoot(real_root, rel), &real) &&
                       IsWithin(real, real_root) && ::stat(real.c_str(), &target) == 0 &&
                       S_ISREG(target.st_mode);
     if (!kept) s->unlisted.push_back(rel);

@@ -74,7 +74,9 @@ class TreeIo {
   // dot-directories (.git/, .venv/, ...) and does not descend into symlinked
   // directories. A symlink is listed only if it resolves to a regular file
   // inside the tree. Fails only when a directory cannot be listed. With
-  // `skips`, also says what it left out (both lists sorted).
+  // `skips`, also says what it left out (both lists sorted). The system
+  // running out of memory (ENOMEM) throws std::bad_alloc, as an allocation
+  // that fails does: out of memory (exit 4), not a tree that cannot be read.
   bool ListFiles(const std::string& suffix, std::vector<std::string>* out, Diagnostic* err,
                  ListingSkips* skips = nullptr) const;
 

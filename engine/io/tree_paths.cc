@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <memory>
+#include <new>
 
 namespace muh {
 namespace io {
@@ -34,10 +36,13 @@ std::string DirName(const std::string& path) {
 std::string BaseName(const std::string& path) { return path.substr(path.rfind('/') + 1); }
 
 bool RealPath(const std::string& path, std::string* out) {
-  char* resolved = ::realpath(path.c_str(), nullptr);
-  if (resolved == nullptr) return false;
-  *out = resolved;
-  std::free(resolved);
+  std::unique_ptr<char, decltype(&std::free)> resolved(::realpath(path.c_str(), nullptr),
+                                                       &std::free);
+  if (resolved == nullptr) {
+    if (errno == ENOMEM) throw std::bad_alloc();
+    return false;
+  }
+  *out = resolved.get();
   return true;
 }
 

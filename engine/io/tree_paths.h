@@ -30,7 +30,8 @@ std::string DirName(const std::string& path);
 
 std::string BaseName(const std::string& path);
 
-// realpath(3) into *out; false with errno set on failure.
+// realpath(3) into *out; false with errno set on failure. ENOMEM throws
+// std::bad_alloc: out of memory is never a path that does not resolve.
 bool RealPath(const std::string& path, std::string* out);
 
 bool HasDotDotComponent(const std::string& rel);

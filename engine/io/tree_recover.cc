@@ -4,7 +4,11 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <new>
+#include <optional>
 
+#include "engine/base/exit_codes.h"
+#include "engine/base/out_of_memory.h"
 #include "engine/io/commit_steps.h"
 #include "engine/io/tree_io.h"
 #include "engine/io/tree_paths.h"
@@ -31,9 +35,22 @@ class Recovery {
   Recovery(SysCalls* sys, std::string real_root, std::vector<Diagnostic>* errs)
       : sys_(sys), real_root_(std::move(real_root)), errs_(errs) {}
 
+  // Out of memory (std::bad_alloc) goes on to the caller (exit 4) while
+  // this run has renamed nothing; after a rename, ExitOutOfMemory exits 3:
+  // the journal still holds the state, for the next apply.
   WriteResult Run();
 
  private:
+  WriteResult Steps();
+  // Renames FROM over TO (a change to a target), noting that this run did.
+  int Rename(const std::string& from, const std::string& to) {
+    if (!renamed_) note_.emplace(kExitWriteFailed, kRecoveryWords);
+    renamed_ = true;
+    return sys_->Rename(from.c_str(), to.c_str());
+  }
+  static constexpr char kRecoveryWords[] =
+      " while finishing an interrupted apply; .muhpatch-journal keeps its state for the next "
+      "apply";
   Holds WhatHolds(const std::string& path, const JournalEntry& e, bool temp) const;
   bool CanRollForward() const;
   WriteResult RollForward();
@@ -52,6 +69,8 @@ class Recovery {
   std::vector<Found> found_;
   std::vector<std::string> dirs_;
   std::vector<std::string> removed_;
+  bool renamed_ = false;
+  std::optional<AbruptExitNote> note_;
 };
 
 Holds Recovery::WhatHolds(const std::string& path, const JournalEntry& e, bool temp) const {
@@ -107,7 +126,7 @@ WriteResult Recovery::RollForward() {
   for (const Found& f : found_) {
     result.new_files.push_back(f.entry->target);
     if (!f.temp_exists) continue;
-    if (sys_->Rename(f.temp.c_str(), f.target.c_str()) != 0) {
+    if (Rename(f.temp, f.target) != 0) {
       errs_->push_back(MakeError(f.entry->target, 0, 0,
                                  "cannot complete an interrupted apply: cannot rename " +
                                      io::BaseName(f.temp) + " over it" + Why(errno)));
@@ -153,7 +172,7 @@ WriteResult Recovery::RollBack() {
       result.cause = FailureCause::kConflict;
       result.leftovers.push_back(e.backup);
     } else if (now == Holds::kNew || !target_exists) {
-      if (sys_->Rename(f.backup.c_str(), f.target.c_str()) != 0) {
+      if (Rename(f.backup, f.target) != 0) {
         errs_->push_back(MakeError(e.target, 0, 0,
                                    "cannot restore it from " + io::BaseName(f.backup) +
                                        ", left by an interrupted apply" + Why(errno)));
@@ -186,6 +205,16 @@ WriteResult Recovery::FinishCommit() {
 }
 
 WriteResult Recovery::Run() {
+  try {
+    return Steps();
+  } catch (const std::bad_alloc&) {
+    if (!renamed_) throw;
+    ReleaseMemoryReserve();
+    ExitOutOfMemory("");  // with kRecoveryWords
+  }
+}
+
+WriteResult Recovery::Steps() {
   WriteResult none{WriteState::kUnchanged, FailureCause::kNone, {}, {}, {}};
   const std::string path = io::JoinRoot(real_root_, kJournalName);
   const std::string fresh = io::JoinRoot(real_root_, kJournalNewName);
