@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <memory>
+#include <new>
 
 #include "engine/base/parallel.h"
 #include "engine/rules/scope.h"
@@ -17,7 +18,15 @@ namespace muh {
 namespace plan {
 
 void FreeTrees(std::map<std::string, std::unique_ptr<SyntaxTree>>* trees) {
+  // Runs in destructors: where even the list cannot be had (out of
+  // memory), the trees are freed here, one by one.
   std::vector<std::unique_ptr<SyntaxTree>> all;
+  try {
+    all.reserve(trees->size());
+  } catch (const std::bad_alloc&) {
+    trees->clear();
+    return;
+  }
   for (auto& [path, tree] : *trees) {
     if (tree) all.push_back(std::move(tree));
   }
