@@ -46,4 +46,25 @@ TEST_CASE("the lexer gives up on unbalanced brackets and open strings") {
   CHECK_FALSE(PyLines::Lex("x = 1)\n").has_value());
 }
 
+TEST_CASE("lines count every newline: in strings, after escapes and continuations") {
+  std::string src =
+      "a = '''x\n"
+      "y'''  # c\n"
+      "b = 'p\\\n"
+      "q' + \\\n"
+      "    1\n"
+      "c = 2";
+  auto lines = PyLines::Lex(src);
+  REQUIRE(lines.has_value());
+  REQUIRE(lines->lines().size() == 3);
+  CHECK(lines->lines()[1].line == 3);
+  CHECK(lines->lines()[2].line == 6);
+  CHECK(lines->LineOf(0) == 1);
+  CHECK(lines->LineOf(src.find("y'''")) == 2);
+  CHECK(lines->LineOf(src.find("q'")) == 4);
+  CHECK(lines->LineOf(src.find("1\n")) == 5);
+  CHECK(lines->LineOf(src.find("c =")) == 6);
+  CHECK(lines->LineOf(src.size() + 10) == 6);
+}
+
 }  // namespace muh
