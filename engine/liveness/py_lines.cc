@@ -4,6 +4,8 @@
 #include <cctype>
 #include <cstring>
 
+#include "engine/liveness/byte_scan.h"
+
 namespace muh {
 
 namespace {
@@ -14,14 +16,22 @@ bool IsWordChar(char c) {
          u >= 0x80;
 }
 
-// The bytes the lexer must look at inside a line; all others are skipped.
-struct SpecialTable {
-  bool special[256] = {};
-  SpecialTable() {
-    for (char c : std::string_view("#\\()[]{}\"'\n")) special[static_cast<unsigned char>(c)] = true;
-  }
-};
-const SpecialTable kSpecial;
+// The offset of the first byte from `i` that the lexer must look at in
+// code (all others are skipped), or src.size().
+std::size_t NextInCode(std::string_view src, std::size_t i) {
+  const char* end = src.data() + src.size();
+  return static_cast<std::size_t>(
+      FindAnyOf<'#', '\\', '(', ')', '[', ']', '{', '}', '"', '\'', '\n'>(src.data() + i, end) -
+      src.data());
+}
+
+// The same inside a string that `quote` opened.
+std::size_t NextInString(std::string_view src, std::size_t i, char quote) {
+  const char* end = src.data() + src.size();
+  const char* at = quote == '"' ? FindAnyOf<'\\', '\n', '"'>(src.data() + i, end)
+                                : FindAnyOf<'\\', '\n', '\''>(src.data() + i, end);
+  return static_cast<std::size_t>(at - src.data());
+}
 
 bool InRanges(const std::vector<PyLines::Range>& ranges, std::size_t at) {
   auto it =
@@ -86,12 +96,10 @@ std::optional<PyLines> PyLines::Lex(std::string_view src) {
       i = j;
     }
     continued = false;
-    while (i < n && src[i] != '\n') {
+    for (;;) {
+      i = NextInCode(src, i);
+      if (i >= n || src[i] == '\n') break;
       char c = src[i];
-      if (!kSpecial.special[static_cast<unsigned char>(c)]) {
-        ++i;
-        continue;
-      }
       if (c == '#') {
         const void* nl = std::memchr(src.data() + i, '\n', n - i);
         std::size_t stop =
@@ -123,6 +131,8 @@ std::optional<PyLines> PyLines::Lex(std::string_view src) {
         bool triple = i + 2 < n && src[i + 1] == c && src[i + 2] == c;
         i += triple ? 3 : 1;
         for (;;) {
+          if (i >= n) return std::nullopt;
+          i = NextInString(src, i, c);
           if (i >= n) return std::nullopt;
           char s = src[i];
           if (s == '\\') {

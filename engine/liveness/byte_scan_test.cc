@@ -1,0 +1,44 @@
+#include "engine/liveness/byte_scan.h"
+
+#include <doctest/doctest.h>
+
+#include <random>
+#include <string>
+
+namespace muh {
+
+namespace {
+
+// Bytes that exercise every class: the searched ones, word bytes at the
+// edges of their ranges, UTF-8 and control bytes.
+std::string RandomBytes(std::mt19937* rng, std::size_t n) {
+  static const std::string kAlphabet =
+      std::string("#\\()[]{}\"'\n azAZ09_@`/:[{\x7f\x80\xff\t\r.=") + '\0';
+  std::uniform_int_distribution<std::size_t> pick(0, kAlphabet.size() - 1);
+  std::uniform_int_distribution<int> rare(0, 9);
+  std::string out(n, ' ');
+  // Mostly plain letters, so that the searched bytes fall anywhere in a step.
+  for (char& c : out) c = rare(*rng) == 0 ? kAlphabet[pick(*rng)] : 'q';
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("FindAnyOf finds the first of its bytes at every offset and length") {
+  std::mt19937 rng(7);
+  for (int round = 0; round < 300; ++round) {
+    std::string s = RandomBytes(&rng, static_cast<std::size_t>(round % 70));
+    const char* end = s.data() + s.size();
+    for (std::size_t from = 0; from <= s.size(); ++from) {
+      const char* want = s.data() + from;
+      while (want < end && *want != '\\' && *want != '\n' && *want != '"') ++want;
+      CHECK(FindAnyOf<'\\', '\n', '"'>(s.data() + from, end) == want);
+    }
+  }
+  std::string none(100, 'x');
+  CHECK(FindAnyOf<'#'>(none.data(), none.data() + none.size()) == none.data() + none.size());
+  none[99] = '#';
+  CHECK(FindAnyOf<'#'>(none.data(), none.data() + none.size()) == none.data() + 99);
+}
+
+}  // namespace muh
