@@ -41,4 +41,28 @@ TEST_CASE("FindAnyOf finds the first of its bytes at every offset and length") {
   CHECK(FindAnyOf<'#'>(none.data(), none.data() + none.size()) == none.data() + 99);
 }
 
+TEST_CASE("WordBytes marks letters, digits, '_' and bytes from 0x80, and no others") {
+  std::mt19937 rng(11);
+  for (int round = 0; round < 300; ++round) {
+    std::string s = RandomBytes(&rng, 64);
+    std::size_t n = static_cast<std::size_t>(round % 65);
+    std::uint64_t want = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (IsWordByte(s[i])) want |= std::uint64_t{1} << i;
+    }
+    CHECK(WordBytes(s.data(), n) == want);
+  }
+  std::string all(256, ' ');
+  for (int c = 0; c < 256; ++c) all[static_cast<std::size_t>(c)] = static_cast<char>(c);
+  for (std::size_t at = 0; at < 256; at += 64) {
+    std::uint64_t bits = WordBytes(all.data() + at, 64);
+    for (std::size_t i = 0; i < 64; ++i) {
+      unsigned char u = static_cast<unsigned char>(at + i);
+      bool word = (u >= '0' && u <= '9') || (u >= 'A' && u <= 'Z') || (u >= 'a' && u <= 'z') ||
+                  u == '_' || u >= 0x80;
+      CHECK(((bits >> i) & 1) == (word ? 1u : 0u));
+    }
+  }
+}
+
 }  // namespace muh

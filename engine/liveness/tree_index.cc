@@ -113,31 +113,6 @@ const PyLines* TreeIndex::Lines(const std::string& path) {
   return f.lines.get();
 }
 
-namespace {
-
-struct WordTable {
-  bool word[256];
-  WordTable() {
-    for (int c = 0; c < 256; ++c) word[c] = IsWordChar(static_cast<char>(c));
-  }
-};
-const WordTable kWords;
-
-// Two bit positions of a word in a 16384-bit filter: a hash of its length
-// and of its first and last (up to) eight bytes, one multiply per word.
-std::pair<uint32_t, uint32_t> WordBits(const char* p, std::size_t n) {
-  uint64_t head = 0;
-  uint64_t tail = 0;
-  std::size_t k = n < 8 ? n : 8;
-  std::memcpy(&head, p, k);
-  std::memcpy(&tail, p + n - k, k);
-  uint64_t h = (head ^ (tail << 1 | tail >> 63) ^ n) * 0x9E3779B97F4A7C15ull;
-  h ^= h >> 29;
-  return {static_cast<uint32_t>(h & 16383), static_cast<uint32_t>((h >> 40) & 16383)};
-}
-
-}  // namespace
-
 const std::vector<std::size_t>& TreeIndex::Occurrences(const std::string& path,
                                                        const std::string& word) {
   FileState& f = File(path);
@@ -145,29 +120,8 @@ const std::vector<std::size_t>& TreeIndex::Occurrences(const std::string& path,
   if (it != f.occurrences.end()) return it->second;
   std::vector<std::size_t> out;
   const std::string* b = Bytes(path);
-  if (b != nullptr && !f.words) {
-    f.words = std::make_unique<WordFilter>();
-    f.words->fill(0);
-    const char* data = b->data();
-    std::size_t n = b->size();
-    const bool* is_word = kWords.word;
-    for (std::size_t i = 0; i < n;) {
-      if (!is_word[static_cast<unsigned char>(data[i])]) {
-        ++i;
-        continue;
-      }
-      std::size_t s = i;
-      while (i < n && is_word[static_cast<unsigned char>(data[i])]) ++i;
-      auto [x, y] = WordBits(data + s, i - s);
-      (*f.words)[x >> 6] |= 1ull << (x & 63);
-      (*f.words)[y >> 6] |= 1ull << (y & 63);
-    }
-  }
-  bool maybe = false;
-  if (b != nullptr && !word.empty()) {
-    auto [x, y] = WordBits(word.data(), word.size());
-    maybe = ((*f.words)[x >> 6] >> (x & 63) & 1) && ((*f.words)[y >> 6] >> (y & 63) & 1);
-  }
+  if (b != nullptr && !f.words) f.words = std::make_unique<WordFilter>(*b);
+  bool maybe = b != nullptr && f.words->MayHold(word);
   if (maybe) {
     const char* data = b->data();
     std::size_t n = b->size();

@@ -21,6 +21,7 @@
 #include "engine/liveness/module_names.h"
 #include "engine/liveness/py_imports.h"
 #include "engine/liveness/py_lines.h"
+#include "engine/liveness/word_filter.h"
 
 namespace muh {
 
@@ -74,15 +75,12 @@ class TreeIndex {
   LineGuard GuardOf(const std::string& path, int k);
   std::optional<ConstantFlag> FlagAt(const std::string& path, const std::string& name, int depth);
 
-  // Per file: a Bloom filter of the words in it, built on the first search,
-  // so that a search skips the files that cannot hold its word.
-  using WordFilter = std::array<uint64_t, 256>;
   struct FileState {
     std::unique_ptr<std::string> bytes;
     bool read = false;
     std::unique_ptr<PyLines> lines;
     bool lexed = false;
-    std::unique_ptr<WordFilter> words;
+    std::unique_ptr<WordFilter> words;  // built on the file's first search
     std::unordered_map<std::string, std::vector<std::size_t>> occurrences;
     std::unordered_map<int, LineGuard> guards;
   };
