@@ -152,13 +152,26 @@ Evidence TreeIndex::At(const std::string& path, int k) {
   return e;
 }
 
-LineGuard TreeIndex::Guard(const std::string& path, int k) {
-  FileState& file = File(path);
+const LineGuard& TreeIndex::Guard(const std::string& path, int k) {
+  FileState& file = File(path);  // stays put: files_ and guards are node-based
   auto cached = file.guards.find(k);
   if (cached != file.guards.end()) return cached->second;
   LineGuard g = GuardOf(path, k);
-  File(path).guards.emplace(k, g);
-  return g;
+  return file.guards.emplace(k, std::move(g)).first->second;
+}
+
+const ConditionResult& TreeIndex::HeaderValue(const std::string& path, int h) {
+  FileState& file = File(path);
+  auto cached = file.headers.find(h);
+  if (cached != file.headers.end()) return cached->second;
+  ConditionResult r;
+  if (const PyLines* lines = Lines(path)) {
+    ConditionContext ctx;
+    ctx.facts = &facts_;
+    ctx.flag = [this, &path](std::string_view name) { return Flag(path, std::string(name)); };
+    r = EvaluateCondition(lines->HeaderCondition(h), ctx);
+  }
+  return file.headers.emplace(h, std::move(r)).first->second;
 }
 
 LineGuard TreeIndex::GuardOf(const std::string& path, int k) {
@@ -166,11 +179,8 @@ LineGuard TreeIndex::GuardOf(const std::string& path, int k) {
   const PyLines* lines = Lines(path);
   if (lines == nullptr || k < 0) return g;
   const std::vector<LogicalLine>& ls = lines->lines();
-  ConditionContext ctx;
-  ctx.facts = &facts_;
-  ctx.flag = [this, &path](std::string_view name) { return Flag(path, std::string(name)); };
   auto decide = [&](int h, Tri want) -> bool {
-    ConditionResult r = EvaluateCondition(lines->HeaderCondition(h), ctx);
+    const ConditionResult& r = HeaderValue(path, h);
     if (r.value == Tri::kUnknown || r.value == want) return false;
     g.value = Tri::kFalse;
     g.why = r.why;

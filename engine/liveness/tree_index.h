@@ -50,8 +50,9 @@ class TreeIndex {
   // Offsets of `word` as a whole word (in code, strings and comments).
   const std::vector<std::size_t>& Occurrences(const std::string& path, const std::string& word);
 
-  // Whether the branches around line `k` of `path` are taken.
-  LineGuard Guard(const std::string& path, int k);
+  // Whether the branches around line `k` of `path` are taken (kept: valid
+  // while the index lives).
+  const LineGuard& Guard(const std::string& path, int k);
   // The line of an unconditional return, raise, continue or break that
   // precedes line `k` in one of its enclosing blocks (same function).
   std::optional<int> AfterExit(const std::string& path, int k);
@@ -73,6 +74,11 @@ class TreeIndex {
 
  private:
   LineGuard GuardOf(const std::string& path, int k);
+  // The value of header `h`'s condition. Kept per header: the headers
+  // around a file's imports are shared, and each costs a parse. The flags
+  // it reads are settled on first use, so a second evaluation could not
+  // differ.
+  const ConditionResult& HeaderValue(const std::string& path, int h);
   std::optional<ConstantFlag> FlagAt(const std::string& path, const std::string& name, int depth);
 
   struct FileState {
@@ -83,6 +89,7 @@ class TreeIndex {
     std::unique_ptr<WordFilter> words;  // built on the file's first search
     std::unordered_map<std::string, std::vector<std::size_t>> occurrences;
     std::unordered_map<int, LineGuard> guards;
+    std::unordered_map<int, ConditionResult> headers;
   };
   FileState& File(const std::string& path);
 
