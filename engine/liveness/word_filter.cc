@@ -27,22 +27,31 @@ std::uint64_t Load8(const char* p) {
   return v;
 }
 
-// The hash of the `n`-byte word at p whose first (up to) 8 bytes,
-// zero-padded, are `head`. Its last (up to) 8 bytes are `head` again in a
-// word of 8 bytes or fewer.
-std::uint64_t Hash(const char* p, std::size_t n, std::uint64_t head) {
-  std::uint64_t tail = n >= 8 ? Load8(p + n - 8) : head;
+// The hash of an `n`-byte word from its first and last (up to) 8 bytes,
+// zero-padded: `head` and `tail` are equal in a word of 8 bytes or fewer.
+std::uint64_t Mix(std::uint64_t head, std::uint64_t tail, std::size_t n) {
   std::uint64_t h = (head ^ (tail << 1 | tail >> 63) ^ n) * 0x9E3779B97F4A7C15ull;
   return h ^ (h >> 29);
 }
 
+// The hash of the `n`-byte word at p, when 8 bytes can be read from p.
+// Branch-free: whether a word is longer than 8 bytes is a coin toss.
+std::uint64_t Hash(const char* p, std::size_t n) {
+  std::uint64_t keep = kMasks.head[n < 8 ? n : 8];
+  std::uint64_t head = Load8(p) & keep;
+  std::size_t last8 = (n - 8) & (std::size_t{0} - (n >= 8));  // n - 8, or 0: no branch
+  std::uint64_t tail = Load8(p + last8) & keep;
+  return Mix(head, tail, n);
+}
+
 // The same for a word that may end less than 8 bytes before its buffer does.
 std::uint64_t HashNearEnd(const char* p, std::size_t n) {
+  if (n >= 8) return Mix(Load8(p), Load8(p + n - 8), n);
   unsigned char b[8] = {};
-  std::memcpy(b, p, n < 8 ? n : 8);
+  std::memcpy(b, p, n);
   std::uint64_t head;
   std::memcpy(&head, b, 8);
-  return Hash(p, n, head);
+  return Mix(head, head, n);
 }
 
 }  // namespace
@@ -53,7 +62,7 @@ WordFilter::WordFilter(std::string_view text) {
   auto add = [&](std::size_t begin, std::size_t end) {
     std::size_t n = end - begin;
     if (begin + 8 <= size) {
-      Add(Hash(data + begin, n, Load8(data + begin) & kMasks.head[n < 8 ? n : 8]));
+      Add(Hash(data + begin, n));
     } else {
       Add(HashNearEnd(data + begin, n));
     }
