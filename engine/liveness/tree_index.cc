@@ -115,26 +115,30 @@ const PyLines* TreeIndex::Lines(const std::string& path) {
 
 const std::vector<std::size_t>& TreeIndex::Occurrences(const std::string& path,
                                                        const std::string& word) {
+  // Most searches are of a word the file lacks: the filter answers them,
+  // and only the others are kept.
+  static const std::vector<std::size_t> kNone;
   FileState& f = File(path);
+  if (!f.words) {
+    const std::string* b = Bytes(path);
+    if (b == nullptr) return kNone;
+    f.words = std::make_unique<WordFilter>(*b);
+  }
+  if (!f.words->MayHold(word)) return kNone;
   auto it = f.occurrences.find(word);
   if (it != f.occurrences.end()) return it->second;
   std::vector<std::size_t> out;
   const std::string* b = Bytes(path);
-  if (b != nullptr && !f.words) f.words = std::make_unique<WordFilter>(*b);
-  bool maybe = b != nullptr && f.words->MayHold(word);
-  if (maybe) {
-    const char* data = b->data();
-    std::size_t n = b->size();
-    std::size_t at = 0;
-    while (at < n) {
-      const void* hit = memmem(data + at, n - at, word.data(), word.size());
-      if (hit == nullptr) break;
-      std::size_t o = static_cast<std::size_t>(static_cast<const char*>(hit) - data);
-      bool before = o == 0 || !IsWordChar(data[o - 1]);
-      bool after = o + word.size() >= n || !IsWordChar(data[o + word.size()]);
-      if (before && after) out.push_back(o);
-      at = o + 1;
-    }
+  const char* data = b->data();
+  std::size_t n = b->size();
+  for (std::size_t at = 0; at < n;) {
+    const void* hit = memmem(data + at, n - at, word.data(), word.size());
+    if (hit == nullptr) break;
+    std::size_t o = static_cast<std::size_t>(static_cast<const char*>(hit) - data);
+    bool before = o == 0 || !IsWordChar(data[o - 1]);
+    bool after = o + word.size() >= n || !IsWordChar(data[o + word.size()]);
+    if (before && after) out.push_back(o);
+    at = o + 1;
   }
   return f.occurrences.emplace(word, std::move(out)).first->second;
 }
