@@ -75,16 +75,18 @@ ModuleMap::ModuleMap(const std::vector<std::string>& paths) {
       module_of_.emplace(p, *m);
     }
   }
+  for (const auto& [module, path] : path_of_) path_by_module_.emplace(module, &path);
+  for (const auto& [path, module] : module_of_) module_by_path_.emplace(path, &module);
 }
 
 const std::string* ModuleMap::PathOf(std::string_view module) const {
-  auto it = path_of_.find(module);
-  return it == path_of_.end() ? nullptr : &it->second;
+  auto it = path_by_module_.find(module);
+  return it == path_by_module_.end() ? nullptr : it->second;
 }
 
 const std::string* ModuleMap::ModuleOf(std::string_view path) const {
-  auto it = module_of_.find(path);
-  return it == module_of_.end() ? nullptr : &it->second;
+  auto it = module_by_path_.find(path);
+  return it == module_by_path_.end() ? nullptr : it->second;
 }
 
 std::vector<std::string> ModuleMap::WithPrefix(std::string_view prefix) const {

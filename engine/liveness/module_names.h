@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace muh {
@@ -30,6 +31,12 @@ std::optional<std::string> ResolveRelative(std::string_view importer, bool is_pa
 class ModuleMap {
  public:
   explicit ModuleMap(const std::vector<std::string>& paths);
+  // Not copyable: the hash indexes view the ordered maps' strings.
+  ModuleMap(const ModuleMap&) = delete;
+  ModuleMap& operator=(const ModuleMap&) = delete;
+  ModuleMap(ModuleMap&&) = default;
+  ModuleMap& operator=(ModuleMap&&) = default;
+
   // The path of `module`, or nullptr when the tree has no such module.
   const std::string* PathOf(std::string_view module) const;
   // The module of `path`, or nullptr when it is not one of the tree's.
@@ -38,8 +45,12 @@ class ModuleMap {
   std::vector<std::string> WithPrefix(std::string_view prefix) const;
 
  private:
-  std::map<std::string, std::string, std::less<>> path_of_;
+  std::map<std::string, std::string, std::less<>> path_of_;  // ordered, for WithPrefix
   std::map<std::string, std::string, std::less<>> module_of_;
+  // Lookups go by hash: the analysis makes tens of thousands of them, of
+  // names and paths that share long prefixes.
+  std::unordered_map<std::string_view, const std::string*> path_by_module_;
+  std::unordered_map<std::string_view, const std::string*> module_by_path_;
 };
 
 }  // namespace muh

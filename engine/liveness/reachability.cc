@@ -19,7 +19,28 @@ std::string_view Arguments(const PyLines& lines, std::size_t open) {
   return {};
 }
 
+// Whether the tree holds `module` or one of its packages.
+bool InTree(const ModuleMap& mods, std::string_view module) {
+  for (std::size_t dot = module.find('.');; dot = module.find('.', dot + 1)) {
+    if (mods.PathOf(module.substr(0, dot)) != nullptr) return true;
+    if (dot == std::string_view::npos) return false;
+  }
+}
+
 }  // namespace
+
+template <typename MakeVia>
+void Reachability::ReachWith(std::string_view module, const MakeVia& via) {
+  // Its packages first (`a`, `a.b` for `a.b.c`), then the module itself.
+  for (std::size_t dot = module.find('.');; dot = module.find('.', dot + 1)) {
+    const std::string* p = index_->modules().PathOf(module.substr(0, dot));
+    if (p != nullptr && reached_.insert(*p).second) {
+      via_.emplace(*p, via());
+      queue_.push_back(*p);
+    }
+    if (dot == std::string_view::npos) break;
+  }
+}
 
 Reachability Reachability::Run(TreeIndex* index) {
   Reachability r;
@@ -60,7 +81,9 @@ Reachability Reachability::Run(TreeIndex* index) {
         pending.push_back(d);
         continue;
       }
-      for (const std::string& t : d.targets) r.Reach(t, index->At(d.path, d.line));
+      for (const std::string& t : d.targets) {
+        r.ReachWith(t, [&] { return index->At(d.path, d.line); });
+      }
       more = true;
     }
     r.deferred_ = std::move(pending);
@@ -134,15 +157,8 @@ const std::vector<BlockedImport>* Reachability::Blocked(const std::string& path)
   return it == blocked_.end() ? nullptr : &it->second;
 }
 
-void Reachability::Reach(const std::string& module, const Evidence& via) {
-  std::vector<std::string> chain = ParentPackages(module);
-  chain.push_back(module);
-  for (const std::string& m : chain) {
-    const std::string* p = index_->modules().PathOf(m);
-    if (p == nullptr || !reached_.insert(*p).second) continue;
-    via_.emplace(*p, via);
-    queue_.push_back(*p);
-  }
+void Reachability::Reach(std::string_view module, const Evidence& via) {
+  ReachWith(module, [&via]() -> const Evidence& { return via; });
 }
 
 std::vector<std::string> Reachability::Targets(const std::string& path,
@@ -151,9 +167,7 @@ std::vector<std::string> Reachability::Targets(const std::string& path,
   const ModuleMap& mods = index_->modules();
   if (!s.is_from) {
     for (const ImportedName& n : s.names) {
-      bool any = mods.PathOf(n.name) != nullptr;
-      for (const std::string& p : ParentPackages(n.name)) any = any || mods.PathOf(p) != nullptr;
-      if (any) out.push_back(n.name);
+      if (InTree(mods, n.name)) out.push_back(n.name);
     }
     return out;
   }
@@ -161,12 +175,13 @@ std::vector<std::string> Reachability::Targets(const std::string& path,
   if (me == nullptr) return out;
   auto base = ResolveRelative(*me, IsPackageInit(path), s.level, s.from_module);
   if (!base) return out;
-  bool any = mods.PathOf(*base) != nullptr;
-  for (const std::string& p : ParentPackages(*base)) any = any || mods.PathOf(p) != nullptr;
-  if (any) out.push_back(*base);
+  if (InTree(mods, *base)) out.push_back(*base);
+  std::string sub = *base + ".";
   for (const ImportedName& n : s.names) {
-    std::string sub = *base + "." + n.name;
-    if (n.name != "*" && mods.PathOf(sub) != nullptr) out.push_back(sub);
+    if (n.name == "*") continue;
+    sub.resize(base->size() + 1);
+    sub += n.name;
+    if (mods.PathOf(sub) != nullptr) out.push_back(sub);
   }
   return out;
 }
@@ -201,7 +216,7 @@ void Reachability::Scan(const std::string& path) {
       deferred_.push_back(Deferred{path, k, unit, targets});
       continue;
     }
-    for (const std::string& t : targets) Reach(t, index_->At(path, k));
+    for (const std::string& t : targets) ReachWith(t, [&] { return index_->At(path, k); });
   }
   ScanDynamic(path, *lines);
 }

@@ -11,8 +11,9 @@
 #pragma once
 
 #include <map>
-#include <set>
 #include <string>
+#include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "engine/liveness/references.h"
@@ -31,7 +32,7 @@ class Reachability {
   static Reachability Run(TreeIndex* index);
 
   bool entry_found() const { return entry_found_; }
-  bool Reached(const std::string& path) const { return reached_.count(path) != 0; }
+  bool Reached(std::string_view path) const { return reached_.count(path) != 0; }
   // The import that first reached `path` (empty for the entry and packages above it).
   const Evidence* Via(const std::string& path) const;
   // Imports of `path` in reached modules that never run.
@@ -62,7 +63,11 @@ class Reachability {
   // Reaches every module named by a literal the reached code assigns to a
   // watched name; true when that reached a new module.
   bool ReachWatched();
-  void Reach(const std::string& module, const Evidence& via);
+  void Reach(std::string_view module, const Evidence& via);
+  // The same, making the evidence only for a module reached first here:
+  // most imports are of modules already reached.
+  template <typename MakeVia>
+  void ReachWith(std::string_view module, const MakeVia& via);
   void Scan(const std::string& path);
   void ScanDynamic(const std::string& path, const PyLines& lines);
   // Literal values the lines of `path` that run assign to `name`
@@ -72,7 +77,7 @@ class Reachability {
 
   TreeIndex* index_ = nullptr;
   bool entry_found_ = false;
-  std::set<std::string> reached_;
+  std::unordered_set<std::string_view> reached_;  // views of the index's module paths
   std::map<std::string, Evidence> via_;
   std::vector<std::string> queue_;
   std::vector<Deferred> deferred_;
