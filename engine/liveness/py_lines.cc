@@ -16,22 +16,9 @@ bool IsWordChar(char c) {
          u >= 0x80;
 }
 
-// The offset of the first byte from `i` that the lexer must look at in
-// code (all others are skipped), or src.size().
-std::size_t NextInCode(std::string_view src, std::size_t i) {
-  const char* end = src.data() + src.size();
-  return static_cast<std::size_t>(
-      FindAnyOf<'#', '\\', '(', ')', '[', ']', '{', '}', '"', '\'', '\n'>(src.data() + i, end) -
-      src.data());
-}
-
-// The same inside a string that `quote` opened.
-std::size_t NextInString(std::string_view src, std::size_t i, char quote) {
-  const char* end = src.data() + src.size();
-  const char* at = quote == '"' ? FindAnyOf<'\\', '\n', '"'>(src.data() + i, end)
-                                : FindAnyOf<'\\', '\n', '\''>(src.data() + i, end);
-  return static_cast<std::size_t>(at - src.data());
-}
+// The bytes the lexer must look at, in code and in strings; it skips all
+// others.
+using Specials = ByteCursor<'#', '\\', '(', ')', '[', ']', '{', '}', '"', '\'', '\n'>;
 
 bool InRanges(const std::vector<PyLines::Range>& ranges, std::size_t at) {
   auto it =
@@ -61,19 +48,22 @@ std::optional<PyLines> PyLines::Lex(std::string_view src) {
   std::vector<int> open;  // indices of lines still open as headers, by indent
   LogicalLine* current = nullptr;
   const std::size_t n = src.size();
+  Specials specials(src);
   while (i < n) {
     std::size_t line_begin = i;
     if (depth == 0 && !continued) {
       int indent = 0;
       std::size_t j = i;
-      for (; j < n; ++j) {
-        if (src[j] == ' ') {
-          ++indent;
-        } else if (src[j] == '\t') {
+      for (;;) {
+        std::size_t spaces = LeadingSpaces(src.data() + j, src.data() + n);
+        indent += static_cast<int>(spaces);
+        j += spaces;
+        if (j < n && src[j] == '\t') {
           indent = (indent / 8 + 1) * 8;
-        } else if (src[j] != '\f') {
+        } else if (j >= n || src[j] != '\f') {
           break;
         }
+        ++j;
       }
       bool blank = j >= n || src[j] == '\n' || src[j] == '\r' || src[j] == '#';
       if (blank) {
@@ -97,7 +87,7 @@ std::optional<PyLines> PyLines::Lex(std::string_view src) {
     }
     continued = false;
     for (;;) {
-      i = NextInCode(src, i);
+      i = specials.Next(i);
       if (i >= n || src[i] == '\n') break;
       char c = src[i];
       if (c == '#') {
@@ -132,9 +122,13 @@ std::optional<PyLines> PyLines::Lex(std::string_view src) {
         i += triple ? 3 : 1;
         for (;;) {
           if (i >= n) return std::nullopt;
-          i = NextInString(src, i, c);
+          i = specials.Next(i);
           if (i >= n) return std::nullopt;
           char s = src[i];
+          if (s != c && s != '\\' && s != '\n') {
+            ++i;  // a bracket, the other quote or `#`: text like any other
+            continue;
+          }
           if (s == '\\') {
             if (i + 1 < n && src[i + 1] == '\n') ++line;
             i += 2;
