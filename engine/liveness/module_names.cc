@@ -1,5 +1,6 @@
 #include "engine/liveness/module_names.h"
 
+#include <algorithm>
 #include <cctype>
 
 namespace muh {
@@ -75,11 +76,18 @@ ModuleMap::ModuleMap(const std::vector<std::string>& paths) {
       module_of_.emplace(p, *m);
     }
   }
-  for (const auto& [module, path] : path_of_) path_by_module_.emplace(module, &path);
+  for (const auto& [module, path] : path_of_) {
+    path_by_module_.emplace(module, &path);
+    std::string top = module.substr(0, module.find('.'));
+    // Sorted names put each first segment's modules next to each other.
+    if (tops_.empty() || tops_.back() != top) tops_.push_back(top);
+  }
   for (const auto& [path, module] : module_of_) module_by_path_.emplace(path, &module);
 }
 
 const std::string* ModuleMap::PathOf(std::string_view module) const {
+  std::string_view top = module.substr(0, module.find('.'));
+  if (std::find(tops_.begin(), tops_.end(), top) == tops_.end()) return nullptr;
   auto it = path_by_module_.find(module);
   return it == path_by_module_.end() ? nullptr : it->second;
 }

@@ -51,6 +51,9 @@ class ModuleMap {
   // names and paths that share long prefixes.
   std::unordered_map<std::string_view, const std::string*> path_by_module_;
   std::unordered_map<std::string_view, const std::string*> module_by_path_;
+  // The first segments of the modules (`vllm`): a name under no other
+  // (`torch.nn`, `typing.List`) is answered without a lookup.
+  std::vector<std::string> tops_;
 };
 
 }  // namespace muh

@@ -192,14 +192,17 @@ void Reachability::Scan(const std::string& path) {
     opaque_.push_back(Evidence{path, 0, "the file could not be read or lexed"});
     return;
   }
+  std::string_view src = lines->src();
   for (int k = 0; k < static_cast<int>(lines->lines().size()); ++k) {
+    char first = src[lines->lines()[static_cast<std::size_t>(k)].code];
+    if (first != 'i' && first != 'f') continue;  // most lines: no need for the keyword
     std::string_view kw = lines->Keyword(k);
     if (kw != "import" && kw != "from") continue;
     auto stmt = ParseImport(lines->Code(k));
     if (!stmt) continue;
     std::vector<std::string> targets = Targets(path, *stmt);
     if (targets.empty()) continue;
-    LineGuard g = index_->Guard(path, k);
+    const LineGuard& g = index_->Guard(path, k);
     if (g.value == Tri::kFalse) {
       BlockedImport b;
       b.why = "imported only where " + g.why;

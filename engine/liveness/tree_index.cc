@@ -67,7 +67,14 @@ TreeIndex::TreeIndex(const std::vector<std::string>& py_paths, const ReadFn& rea
                      const LivenessFacts& facts)
     : paths_(py_paths), read_(read), facts_(facts), modules_(py_paths) {}
 
-TreeIndex::FileState& TreeIndex::File(const std::string& path) { return files_[path]; }
+TreeIndex::FileState& TreeIndex::File(const std::string& path) {
+  // Calls come in runs for one file (a scan asks for its lines, guards and
+  // evidence in turn): comparing with the last path is cheaper than hashing.
+  if (last_ != nullptr && last_->first == path) return last_->second;
+  auto it = files_.try_emplace(path).first;
+  last_ = &*it;
+  return it->second;
+}
 
 const std::string* TreeIndex::Bytes(const std::string& path) {
   FileState& f = File(path);

@@ -38,6 +38,8 @@ class TreeIndex {
  public:
   TreeIndex(const std::vector<std::string>& py_paths, const ReadFn& read,
             const LivenessFacts& facts);
+  TreeIndex(const TreeIndex&) = delete;
+  TreeIndex& operator=(const TreeIndex&) = delete;
 
   const ModuleMap& modules() const { return modules_; }
   const std::vector<std::string>& paths() const { return paths_; }
@@ -98,6 +100,7 @@ class TreeIndex {
   const LivenessFacts& facts_;
   ModuleMap modules_;
   std::unordered_map<std::string, FileState> files_;
+  std::pair<const std::string, FileState>* last_ = nullptr;  // File's last answer
   std::map<std::pair<std::string, std::string>, std::optional<ConstantFlag>> flags_;
 };
 
