@@ -252,12 +252,15 @@ void Reachability::ScanDynamic(const std::string& path, const PyLines& lines) {
 
 const std::vector<std::string>& Reachability::LiteralsAssignedTo(const std::string& path,
                                                                  const std::string& name) {
+  // Most files lack the name: their answer needs no key made nor kept.
+  static const std::vector<std::string> kNone;
+  const std::vector<std::size_t>& occ = index_->Occurrences(path, name);
+  if (occ.empty()) return kNone;
   auto key = std::make_pair(path, name);
   auto it = literals_.find(key);
   if (it != literals_.end()) return it->second;
   std::vector<std::string> out;
-  const std::vector<std::size_t>& occ = index_->Occurrences(path, name);
-  const PyLines* lines = occ.empty() ? nullptr : index_->Lines(path);
+  const PyLines* lines = index_->Lines(path);
   for (std::size_t o : occ) {
     if (lines == nullptr || !lines->InCode(o)) continue;
     std::string_view src = lines->src();

@@ -164,6 +164,13 @@ Evidence TreeIndex::At(const std::string& path, int k) {
 }
 
 const LineGuard& TreeIndex::Guard(const std::string& path, int k) {
+  // A line at the top level (most imports) has no branch around it: nothing
+  // to work out or keep.
+  static const LineGuard kNone;
+  const PyLines* lines = Lines(path);
+  if (lines == nullptr || k < 0 || lines->lines()[static_cast<std::size_t>(k)].parent < 0) {
+    return kNone;
+  }
   FileState& file = File(path);  // stays put: files_ and guards are node-based
   auto cached = file.guards.find(k);
   if (cached != file.guards.end()) return cached->second;
