@@ -104,6 +104,17 @@ bool IsPlainName(std::string_view text) {
   return kWords.count(text) == 0;
 }
 
+// Whether `text` is plain names joined by dots (`self.log_stats`): an
+// attribute, which nothing here decides.
+bool IsAttributeChain(std::string_view text) {
+  std::size_t dot = text.find('.');
+  if (dot == std::string_view::npos) return false;
+  for (std::size_t at = 0;; at = dot + 1, dot = text.find('.', at)) {
+    if (!IsPlainName(text.substr(at, dot == std::string_view::npos ? dot : dot - at))) return false;
+    if (dot == std::string_view::npos) return true;
+  }
+}
+
 class Evaluator {
  public:
   Evaluator(std::string_view src, const ConditionContext& ctx) : src_(src), ctx_(ctx) {}
@@ -230,6 +241,7 @@ ConditionResult EvaluateCondition(std::string_view text, const ConditionContext&
   // needs no parse; tree-sitter takes longer over `(NAME)` than over most
   // longer conditions.
   if (IsPlainName(text)) return NameValue(text, ctx);
+  if (IsAttributeChain(text)) return ConditionResult{};  // `self.use_ray`: no fact decides it
   Wrapped w;
   if (!Wrap(text, &w)) return ConditionResult{};
   return Evaluator(w.bytes, ctx).Eval(w.expr);

@@ -42,11 +42,12 @@ TEST_CASE("conditions are decided from flags, the platform and the capability") 
   CHECK(EvaluateCondition("(", ctx).value == Tri::kUnknown);
 }
 
-TEST_CASE("a lone name is decided as it is inside a longer condition") {
+TEST_CASE("a lone name or attribute is decided as it is inside a longer condition") {
   LivenessFacts facts;
   ConditionContext ctx = Context(facts);
   // `(NAME)` is parsed; `NAME` alone is not, and must say the same.
-  for (const char* name : {"HAS_X", "OTHER", "True", "False", "None", "not", "print", "_"}) {
+  for (const char* name : {"HAS_X", "OTHER", "True", "False", "None", "not", "print", "_",
+                           "self.HAS_X", "a.b.c", "x.None", "a.", "x.not"}) {
     ConditionResult alone = EvaluateCondition(name, ctx);
     ConditionResult parsed = EvaluateCondition(std::string("(") + name + ")", ctx);
     CHECK(alone.value == parsed.value);
