@@ -70,14 +70,14 @@ std::optional<std::string> ResolveRelative(std::string_view importer, bool is_pa
 }
 
 ModuleMap::ModuleMap(const std::vector<std::string>& paths) {
-  for (const std::string& p : paths) {
-    if (auto m = ModuleOfPath(p)) {
-      path_of_.emplace(*m, p);
-      module_of_.emplace(p, *m);
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    if (auto m = ModuleOfPath(paths[i])) {
+      auto [it, added] = path_of_.emplace(*m, paths[i]);  // of two files, the first listed
+      if (added) path_by_module_.emplace(it->first, Found{&it->second, static_cast<int>(i)});
+      module_of_.emplace(paths[i], *m);
     }
   }
   for (const auto& [module, path] : path_of_) {
-    path_by_module_.emplace(module, &path);
     std::string top = module.substr(0, module.find('.'));
     // Sorted names put each first segment's modules next to each other.
     if (tops_.empty() || tops_.back() != top) tops_.push_back(top);
@@ -85,11 +85,21 @@ ModuleMap::ModuleMap(const std::vector<std::string>& paths) {
   for (const auto& [path, module] : module_of_) module_by_path_.emplace(path, &module);
 }
 
-const std::string* ModuleMap::PathOf(std::string_view module) const {
+const ModuleMap::Found* ModuleMap::Find(std::string_view module) const {
   std::string_view top = module.substr(0, module.find('.'));
   if (std::find(tops_.begin(), tops_.end(), top) == tops_.end()) return nullptr;
   auto it = path_by_module_.find(module);
-  return it == path_by_module_.end() ? nullptr : it->second;
+  return it == path_by_module_.end() ? nullptr : &it->second;
+}
+
+const std::string* ModuleMap::PathOf(std::string_view module) const {
+  const Found* found = Find(module);
+  return found == nullptr ? nullptr : found->path;
+}
+
+int ModuleMap::PositionOf(std::string_view module) const {
+  const Found* found = Find(module);
+  return found == nullptr ? -1 : found->position;
 }
 
 const std::string* ModuleMap::ModuleOf(std::string_view path) const {

@@ -39,6 +39,8 @@ class ModuleMap {
 
   // The path of `module`, or nullptr when the tree has no such module.
   const std::string* PathOf(std::string_view module) const;
+  // The position of that path among the constructor's `paths`, or -1.
+  int PositionOf(std::string_view module) const;
   // The module of `path`, or nullptr when it is not one of the tree's.
   const std::string* ModuleOf(std::string_view path) const;
   // Every module whose name starts with `prefix`, in name order.
@@ -49,7 +51,12 @@ class ModuleMap {
   std::map<std::string, std::string, std::less<>> module_of_;
   // Lookups go by hash: the analysis makes tens of thousands of them, of
   // names and paths that share long prefixes.
-  std::unordered_map<std::string_view, const std::string*> path_by_module_;
+  struct Found {
+    const std::string* path;
+    int position;
+  };
+  const Found* Find(std::string_view module) const;
+  std::unordered_map<std::string_view, Found> path_by_module_;
   std::unordered_map<std::string_view, const std::string*> module_by_path_;
   // The first segments of the modules (`vllm`): a name under no other
   // (`torch.nn`, `typing.List`) is answered without a lookup.

@@ -41,6 +41,9 @@ TEST_CASE("the module map answers for every top-level package, and nothing else"
   for (const char* m : {"p", "p.z", "p_x", "q.r", "top", "a"}) CHECK(map.PathOf(m) != nullptr);
   CHECK(*map.PathOf("a") == "a.py");  // two files of one module: the first listed
   CHECK(*map.ModuleOf("a/__init__.py") == "a");
+  CHECK(map.PositionOf("a") == 5);
+  CHECK(map.PositionOf("p.z") == 1);
+  CHECK(map.PositionOf("torch") == -1);
   for (const char* m : {"q", "torch", "torch.nn", "p.y", "top.x", "", ".p", "p."}) {
     CHECK(map.PathOf(m) == nullptr);
   }

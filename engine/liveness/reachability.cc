@@ -33,18 +33,28 @@ template <typename MakeVia>
 void Reachability::ReachWith(std::string_view module, const MakeVia& via) {
   // Its packages first (`a`, `a.b` for `a.b.c`), then the module itself.
   for (std::size_t dot = module.find('.');; dot = module.find('.', dot + 1)) {
-    const std::string* p = index_->modules().PathOf(module.substr(0, dot));
-    if (p != nullptr && reached_.insert(*p).second) {
-      via_.emplace(*p, via());
-      queue_.push_back(*p);
+    // The index lists the paths the module map was made from, in order.
+    int i = index_->modules().PositionOf(module.substr(0, dot));
+    if (i >= 0 && reached_[static_cast<std::size_t>(i)] == 0) {
+      const std::string& p = index_->paths()[static_cast<std::size_t>(i)];
+      reached_[static_cast<std::size_t>(i)] = 1;
+      ++reached_count_;
+      via_.emplace(p, via());
+      queue_.push_back(p);
     }
     if (dot == std::string_view::npos) break;
   }
 }
 
+bool Reachability::Reached(const std::string& path) const {
+  int i = index_ == nullptr ? -1 : index_->PathIndex(path);
+  return i >= 0 && reached_[static_cast<std::size_t>(i)] != 0;
+}
+
 Reachability Reachability::Run(TreeIndex* index) {
   Reachability r;
   r.index_ = index;
+  r.reached_.assign(index->paths().size(), 0);
   const std::string* entry = index->modules().PathOf(index->facts().entry_module);
   r.entry_found_ = entry != nullptr;
   if (!r.entry_found_) return r;

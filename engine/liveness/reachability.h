@@ -13,7 +13,6 @@
 #include <map>
 #include <string>
 #include <string_view>
-#include <unordered_set>
 #include <vector>
 
 #include "engine/liveness/references.h"
@@ -32,14 +31,14 @@ class Reachability {
   static Reachability Run(TreeIndex* index);
 
   bool entry_found() const { return entry_found_; }
-  bool Reached(std::string_view path) const { return reached_.count(path) != 0; }
+  bool Reached(const std::string& path) const;
   // The import that first reached `path` (empty for the entry and packages above it).
   const Evidence* Via(const std::string& path) const;
   // Imports of `path` in reached modules that never run.
   const std::vector<BlockedImport>* Blocked(const std::string& path) const;
   // Dynamic imports the analysis could not follow, in reached modules.
   const std::vector<Evidence>& opaque() const { return opaque_; }
-  std::size_t reached_count() const { return reached_.size(); }
+  std::size_t reached_count() const { return reached_count_; }
   // The tree modules an import statement of `path` loads.
   std::vector<std::string> Targets(const std::string& path, const ImportStatement& s) const;
 
@@ -77,7 +76,8 @@ class Reachability {
 
   TreeIndex* index_ = nullptr;
   bool entry_found_ = false;
-  std::unordered_set<std::string_view> reached_;  // views of the index's module paths
+  std::vector<char> reached_;  // by the index's PathIndex
+  std::size_t reached_count_ = 0;
   std::map<std::string, Evidence> via_;
   std::vector<std::string> queue_;
   std::vector<Deferred> deferred_;

@@ -65,15 +65,37 @@ std::optional<std::size_t> AssignmentEquals(const PyLines& lines, int k) {
 
 TreeIndex::TreeIndex(const std::vector<std::string>& py_paths, const ReadFn& read,
                      const LivenessFacts& facts)
-    : paths_(py_paths), read_(read), facts_(facts), modules_(py_paths) {}
+    : paths_(py_paths),
+      read_(read),
+      facts_(facts),
+      modules_(py_paths),
+      by_index_(py_paths.size(), nullptr) {
+  for (std::size_t i = 0; i < paths_.size(); ++i) index_of_.emplace(paths_[i], static_cast<int>(i));
+}
+
+int TreeIndex::PathIndex(const std::string& path) const {
+  std::less_equal<const std::string*> le;
+  if (!paths_.empty() && le(&paths_.front(), &path) && le(&path, &paths_.back())) {
+    return static_cast<int>(&path - paths_.data());
+  }
+  // Other calls come in runs for one file (a scan asks for its lines,
+  // guards and evidence in turn): comparing with the last is cheaper than
+  // hashing.
+  if (last_index_ >= 0 && paths_[static_cast<std::size_t>(last_index_)] == path) {
+    return last_index_;
+  }
+  auto it = index_of_.find(path);
+  if (it == index_of_.end()) return -1;
+  last_index_ = it->second;
+  return it->second;
+}
 
 TreeIndex::FileState& TreeIndex::File(const std::string& path) {
-  // Calls come in runs for one file (a scan asks for its lines, guards and
-  // evidence in turn): comparing with the last path is cheaper than hashing.
-  if (last_ != nullptr && last_->first == path) return last_->second;
-  auto it = files_.try_emplace(path).first;
-  last_ = &*it;
-  return it->second;
+  int i = PathIndex(path);
+  if (i < 0) return files_[path];  // not a tree file: no analysis asks, but At may
+  FileState*& known = by_index_[static_cast<std::size_t>(i)];
+  if (known == nullptr) known = &files_[path];  // files_ is node-based: it stays put
+  return *known;
 }
 
 const std::string* TreeIndex::Bytes(const std::string& path) {

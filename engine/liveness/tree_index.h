@@ -43,6 +43,9 @@ class TreeIndex {
 
   const ModuleMap& modules() const { return modules_; }
   const std::vector<std::string>& paths() const { return paths_; }
+  // The position of `path` in paths(), or -1. Loops over paths() ask with
+  // its elements, known by their address without hashing the path.
+  int PathIndex(const std::string& path) const;
   const LivenessFacts& facts() const { return facts_; }
 
   // The file's bytes; nullptr when it cannot be read.
@@ -100,7 +103,9 @@ class TreeIndex {
   const LivenessFacts& facts_;
   ModuleMap modules_;
   std::unordered_map<std::string, FileState> files_;
-  std::pair<const std::string, FileState>* last_ = nullptr;  // File's last answer
+  std::vector<FileState*> by_index_;                    // files_'s entries by PathIndex
+  std::unordered_map<std::string_view, int> index_of_;  // views of paths_
+  mutable int last_index_ = -1;                         // PathIndex's last answer
   std::map<std::pair<std::string, std::string>, std::optional<ConstantFlag>> flags_;
 };
 
