@@ -43,6 +43,8 @@ class ModuleMap {
   int PositionOf(std::string_view module) const;
   // The module of `path`, or nullptr when it is not one of the tree's.
   const std::string* ModuleOf(std::string_view path) const;
+  // The first segments of the tree's module names (`vllm`), in order.
+  const std::vector<std::string>& tops() const { return tops_; }
   // Every module whose name starts with `prefix`, in name order.
   std::vector<std::string> WithPrefix(std::string_view prefix) const;
 

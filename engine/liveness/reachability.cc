@@ -27,6 +27,18 @@ bool InTree(const ModuleMap& mods, std::string_view module) {
   }
 }
 
+// Whether an import line can load a module of the tree: it imports
+// relatively (a dot) or names a top-level package of the tree (`vllm`).
+// Most imports (`import os`, `from typing import List`) do neither and need
+// no parse. With many top-level names, every line is parsed.
+bool MayLoadTree(const ModuleMap& mods, std::string_view code) {
+  if (code.find('.') != std::string_view::npos || mods.tops().size() > 8) return true;
+  for (const std::string& top : mods.tops()) {
+    if (code.find(top) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 template <typename MakeVia>
@@ -208,6 +220,7 @@ void Reachability::Scan(const std::string& path) {
     if (first != 'i' && first != 'f') continue;  // most lines: no need for the keyword
     std::string_view kw = lines->Keyword(k);
     if (kw != "import" && kw != "from") continue;
+    if (!MayLoadTree(index_->modules(), lines->Code(k))) continue;
     auto stmt = ParseImport(lines->Code(k));
     if (!stmt) continue;
     std::vector<std::string> targets = Targets(path, *stmt);
