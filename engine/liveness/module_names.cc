@@ -1,16 +1,20 @@
 #include "engine/liveness/module_names.h"
 
 #include <algorithm>
-#include <cctype>
 
 namespace muh {
 
 namespace {
 
+// std::isalnum in the "C" locale (the one muhpatch runs in), without a call.
+bool IsAlnum(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
 bool IsIdentifier(std::string_view s) {
-  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+  if (s.empty() || (s[0] >= '0' && s[0] <= '9')) return false;
   for (char c : s) {
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+    if (!IsAlnum(c) && c != '_') return false;
   }
   return true;
 }
@@ -70,11 +74,12 @@ std::optional<std::string> ResolveRelative(std::string_view importer, bool is_pa
 }
 
 ModuleMap::ModuleMap(const std::vector<std::string>& paths) {
+  module_of_.reserve(paths.size());  // never regrows: module_by_path_ views it
   for (std::size_t i = 0; i < paths.size(); ++i) {
     if (auto m = ModuleOfPath(paths[i])) {
       auto [it, added] = path_of_.emplace(*m, paths[i]);  // of two files, the first listed
       if (added) path_by_module_.emplace(it->first, Found{&it->second, static_cast<int>(i)});
-      module_of_.emplace(paths[i], *m);
+      module_of_.emplace_back(paths[i], *m);
     }
   }
   for (const auto& [module, path] : path_of_) {

@@ -49,8 +49,8 @@ class ModuleMap {
   std::vector<std::string> WithPrefix(std::string_view prefix) const;
 
  private:
-  std::map<std::string, std::string, std::less<>> path_of_;  // ordered, for WithPrefix
-  std::map<std::string, std::string, std::less<>> module_of_;
+  std::map<std::string, std::string, std::less<>> path_of_;     // ordered, for WithPrefix
+  std::vector<std::pair<std::string, std::string>> module_of_;  // path, module
   // Lookups go by hash: the analysis makes tens of thousands of them, of
   // names and paths that share long prefixes.
   struct Found {
