@@ -1,6 +1,8 @@
 #include "engine/liveness/condition.h"
 
+#include <cctype>
 #include <cmath>
+#include <set>
 #include <string>
 
 #include "engine/python/py_literal.h"
@@ -74,6 +76,45 @@ std::optional<int> CapabilityArgument(std::string_view src, TSNode args) {
   return std::nullopt;
 }
 
+// A name's value: the constant flag it is, if any.
+ConditionResult NameValue(std::string_view text, const ConditionContext& ctx) {
+  if (!ctx.flag) return ConditionResult{};
+  std::string name(text);
+  auto flag = ctx.flag(name);
+  if (!flag) return ConditionResult{};
+  ConditionResult r = Known(Truthy(flag->canonical), name + " is " + flag->canonical);
+  r.evidence.push_back(flag->evidence);
+  return r;
+}
+
+// Whether `text` is one ASCII name that the grammar reads as an identifier
+// in `(text)`: not a keyword, a soft keyword or a word of Python 2's
+// statements.
+bool IsPlainName(std::string_view text) {
+  if (text.empty() || std::isdigit(static_cast<unsigned char>(text[0]))) return false;
+  for (char c : text) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+  }
+  static const std::set<std::string_view> kWords = {
+      "False", "None",     "True",  "and",    "as",   "assert",    "async",  "await",    "break",
+      "class", "continue", "def",   "del",    "elif", "else",      "except", "finally",  "for",
+      "from",  "global",   "if",    "import", "in",   "is",        "lambda", "nonlocal", "not",
+      "or",    "pass",     "raise", "return", "try",  "while",     "with",   "yield",    "_",
+      "case",  "match",    "type",  "print",  "exec", "__future__"};
+  return kWords.count(text) == 0;
+}
+
+// Whether `text` is plain names joined by dots (`self.log_stats`): an
+// attribute, which nothing here decides.
+bool IsAttributeChain(std::string_view text) {
+  std::size_t dot = text.find('.');
+  if (dot == std::string_view::npos) return false;
+  for (std::size_t at = 0;; at = dot + 1, dot = text.find('.', at)) {
+    if (!IsPlainName(text.substr(at, dot == std::string_view::npos ? dot : dot - at))) return false;
+    if (dot == std::string_view::npos) return true;
+  }
+}
+
 class Evaluator {
  public:
   Evaluator(std::string_view src, const ConditionContext& ctx) : src_(src), ctx_(ctx) {}
@@ -90,14 +131,7 @@ class Evaluator {
       auto v = CanonicalLiteral(Text(src_, n));
       if (v) return Known(Truthy(*v), std::string(Text(src_, n)));
     }
-    if (type == "identifier" && ctx_.flag) {
-      std::string name(Text(src_, n));
-      if (auto flag = ctx_.flag(name)) {
-        ConditionResult r = Known(Truthy(flag->canonical), name + " is " + flag->canonical);
-        r.evidence.push_back(flag->evidence);
-        return r;
-      }
-    }
+    if (type == "identifier") return NameValue(Text(src_, n), ctx_);
     if (type == "not_operator") {
       ConditionResult r = Eval(ts_node_child_by_field_name(n, "argument", 8));
       r.value = Not(r.value);
@@ -203,6 +237,11 @@ bool Wrap(std::string_view text, Wrapped* w) {
 }  // namespace
 
 ConditionResult EvaluateCondition(std::string_view text, const ConditionContext& ctx) {
+  // One name, the commonest condition (`if TYPE_CHECKING:`, `if HAS_TRITON:`),
+  // needs no parse; tree-sitter takes longer over `(NAME)` than over most
+  // longer conditions.
+  if (IsPlainName(text)) return NameValue(text, ctx);
+  if (IsAttributeChain(text)) return ConditionResult{};  // `self.use_ray`: no fact decides it
   Wrapped w;
   if (!Wrap(text, &w)) return ConditionResult{};
   return Evaluator(w.bytes, ctx).Eval(w.expr);

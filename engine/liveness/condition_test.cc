@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include <string>
+
 namespace muh {
 
 namespace {
@@ -38,6 +40,25 @@ TEST_CASE("conditions are decided from flags, the platform and the capability") 
   CHECK(EvaluateCondition("device == \"cpu\"", ctx).value == Tri::kUnknown);
   CHECK(EvaluateCondition("x > 3", ctx).value == Tri::kUnknown);
   CHECK(EvaluateCondition("(", ctx).value == Tri::kUnknown);
+}
+
+TEST_CASE("a lone name or attribute is decided as it is inside a longer condition") {
+  LivenessFacts facts;
+  ConditionContext ctx = Context(facts);
+  // `(NAME)` is parsed; `NAME` alone is not, and must say the same.
+  for (const char* name : {"HAS_X", "OTHER", "True", "False", "None", "not", "print", "_",
+                           "self.HAS_X", "a.b.c", "x.None", "a.", "x.not"}) {
+    ConditionResult alone = EvaluateCondition(name, ctx);
+    ConditionResult parsed = EvaluateCondition(std::string("(") + name + ")", ctx);
+    CHECK(alone.value == parsed.value);
+    CHECK(alone.why == parsed.why);
+    CHECK(alone.evidence == parsed.evidence);
+  }
+  CHECK(EvaluateCondition("HAS_X", ctx).why == "HAS_X is False");
+  CHECK(EvaluateCondition("True", ctx).value == Tri::kTrue);
+  ConditionContext no_flags;
+  no_flags.facts = &facts;
+  CHECK(EvaluateCondition("HAS_X", no_flags).value == Tri::kUnknown);
 }
 
 TEST_CASE("the branch of a conditional expression that holds an offset") {

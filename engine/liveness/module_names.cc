@@ -1,15 +1,20 @@
 #include "engine/liveness/module_names.h"
 
-#include <cctype>
+#include <algorithm>
 
 namespace muh {
 
 namespace {
 
+// std::isalnum in the "C" locale (the one muhpatch runs in), without a call.
+bool IsAlnum(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
 bool IsIdentifier(std::string_view s) {
-  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+  if (s.empty() || (s[0] >= '0' && s[0] <= '9')) return false;
   for (char c : s) {
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+    if (!IsAlnum(c) && c != '_') return false;
   }
   return true;
 }
@@ -69,22 +74,42 @@ std::optional<std::string> ResolveRelative(std::string_view importer, bool is_pa
 }
 
 ModuleMap::ModuleMap(const std::vector<std::string>& paths) {
-  for (const std::string& p : paths) {
-    if (auto m = ModuleOfPath(p)) {
-      path_of_.emplace(*m, p);
-      module_of_.emplace(p, *m);
+  module_of_.reserve(paths.size());  // never regrows: module_by_path_ views it
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    if (auto m = ModuleOfPath(paths[i])) {
+      auto [it, added] = path_of_.emplace(*m, paths[i]);  // of two files, the first listed
+      if (added) path_by_module_.emplace(it->first, Found{&it->second, static_cast<int>(i)});
+      module_of_.emplace_back(paths[i], *m);
     }
   }
+  for (const auto& [module, path] : path_of_) {
+    std::string top = module.substr(0, module.find('.'));
+    // Sorted names put each first segment's modules next to each other.
+    if (tops_.empty() || tops_.back() != top) tops_.push_back(top);
+  }
+  for (const auto& [path, module] : module_of_) module_by_path_.emplace(path, &module);
+}
+
+const ModuleMap::Found* ModuleMap::Find(std::string_view module) const {
+  std::string_view top = module.substr(0, module.find('.'));
+  if (std::find(tops_.begin(), tops_.end(), top) == tops_.end()) return nullptr;
+  auto it = path_by_module_.find(module);
+  return it == path_by_module_.end() ? nullptr : &it->second;
 }
 
 const std::string* ModuleMap::PathOf(std::string_view module) const {
-  auto it = path_of_.find(module);
-  return it == path_of_.end() ? nullptr : &it->second;
+  const Found* found = Find(module);
+  return found == nullptr ? nullptr : found->path;
+}
+
+int ModuleMap::PositionOf(std::string_view module) const {
+  const Found* found = Find(module);
+  return found == nullptr ? -1 : found->position;
 }
 
 const std::string* ModuleMap::ModuleOf(std::string_view path) const {
-  auto it = module_of_.find(path);
-  return it == module_of_.end() ? nullptr : &it->second;
+  auto it = module_by_path_.find(path);
+  return it == module_by_path_.end() ? nullptr : it->second;
 }
 
 std::vector<std::string> ModuleMap::WithPrefix(std::string_view prefix) const {

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace muh {
@@ -30,16 +31,38 @@ std::optional<std::string> ResolveRelative(std::string_view importer, bool is_pa
 class ModuleMap {
  public:
   explicit ModuleMap(const std::vector<std::string>& paths);
+  // Not copyable: the hash indexes view the ordered maps' strings.
+  ModuleMap(const ModuleMap&) = delete;
+  ModuleMap& operator=(const ModuleMap&) = delete;
+  ModuleMap(ModuleMap&&) = default;
+  ModuleMap& operator=(ModuleMap&&) = default;
+
   // The path of `module`, or nullptr when the tree has no such module.
   const std::string* PathOf(std::string_view module) const;
+  // The position of that path among the constructor's `paths`, or -1.
+  int PositionOf(std::string_view module) const;
   // The module of `path`, or nullptr when it is not one of the tree's.
   const std::string* ModuleOf(std::string_view path) const;
+  // The first segments of the tree's module names (`vllm`), in order.
+  const std::vector<std::string>& tops() const { return tops_; }
   // Every module whose name starts with `prefix`, in name order.
   std::vector<std::string> WithPrefix(std::string_view prefix) const;
 
  private:
-  std::map<std::string, std::string, std::less<>> path_of_;
-  std::map<std::string, std::string, std::less<>> module_of_;
+  std::map<std::string, std::string, std::less<>> path_of_;     // ordered, for WithPrefix
+  std::vector<std::pair<std::string, std::string>> module_of_;  // path, module
+  // Lookups go by hash: the analysis makes tens of thousands of them, of
+  // names and paths that share long prefixes.
+  struct Found {
+    const std::string* path;
+    int position;
+  };
+  const Found* Find(std::string_view module) const;
+  std::unordered_map<std::string_view, Found> path_by_module_;
+  std::unordered_map<std::string_view, const std::string*> module_by_path_;
+  // The first segments of the modules (`vllm`): a name under no other
+  // (`torch.nn`, `typing.List`) is answered without a lookup.
+  std::vector<std::string> tops_;
 };
 
 }  // namespace muh

@@ -4,6 +4,8 @@
 #include <cctype>
 #include <cstring>
 
+#include "engine/liveness/byte_scan.h"
+
 namespace muh {
 
 namespace {
@@ -14,19 +16,14 @@ bool IsWordChar(char c) {
          u >= 0x80;
 }
 
-// The bytes the lexer must look at inside a line; all others are skipped.
-struct SpecialTable {
-  bool special[256] = {};
-  SpecialTable() {
-    for (char c : std::string_view("#\\()[]{}\"'\n")) special[static_cast<unsigned char>(c)] = true;
-  }
-};
-const SpecialTable kSpecial;
+// The bytes the lexer must look at, in code and in strings; it skips all
+// others.
+using Specials = ByteCursor<'#', '\\', '(', ')', '[', ']', '{', '}', '"', '\'', '\n'>;
 
-bool InRanges(const std::vector<std::pair<std::size_t, std::size_t>>& ranges, std::size_t at) {
-  auto it = std::upper_bound(
-      ranges.begin(), ranges.end(), at,
-      [](std::size_t off, const std::pair<std::size_t, std::size_t>& r) { return off < r.first; });
+bool InRanges(const std::vector<PyLines::Range>& ranges, std::size_t at) {
+  auto it =
+      std::upper_bound(ranges.begin(), ranges.end(), at,
+                       [](std::size_t off, const PyLines::Range& r) { return off < r.first; });
   if (it == ranges.begin()) return false;
   --it;
   return at < it->second;
@@ -35,8 +32,15 @@ bool InRanges(const std::vector<std::pair<std::size_t, std::size_t>>& ranges, st
 }  // namespace
 
 std::optional<PyLines> PyLines::Lex(std::string_view src) {
+  if (src.size() > UINT32_MAX) return std::nullopt;
   PyLines out;
   out.src_ = src;
+  // Room for what a file of this size usually holds (the real tree: a
+  // logical line per 91 bytes, a string per 400, a comment per 530), so
+  // that few vectors regrow.
+  out.lines_.reserve(src.size() / 64 + 16);
+  out.strings_.reserve(src.size() / 256 + 16);
+  out.comments_.reserve(src.size() / 256 + 16);
   std::size_t i = 0;
   int line = 1;
   int depth = 0;
@@ -44,19 +48,22 @@ std::optional<PyLines> PyLines::Lex(std::string_view src) {
   std::vector<int> open;  // indices of lines still open as headers, by indent
   LogicalLine* current = nullptr;
   const std::size_t n = src.size();
+  Specials specials(src);
   while (i < n) {
     std::size_t line_begin = i;
     if (depth == 0 && !continued) {
       int indent = 0;
       std::size_t j = i;
-      for (; j < n; ++j) {
-        if (src[j] == ' ') {
-          ++indent;
-        } else if (src[j] == '\t') {
+      for (;;) {
+        std::size_t spaces = LeadingSpaces(src.data() + j, src.data() + n);
+        indent += static_cast<int>(spaces);
+        j += spaces;
+        if (j < n && src[j] == '\t') {
           indent = (indent / 8 + 1) * 8;
-        } else if (src[j] != '\f') {
+        } else if (j >= n || src[j] != '\f') {
           break;
         }
+        ++j;
       }
       bool blank = j >= n || src[j] == '\n' || src[j] == '\r' || src[j] == '#';
       if (blank) {
@@ -67,8 +74,8 @@ std::optional<PyLines> PyLines::Lex(std::string_view src) {
           open.pop_back();
         }
         LogicalLine l;
-        l.begin = line_begin;
-        l.code = j;
+        l.begin = static_cast<std::uint32_t>(line_begin);
+        l.code = static_cast<std::uint32_t>(j);
         l.indent = indent;
         l.line = line;
         l.parent = open.empty() ? -1 : open.back();
@@ -79,17 +86,15 @@ std::optional<PyLines> PyLines::Lex(std::string_view src) {
       i = j;
     }
     continued = false;
-    while (i < n && src[i] != '\n') {
+    for (;;) {
+      i = specials.Next(i);
+      if (i >= n || src[i] == '\n') break;
       char c = src[i];
-      if (!kSpecial.special[static_cast<unsigned char>(c)]) {
-        ++i;
-        continue;
-      }
       if (c == '#') {
         const void* nl = std::memchr(src.data() + i, '\n', n - i);
         std::size_t stop =
             nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - src.data()) : n;
-        out.comments_.emplace_back(i, stop);
+        out.comments_.emplace_back(static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(stop));
         i = stop;
         break;
       }
@@ -117,18 +122,20 @@ std::optional<PyLines> PyLines::Lex(std::string_view src) {
         i += triple ? 3 : 1;
         for (;;) {
           if (i >= n) return std::nullopt;
+          i = specials.Next(i);
+          if (i >= n) return std::nullopt;
           char s = src[i];
+          if (s != c && s != '\\' && s != '\n') {
+            ++i;  // a bracket, the other quote or `#`: text like any other
+            continue;
+          }
           if (s == '\\') {
-            if (i + 1 < n && src[i + 1] == '\n') {
-              out.newlines_.push_back(i + 1);
-              ++line;
-            }
+            if (i + 1 < n && src[i + 1] == '\n') ++line;
             i += 2;
             continue;
           }
           if (s == '\n') {
             if (!triple) return std::nullopt;
-            out.newlines_.push_back(i);
             ++line;
           }
           if (s == c && (!triple || (i + 2 < n && src[i + 1] == c && src[i + 2] == c))) {
@@ -137,7 +144,7 @@ std::optional<PyLines> PyLines::Lex(std::string_view src) {
           }
           ++i;
         }
-        out.strings_.emplace_back(start, i);
+        out.strings_.emplace_back(static_cast<std::uint32_t>(start), static_cast<std::uint32_t>(i));
         continue;
       }
       ++i;
@@ -152,14 +159,13 @@ std::optional<PyLines> PyLines::Lex(std::string_view src) {
                                    src[e - 1] == '\\')) {
         --e;
       }
-      current->code_end = std::max(current->code_end, e);
+      current->code_end = std::max(current->code_end, static_cast<std::uint32_t>(e));
     }
     if (i < n) {
-      out.newlines_.push_back(i);
       ++i;
       ++line;
     }
-    if (current != nullptr) current->end = i;
+    if (current != nullptr) current->end = static_cast<std::uint32_t>(i);
   }
   if (depth != 0) return std::nullopt;
   return out;
@@ -221,9 +227,9 @@ std::string_view PyLines::HeaderCondition(int k) const {
 }
 
 int PyLines::LineOf(std::size_t offset) const {
-  return static_cast<int>(std::lower_bound(newlines_.begin(), newlines_.end(), offset) -
-                          newlines_.begin()) +
-         1;
+  // Every newline of a file that lexes is a line break, in strings too.
+  std::string_view before = src_.substr(0, std::min(offset, src_.size()));
+  return static_cast<int>(std::count(before.begin(), before.end(), '\n')) + 1;
 }
 
 }  // namespace muh

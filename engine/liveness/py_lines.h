@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string_view>
 #include <utility>
@@ -13,20 +14,24 @@
 
 namespace muh {
 
+// Offsets are 32-bit (Lex refuses a file of 4 GiB or more; tree files are
+// limited far below that): a file's lines then take half the memory, and
+// the whole tree's lines stay in memory while the analysis lives.
 struct LogicalLine {
-  std::size_t begin = 0;     // first byte of its first physical line
-  std::size_t code = 0;      // its first non-blank byte
-  std::size_t code_end = 0;  // end of its code: before a trailing comment and the newline
-  std::size_t end = 0;       // first byte after its last newline (or the file's end)
-  int indent = 0;            // columns of leading blanks, a tab to the next multiple of 8
-  int line = 0;              // 1-based line of `code`
-  int parent = -1;           // the nearest earlier line indented less: its header; -1 at top
+  std::uint32_t begin = 0;     // first byte of its first physical line
+  std::uint32_t code = 0;      // its first non-blank byte
+  std::uint32_t code_end = 0;  // end of its code: before a trailing comment and the newline
+  std::uint32_t end = 0;       // first byte after its last newline (or the file's end)
+  int indent = 0;              // columns of leading blanks, a tab to the next multiple of 8
+  int line = 0;                // 1-based line of `code`
+  int parent = -1;             // the nearest earlier line indented less: its header; -1 at top
 };
 
 class PyLines {
  public:
   // nullopt when the lexer loses its way (an unterminated string,
-  // unbalanced brackets): the caller must then not trust any line.
+  // unbalanced brackets), or for 4 GiB or more: the caller must then not
+  // trust any line.
   static std::optional<PyLines> Lex(std::string_view src);
 
   const std::vector<LogicalLine>& lines() const { return lines_; }
@@ -44,15 +49,17 @@ class PyLines {
   // For a compound statement's header (`if x:`): the text between its
   // keyword and the colon that ends it; empty when the line is no header.
   std::string_view HeaderCondition(int k) const;
-  // The 1-based line of `offset`.
+  // The 1-based line of `offset`, counted when asked: the analysis does not
+  // ask, so no table of newlines is kept for every file.
   int LineOf(std::size_t offset) const;
+
+  using Range = std::pair<std::uint32_t, std::uint32_t>;  // [begin, end)
 
  private:
   std::string_view src_;
   std::vector<LogicalLine> lines_;
-  std::vector<std::pair<std::size_t, std::size_t>> strings_;   // [begin, end), in order
-  std::vector<std::pair<std::size_t, std::size_t>> comments_;  // [begin, end), in order
-  std::vector<std::size_t> newlines_;                          // offsets of '\n'
+  std::vector<Range> strings_;   // in order
+  std::vector<Range> comments_;  // in order
 };
 
 }  // namespace muh

@@ -46,4 +46,58 @@ TEST_CASE("the lexer gives up on unbalanced brackets and open strings") {
   CHECK_FALSE(PyLines::Lex("x = 1)\n").has_value());
 }
 
+TEST_CASE("lines count every newline: in strings, after escapes and continuations") {
+  std::string src =
+      "a = '''x\n"
+      "y'''  # c\n"
+      "b = 'p\\\n"
+      "q' + \\\n"
+      "    1\n"
+      "c = 2";
+  auto lines = PyLines::Lex(src);
+  REQUIRE(lines.has_value());
+  REQUIRE(lines->lines().size() == 3);
+  CHECK(lines->lines()[1].line == 3);
+  CHECK(lines->lines()[2].line == 6);
+  CHECK(lines->LineOf(0) == 1);
+  CHECK(lines->LineOf(src.find("y'''")) == 2);
+  CHECK(lines->LineOf(src.find("q'")) == 4);
+  CHECK(lines->LineOf(src.find("1\n")) == 5);
+  CHECK(lines->LineOf(src.find("c =")) == 6);
+  CHECK(lines->LineOf(src.size() + 10) == 6);
+}
+
+TEST_CASE("strings and comments hide brackets, quotes and '#' wherever they fall") {
+  // Long enough that the lexer's 16-byte steps end inside strings, right
+  // before a quote, and on an escaped quote.
+  std::string src =
+      "x = \"0123456789abcdef ' # ( [ { \\\" still in\"  # ) a comment\n"
+      "y = '''a '' b \"\"\" c \\''' d'''.join((1,\n"
+      "    2))\n"
+      "z = 'ends with a backslash \\\\'\n"
+      "w=(1)#c";
+  auto lines = PyLines::Lex(src);
+  REQUIRE(lines.has_value());
+  REQUIRE(lines->lines().size() == 4);
+  CHECK(lines->Code(0) == "x = \"0123456789abcdef ' # ( [ { \\\" still in\"");
+  CHECK(lines->InString(src.find("( [ {")));
+  CHECK_FALSE(lines->InCode(src.find(") a comment")));
+  CHECK(lines->Code(1) == "y = '''a '' b \"\"\" c \\''' d'''.join((1,\n    2))");
+  CHECK(lines->InString(src.find("d'''")));
+  CHECK(lines->InCode(src.find(".join")));
+  CHECK(lines->lines()[2].line == 4);
+  CHECK(lines->InString(src.find("backslash")));
+  CHECK(lines->InCode(src.find("w=")));
+  CHECK(lines->Code(3) == "w=(1)");
+  CHECK_FALSE(lines->InCode(src.size() - 1));
+}
+
+TEST_CASE("the lexer gives up on a string still open at the file's end") {
+  CHECK_FALSE(PyLines::Lex("x = 1\ns = '''0123456789abcdef0123\n").has_value());
+  CHECK_FALSE(PyLines::Lex("s = '''abc''").has_value());
+  CHECK_FALSE(PyLines::Lex("s = 'abc\\'").has_value());
+  CHECK_FALSE(PyLines::Lex("s = \"0123456789abcdef0123456789 '\n\"").has_value());
+  CHECK(PyLines::Lex("s = 'abc\\\\'").has_value());
+}
+
 }  // namespace muh

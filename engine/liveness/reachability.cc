@@ -19,11 +19,54 @@ std::string_view Arguments(const PyLines& lines, std::size_t open) {
   return {};
 }
 
+// Whether the tree holds `module` or one of its packages.
+bool InTree(const ModuleMap& mods, std::string_view module) {
+  for (std::size_t dot = module.find('.');; dot = module.find('.', dot + 1)) {
+    if (mods.PathOf(module.substr(0, dot)) != nullptr) return true;
+    if (dot == std::string_view::npos) return false;
+  }
+}
+
+// Whether an import line can load a module of the tree: it imports
+// relatively (a dot) or names a top-level package of the tree (`vllm`).
+// Most imports (`import os`, `from typing import List`) do neither and need
+// no parse. With many top-level names, every line is parsed.
+bool MayLoadTree(const ModuleMap& mods, std::string_view code) {
+  if (code.find('.') != std::string_view::npos || mods.tops().size() > 8) return true;
+  for (const std::string& top : mods.tops()) {
+    if (code.find(top) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
 }  // namespace
+
+template <typename MakeVia>
+void Reachability::ReachWith(std::string_view module, const MakeVia& via) {
+  // Its packages first (`a`, `a.b` for `a.b.c`), then the module itself.
+  for (std::size_t dot = module.find('.');; dot = module.find('.', dot + 1)) {
+    // The index lists the paths the module map was made from, in order.
+    int i = index_->modules().PositionOf(module.substr(0, dot));
+    if (i >= 0 && reached_[static_cast<std::size_t>(i)] == 0) {
+      const std::string& p = index_->paths()[static_cast<std::size_t>(i)];
+      reached_[static_cast<std::size_t>(i)] = 1;
+      ++reached_count_;
+      via_.emplace(p, via());
+      queue_.push_back(p);
+    }
+    if (dot == std::string_view::npos) break;
+  }
+}
+
+bool Reachability::Reached(const std::string& path) const {
+  int i = index_ == nullptr ? -1 : index_->PathIndex(path);
+  return i >= 0 && reached_[static_cast<std::size_t>(i)] != 0;
+}
 
 Reachability Reachability::Run(TreeIndex* index) {
   Reachability r;
   r.index_ = index;
+  r.reached_.assign(index->paths().size(), 0);
   const std::string* entry = index->modules().PathOf(index->facts().entry_module);
   r.entry_found_ = entry != nullptr;
   if (!r.entry_found_) return r;
@@ -60,7 +103,9 @@ Reachability Reachability::Run(TreeIndex* index) {
         pending.push_back(d);
         continue;
       }
-      for (const std::string& t : d.targets) r.Reach(t, index->At(d.path, d.line));
+      for (const std::string& t : d.targets) {
+        r.ReachWith(t, [&] { return index->At(d.path, d.line); });
+      }
       more = true;
     }
     r.deferred_ = std::move(pending);
@@ -134,15 +179,8 @@ const std::vector<BlockedImport>* Reachability::Blocked(const std::string& path)
   return it == blocked_.end() ? nullptr : &it->second;
 }
 
-void Reachability::Reach(const std::string& module, const Evidence& via) {
-  std::vector<std::string> chain = ParentPackages(module);
-  chain.push_back(module);
-  for (const std::string& m : chain) {
-    const std::string* p = index_->modules().PathOf(m);
-    if (p == nullptr || !reached_.insert(*p).second) continue;
-    via_.emplace(*p, via);
-    queue_.push_back(*p);
-  }
+void Reachability::Reach(std::string_view module, const Evidence& via) {
+  ReachWith(module, [&via]() -> const Evidence& { return via; });
 }
 
 std::vector<std::string> Reachability::Targets(const std::string& path,
@@ -151,9 +189,7 @@ std::vector<std::string> Reachability::Targets(const std::string& path,
   const ModuleMap& mods = index_->modules();
   if (!s.is_from) {
     for (const ImportedName& n : s.names) {
-      bool any = mods.PathOf(n.name) != nullptr;
-      for (const std::string& p : ParentPackages(n.name)) any = any || mods.PathOf(p) != nullptr;
-      if (any) out.push_back(n.name);
+      if (InTree(mods, n.name)) out.push_back(n.name);
     }
     return out;
   }
@@ -161,12 +197,13 @@ std::vector<std::string> Reachability::Targets(const std::string& path,
   if (me == nullptr) return out;
   auto base = ResolveRelative(*me, IsPackageInit(path), s.level, s.from_module);
   if (!base) return out;
-  bool any = mods.PathOf(*base) != nullptr;
-  for (const std::string& p : ParentPackages(*base)) any = any || mods.PathOf(p) != nullptr;
-  if (any) out.push_back(*base);
+  if (InTree(mods, *base)) out.push_back(*base);
+  std::string sub = *base + ".";
   for (const ImportedName& n : s.names) {
-    std::string sub = *base + "." + n.name;
-    if (n.name != "*" && mods.PathOf(sub) != nullptr) out.push_back(sub);
+    if (n.name == "*") continue;
+    sub.resize(base->size() + 1);
+    sub += n.name;
+    if (mods.PathOf(sub) != nullptr) out.push_back(sub);
   }
   return out;
 }
@@ -177,14 +214,18 @@ void Reachability::Scan(const std::string& path) {
     opaque_.push_back(Evidence{path, 0, "the file could not be read or lexed"});
     return;
   }
+  std::string_view src = lines->src();
   for (int k = 0; k < static_cast<int>(lines->lines().size()); ++k) {
+    char first = src[lines->lines()[static_cast<std::size_t>(k)].code];
+    if (first != 'i' && first != 'f') continue;  // most lines: no need for the keyword
     std::string_view kw = lines->Keyword(k);
     if (kw != "import" && kw != "from") continue;
+    if (!MayLoadTree(index_->modules(), lines->Code(k))) continue;
     auto stmt = ParseImport(lines->Code(k));
     if (!stmt) continue;
     std::vector<std::string> targets = Targets(path, *stmt);
     if (targets.empty()) continue;
-    LineGuard g = index_->Guard(path, k);
+    const LineGuard& g = index_->Guard(path, k);
     if (g.value == Tri::kFalse) {
       BlockedImport b;
       b.why = "imported only where " + g.why;
@@ -201,7 +242,7 @@ void Reachability::Scan(const std::string& path) {
       deferred_.push_back(Deferred{path, k, unit, targets});
       continue;
     }
-    for (const std::string& t : targets) Reach(t, index_->At(path, k));
+    for (const std::string& t : targets) ReachWith(t, [&] { return index_->At(path, k); });
   }
   ScanDynamic(path, *lines);
 }
@@ -234,12 +275,15 @@ void Reachability::ScanDynamic(const std::string& path, const PyLines& lines) {
 
 const std::vector<std::string>& Reachability::LiteralsAssignedTo(const std::string& path,
                                                                  const std::string& name) {
+  // Most files lack the name: their answer needs no key made nor kept.
+  static const std::vector<std::string> kNone;
+  const std::vector<std::size_t>& occ = index_->Occurrences(path, name);
+  if (occ.empty()) return kNone;
   auto key = std::make_pair(path, name);
   auto it = literals_.find(key);
   if (it != literals_.end()) return it->second;
   std::vector<std::string> out;
-  const std::vector<std::size_t>& occ = index_->Occurrences(path, name);
-  const PyLines* lines = occ.empty() ? nullptr : index_->Lines(path);
+  const PyLines* lines = index_->Lines(path);
   for (std::size_t o : occ) {
     if (lines == nullptr || !lines->InCode(o)) continue;
     std::string_view src = lines->src();

@@ -11,8 +11,8 @@
 #pragma once
 
 #include <map>
-#include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/liveness/references.h"
@@ -31,14 +31,14 @@ class Reachability {
   static Reachability Run(TreeIndex* index);
 
   bool entry_found() const { return entry_found_; }
-  bool Reached(const std::string& path) const { return reached_.count(path) != 0; }
+  bool Reached(const std::string& path) const;
   // The import that first reached `path` (empty for the entry and packages above it).
   const Evidence* Via(const std::string& path) const;
   // Imports of `path` in reached modules that never run.
   const std::vector<BlockedImport>* Blocked(const std::string& path) const;
   // Dynamic imports the analysis could not follow, in reached modules.
   const std::vector<Evidence>& opaque() const { return opaque_; }
-  std::size_t reached_count() const { return reached_.size(); }
+  std::size_t reached_count() const { return reached_count_; }
   // The tree modules an import statement of `path` loads.
   std::vector<std::string> Targets(const std::string& path, const ImportStatement& s) const;
 
@@ -62,7 +62,11 @@ class Reachability {
   // Reaches every module named by a literal the reached code assigns to a
   // watched name; true when that reached a new module.
   bool ReachWatched();
-  void Reach(const std::string& module, const Evidence& via);
+  void Reach(std::string_view module, const Evidence& via);
+  // The same, making the evidence only for a module reached first here:
+  // most imports are of modules already reached.
+  template <typename MakeVia>
+  void ReachWith(std::string_view module, const MakeVia& via);
   void Scan(const std::string& path);
   void ScanDynamic(const std::string& path, const PyLines& lines);
   // Literal values the lines of `path` that run assign to `name`
@@ -72,7 +76,8 @@ class Reachability {
 
   TreeIndex* index_ = nullptr;
   bool entry_found_ = false;
-  std::set<std::string> reached_;
+  std::vector<char> reached_;  // by the index's PathIndex
+  std::size_t reached_count_ = 0;
   std::map<std::string, Evidence> via_;
   std::vector<std::string> queue_;
   std::vector<Deferred> deferred_;

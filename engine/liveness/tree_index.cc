@@ -65,9 +65,38 @@ std::optional<std::size_t> AssignmentEquals(const PyLines& lines, int k) {
 
 TreeIndex::TreeIndex(const std::vector<std::string>& py_paths, const ReadFn& read,
                      const LivenessFacts& facts)
-    : paths_(py_paths), read_(read), facts_(facts), modules_(py_paths) {}
+    : paths_(py_paths),
+      read_(read),
+      facts_(facts),
+      modules_(py_paths),
+      by_index_(py_paths.size(), nullptr) {
+  for (std::size_t i = 0; i < paths_.size(); ++i) index_of_.emplace(paths_[i], static_cast<int>(i));
+}
 
-TreeIndex::FileState& TreeIndex::File(const std::string& path) { return files_[path]; }
+int TreeIndex::PathIndex(const std::string& path) const {
+  std::less_equal<const std::string*> le;
+  if (!paths_.empty() && le(&paths_.front(), &path) && le(&path, &paths_.back())) {
+    return static_cast<int>(&path - paths_.data());
+  }
+  // Other calls come in runs for one file (a scan asks for its lines,
+  // guards and evidence in turn): comparing with the last is cheaper than
+  // hashing.
+  if (last_index_ >= 0 && paths_[static_cast<std::size_t>(last_index_)] == path) {
+    return last_index_;
+  }
+  auto it = index_of_.find(path);
+  if (it == index_of_.end()) return -1;
+  last_index_ = it->second;
+  return it->second;
+}
+
+TreeIndex::FileState& TreeIndex::File(const std::string& path) {
+  int i = PathIndex(path);
+  if (i < 0) return files_[path];  // not a tree file: no analysis asks, but At may
+  FileState*& known = by_index_[static_cast<std::size_t>(i)];
+  if (known == nullptr) known = &files_[path];  // files_ is node-based: it stays put
+  return *known;
+}
 
 const std::string* TreeIndex::Bytes(const std::string& path) {
   FileState& f = File(path);
@@ -114,74 +143,32 @@ const PyLines* TreeIndex::Lines(const std::string& path) {
   return f.lines.get();
 }
 
-namespace {
-
-struct WordTable {
-  bool word[256];
-  WordTable() {
-    for (int c = 0; c < 256; ++c) word[c] = IsWordChar(static_cast<char>(c));
-  }
-};
-const WordTable kWords;
-
-// Two bit positions of a word in a 16384-bit filter: a hash of its length
-// and of its first and last (up to) eight bytes, one multiply per word.
-std::pair<uint32_t, uint32_t> WordBits(const char* p, std::size_t n) {
-  uint64_t head = 0;
-  uint64_t tail = 0;
-  std::size_t k = n < 8 ? n : 8;
-  std::memcpy(&head, p, k);
-  std::memcpy(&tail, p + n - k, k);
-  uint64_t h = (head ^ (tail << 1 | tail >> 63) ^ n) * 0x9E3779B97F4A7C15ull;
-  h ^= h >> 29;
-  return {static_cast<uint32_t>(h & 16383), static_cast<uint32_t>((h >> 40) & 16383)};
-}
-
-}  // namespace
-
 const std::vector<std::size_t>& TreeIndex::Occurrences(const std::string& path,
                                                        const std::string& word) {
+  // Most searches are of a word the file lacks: the filter answers them,
+  // and only the others are kept.
+  static const std::vector<std::size_t> kNone;
   FileState& f = File(path);
+  if (!f.words) {
+    const std::string* b = Bytes(path);
+    if (b == nullptr) return kNone;
+    f.words = std::make_unique<WordFilter>(*b);
+  }
+  if (!f.words->MayHold(word)) return kNone;
   auto it = f.occurrences.find(word);
   if (it != f.occurrences.end()) return it->second;
   std::vector<std::size_t> out;
   const std::string* b = Bytes(path);
-  if (b != nullptr && !f.words) {
-    f.words = std::make_unique<WordFilter>();
-    f.words->fill(0);
-    const char* data = b->data();
-    std::size_t n = b->size();
-    const bool* is_word = kWords.word;
-    for (std::size_t i = 0; i < n;) {
-      if (!is_word[static_cast<unsigned char>(data[i])]) {
-        ++i;
-        continue;
-      }
-      std::size_t s = i;
-      while (i < n && is_word[static_cast<unsigned char>(data[i])]) ++i;
-      auto [x, y] = WordBits(data + s, i - s);
-      (*f.words)[x >> 6] |= 1ull << (x & 63);
-      (*f.words)[y >> 6] |= 1ull << (y & 63);
-    }
-  }
-  bool maybe = false;
-  if (b != nullptr && !word.empty()) {
-    auto [x, y] = WordBits(word.data(), word.size());
-    maybe = ((*f.words)[x >> 6] >> (x & 63) & 1) && ((*f.words)[y >> 6] >> (y & 63) & 1);
-  }
-  if (maybe) {
-    const char* data = b->data();
-    std::size_t n = b->size();
-    std::size_t at = 0;
-    while (at < n) {
-      const void* hit = memmem(data + at, n - at, word.data(), word.size());
-      if (hit == nullptr) break;
-      std::size_t o = static_cast<std::size_t>(static_cast<const char*>(hit) - data);
-      bool before = o == 0 || !IsWordChar(data[o - 1]);
-      bool after = o + word.size() >= n || !IsWordChar(data[o + word.size()]);
-      if (before && after) out.push_back(o);
-      at = o + 1;
-    }
+  const char* data = b->data();
+  std::size_t n = b->size();
+  for (std::size_t at = 0; at < n;) {
+    const void* hit = memmem(data + at, n - at, word.data(), word.size());
+    if (hit == nullptr) break;
+    std::size_t o = static_cast<std::size_t>(static_cast<const char*>(hit) - data);
+    bool before = o == 0 || !IsWordChar(data[o - 1]);
+    bool after = o + word.size() >= n || !IsWordChar(data[o + word.size()]);
+    if (before && after) out.push_back(o);
+    at = o + 1;
   }
   return f.occurrences.emplace(word, std::move(out)).first->second;
 }
@@ -199,13 +186,33 @@ Evidence TreeIndex::At(const std::string& path, int k) {
   return e;
 }
 
-LineGuard TreeIndex::Guard(const std::string& path, int k) {
-  FileState& file = File(path);
+const LineGuard& TreeIndex::Guard(const std::string& path, int k) {
+  // A line at the top level (most imports) has no branch around it: nothing
+  // to work out or keep.
+  static const LineGuard kNone;
+  const PyLines* lines = Lines(path);
+  if (lines == nullptr || k < 0 || lines->lines()[static_cast<std::size_t>(k)].parent < 0) {
+    return kNone;
+  }
+  FileState& file = File(path);  // stays put: files_ and guards are node-based
   auto cached = file.guards.find(k);
   if (cached != file.guards.end()) return cached->second;
   LineGuard g = GuardOf(path, k);
-  File(path).guards.emplace(k, g);
-  return g;
+  return file.guards.emplace(k, std::move(g)).first->second;
+}
+
+const ConditionResult& TreeIndex::HeaderValue(const std::string& path, int h) {
+  FileState& file = File(path);
+  auto cached = file.headers.find(h);
+  if (cached != file.headers.end()) return cached->second;
+  ConditionResult r;
+  if (const PyLines* lines = Lines(path)) {
+    ConditionContext ctx;
+    ctx.facts = &facts_;
+    ctx.flag = [this, &path](std::string_view name) { return Flag(path, std::string(name)); };
+    r = EvaluateCondition(lines->HeaderCondition(h), ctx);
+  }
+  return file.headers.emplace(h, std::move(r)).first->second;
 }
 
 LineGuard TreeIndex::GuardOf(const std::string& path, int k) {
@@ -213,11 +220,8 @@ LineGuard TreeIndex::GuardOf(const std::string& path, int k) {
   const PyLines* lines = Lines(path);
   if (lines == nullptr || k < 0) return g;
   const std::vector<LogicalLine>& ls = lines->lines();
-  ConditionContext ctx;
-  ctx.facts = &facts_;
-  ctx.flag = [this, &path](std::string_view name) { return Flag(path, std::string(name)); };
   auto decide = [&](int h, Tri want) -> bool {
-    ConditionResult r = EvaluateCondition(lines->HeaderCondition(h), ctx);
+    const ConditionResult& r = HeaderValue(path, h);
     if (r.value == Tri::kUnknown || r.value == want) return false;
     g.value = Tri::kFalse;
     g.why = r.why;

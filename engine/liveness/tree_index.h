@@ -21,6 +21,7 @@
 #include "engine/liveness/module_names.h"
 #include "engine/liveness/py_imports.h"
 #include "engine/liveness/py_lines.h"
+#include "engine/liveness/word_filter.h"
 
 namespace muh {
 
@@ -39,9 +40,14 @@ class TreeIndex {
  public:
   TreeIndex(const std::vector<std::string>& py_paths, const ReadFn& read,
             const LivenessFacts& facts);
+  TreeIndex(const TreeIndex&) = delete;
+  TreeIndex& operator=(const TreeIndex&) = delete;
 
   const ModuleMap& modules() const { return modules_; }
   const std::vector<std::string>& paths() const { return paths_; }
+  // The position of `path` in paths(), or -1. Loops over paths() ask with
+  // its elements, known by their address without hashing the path.
+  int PathIndex(const std::string& path) const;
   const LivenessFacts& facts() const { return facts_; }
 
   // The file's bytes; nullptr when it cannot be read.
@@ -51,8 +57,9 @@ class TreeIndex {
   // Offsets of `word` as a whole word (in code, strings and comments).
   const std::vector<std::size_t>& Occurrences(const std::string& path, const std::string& word);
 
-  // Whether the branches around line `k` of `path` are taken.
-  LineGuard Guard(const std::string& path, int k);
+  // Whether the branches around line `k` of `path` are taken (kept: valid
+  // while the index lives).
+  const LineGuard& Guard(const std::string& path, int k);
   // The line of an unconditional return, raise, continue or break that
   // precedes line `k` in one of its enclosing blocks (same function).
   std::optional<int> AfterExit(const std::string& path, int k);
@@ -74,20 +81,23 @@ class TreeIndex {
 
  private:
   LineGuard GuardOf(const std::string& path, int k);
+  // The value of header `h`'s condition. Kept per header: the headers
+  // around a file's imports are shared, and each costs a parse. The flags
+  // it reads are settled on first use, so a second evaluation could not
+  // differ.
+  const ConditionResult& HeaderValue(const std::string& path, int h);
   std::optional<ConstantFlag> FlagAt(const std::string& path, const std::string& name, int depth);
 
-  // Per file: a Bloom filter of the words in it, built on the first search,
-  // so that a search skips the files that cannot hold its word.
-  using WordFilter = std::array<uint64_t, 256>;
   struct FileState {
     const std::string* bytes = nullptr;  // read_'s, or `own`
     std::unique_ptr<std::string> own;    // a copy with CR line endings made LF
     bool read = false;
     std::unique_ptr<PyLines> lines;
     bool lexed = false;
-    std::unique_ptr<WordFilter> words;
+    std::unique_ptr<WordFilter> words;  // built on the file's first search
     std::unordered_map<std::string, std::vector<std::size_t>> occurrences;
     std::unordered_map<int, LineGuard> guards;
+    std::unordered_map<int, ConditionResult> headers;
   };
   FileState& File(const std::string& path);
 
@@ -96,6 +106,9 @@ class TreeIndex {
   const LivenessFacts& facts_;
   ModuleMap modules_;
   std::unordered_map<std::string, FileState> files_;
+  std::vector<FileState*> by_index_;                    // files_'s entries by PathIndex
+  std::unordered_map<std::string_view, int> index_of_;  // views of paths_
+  mutable int last_index_ = -1;                         // PathIndex's last answer
   std::map<std::pair<std::string, std::string>, std::optional<ConstantFlag>> flags_;
 };
 
