@@ -18,7 +18,7 @@ const std::string* FileCache::Get(const std::string& path, Diagnostic* err,
     return tree_.Read(path, uncached, err) ? uncached : nullptr;
   }
   Entry& e = entries_[static_cast<std::size_t>(it - paths_.begin())];
-  std::call_once(e.once, [&] { e.ok = tree_.Read(path, &e.bytes, &e.err); });
+  e.once([&] { e.ok = tree_.Read(path, &e.bytes, &e.err); });
   if (e.ok) return &e.bytes;
   *err = e.err;
   return nullptr;

@@ -6,11 +6,11 @@
 #pragma once
 
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
 #include "engine/base/diagnostic.h"
+#include "engine/base/run_once.h"
 #include "engine/io/tree_io.h"
 
 namespace muh {
@@ -31,7 +31,7 @@ class FileCache {
 
  private:
   struct Entry {
-    std::once_flag once;
+    RunOnce once;  // not std::call_once: see run_once.h
     bool ok = false;
     std::string bytes;
     Diagnostic err;

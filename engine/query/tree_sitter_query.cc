@@ -34,7 +34,7 @@ TreeSitterQuery::TreeSitterQuery(const TSLanguage* language, std::string_view so
     : language_(language), source_(source) {}
 
 const TSQuery* TreeSitterQuery::Get() const {
-  std::call_once(once_, [this] { CompileOnce(); });
+  once_([this] { CompileOnce(); });
   return query_.get();
 }
 

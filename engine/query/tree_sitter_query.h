@@ -9,11 +9,11 @@
 // everything else is built by Query::Compile.
 #pragma once
 
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "engine/base/run_once.h"
 #include "engine/python/ts_handles.h"
 #include "engine/query/query_error.h"
 
@@ -41,7 +41,7 @@ class TreeSitterQuery {
 
   const TSLanguage* language_;
   std::string source_;
-  mutable std::once_flag once_;
+  mutable RunOnce once_;      // not std::call_once: see run_once.h
   mutable TsQueryPtr query_;  // both set once, under once_
   mutable QueryError error_;
 };
