@@ -5,13 +5,12 @@
 // belongs to. Lexical throughout: nothing here parses a file.
 #pragma once
 
-#include <array>
-#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
