@@ -1,5 +1,6 @@
 #include "engine/liveness/tree_index.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstring>
 
@@ -154,7 +155,10 @@ const std::vector<std::size_t>& TreeIndex::Occurrences(const std::string& path,
     if (b == nullptr) return kNone;
     f.words = std::make_unique<WordFilter>(*b);
   }
-  if (!f.words->MayHold(word)) return kNone;
+  // The filter knows words only: a search for text with other bytes in it
+  // (a dict key such as 'num-warps') must look.
+  bool one_word = !word.empty() && std::all_of(word.begin(), word.end(), IsWordChar);
+  if (one_word && !f.words->MayHold(word)) return kNone;
   auto it = f.occurrences.find(word);
   if (it != f.occurrences.end()) return it->second;
   std::vector<std::size_t> out;
