@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -137,7 +138,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   std::string shown;
   for (const std::string& a : argv_s) shown += a + " ";
   FUZZ_CHECK(code >= 0 && code <= 6, "exit code " + std::to_string(code) + " for " + shown);
-  if (std::string(cmd) == "diff" && code == 0 && !printed.empty()) {
+  // `diff -h` (any option spelling CLI11 takes as help) prints its usage,
+  // not a patch, and exits 0.
+  bool asked_help = std::any_of(argv_s.begin(), argv_s.end(), [](const std::string& a) {
+    return a == "-h" || a == "--help" || a.rfind("--help=", 0) == 0;
+  });
+  if (std::string(cmd) == "diff" && code == 0 && !printed.empty() && !asked_help) {
     std::vector<muh::FilePatch> patch;
     std::vector<muh::Diagnostic> errors;
     std::vector<std::string> preamble;
