@@ -22,7 +22,10 @@ LivenessAnalysis AnalyseTree(const Inputs& inputs, const Workspace& w,
       if (it != overlay->end()) return &it->second.bytes();
     }
     Diagnostic ignored;
-    return w.sources->Get(path, &ignored, &(*unlisted)[path]);
+    std::string scratch;
+    const std::string* bytes = w.sources->Get(path, &ignored, &scratch);
+    if (bytes != &scratch) return bytes;  // the cache's (or nullptr)
+    return &((*unlisted)[path] = std::move(scratch));
   };
   return LivenessAnalysis::Run(w.tree_paths, read, FactsFor(inputs));
 }
