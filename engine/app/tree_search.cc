@@ -227,7 +227,8 @@ SearchResult SearchTree(const RuleSet& rules, const Workspace& w, unsigned threa
   Diagnostic err;
   listed.insert(listed.end(), skips.unlisted.begin(), skips.unlisted.end());
   std::sort(listed.begin(), listed.end());
-  // Every .gitignore on the way from the root to a listed file.
+  // Every .gitignore on the way from the root to a listed file, of those
+  // the listing met (none inside dot-directories, which are not searched).
   std::vector<Diagnostic> unreadable;
   GitIgnore ignore;
   std::vector<std::string> dirs = {""};
@@ -239,9 +240,10 @@ SearchResult SearchTree(const RuleSet& rules, const Workspace& w, unsigned threa
   }
   std::sort(dirs.begin(), dirs.end());
   dirs.erase(std::unique(dirs.begin(), dirs.end()), dirs.end());
-  for (const std::string& dir : dirs) {
-    const std::string file = dir.empty() ? ".gitignore" : dir + "/.gitignore";
-    if (!tree.Exists(file)) continue;
+  for (const std::string& file : skips.gitignores) {
+    const std::size_t slash = file.rfind('/');
+    const std::string dir = slash == std::string::npos ? "" : file.substr(0, slash);
+    if (!std::binary_search(dirs.begin(), dirs.end(), dir)) continue;
     std::string text;
     if (tree.Read(file, &text, &err)) {
       ignore.AddFile(dir, text);

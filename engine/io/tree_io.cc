@@ -54,13 +54,28 @@ bool ReadAndClose(int fd, bool regular_only, std::uint64_t limit, std::string* b
     return false;
   }
   std::string data;
-  if (ok && S_ISREG(st.st_mode)) data.reserve(static_cast<std::size_t>(st.st_size));
-  char buf[1 << 16];
-  while (ok && data.size() <= limit) {
-    const ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n == 0) break;
-    if (n > 0) data.append(buf, static_cast<std::size_t>(n));
-    if (n < 0 && errno != EINTR) ok = false;
+  if (ok && S_ISREG(st.st_mode)) {
+    // A regular file is read straight into its string, in one read(2) when
+    // its size stays what fstat said: asking for a byte more than that
+    // size and getting less is the end of the file.
+    std::size_t want = static_cast<std::size_t>(st.st_size) + 1;
+    while (ok && data.size() <= limit) {
+      const std::size_t at = data.size();
+      data.resize(at + want);
+      const ssize_t n = ::read(fd, &data[at], want);
+      data.resize(at + (n > 0 ? static_cast<std::size_t>(n) : 0));
+      if (n == 0 || (n > 0 && static_cast<std::size_t>(n) < want)) break;
+      if (n < 0 && errno != EINTR) ok = false;
+      want = std::size_t{1} << 16;  // it grew while being read
+    }
+  } else {
+    char buf[1 << 16];
+    while (ok && data.size() <= limit) {
+      const ssize_t n = ::read(fd, buf, sizeof buf);
+      if (n == 0) break;
+      if (n > 0) data.append(buf, static_cast<std::size_t>(n));
+      if (n < 0 && errno != EINTR) ok = false;
+    }
   }
   const int saved = errno;
   ::close(fd);
@@ -144,25 +159,23 @@ bool WalkDir(const std::string& real_root, const std::string& shown_root,
   return true;
 }
 
-// Opens REL strictly beneath ROOT with no symlink anywhere on the way
-// (openat2 with RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS), in one syscall
-// instead of one readlink per component. -1 when the kernel lacks openat2
-// or the path has a symlink: the caller then takes the careful path.
+// Opens REL strictly beneath the directory open as ROOT with no symlink
+// anywhere on the way (openat2 with RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS),
+// in one syscall instead of one readlink per component. -1 when ROOT is -1,
+// the kernel lacks openat2 or the path has a symlink: the caller then takes
+// the careful path.
 // O_NONBLOCK: opening a FIFO must not wait for a writer (Read refuses it).
-int OpenBeneath(const std::string& real_root, const std::string& rel) {
+int OpenBeneath(int root, const std::string& rel) {
 #ifdef SYS_openat2
-  if (rel.empty() || rel.front() == '/') return -1;
+  if (root < 0 || rel.empty() || rel.front() == '/') return -1;
   if (io::HasDotDotComponent(rel)) return -1;  // refused by policy
-  const int root = ::open(real_root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (root < 0) return -1;
   struct open_how how {};
   how.flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW;
   how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
   const long fd = ::syscall(SYS_openat2, root, rel.c_str(), &how, sizeof(how));
-  ::close(root);
   return fd < 0 ? -1 : static_cast<int>(fd);
 #else
-  static_cast<void>(real_root);
+  static_cast<void>(root);
   static_cast<void>(rel);
   return -1;
 #endif
@@ -193,6 +206,11 @@ bool TreeIo::Open(const std::string& root, TreeIo* out, Diagnostic* err) {
   }
   out->root_ = root;
   out->real_root_ = real;
+  const int fd = ::open(real.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  out->root_fd_ = std::shared_ptr<const int>(new int(fd), [](const int* p) {
+    if (*p >= 0) ::close(*p);
+    delete p;
+  });
   return true;
 }
 
@@ -203,7 +221,9 @@ bool TreeIo::ListFiles(const std::string& suffix, std::vector<std::string>* out,
   ListingSkips* s = skips != nullptr ? skips : &local;
   s->hidden_dirs.clear();
   s->unlisted.clear();
+  s->gitignores.clear();
   const KeepFn keep = [&](const std::string& rel, mode_t mode) {
+    if (rel == ".gitignore" || EndsWith(rel, "/.gitignore")) s->gitignores.push_back(rel);
     if (!EndsWith(rel, suffix)) return false;
     if (S_ISREG(mode)) return true;
     std::string real;
@@ -219,6 +239,7 @@ bool TreeIo::ListFiles(const std::string& suffix, std::vector<std::string>* out,
   std::sort(out->begin(), out->end());
   std::sort(s->hidden_dirs.begin(), s->hidden_dirs.end());
   std::sort(s->unlisted.begin(), s->unlisted.end());
+  std::sort(s->gitignores.begin(), s->gitignores.end());
   return true;
 }
 
@@ -232,7 +253,7 @@ bool TreeIo::Exists(const std::string& rel) const {
 }
 
 bool TreeIo::Read(const std::string& rel, std::string* bytes, Diagnostic* err) const {
-  const int fast = OpenBeneath(real_root_, rel);
+  const int fast = OpenBeneath(root_fd_ ? *root_fd_ : -1, rel);
   if (fast >= 0) {
     std::string msg;
     if (ReadAndClose(fast, /*regular_only=*/true, max_file_bytes_, bytes, &msg)) return true;

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -41,6 +42,10 @@ struct ListingSkips {
   // files (FIFOs, devices, sockets) or symlinks that do not resolve to a
   // regular file inside the tree. Read refuses each with its reason.
   std::vector<std::string> unlisted;
+  // Every `.gitignore` met on the way (any kind of entry but a directory,
+  // outside dot-directories), so that nobody has to look for one in each
+  // directory again. Read refuses those it cannot read.
+  std::vector<std::string> gitignores;
 };
 
 // One file for WriteAll: the bytes the plan was made from and the bytes to
@@ -50,7 +55,8 @@ struct FileUpdate {
   std::string_view new_bytes;
 };
 
-// A source tree on disk. Cheap to copy; holds no open descriptors.
+// A source tree on disk. Cheap to copy; its copies share one descriptor of
+// the root directory, opened by Open, through which Read opens files.
 class TreeIo {
  public:
   // An unopened tree; only Open gives it a root.
@@ -154,8 +160,9 @@ class TreeIo {
   const std::string& root() const { return root_; }
 
  private:
-  std::string root_;       // as given to Open
-  std::string real_root_;  // realpath of root_, no trailing '/' (except "/")
+  std::string root_;                    // as given to Open
+  std::string real_root_;               // realpath of root_, no trailing '/' (except "/")
+  std::shared_ptr<const int> root_fd_;  // O_DIRECTORY descriptor of real_root_, or -1
   std::uint64_t max_file_bytes_ = kDefaultMaxTreeFileBytes;
   SysCalls* sys_ = SysCalls::Real();
 };
