@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "engine/app/cli.h"
+#include "engine/base/heap_tuning.h"
 #include "engine/base/out_of_memory.h"
 
 namespace {
@@ -33,6 +34,7 @@ void* TsRealloc(void* old, size_t n) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  muh::TuneHeapForShortRun();  // before any thread starts
   muh::ReserveMemory();
   muh::InstallTerminateHandler();
   ts_set_allocator(TsMalloc, TsCalloc, TsRealloc, std::free);
