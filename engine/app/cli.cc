@@ -91,7 +91,9 @@ void SetUpLogging(int verbosity, bool quiet) {
 }
 
 // RunCli, but for what nothing below catches: out of memory and the like.
-int Run(int argc, char** argv) {
+// Parses the arguments and runs the command (or prints help or the
+// version); its exit code.
+int Dispatch(int argc, char** argv) {
   std::vector<std::string> names;
   for (const CommandSpec& c : Commands()) names.push_back(c.name);
   if (argc >= 2 && argv[1][0] != '-') {
@@ -186,8 +188,16 @@ int Run(int argc, char** argv) {
   for (const auto& [sub, spec] : subs) {
     if (sub->parsed()) code = spec->run(opts);
   }
+  return code;
+}
+
+int Run(int argc, char** argv) {
+  const int code = Dispatch(argc, argv);
   // stdout is the product: a write that failed (a full disk, a closed
-  // descriptor) must not read as success.
+  // descriptor) must not read as success. Help and the version too go
+  // through std::cout, and are flushed here, not at exit, so that nothing
+  // of one run is left buffered for the next (fuzz_cli runs many in one
+  // process).
   std::string err;
   if (!FinishStdout(&err)) {
     std::cerr << "muhpatch: error: " << err << "\n";
