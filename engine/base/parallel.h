@@ -20,6 +20,8 @@
 #include <utility>
 #include <vector>
 
+#include "engine/base/heap_tuning.h"
+
 namespace muh {
 
 struct NoWorkerState {};
@@ -29,8 +31,9 @@ void ParallelFor(std::size_t n, unsigned threads, Fn fn) {
   std::atomic<std::size_t> next{0};
   std::mutex failed_mutex;
   std::exception_ptr failed;  // the first exception any worker threw
-  auto work = [&]() {
+  auto work = [&](bool own_thread) {
     try {
+      if (own_thread) AdviseThreadHeap();
       State state;
       for (std::size_t i = next++; i < n; i = next++) fn(state, i);
     } catch (...) {
@@ -55,14 +58,14 @@ void ParallelFor(std::size_t n, unsigned threads, Fn fn) {
     // none for its state: bad_alloc) leaves the work to the ones that did
     // start, the caller's included.
     try {
-      pool.emplace_back(work);
+      pool.emplace_back(work, true);
     } catch (const std::system_error&) {
       break;
     } catch (const std::bad_alloc&) {
       break;
     }
   }
-  work();
+  work(false);
   for (std::thread& t : pool) t.join();
   if (failed) std::rethrow_exception(failed);
 }
@@ -78,7 +81,10 @@ class BackgroundTask {
  public:
   explicit BackgroundTask(Fn fn) : fn_(std::move(fn)) {
     try {
-      thread_ = std::thread([this] { Run(); });
+      thread_ = std::thread([this] {
+        AdviseThreadHeap();
+        Run();
+      });
     } catch (const std::system_error&) {
     } catch (const std::bad_alloc&) {
     }
