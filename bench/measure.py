@@ -13,7 +13,10 @@ the page cache, so every number is for a warm cache.
 Per run: wall time (time.perf_counter around posix_spawn+wait), user and
 system CPU and peak RSS from wait4(2)'s rusage (the same numbers GNU
 `/usr/bin/time -v` prints; for `sh -c` pipelines ru_maxrss is the largest
-single process, not the sum). stdout goes to OUTDIR/NAME.stdout, and its
+single process, not the sum). Commands start with posix_spawn, whose child
+runs in this process's memory until it execs, and the kernel counts that
+memory in the child's peak: a peak RSS at or below this harness's own
+(about 18 MB) is the harness's, not the command's. stdout goes to OUTDIR/NAME.stdout, and its
 SHA-256 is recorded per run, to check that output is byte-identical across
 runs (with "sort_stdout": true, of its lines sorted: ast-grep prints matches
 in the order its threads finish). An exit code outside `ok` aborts the whole measurement.
