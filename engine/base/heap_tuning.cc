@@ -79,7 +79,7 @@ HeapTuning TuneHeapForShortRun() {
     main_heap_start = b;
     const std::uintptr_t lo = (b + kHugePage - 1) & ~(kHugePage - 1);
     const std::uintptr_t hi = reinterpret_cast<std::uintptr_t>(after) & ~(kHugePage - 1);
-    if (Advise(lo, hi)) t.advised = hi - lo;
+    Advise(lo, hi);
   }
   std::free(probe);
   return t;

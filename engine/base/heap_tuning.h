@@ -8,8 +8,6 @@
 // limit that the run fits in into an early out of memory.
 #pragma once
 
-#include <cstddef>
-
 namespace muh {
 
 // Whether a sanitizer's allocator replaces glibc's (the tuning then does
@@ -30,8 +28,7 @@ inline constexpr bool kSanitizerAllocator = false;
 // What TuneHeapForShortRun did.
 struct HeapTuning {
   bool tuned = false;        // the mallopt settings were made
-  std::size_t advised = 0;   // bytes of heap madvise(MADV_HUGEPAGE)d
-  const char* why_not = "";  // when !tuned: the reason, for -vv
+  const char* why_not = "";  // when !tuned: the reason
 };
 
 // Call once, first thing in main, before any thread starts.
