@@ -140,11 +140,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
   FUZZ_CHECK(code >= 0 && code <= 6, "exit code " + std::to_string(code) + " for " + shown);
   // `diff -h` (any option spelling CLI11 takes as help: `--help`, or an
   // `h` in a cluster of short options such as `-vh` or `-hw.yaml`) prints
-  // its usage, not a patch, and exits 0.
+  // its usage, and `diff --version` the version, not a patch; both exit 0.
   bool asked_help = std::any_of(argv_s.begin(), argv_s.end(), [](const std::string& a) {
     const bool short_cluster = a.size() >= 2 && a[0] == '-' && a[1] != '-';
     return (short_cluster && a.find('h') != std::string::npos) || a == "--help" ||
-           a.rfind("--help=", 0) == 0;
+           a.rfind("--help=", 0) == 0 || a.rfind("--version", 0) == 0;
   });
   if (std::string(cmd) == "diff" && code == 0 && !printed.empty() && !asked_help) {
     std::vector<muh::FilePatch> patch;
