@@ -42,7 +42,7 @@ struct FileResult {
 }  // namespace
 
 SearchResult SearchOutsideScope(const RuleSet& rules, const std::vector<std::string>& tree_paths,
-                                const SearchReadFn& read, unsigned threads) {
+                                const SearchReadFn& read, unsigned threads, const RuleMask& run) {
   // Per rule: its prefilter groups, as indexes into the distinct literals
   // of all rules, so each literal is looked for once per file. A rule whose
   // query requires no literal has no groups and is searched in every file.
@@ -93,6 +93,7 @@ SearchResult SearchOutsideScope(const RuleSet& rules, const std::vector<std::str
     };
     std::vector<std::size_t> hits;
     for (std::size_t r : candidates) {
+      if (!run.empty() && !run[r]) continue;
       bool pass = std::all_of(groups[r].begin(), groups[r].end(), [&](const auto& group) {
         return std::any_of(group.begin(), group.end(), present);
       });
@@ -220,7 +221,7 @@ SearchScope ScopeOfSearch(const std::vector<std::string>& listed, const GitIgnor
   return scope;
 }
 
-SearchResult SearchTree(const RuleSet& rules, const Workspace& w, unsigned threads) {
+TreeSearchScope ScopeTreeSearch(const RuleSet& rules, const Workspace& w) {
   const TreeIo& tree = w.tree;
   const ListingSkips& skips = w.skipped;
   std::vector<std::string> listed = w.tree_paths;
@@ -269,17 +270,27 @@ SearchResult SearchTree(const RuleSet& rules, const Workspace& w, unsigned threa
       ".gitignore, {} excluded by the rule file",
       scope.paths.size(), scope.hidden.size(), scope.hidden.size() == 1 ? "y" : "ies",
       scope.ignored.size(), scope.ignored.size() == 1 ? "" : "s", scope.excluded.size());
+  return {std::move(scope), std::move(unreadable)};
+}
+
+SearchResult SearchInScope(const RuleSet& rules, const Workspace& w, const TreeSearchScope& scope,
+                           unsigned threads, const RuleMask& run) {
   SearchResult result = SearchOutsideScope(
-      rules, scope.paths,
+      rules, scope.scope.paths,
       [&w](const std::string& path, Diagnostic* e, std::string* scratch) {
         return w.sources->Get(path, e, scratch);
       },
-      threads);
+      threads, run);
+  std::vector<Diagnostic> unreadable = scope.unreadable;
   unreadable.insert(unreadable.end(), result.unreadable.begin(), result.unreadable.end());
   std::stable_sort(unreadable.begin(), unreadable.end(),
                    [](const Diagnostic& a, const Diagnostic& b) { return a.file < b.file; });
   result.unreadable = std::move(unreadable);
   return result;
+}
+
+SearchResult SearchTree(const RuleSet& rules, const Workspace& w, unsigned threads) {
+  return SearchInScope(rules, w, ScopeTreeSearch(rules, w), threads);
 }
 
 }  // namespace muh

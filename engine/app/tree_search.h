@@ -62,11 +62,19 @@ struct SearchResult {
   SearchStats stats;
 };
 
+// Which rules' queries a search runs, by position in RuleSet::rules; empty
+// means all of them.
+using RuleMask = std::vector<bool>;
+
 // Matches of each rule's query in `tree_paths` outside the rule's `files`
 // and `also_matches`. `threads` = 0 means one per core. A path no rule
-// needs searched is never read.
+// needs searched is never read. Only the rules `run` names are queried, but
+// the files read (and so those reported unreadable) are the same for every
+// mask: two searches of one tree with different masks report the same
+// unreadable files.
 SearchResult SearchOutsideScope(const RuleSet& rules, const std::vector<std::string>& tree_paths,
-                                const SearchReadFn& read, unsigned threads);
+                                const SearchReadFn& read, unsigned threads,
+                                const RuleMask& run = {});
 
 // What the whole-tree search covers, and what it leaves out.
 struct SearchScope {
@@ -90,5 +98,17 @@ SearchScope ScopeOfSearch(const std::vector<std::string>& listed, const GitIgnor
 // (ListingSkips::unlisted) are searched too, so that they are reported
 // unreadable.
 SearchResult SearchTree(const RuleSet& rules, const Workspace& w, unsigned threads);
+
+// SearchTree in two steps, for a caller that searches one tree for some
+// rules first and others later: what the search covers (each skip logged
+// once, the .gitignore files that cannot be read kept in `unreadable`),
+// then a search of that scope for the rules `run` names.
+struct TreeSearchScope {
+  SearchScope scope;
+  std::vector<Diagnostic> unreadable;
+};
+TreeSearchScope ScopeTreeSearch(const RuleSet& rules, const Workspace& w);
+SearchResult SearchInScope(const RuleSet& rules, const Workspace& w, const TreeSearchScope& scope,
+                           unsigned threads, const RuleMask& run = {});
 
 }  // namespace muh

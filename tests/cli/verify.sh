@@ -38,7 +38,9 @@
 #   9. the smem function duplicated: exit 1, `expects 1 match ..., found 2
 #      (at lines A, B)` at the second copy; copied into a file outside the
 #      rule's files (the whole-tree search): exit 1, `drift: rule 'ID' matches
-#      here, outside its files: ...` at the copy;
+#      here, outside its files: ...` at the copy; `_PARTITION_SIZE = 512`
+#      copied into another module: exit 0 while its rule's precondition skips
+#      it, the `foreign` finding at the copy once paged_attention_v2 has a body;
 #  10. a --patch file that does not exist (relative and absolute), on a
 #      pristine and on a patched tree: exit 2, exactly `nope.diff: error:
 #      cannot open (No such file or directory)`; a malformed one (`hello`):
@@ -575,6 +577,26 @@ for patch_args in "" "--patch committed.diff"; do
     { printf '%s\n' "$err" >&2; fail "$smem_fn copied into $copy_file ${patch_args:-(no --patch)}: expected exit 1, '$want' and the verdict"; }
 done
 ok "9. $smem_fn copied into $copy_file: exit 1 with and without --patch, '$want'"
+
+# A knob of a rule a precondition gates, copied outside its files: no drift
+# while the precondition skips the rule (it manages nothing), a `foreign`
+# finding once paged_attention_v2 has a body (verify searches such rules
+# only after the plan has said they run).
+gated_copy=vllm/lora/ops/sgmv_shrink.py
+fresh
+printf '\n_PARTITION_SIZE = 512\n' >>"tree/$gated_copy"
+snap
+mp rules.yaml tree --patch committed.diff
+[[ $code -eq 0 ]] && ! grep -q "outside its files" mp.err ||
+  { printf '%s\n' "$err" >&2; fail "_PARTITION_SIZE copied into $gated_copy, rule skipped: expected exit 0 and no foreign finding"; }
+python3 "$repo/fixtures/evolution/precondition_true/evolve.py" tree
+snap
+l=$(grep -n "^_PARTITION_SIZE = 512" "tree/$gated_copy" | cut -d: -f1)
+want="tree/$gated_copy:$l:1: error: drift: rule 'paged-attn-partition-size' matches here, outside its files: a moved or copied knob (list the path under 'also-matches' if it belongs here)"
+mp rules.yaml tree --patch committed.diff
+[[ $code -eq 1 ]] && grep -qxF "$want" mp.err ||
+  { printf '%s\n' "$err" >&2; fail "_PARTITION_SIZE copied into $gated_copy, v2 implemented: expected exit 1 and '$want'"; }
+ok "9. _PARTITION_SIZE copied into $gated_copy: no drift while its rule is skipped, '$want' once v2 has a body"
 
 # === 10. bad --patch files ====================================================================
 printf 'hello\n' >bad.diff
