@@ -49,8 +49,8 @@ RuleMask GatedRulesThatRan(const RuleSet& rules, const PlanResult& plan) {
   for (const Rule& r : rules.rules) {
     const RuleOutcome* o = plan.Find(r.id);
     run.push_back(!r.preconditions.empty() &&
-                  !(o != nullptr && (o->status == RuleStatus::kSkipped ||
-                                     o->status == RuleStatus::kNoValue)));
+                  !(o != nullptr &&
+                    (o->status == RuleStatus::kSkipped || o->status == RuleStatus::kNoValue)));
   }
   return run;
 }
