@@ -14,6 +14,7 @@
 #include "engine/base/colour.h"
 #include "engine/base/exit_codes.h"
 #include "engine/base/out_of_memory.h"
+#include "engine/base/parallel.h"
 #include "engine/model/model_report.h"
 #include "engine/patch/unified_diff.h"
 #include "engine/plan/planner.h"
@@ -22,10 +23,30 @@
 namespace muh {
 
 int OpenRun(const CommandOptions& opts, TreeAccess access, OpenedRun* run) {
-  if (!LoadInputs(opts.inputs, &run->inputs, &run->errors)) return kExitBadInput;
-  std::vector<Diagnostic> errors;
-  int code = OpenWorkspace(opts.tree_path, access, run->inputs.rules, &run->workspace, &errors);
-  for (const Diagnostic& d : errors) run->errors.push_back(run->workspace.Shown(d));
+  Workspace& w = run->workspace;
+  std::vector<Diagnostic> errors;  // the tree's
+  int code = kExitClean;
+  bool loaded = false;
+  if (access == TreeAccess::kRead) {
+    // Reading changes nothing, so the tree is opened, listed and read
+    // ahead on another thread while the rules and the model load. Its
+    // errors count only once the rules have loaded, as if it came second.
+    BackgroundTask open_tree([&] {
+      code = OpenTree(opts.tree_path, access, &w, &errors);
+      if (code == kExitClean) w.sources->ReadAhead();
+    });
+    loaded = LoadInputs(opts.inputs, &run->inputs, &run->errors);
+    open_tree.Join();
+  } else {
+    // Opening for apply recovers an interrupted apply: not before the
+    // rules have loaded.
+    loaded = LoadInputs(opts.inputs, &run->inputs, &run->errors);
+    if (loaded) code = OpenTree(opts.tree_path, access, &w, &errors);
+  }
+  if (!loaded) return kExitBadInput;
+  w.rules_path = run->inputs.rules.path;
+  if (code == kExitClean) code = ReadRuleFiles(run->inputs.rules, &w, &errors);
+  for (const Diagnostic& d : errors) run->errors.push_back(w.Shown(d));
   return code;
 }
 

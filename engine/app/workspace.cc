@@ -48,9 +48,8 @@ bool CheckLiteralPaths(const RuleSet& rules, const Workspace& w, std::vector<Dia
 
 }  // namespace
 
-int OpenWorkspace(const std::string& tree_path, TreeAccess access, const RuleSet& rules,
-                  Workspace* w, std::vector<Diagnostic>* errors) {
-  w->rules_path = rules.path;
+int OpenTree(const std::string& tree_path, TreeAccess access, Workspace* w,
+             std::vector<Diagnostic>* errors) {
   Diagnostic derr;
   if (!TreeIo::Open(tree_path, &w->tree, &derr)) {
     errors->push_back(derr);
@@ -77,7 +76,13 @@ int OpenWorkspace(const std::string& tree_path, TreeAccess access, const RuleSet
   sources.insert(sources.end(), w->skipped.unlisted.begin(), w->skipped.unlisted.end());
   w->sources = std::make_unique<FileCache>(w->tree, std::move(sources));
   spdlog::debug("{} .py files under {}", w->tree_paths.size(), tree_path);
+  return kExitClean;
+}
+
+int ReadRuleFiles(const RuleSet& rules, Workspace* w, std::vector<Diagnostic>* errors) {
+  w->rules_path = rules.path;
   if (!CheckLiteralPaths(rules, *w, errors)) return kExitBadInput;
+  Diagnostic derr;
   std::size_t errors_before = errors->size();
   for (const std::string& path : FilesNeeded(rules, w->tree_paths, errors)) {
     std::string uncached;

@@ -42,13 +42,17 @@ struct Workspace {
   void ReportAll(const std::vector<Diagnostic>& ds) const;
 };
 
-// Opens `tree_path`, locks it as `access` says, lists it and reads every file
-// `rules` needs. Under kWrite, an apply that was interrupted is first rolled
-// forward or back from its journal (tree_io.h). Returns kExitClean, or the
-// exit code of the cause (exit_codes.h) with the reasons in `errors`:
-// kExitBusy when kWrite finds the lock held, kExitBadInput when the tree or
-// a file in scope cannot be read.
-int OpenWorkspace(const std::string& tree_path, TreeAccess access, const RuleSet& rules,
-                  Workspace* out, std::vector<Diagnostic>* errors);
+// Opens `tree_path`, locks it as `access` says and lists it, giving the
+// workspace its FileCache; under kWrite, an apply that was interrupted is
+// first rolled forward or back from its journal (tree_io.h). Needs no
+// rules, so a reader can open the tree while it loads them. Returns
+// kExitClean, or the exit code of the cause (exit_codes.h) with the reasons
+// in `errors`: kExitBusy when kWrite finds the lock held, kExitBadInput when
+// the tree cannot be opened or listed.
+int OpenTree(const std::string& tree_path, TreeAccess access, Workspace* out,
+             std::vector<Diagnostic>* errors);
+// Then reads every file `rules` needs into `w->files`: kExitBadInput, with
+// the reasons in `errors`, when one cannot be read or is not UTF-8.
+int ReadRuleFiles(const RuleSet& rules, Workspace* w, std::vector<Diagnostic>* errors);
 
 }  // namespace muh

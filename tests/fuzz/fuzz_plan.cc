@@ -12,7 +12,7 @@
 // every literal path the rules name (so a rule written for
 // vllm/_custom_ops.py finds it there) and at one path each glob matches;
 // globs resolve against that listing.
-// As in OpenWorkspace, a load error, a pattern that names no file or invalid
+// As in ReadRuleFiles (workspace.h), a load error, a pattern that names no file or invalid
 // UTF-8 ends the run before planning. Plan() must then:
 //   - throw nothing;
 //   - locate every diagnostic inside the file it names (the rule file or one
@@ -386,14 +386,14 @@ void Run(const std::string& rules_text, const std::string& python) {
   const muh::RuleSet& rules = inputs.rules;
   FUZZ_CHECK(rules.values != nullptr, "a loaded rule file has no value source");
 
-  if (muh::FindInvalidUtf8(python)) return;  // OpenWorkspace refuses the file
+  if (muh::FindInvalidUtf8(python)) return;  // ReadRuleFiles refuses the file
   const std::vector<std::string> tree_paths = TreePaths(rules);
   std::vector<muh::Diagnostic> scope_errors;
   const std::vector<std::string> needed = muh::FilesNeeded(rules, tree_paths, &scope_errors);
   std::map<std::string, muh::SourceText> files;
   for (const std::string& path : needed) files.emplace(path, muh::SourceText(path, python));
   for (const muh::Diagnostic& d : scope_errors) CheckLocated(d, rules_text, files);
-  if (!scope_errors.empty()) return;  // OpenWorkspace stops there too
+  if (!scope_errors.empty()) return;  // ReadRuleFiles stops there too
 
   const muh::PlanResult plan = muh::Plan(rules, files, tree_paths);
   if (std::getenv("FUZZ_PLAN_VERBOSE") != nullptr) {
