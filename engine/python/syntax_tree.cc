@@ -101,15 +101,16 @@ SyntaxTree PythonParser::ParseRanges(std::string_view bytes, const std::vector<T
 
 SyntaxTree::~SyntaxTree() = default;
 
-const SyntaxTree::Index& SyntaxTree::NodeIndex() const {
-  if (index_) return *index_;
-  auto index = std::make_unique<Index>();
+namespace {
+
+// Every node of the subtree at `top` in document (pre-)order into `index`.
+void IndexSubtree(TSNode top, std::size_t bytes, SyntaxTree::Index* index) {
   index->by_symbol.resize(ts_language_symbol_count(tree_sitter_python()));
   // Python source has about one node per 3 to 4 bytes: reserving that much
   // avoids growing (and copying) the list a dozen times on a large file;
   // pages reserved and never written cost nothing.
-  index->nodes.reserve(bytes_.size() / 3 + 64);
-  TSTreeCursor walk = ts_tree_cursor_new(Root());
+  index->nodes.reserve(bytes / 3 + 64);
+  TSTreeCursor walk = ts_tree_cursor_new(top);
   for (;;) {
     TSNode node = ts_tree_cursor_current_node(&walk);
     TSSymbol sym = ts_node_symbol(node);
@@ -124,12 +125,48 @@ const SyntaxTree::Index& SyntaxTree::NodeIndex() const {
         more = true;
         break;
       }
-    } while (ts_tree_cursor_goto_parent(&walk));
+    } while (ts_tree_cursor_goto_parent(&walk));  // false at `top`, the cursor's root
     if (!more) break;
   }
   ts_tree_cursor_delete(&walk);
+}
+
+}  // namespace
+
+const SyntaxTree::Index& SyntaxTree::NodeIndex() const {
+  if (index_) return *index_;
+  auto index = std::make_unique<Index>();
+  IndexSubtree(Root(), bytes_.size(), index.get());
   index_ = std::move(index);
   return *index_;
+}
+
+const std::vector<SyntaxTree::Span>& SyntaxTree::StatementSpans() const {
+  if (spans_) return *spans_;
+  std::vector<Span> spans;
+  TSTreeCursor walk = ts_tree_cursor_new(Root());
+  if (ts_tree_cursor_goto_first_child(&walk)) {
+    do {
+      TSNode node = ts_tree_cursor_current_node(&walk);
+      statements_.push_back(node);
+      spans.emplace_back(ts_node_start_byte(node), ts_node_end_byte(node));
+    } while (ts_tree_cursor_goto_next_sibling(&walk));
+  }
+  ts_tree_cursor_delete(&walk);
+  statement_index_.resize(spans.size());
+  spans_ = std::move(spans);
+  return *spans_;
+}
+
+const SyntaxTree::Index& SyntaxTree::StatementIndex(std::size_t k) const {
+  const Span& span = StatementSpans().at(k);
+  std::unique_ptr<Index>& slot = statement_index_[k];
+  if (!slot) {
+    auto index = std::make_unique<Index>();
+    IndexSubtree(statements_[k], span.second - span.first, index.get());
+    slot = std::move(index);
+  }
+  return *slot;
 }
 
 std::optional<SyntaxProblem> SyntaxTree::FirstProblem() const {

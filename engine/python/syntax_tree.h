@@ -4,9 +4,12 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "engine/python/ts_handles.h"
@@ -46,10 +49,21 @@ class SyntaxTree {
   };
   const Index& NodeIndex() const;
 
+  // The root's children (the top-level statements, comments among them)
+  // as byte ranges [begin, end), in order.
+  using Span = std::pair<uint32_t, uint32_t>;
+  const std::vector<Span>& StatementSpans() const;
+  // NodeIndex for top-level statement `k` of StatementSpans() alone: its
+  // subtree, itself first. Built on first use, like NodeIndex.
+  const Index& StatementIndex(std::size_t k) const;
+
  private:
   TsTreePtr tree_;
   std::string_view bytes_;
   mutable std::unique_ptr<Index> index_;
+  mutable std::optional<std::vector<Span>> spans_;
+  mutable std::vector<TSNode> statements_;                       // parallel to *spans_
+  mutable std::vector<std::unique_ptr<Index>> statement_index_;  // parallel to *spans_
 };
 
 // A replacement of old bytes [offset, offset + length) by `text`.

@@ -86,3 +86,41 @@ TEST_CASE("CR-only line ends parse as LF, and the tree keeps the real bytes") {
 }
 
 }  // namespace muh
+
+namespace muh {
+
+TEST_CASE("a top-level statement's index is the whole tree's index over its span") {
+  PythonParser parser;
+  std::string src = "import os\n# a comment\ndef f(a):\n    return a + 1\n\nx = [f(2), 3]\n";
+  SyntaxTree tree = parser.Parse(src);
+  const std::vector<SyntaxTree::Span>& spans = tree.StatementSpans();
+  REQUIRE(spans.size() == 4);
+  CHECK(src.substr(spans[0].first, spans[0].second - spans[0].first) == "import os");
+  CHECK(src.substr(spans[1].first, spans[1].second - spans[1].first) == "# a comment");
+  CHECK(src.substr(spans[3].first, spans[3].second - spans[3].first) == "x = [f(2), 3]");
+  const SyntaxTree::Index& whole = tree.NodeIndex();
+  std::size_t from = 1;  // nodes[0] is the module
+  for (std::size_t k = 0; k < spans.size(); ++k) {
+    CAPTURE(k);
+    const SyntaxTree::Index& part = tree.StatementIndex(k);
+    REQUIRE(from + part.nodes.size() <= whole.nodes.size());
+    for (std::size_t i = 0; i < part.nodes.size(); ++i) {
+      CHECK(ts_node_eq(part.nodes[i], whole.nodes[from + i]));
+    }
+    for (std::size_t sym = 0; sym < part.by_symbol.size(); ++sym) {
+      for (uint32_t at : part.by_symbol[sym]) CHECK(ts_node_symbol(part.nodes[at]) == sym);
+    }
+    from += part.nodes.size();
+    CHECK(&tree.StatementIndex(k) == &part);  // built once
+  }
+  CHECK(from == whole.nodes.size());
+}
+
+TEST_CASE("an empty module has no statements") {
+  PythonParser parser;
+  std::string src;
+  SyntaxTree tree = parser.Parse(src);
+  CHECK(tree.StatementSpans().empty());
+}
+
+}  // namespace muh

@@ -222,36 +222,52 @@ std::vector<std::pair<uint32_t, const void*>> KeyOf(const Binding& b) {
 }  // namespace
 
 HandOff MatchPatterns(const PatternQuery& query, const SyntaxTree& tree, const AdmitFn& admit,
-                      std::vector<PatternMatch>* out, MatchWork* work) {
+                      std::vector<PatternMatch>* out, MatchWork* work,
+                      const std::vector<std::size_t>* statements) {
   out->clear();
   // Error recovery's ERROR, MISSING and zero-width nodes are matched as
   // libtree-sitter's cursor sees them: such trees are its (fuzz_query found
   // corner after corner), and they are rare here.
   if (tree.HasError()) return HandOff::kSyntaxErrors;
-  const SyntaxTree::Index& index = tree.NodeIndex();
-  if (work->budget == 0) work->budget = kMatchStepBudget + kMatchStepsPerNode * index.nodes.size();
+  // The indexes to start from, in document order: the whole tree's, or the
+  // named statements' one after the other.
+  std::vector<const SyntaxTree::Index*> indexes;
+  if (statements == nullptr) {
+    indexes.push_back(&tree.NodeIndex());
+  } else {
+    for (std::size_t k : *statements) indexes.push_back(&tree.StatementIndex(k));
+  }
+  std::size_t nodes = 0;
+  for (const SyntaxTree::Index* index : indexes) nodes += index->nodes.size();
+  if (work->budget == 0) work->budget = kMatchStepBudget + kMatchStepsPerNode * nodes;
   Matcher matcher(query.language, tree.Root(), admit, work);
   std::vector<Binding> found;
-  std::vector<uint32_t> starts;
+  std::vector<uint32_t> positions;
+  std::vector<TSNode> starts;
   for (std::size_t p = 0; p < query.patterns.size(); ++p) {
     const PatternNode& root = query.patterns[p].root;
     // The nodes this pattern can start at: those of its type, else all.
     starts.clear();
-    if (root.kind == PatternNode::Kind::kNamed || root.kind == PatternNode::Kind::kAnonymous) {
-      for (std::size_t sym = 0; sym < root.symbols.size() && sym < index.by_symbol.size(); ++sym) {
-        if (root.symbols[sym]) {
-          starts.insert(starts.end(), index.by_symbol[sym].begin(), index.by_symbol[sym].end());
+    for (const SyntaxTree::Index* index : indexes) {
+      if (root.kind == PatternNode::Kind::kNamed || root.kind == PatternNode::Kind::kAnonymous) {
+        positions.clear();
+        for (std::size_t sym = 0; sym < root.symbols.size() && sym < index->by_symbol.size();
+             ++sym) {
+          if (root.symbols[sym]) {
+            positions.insert(positions.end(), index->by_symbol[sym].begin(),
+                             index->by_symbol[sym].end());
+          }
         }
+        std::sort(positions.begin(), positions.end());
+        for (uint32_t at : positions) starts.push_back(index->nodes[at]);
+      } else {
+        starts.insert(starts.end(), index->nodes.begin(), index->nodes.end());
       }
-      std::sort(starts.begin(), starts.end());
-    } else {
-      starts.resize(index.nodes.size());
-      for (uint32_t i = 0; i < starts.size(); ++i) starts[i] = i;
     }
     matcher.set_pattern(p);
-    for (uint32_t at : starts) {
+    for (const TSNode& start : starts) {
       found.clear();
-      matcher.Match(root, index.nodes[at], &found);
+      matcher.Match(root, start, &found);
       if (matcher.hand_off() != HandOff::kNone) {
         out->clear();
         return matcher.hand_off();

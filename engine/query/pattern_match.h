@@ -65,7 +65,15 @@ using AdmitFn = std::function<bool(std::size_t pattern, uint32_t capture, TSNode
 // the caller asks libtree-sitter. Grammar symbols come from `query.language`.
 // Spends from `work`; when its budget runs out, stops, leaves `*out` empty,
 // sets work->exceeded and returns HandOff::kNone.
+//
+// With `statements` (indexes into tree.StatementSpans(), ascending), only
+// matches starting inside those top-level statements are looked for, and
+// only those statements are indexed (SyntaxTree::StatementIndex); the
+// budget then counts their nodes. For a query whose every match lies in one
+// statement that holds certain text (Query::StatementLocal), the caller
+// names the statements holding it and gets the same matches for less work.
 HandOff MatchPatterns(const PatternQuery& query, const SyntaxTree& tree, const AdmitFn& admit,
-                      std::vector<PatternMatch>* out, MatchWork* work);
+                      std::vector<PatternMatch>* out, MatchWork* work,
+                      const std::vector<std::size_t>* statements = nullptr);
 
 }  // namespace muh

@@ -134,6 +134,47 @@ TEST_CASE("our matcher and libtree-sitter's agree on every fixture file") {
   CHECK(compared > 10000);
 }
 
+TEST_CASE(
+    "a query searched only in the statements holding its literals finds what a whole search does") {
+  // The literals also stand in comments, strings, other statements and
+  // across statement boundaries; one group's literal is in a statement the
+  // other group's is not.
+  const std::string src =
+      "# BLOCK = 1 in a comment\n"
+      "s = 'BLOCK = 2'\n"
+      "BLOCK = 3\n"
+      "def f(q):\n"
+      "    BLOCK = 4\n"
+      "    if q:\n"
+      "        NUM_WARPS = BLOCK // 2\n"
+      "    return BLOCK\n"
+      "class C:\n"
+      "    NUM_WARPS = 8\n"
+      "BLOCKS = [BLOCK]\n";
+  PythonParser parser;
+  SyntaxTree tree = parser.Parse(src);
+  REQUIRE_FALSE(tree.HasError());
+  const char* const queries[] = {
+      "(assignment left: (identifier) @n right: (_) @v (#eq? @n \"BLOCK\"))",
+      "(assignment left: (identifier) @n right: (binary_operator left: (identifier) @b) "
+      "(#eq? @n \"NUM_WARPS\") (#eq? @b \"BLOCK\"))",
+      "((identifier) @i (#any-of? @i \"NUM_WARPS\" \"BLOCKS\"))",
+      "(module (expression_statement (assignment left: (identifier) @n)) (#eq? @n \"BLOCK\"))",
+  };
+  const std::size_t expected[] = {2, 1, 3, 1};
+  for (std::size_t i = 0; i < std::size(queries); ++i) {
+    CAPTURE(queries[i]);
+    QueryError err;
+    auto mine = Query::Compile(queries[i], &err);
+    REQUIRE_MESSAGE(mine, err.message);
+    auto theirs = Query::Compile(queries[i], &err, QueryEngine::kTreeSitter);
+    REQUIRE_MESSAGE(theirs, err.message);
+    Flat a = Flatten(mine->Run(tree));
+    CHECK(a == Flatten(theirs->Run(tree)));
+    CHECK(a.size() == expected[i]);
+  }
+}
+
 TEST_CASE("the cases where a first version of our matcher differed from libtree-sitter") {
   struct Case {
     const char* query;

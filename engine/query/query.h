@@ -122,6 +122,12 @@ class Query {
   HandOff MatchOrHandOff(const SyntaxTree& tree, std::vector<PatternMatch>* ours,
                          MatchWork* work) const;
 
+  // For a query whose every match starts inside one top-level statement
+  // holding its required literals (StatementLocal, rooted below `module`):
+  // the statements of `tree` holding at least one literal of every group,
+  // ascending. nullopt for other queries: the whole tree is searched.
+  std::optional<std::vector<std::size_t>> StatementsToSearch(const SyntaxTree& tree) const;
+
   // What QueryBudgetExceeded says: the query's first line and `limit`.
   std::string OverBudget(const std::string& limit) const;
 
