@@ -71,15 +71,25 @@ int main(int argc, char** argv) {
   muh::CommandOptions opts;
   opts.inputs.rules_path = argv[1];
   opts.tree_path = argv[2];
-  const char* names[] = {"open (rules, model, list, read in-scope files)",
-                         "plan (parse in-scope files, match, reparse)",
-                         "liveness analysis (whole tree)", "whole-tree search (1 thread)",
-                         "re-plan, patched tree only: liveness + plan"};
+  const char* names[] = {
+      "open (rules, model, list and read the tree)", "plan (parse in-scope files, match, reparse)",
+      "liveness analysis (whole tree)", "whole-tree search (1 thread; rules no precondition gates)",
+      "re-plan, patched tree only: liveness + plan"};
   std::vector<std::vector<Time>> t(5);
   for (int r = 0; r < reps; ++r) {
     muh::OpenedRun run;
     int code = 0;
-    t[0].push_back(Ms([&] { code = muh::OpenRun(opts, muh::TreeAccess::kRead, &run); }));
+    // OpenRun reads the tree ahead on a thread of its own; the phase ends
+    // when every file is in memory, so that the next ones read nothing.
+    t[0].push_back(Ms([&] {
+      code = muh::OpenRun(opts, muh::TreeAccess::kRead, &run);
+      if (code != 0) return;
+      for (const std::string& path : run.workspace.tree_paths) {
+        muh::Diagnostic err;
+        std::string scratch;
+        run.workspace.sources->Get(path, &err, &scratch);
+      }
+    }));
     if (code != 0) {
       std::fprintf(stderr, "cannot open the run (exit %d)\n", code);
       return 1;
@@ -92,7 +102,16 @@ int main(int argc, char** argv) {
       muh::LivenessAnalysis a = muh::AnalyseTree(run.inputs, w);
       (void)a;
     }));
-    t[3].push_back(Ms([&] { sink += muh::SearchTree(run.inputs.rules, w, 1).matches.size(); }));
+    // As verify searches first: the rules no precondition gates (the
+    // others only once the plan says they run; on the real tree they skip).
+    muh::RuleMask ungated;
+    for (const muh::Rule& rule : run.inputs.rules.rules) {
+      ungated.push_back(rule.preconditions.empty());
+    }
+    t[3].push_back(Ms([&] {
+      muh::TreeSearchScope scope = muh::ScopeTreeSearch(run.inputs.rules, w);
+      sink += muh::SearchInScope(run.inputs.rules, w, scope, 1, ungated).matches.size();
+    }));
     t[4].push_back(Ms([&] {
       muh::LivenessAnalysis a = muh::AnalyseTree(run.inputs, w, &w.files);
       sink += muh::PlanLive(run, w.files, a, false).outcomes.size();
