@@ -48,9 +48,7 @@ RuleMask GatedRulesThatRan(const RuleSet& rules, const PlanResult& plan) {
   RuleMask run;
   for (const Rule& r : rules.rules) {
     const RuleOutcome* o = plan.Find(r.id);
-    run.push_back(!r.preconditions.empty() &&
-                  !(o != nullptr &&
-                    (o->status == RuleStatus::kSkipped || o->status == RuleStatus::kNoValue)));
+    run.push_back(!r.preconditions.empty() && !(o != nullptr && ManagesNothing(o->status)));
   }
   return run;
 }

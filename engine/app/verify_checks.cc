@@ -178,7 +178,7 @@ CheckResult CheckCopies(const VerifyInput& in) {
     // A rule that is skipped (or has no valid value) manages nothing: its
     // matches elsewhere are not drift.
     const RuleOutcome* o = in.plan.Find(m.rule_id);
-    if (o != nullptr && (o->status == RuleStatus::kSkipped || o->status == RuleStatus::kNoValue)) {
+    if (o != nullptr && ManagesNothing(o->status)) {
       continue;
     }
     r.findings.push_back(

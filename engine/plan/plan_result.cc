@@ -4,6 +4,8 @@
 
 namespace muh {
 
+bool ManagesNothing(RuleStatus s) { return s == RuleStatus::kSkipped || s == RuleStatus::kNoValue; }
+
 const char* RuleStatusName(RuleStatus s) {
   switch (s) {
     case RuleStatus::kRewrites:

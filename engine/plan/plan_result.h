@@ -26,6 +26,11 @@ enum class RuleStatus {
 // "rewrites", "at value", "skipped", "no value", "failed", "dead".
 const char* RuleStatusName(RuleStatus s);
 
+// Whether a rule in state `s` manages nothing in the tree (skipped by its
+// precondition, or without a model value): its matches outside its files
+// are not drift, and verify need not look for them.
+bool ManagesNothing(RuleStatus s);
+
 // One place a rule found: the target capture's bytes and what the rule
 // would write there (equal to `current` when the site is at its value).
 struct Site {
