@@ -16,11 +16,11 @@
 #include "engine/app/commands.h"
 #include "engine/app/diag_output.h"
 #include "engine/app/verify.h"
-#include "engine/base/checked_output.h"
 #include "engine/base/colour.h"
 #include "engine/base/edit_distance.h"
 #include "engine/base/exit_codes.h"
 #include "engine/base/out_of_memory.h"
+#include "engine/base/quick_exit.h"
 
 namespace muh {
 
@@ -198,12 +198,7 @@ int Run(int argc, char** argv) {
   // through std::cout, and are flushed here, not at exit, so that nothing
   // of one run is left buffered for the next (fuzz_cli runs many in one
   // process).
-  std::string err;
-  if (!FinishStdout(&err)) {
-    std::cerr << "muhpatch: error: " << err << "\n";
-    return kExitInternal;
-  }
-  return code;
+  return FinishOutput(code);
 }
 
 }  // namespace

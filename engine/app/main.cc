@@ -6,6 +6,7 @@
 #include "engine/app/cli.h"
 #include "engine/base/heap_tuning.h"
 #include "engine/base/out_of_memory.h"
+#include "engine/base/quick_exit.h"
 
 namespace {
 
@@ -34,7 +35,10 @@ void* TsRealloc(void* old, size_t n) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  muh::TuneHeapForShortRun();  // before any thread starts
+  // Before any thread starts. Where the heap is tuned for a short run (not
+  // under an address-space limit, nor a sanitizer), the run also ends
+  // without freeing what it built.
+  if (muh::TuneHeapForShortRun().tuned) muh::AllowQuickExit();
   muh::ReserveMemory();
   muh::InstallTerminateHandler();
   ts_set_allocator(TsMalloc, TsCalloc, TsRealloc, std::free);

@@ -11,6 +11,7 @@
 #include "engine/app/verify_checks.h"
 #include "engine/base/exit_codes.h"
 #include "engine/base/parallel.h"
+#include "engine/base/quick_exit.h"
 #include "engine/io/tree_io.h"
 #include "engine/patch/unified_diff.h"
 
@@ -76,7 +77,8 @@ void MergeSearch(const RuleSet& rules, SearchResult later, SearchResult* found) 
 // of every site. A thread the system cannot start runs its work here
 // instead (BackgroundTask).
 PlanResult PlanAndSearch(const OpenedRun& run, const CommandOptions& opts,
-                         std::vector<ForeignMatch>* foreign, SearchResult* found) {
+                         std::vector<ForeignMatch>* foreign, SearchResult* found,
+                         std::optional<LivenessAnalysis>* analysis) {
   unsigned threads = opts.threads;
   const Workspace& w = run.workspace;
   const RuleSet& rules = run.inputs.rules;
@@ -85,11 +87,10 @@ PlanResult PlanAndSearch(const OpenedRun& run, const CommandOptions& opts,
     scope = ScopeTreeSearch(rules, w);
     *found = SearchInScope(rules, w, scope, threads, UngatedRules(rules));
   });
-  std::optional<LivenessAnalysis> analysis;
-  BackgroundTask live([&] { analysis.emplace(AnalyseTree(run.inputs, w)); });
+  BackgroundTask live([&] { analysis->emplace(AnalyseTree(run.inputs, w)); });
   PlanResult plan = Plan(rules, w.files, w.tree_paths);
   live.Join();
-  MarkLiveness(*analysis, &plan);
+  MarkLiveness(**analysis, &plan);
   if (!opts.include_dead) LeaveDeadSitesAlone(&plan, w.files);
   search.Join();
   RuleMask gated = GatedRulesThatRan(rules, plan);
@@ -122,7 +123,8 @@ int RunVerify(const CommandOptions& opts) {
   spdlog::debug("verify: rules, model and tree opened: {:.1f} ms", ms());
   std::vector<ForeignMatch> foreign;
   SearchResult searched;
-  PlanResult plan = PlanAndSearch(run, opts, &foreign, &searched);
+  std::optional<LivenessAnalysis> analysis;
+  PlanResult plan = PlanAndSearch(run, opts, &foreign, &searched, &analysis);
   spdlog::debug("verify: planned, searched, liveness decided: {:.1f} ms", ms());
   VerifyInput in{
       run.inputs, run.workspace, plan, foreign, opts.tree_path, opts.patch_path, "", {}, {},
@@ -138,8 +140,8 @@ int RunVerify(const CommandOptions& opts) {
   // Undoing a committed patch gives other files: the rules plan them with
   // their own liveness, as diff did when the patch was made.
   in.replan = [&run, &opts](const std::map<std::string, SourceText>& files) {
-    LivenessAnalysis analysis = AnalyseTree(run.inputs, run.workspace, &files);
-    return PlanLive(run, files, analysis, opts.include_dead);
+    LivenessAnalysis undone = AnalyseTree(run.inputs, run.workspace, &files);
+    return PlanLive(run, files, undone, opts.include_dead);
   };
 
   // Every check runs and everything it finds is reported; the verdict's
@@ -177,8 +179,11 @@ int RunVerify(const CommandOptions& opts) {
     return PrintVerifyReport(findings, opts.format, kExitBadInput,
                              "the whole-tree search could not search every file", patch_diff);
   }
-  return PrintVerifyReport(findings, opts.format, drift ? kExitDrift : kExitClean, summary,
-                           patch_diff);
+  const int code = PrintVerifyReport(findings, opts.format, drift ? kExitDrift : kExitClean,
+                                     summary, patch_diff);
+  // The tree, its analysis and every file read are left to the kernel.
+  if (QuickExitAllowed()) QuickExit(code);
+  return code;
 }
 
 }  // namespace muh
