@@ -104,10 +104,7 @@ int main(int argc, char** argv) {
     }));
     // As verify searches first: the rules no precondition gates (the
     // others only once the plan says they run; on the real tree they skip).
-    muh::RuleMask ungated;
-    for (const muh::Rule& rule : run.inputs.rules.rules) {
-      ungated.push_back(rule.preconditions.empty());
-    }
+    muh::RuleMask ungated = muh::UngatedRules(run.inputs.rules);
     t[3].push_back(Ms([&] {
       muh::TreeSearchScope scope = muh::ScopeTreeSearch(run.inputs.rules, w);
       sink += muh::SearchInScope(run.inputs.rules, w, scope, 1, ungated).matches.size();

@@ -28,6 +28,16 @@ bool InScope(const Rule& r, const std::string& path) {
   return false;
 }
 
+// Matches in rule order (RuleSet::rules), keeping each rule's own order.
+void SortByRuleOrder(const RuleSet& rules, std::vector<ForeignMatch>* matches) {
+  std::map<std::string, std::size_t> order;
+  for (std::size_t r = 0; r < rules.rules.size(); ++r) order[rules.rules[r].id] = r;
+  std::stable_sort(matches->begin(), matches->end(),
+                   [&](const ForeignMatch& a, const ForeignMatch& b) {
+                     return order[a.rule_id] < order[b.rule_id];
+                   });
+}
+
 struct FileResult {
   std::vector<ForeignMatch> matches;
   std::optional<Diagnostic> unreadable;
@@ -152,8 +162,6 @@ SearchResult SearchOutsideScope(const RuleSet& rules, const std::vector<std::str
     }
   });
 
-  std::map<std::string, std::size_t> order;
-  for (std::size_t r = 0; r < rules.rules.size(); ++r) order[rules.rules[r].id] = r;
   SearchResult out;
   SearchStats* stats = &out.stats;
   std::vector<ForeignMatch>& all = out.matches;
@@ -174,10 +182,25 @@ SearchResult SearchOutsideScope(const RuleSet& rules, const std::vector<std::str
     for (Diagnostic& d : fr.over_budget) out.over_budget.push_back(std::move(d));
   }
   stats->files = tree_paths.size();
-  std::stable_sort(all.begin(), all.end(), [&](const ForeignMatch& a, const ForeignMatch& b) {
-    return order[a.rule_id] < order[b.rule_id];
-  });
+  SortByRuleOrder(rules, &all);
   return out;
+}
+
+RuleMask UngatedRules(const RuleSet& rules) {
+  RuleMask run;
+  for (const Rule& r : rules.rules) run.push_back(r.preconditions.empty());
+  return run;
+}
+
+void MergeLaterSearch(const RuleSet& rules, SearchResult later, SearchResult* into) {
+  for (ForeignMatch& m : later.matches) into->matches.push_back(std::move(m));
+  SortByRuleOrder(rules, &into->matches);
+  for (Diagnostic& d : later.over_budget) into->over_budget.push_back(std::move(d));
+  std::stable_sort(into->over_budget.begin(), into->over_budget.end(),
+                   [](const Diagnostic& a, const Diagnostic& b) { return a.file < b.file; });
+  into->stats.parsed += later.stats.parsed;
+  into->stats.partial += later.stats.partial;
+  into->stats.parsed_bytes += later.stats.parsed_bytes;
 }
 
 namespace {

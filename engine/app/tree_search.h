@@ -111,4 +111,15 @@ TreeSearchScope ScopeTreeSearch(const RuleSet& rules, const Workspace& w);
 SearchResult SearchInScope(const RuleSet& rules, const Workspace& w, const TreeSearchScope& scope,
                            unsigned threads, const RuleMask& run = {});
 
+// The rules no precondition gates: those verify searches for at once. A
+// rule a precondition skips manages nothing, so the others wait for the
+// plan to say whether they run.
+RuleMask UngatedRules(const RuleSet& rules);
+
+// Adds a later search of the same scope, for other rules, to `into`: its
+// matches (all kept in rule order), its over-budget files, its parse
+// stats. Its unreadable files are dropped: a search of the same scope
+// reported them already (SearchOutsideScope).
+void MergeLaterSearch(const RuleSet& rules, SearchResult later, SearchResult* into);
+
 }  // namespace muh

@@ -35,16 +35,7 @@ bool ReadCommittedPatch(const std::string& path, VerifyInput* in, std::vector<Fi
   return true;
 }
 
-// Rules whose queries the first search runs: those no precondition gates.
-// A rule a precondition skips manages nothing (CheckCopies leaves its
-// matches alone), so the rules with preconditions are searched only once
-// the plan has said which of them did not skip.
-RuleMask UngatedRules(const RuleSet& rules) {
-  RuleMask run;
-  for (const Rule& r : rules.rules) run.push_back(r.preconditions.empty());
-  return run;
-}
-
+// The gated rules (UngatedRules' complement) that the plan found running.
 RuleMask GatedRulesThatRan(const RuleSet& rules, const PlanResult& plan) {
   RuleMask run;
   for (const Rule& r : rules.rules) {
@@ -52,24 +43,6 @@ RuleMask GatedRulesThatRan(const RuleSet& rules, const PlanResult& plan) {
     run.push_back(!r.preconditions.empty() && !(o != nullptr && ManagesNothing(o->status)));
   }
   return run;
-}
-
-// Adds a later search of the same scope to `found`: its matches in rule
-// order, its stats; its unreadable files are the first search's already.
-void MergeSearch(const RuleSet& rules, SearchResult later, SearchResult* found) {
-  std::map<std::string, std::size_t> order;
-  for (std::size_t r = 0; r < rules.rules.size(); ++r) order[rules.rules[r].id] = r;
-  for (ForeignMatch& m : later.matches) found->matches.push_back(std::move(m));
-  std::stable_sort(found->matches.begin(), found->matches.end(),
-                   [&](const ForeignMatch& a, const ForeignMatch& b) {
-                     return order[a.rule_id] < order[b.rule_id];
-                   });
-  for (Diagnostic& d : later.over_budget) found->over_budget.push_back(std::move(d));
-  std::stable_sort(found->over_budget.begin(), found->over_budget.end(),
-                   [](const Diagnostic& a, const Diagnostic& b) { return a.file < b.file; });
-  found->stats.parsed += later.stats.parsed;
-  found->stats.partial += later.stats.partial;
-  found->stats.parsed_bytes += later.stats.parsed_bytes;
 }
 
 // The plan and, on another thread meanwhile, the whole-tree search for
@@ -95,7 +68,7 @@ PlanResult PlanAndSearch(const OpenedRun& run, const CommandOptions& opts,
   search.Join();
   RuleMask gated = GatedRulesThatRan(rules, plan);
   if (std::find(gated.begin(), gated.end(), true) != gated.end()) {
-    MergeSearch(rules, SearchInScope(rules, w, scope, threads, gated), found);
+    MergeLaterSearch(rules, SearchInScope(rules, w, scope, threads, gated), found);
   }
   *foreign = found->matches;
   const SearchStats& stats = found->stats;

@@ -355,13 +355,17 @@ std::optional<QueryError> Query::StructureProblem() const {
   return tree_sitter_.error();
 }
 
+bool Query::RootMayBeModule() const {
+  const PatternNode& root = patterns_->patterns[0].root;
+  const TSSymbol module = ts_language_symbol_for_name(patterns_->language, "module", 6, true);
+  return module < root.symbols.size() && root.symbols[module];
+}
+
 bool Query::StatementLocal() const {
   if (!patterns_ || patterns_->patterns.size() != 1) return false;
   const PatternNode& root = patterns_->patterns[0].root;
   if (root.kind != PatternNode::Kind::kNamed) return false;
-  const TSSymbol module = ts_language_symbol_for_name(patterns_->language, "module", 6, true);
-  bool at_module = module < root.symbols.size() && root.symbols[module];
-  if (!at_module) return true;
+  if (!RootMayBeModule()) return true;
   return root.captures.empty() && root.negated.empty() && root.children.size() == 1 &&
          !root.children[0].immediate && !root.anchored_last;
 }
@@ -456,10 +460,7 @@ std::size_t FindFrom(std::string_view bytes, const std::string& lit, std::size_t
 }  // namespace
 
 std::optional<std::vector<std::size_t>> Query::StatementsToSearch(const SyntaxTree& tree) const {
-  if (!StatementLocal()) return std::nullopt;
-  const PatternNode& root = patterns_->patterns[0].root;
-  const TSSymbol module = ts_language_symbol_for_name(patterns_->language, "module", 6, true);
-  if (module < root.symbols.size() && root.symbols[module]) return std::nullopt;
+  if (!StatementLocal() || RootMayBeModule()) return std::nullopt;
   std::vector<std::vector<std::string>> groups = RequiredLiterals();
   if (groups.empty()) return std::nullopt;
   // A match's captures lie in the statement it starts in, and a required

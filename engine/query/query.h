@@ -122,6 +122,9 @@ class Query {
   HandOff MatchOrHandOff(const SyntaxTree& tree, std::vector<PatternMatch>* ours,
                          MatchWork* work) const;
 
+  // Whether the one pattern's root may be the `module` node (our matcher).
+  bool RootMayBeModule() const;
+
   // For a query whose every match starts inside one top-level statement
   // holding its required literals (StatementLocal, rooted below `module`):
   // the statements of `tree` holding at least one literal of every group,
