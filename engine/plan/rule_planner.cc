@@ -71,8 +71,8 @@ std::vector<std::string> Planner::Scope(const std::vector<std::string>& patterns
 void Planner::ParseAll() {
   // Parse every file up front, one worker per core; planning then only
   // looks trees up. Each worker owns its parser.
-  // Largest first, so that the workers finish together; each also builds
-  // its tree's node index for the matcher.
+  // Largest first, so that the workers finish together. The matcher indexes
+  // only the statements its queries need, when it first needs them.
   std::vector<const SourceText*> todo;
   for (const auto& [path, file] : files_) todo.push_back(&file);
   std::stable_sort(todo.begin(), todo.end(), [](const SourceText* a, const SourceText* b) {
@@ -82,12 +82,9 @@ void Planner::ParseAll() {
   ParallelFor<PythonParser>(todo.size(), 0, [&](PythonParser& parser, std::size_t i) {
     auto t = std::chrono::steady_clock::now();
     parsed[i] = std::make_unique<SyntaxTree>(parser.Parse(todo[i]->bytes()));
-    auto t2 = std::chrono::steady_clock::now();
-    parsed[i]->NodeIndex();
     spdlog::trace(
-        "parsed {} in {:.2f} ms, indexed in {:.2f} ms", todo[i]->path(),
-        std::chrono::duration<double, std::milli>(t2 - t).count(),
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t2).count());
+        "parsed {} in {:.2f} ms", todo[i]->path(),
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count());
   });
   for (std::size_t i = 0; i < todo.size(); ++i)
     syntax_trees_[todo[i]->path()] = std::move(parsed[i]);
