@@ -3,6 +3,12 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
 
 namespace muh {
 
@@ -15,6 +21,45 @@ bool IsNameChar(char c) {
 // Thrown when the text leaves the subset. ParsePatterns catches it and
 // returns nullopt, so it never leaves this file.
 struct NotInSubset {};
+
+// A language's symbols by name and type: a query names a few dozen node
+// types, and finding each by comparing every symbol's name was a sizeable
+// part of loading a rule file. Built once per language (queries compile on
+// several threads, hence the lock; a table once built never changes).
+class SymbolNames {
+ public:
+  static const SymbolNames& Of(const TSLanguage* lang) {
+    static std::mutex mutex;
+    static std::map<const TSLanguage*, std::unique_ptr<const SymbolNames>> tables;
+    std::lock_guard<std::mutex> lock(mutex);
+    std::unique_ptr<const SymbolNames>& table = tables[lang];
+    if (!table) table = std::make_unique<const SymbolNames>(lang);
+    return *table;
+  }
+
+  explicit SymbolNames(const TSLanguage* lang) : lang_(lang) {
+    const uint32_t count = ts_language_symbol_count(lang);
+    for (TSSymbol sym = 0; sym < count; ++sym) {
+      const char* n = ts_language_symbol_name(lang, sym);
+      if (n != nullptr) by_name_[n].push_back(sym);
+    }
+  }
+
+  // The symbols called `name` of `type`, ascending.
+  std::vector<TSSymbol> Named(const std::string& name, TSSymbolType type) const {
+    std::vector<TSSymbol> out;
+    auto it = by_name_.find(name);
+    if (it == by_name_.end()) return out;
+    for (TSSymbol sym : it->second) {
+      if (ts_language_symbol_type(lang_, sym) == type) out.push_back(sym);
+    }
+    return out;
+  }
+
+ private:
+  const TSLanguage* lang_;
+  std::unordered_map<std::string, std::vector<TSSymbol>> by_name_;
+};
 
 class Parser {
  public:
@@ -137,12 +182,7 @@ class Parser {
   std::vector<bool> Symbols(const std::string& name, TSSymbolType type) {
     std::vector<bool> set(ts_language_symbol_count(lang_), false);
     bool any = false;
-    for (TSSymbol sym = 0; sym < set.size(); ++sym) {
-      const char* n = ts_language_symbol_name(lang_, sym);
-      if (n != nullptr && name == n && ts_language_symbol_type(lang_, sym) == type) {
-        set[sym] = any = true;
-      }
-    }
+    for (TSSymbol sym : SymbolNames::Of(lang_).Named(name, type)) set[sym] = any = true;
     if (!any) throw NotInSubset{};  // unknown, hidden or a supertype
     return set;
   }
