@@ -1,6 +1,10 @@
 #include "engine/liveness/liveness.h"
 
 #include <algorithm>
+#include <map>
+#include <string>
+#include <tuple>
+#include <utility>
 
 #include "engine/liveness/key_reads.h"
 #include "engine/liveness/overwrite.h"
@@ -41,6 +45,10 @@ struct LivenessAnalysis::State {
   LivenessFacts facts;
   TreeIndex index;
   Reachability reach;
+  // Answers At() looked up for one site and reuses for the next: the MoE
+  // sites share a function and two keys (the reach is settled by then).
+  std::map<std::pair<std::string, int>, ReferenceResult> references;
+  std::map<std::tuple<std::string, std::string, std::string>, KeyReadResult> key_reads;
 };
 
 namespace {
@@ -191,8 +199,12 @@ SiteLiveness LivenessAnalysis::At(const std::string& path, std::size_t offset) c
   bool in_function = false;
   int unit = index->OutermostUnit(path, k, &in_function);
   if (unit >= 0 && in_function) {
-    References refs(index, [&reach](const std::string& p) { return reach.Reached(p); });
-    ReferenceResult used = refs.Of(path, unit);
+    auto [it, fresh] = state_->references.try_emplace({path, unit});
+    if (fresh) {
+      References refs(index, [&reach](const std::string& p) { return reach.Reached(p); });
+      it->second = refs.Of(path, unit);
+    }
+    const ReferenceResult& used = it->second;
     if (used.referenced == Tri::kFalse) {
       return Verdict(open ? Liveness::kUnknown : Liveness::kDead, used.why, used.evidence);
     }
@@ -203,7 +215,9 @@ SiteLiveness LivenessAnalysis::At(const std::string& path, std::size_t offset) c
 
   // Keys.
   if (write && !write->key.empty()) {
-    KeyReadResult keys = ReadsOfKey(index, reach, path, write->var, write->key);
+    auto [it, fresh] = state_->key_reads.try_emplace({path, write->var, write->key});
+    if (fresh) it->second = ReadsOfKey(index, reach, path, write->var, write->key);
+    const KeyReadResult& keys = it->second;
     if (keys.read == Tri::kFalse) {
       std::vector<Evidence> ev{here};
       ev.insert(ev.end(), keys.evidence.begin(), keys.evidence.end());
