@@ -58,33 +58,46 @@ const SyntaxTree* Planner::SyntaxTreeOf(const std::string& path) {
   return it->second.get();
 }
 
-std::vector<std::string> Planner::Scope(const std::vector<std::string>& patterns) const {
+const std::vector<std::string>& Planner::Scope(const std::vector<std::string>& patterns) const {
+  if (auto it = scopes_.find(patterns); it != scopes_.end()) return it->second;
   std::vector<Diagnostic> ignored;  // reported once by FilesNeeded
   std::vector<std::string> paths =
       ResolvePatterns(patterns, {}, tree_paths_, rules_.path, {}, "", &ignored);
   paths.erase(std::remove_if(paths.begin(), paths.end(),
                              [&](const std::string& p) { return files_.count(p) == 0; }),
               paths.end());
-  return paths;
+  return scopes_.emplace(patterns, std::move(paths)).first->second;
 }
 
 void Planner::ParseAll() {
   // Parse every file up front, one worker per core; planning then only
-  // looks trees up. Each worker owns its parser.
-  // Largest first, so that the workers finish together. The matcher indexes
-  // only the statements its queries need, when it first needs them.
+  // looks trees up. Each worker owns its parser. Largest first, so that the
+  // workers finish together. The worker that parses a file also builds the
+  // node indexes that the queries to be run on it will match from.
   std::vector<const SourceText*> todo;
   for (const auto& [path, file] : files_) todo.push_back(&file);
   std::stable_sort(todo.begin(), todo.end(), [](const SourceText* a, const SourceText* b) {
     return a->bytes().size() > b->bytes().size();
   });
+  std::map<std::string, std::vector<const Query*>> queries;  // by path
+  for (const Rule& rule : rules_.rules) {
+    for (const std::string& path : Scope(rule.files)) queries[path].push_back(rule.query.get());
+    for (const Precondition& pre : rule.preconditions) {
+      for (const std::string& path : Scope(pre.files)) queries[path].push_back(pre.query.get());
+    }
+  }
   std::vector<std::unique_ptr<SyntaxTree>> parsed(todo.size());
   ParallelFor<PythonParser>(todo.size(), 0, [&](PythonParser& parser, std::size_t i) {
     auto t = std::chrono::steady_clock::now();
     parsed[i] = std::make_unique<SyntaxTree>(parser.Parse(todo[i]->bytes()));
+    auto t2 = std::chrono::steady_clock::now();
+    if (auto it = queries.find(todo[i]->path()); it != queries.end()) {
+      for (const Query* q : it->second) q->IndexFor(*parsed[i]);
+    }
     spdlog::trace(
-        "parsed {} in {:.2f} ms", todo[i]->path(),
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count());
+        "parsed {} in {:.2f} ms, indexed in {:.2f} ms", todo[i]->path(),
+        std::chrono::duration<double, std::milli>(t2 - t).count(),
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t2).count());
   });
   for (std::size_t i = 0; i < todo.size(); ++i)
     syntax_trees_[todo[i]->path()] = std::move(parsed[i]);

@@ -54,7 +54,8 @@ class Planner {
  private:
   void ParseAll();
   const SyntaxTree* SyntaxTreeOf(const std::string& path);
-  std::vector<std::string> Scope(const std::vector<std::string>& patterns) const;
+  // The files of the tree that `patterns` name (resolved once per list).
+  const std::vector<std::string>& Scope(const std::vector<std::string>& patterns) const;
   Diagnostic At(const std::string& path, std::size_t offset, Severity sev, std::string msg) const;
   // False when the rule must not rewrite (skipped or failed).
   bool CheckPreconditions(const Rule& rule, RuleOutcome* outcome);
@@ -83,6 +84,7 @@ class Planner {
   std::vector<Edit> staged_;  // the current rule's edits
   std::map<std::string, Diagnostic> refused_;
   bool lazy_ = false;
+  mutable std::map<std::vector<std::string>, std::vector<std::string>> scopes_;
 };
 
 }  // namespace plan

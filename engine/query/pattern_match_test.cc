@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <tuple>
 #include <vector>
 
@@ -172,6 +173,17 @@ TEST_CASE(
     Flat a = Flatten(mine->Run(tree));
     CHECK(a == Flatten(theirs->Run(tree)));
     CHECK(a.size() == expected[i]);
+  }
+  // Indexed beforehand on another thread (as a parse worker does), each
+  // query finds the same matches again, on a tree it has never run on.
+  SyntaxTree fresh = parser.Parse(src);
+  for (std::size_t i = 0; i < std::size(queries); ++i) {
+    CAPTURE(queries[i]);
+    QueryError err;
+    auto mine = Query::Compile(queries[i], &err);
+    REQUIRE_MESSAGE(mine, err.message);
+    std::thread([&] { mine->IndexFor(fresh); }).join();
+    CHECK(Flatten(mine->Run(fresh)) == Flatten(mine->Run(tree)));
   }
 }
 

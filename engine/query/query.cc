@@ -428,6 +428,16 @@ static void EmitIfHolds(const std::vector<Query::Predicate>& preds,
   out->push_back(std::move(qm));
 }
 
+void Query::IndexFor(const SyntaxTree& tree) const {
+  // The trees MatchPatterns hands off before it indexes anything.
+  if (engine_ == QueryEngine::kTreeSitter || !patterns_ || tree.HasError()) return;
+  if (std::optional<std::vector<std::size_t>> statements = StatementsToSearch(tree)) {
+    for (std::size_t k : *statements) tree.StatementIndex(k);
+  } else {
+    tree.NodeIndex();
+  }
+}
+
 HandOff Query::MatchOrHandOff(const SyntaxTree& tree, std::vector<PatternMatch>* ours,
                               MatchWork* work) const {
   if (engine_ == QueryEngine::kTreeSitter) return HandOff::kTreeSitterRequested;

@@ -81,6 +81,13 @@ class Query {
   // than return an incomplete list.
   std::vector<QueryMatch> Run(const SyntaxTree& tree) const;
 
+  // Builds now, on the calling thread, the node indexes that Run(tree)
+  // starts matching from on our matcher (those of the statements holding
+  // the literals, or the whole tree's), so that the worker that parsed
+  // `tree` can build them; Run then only looks them up. Not thread-safe for
+  // one tree: a tree is prepared by one thread at a time.
+  void IndexFor(const SyntaxTree& tree) const;
+
   // Capture names without '@', in the order the query declares them.
   const std::vector<std::string>& capture_names() const { return capture_names_; }
   bool HasCapture(std::string_view name) const;
