@@ -199,10 +199,10 @@ SiteLiveness LivenessAnalysis::At(const std::string& path, std::size_t offset) c
   bool in_function = false;
   int unit = index->OutermostUnit(path, k, &in_function);
   if (unit >= 0 && in_function) {
-    auto [it, fresh] = state_->references.try_emplace({path, unit});
-    if (fresh) {
+    auto it = state_->references.find({path, unit});
+    if (it == state_->references.end()) {
       References refs(index, [&reach](const std::string& p) { return reach.Reached(p); });
-      it->second = refs.Of(path, unit);
+      it = state_->references.emplace(std::make_pair(path, unit), refs.Of(path, unit)).first;
     }
     const ReferenceResult& used = it->second;
     if (used.referenced == Tri::kFalse) {
@@ -215,8 +215,13 @@ SiteLiveness LivenessAnalysis::At(const std::string& path, std::size_t offset) c
 
   // Keys.
   if (write && !write->key.empty()) {
-    auto [it, fresh] = state_->key_reads.try_emplace({path, write->var, write->key});
-    if (fresh) it->second = ReadsOfKey(index, reach, path, write->var, write->key);
+    auto key = std::make_tuple(path, write->var, write->key);
+    auto it = state_->key_reads.find(key);
+    if (it == state_->key_reads.end()) {
+      it = state_->key_reads
+               .emplace(std::move(key), ReadsOfKey(index, reach, path, write->var, write->key))
+               .first;
+    }
     const KeyReadResult& keys = it->second;
     if (keys.read == Tri::kFalse) {
       std::vector<Evidence> ev{here};
