@@ -4,8 +4,9 @@
   measure.py SPEC.json OUT.json
 
 SPEC is {"rounds": N, "warmup": W, "commands": [{"name", "cmd", "cwd",
-"ok": [exit codes]}, ...]}; `cmd` is an argv list, or a string run by
-`sh -c` (for pipelines). Every round runs each command once, in order, so
+"ok": [exit codes], "env": {NAME: VALUE}}, ...]}; `cmd` is an argv list, or
+a string run by `sh -c` (for pipelines); `env`, when given, is added to
+this process's environment for that command alone. Every round runs each command once, in order, so
 slow drift in machine load hits all commands alike (interleaved, not one
 command's runs back to back). Warm-up rounds are discarded; they also warm
 the page cache, so every number is for a warm cache.
@@ -29,8 +30,9 @@ import sys
 import time
 
 
-def run_once(cmd, cwd, stdout_path, stderr_path, sort_stdout=False):
+def run_once(cmd, cwd, stdout_path, stderr_path, sort_stdout=False, env=None):
     argv = ["sh", "-c", cmd] if isinstance(cmd, str) else cmd
+    environ = dict(os.environ, **env) if env else os.environ
     with open(stdout_path, "wb") as out, open(stderr_path, "wb") as err:
         # posix_spawn (glibc: clone with CLONE_VM | CLONE_VFORK), not
         # os.fork: forking this Python process copies its page tables,
@@ -41,7 +43,7 @@ def run_once(cmd, cwd, stdout_path, stderr_path, sort_stdout=False):
         os.chdir(cwd)
         try:
             t0 = time.perf_counter()
-            pid = os.posix_spawnp(argv[0], argv, os.environ, file_actions=[
+            pid = os.posix_spawnp(argv[0], argv, environ, file_actions=[
                 (os.POSIX_SPAWN_DUP2, out.fileno(), 1),
                 (os.POSIX_SPAWN_DUP2, err.fileno(), 2)])
             _, status, ru = os.wait4(pid, 0)
@@ -72,7 +74,7 @@ def main():
         for c in cmds:
             base = os.path.join(outdir, c["name"])
             res = run_once(c["cmd"], c.get("cwd", "."), base + ".stdout", base + ".stderr",
-                           c.get("sort_stdout", False))
+                           c.get("sort_stdout", False), c.get("env"))
             if res["exit"] not in c.get("ok", [0]):
                 with open(base + ".stderr", errors="replace") as f:
                     tail = f.read()[-2000:]
