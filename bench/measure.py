@@ -6,9 +6,9 @@
 SPEC is {"rounds": N, "warmup": W, "commands": [{"name", "cmd", "cwd",
 "ok": [exit codes], "env": {NAME: VALUE}}, ...]}; `cmd` is an argv list, or
 a string run by `sh -c` (for pipelines); `env`, when given, is added to
-this process's environment for that command alone. Every round runs each command once, in order, so
-slow drift in machine load hits all commands alike (interleaved, not one
-command's runs back to back). Warm-up rounds are discarded; they also warm
+this process's environment for that command alone. Every round runs each
+command once, in order, so slow drift in machine load hits all commands
+alike (interleaved, not one command's runs back to back). Warm-up rounds are discarded; they also warm
 the page cache, so every number is for a warm cache.
 
 Per run: wall time (time.perf_counter around posix_spawn+wait), user and
