@@ -10,6 +10,7 @@
 #include <chrono>
 #include <memory>
 #include <new>
+#include <set>
 
 #include "engine/base/parallel.h"
 #include "engine/base/quick_exit.h"
@@ -79,11 +80,12 @@ void Planner::ParseAll() {
   std::stable_sort(todo.begin(), todo.end(), [](const SourceText* a, const SourceText* b) {
     return a->bytes().size() > b->bytes().size();
   });
-  std::map<std::string, std::vector<const Query*>> queries;  // by path
+  // By path; a query shared by several rules (a precondition) once.
+  std::map<std::string, std::set<const Query*>> queries;
   for (const Rule& rule : rules_.rules) {
-    for (const std::string& path : Scope(rule.files)) queries[path].push_back(rule.query.get());
+    for (const std::string& path : Scope(rule.files)) queries[path].insert(rule.query.get());
     for (const Precondition& pre : rule.preconditions) {
-      for (const std::string& path : Scope(pre.files)) queries[path].push_back(pre.query.get());
+      for (const std::string& path : Scope(pre.files)) queries[path].insert(pre.query.get());
     }
   }
   std::vector<std::unique_ptr<SyntaxTree>> parsed(todo.size());

@@ -76,4 +76,10 @@ HandOff MatchPatterns(const PatternQuery& query, const SyntaxTree& tree, const A
                       std::vector<PatternMatch>* out, MatchWork* work,
                       const std::vector<std::size_t>* statements = nullptr);
 
+// The node indexes MatchPatterns starts from, in document order, built on
+// first use: the whole tree's, or those of `statements` one after the
+// other. A parse worker calls it to build them ahead (Query::IndexFor).
+std::vector<const SyntaxTree::Index*> StartIndexes(const SyntaxTree& tree,
+                                                   const std::vector<std::size_t>* statements);
+
 }  // namespace muh

@@ -428,14 +428,15 @@ static void EmitIfHolds(const std::vector<Query::Predicate>& preds,
   out->push_back(std::move(qm));
 }
 
+bool Query::NeedsTreeSitterToCompile(std::string_view source) {
+  return !ParsePatterns(source, tree_sitter_python());
+}
+
 void Query::IndexFor(const SyntaxTree& tree) const {
-  // The trees MatchPatterns hands off before it indexes anything.
+  // What MatchOrHandOff and MatchPatterns hand off before indexing anything.
   if (engine_ == QueryEngine::kTreeSitter || !patterns_ || tree.HasError()) return;
-  if (std::optional<std::vector<std::size_t>> statements = StatementsToSearch(tree)) {
-    for (std::size_t k : *statements) tree.StatementIndex(k);
-  } else {
-    tree.NodeIndex();
-  }
+  std::optional<std::vector<std::size_t>> statements = StatementsToSearch(tree);
+  StartIndexes(tree, statements ? &*statements : nullptr);
 }
 
 HandOff Query::MatchOrHandOff(const SyntaxTree& tree, std::vector<PatternMatch>* ours,

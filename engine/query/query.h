@@ -76,6 +76,11 @@ class Query {
                                         QueryEngine engine = QueryEngine::kAuto);
   ~Query();
 
+  // Whether Compile(source) must run libtree-sitter's query compiler (the
+  // text is outside our matcher's subset, or ill-formed): milliseconds over
+  // the Python grammar, where our matcher's parse takes microseconds.
+  static bool NeedsTreeSitterToCompile(std::string_view source);
+
   // All matches whose predicates hold, ordered by position in the file (then
   // by the ranges of their captures). Throws QueryBudgetExceeded rather
   // than return an incomplete list.

@@ -9,9 +9,21 @@ void QueryCache::CompileAll(const std::vector<std::string>& texts, unsigned thre
   for (const std::string& t : texts) {
     if (entries_.emplace(t, Entry{}).second) todo.push_back(&t);
   }
+  // A text our matcher takes compiles in microseconds: on this thread, as
+  // starting a worker costs more. One it leaves to libtree-sitter waits for
+  // ts_query_new (milliseconds over the Python grammar): those go to the
+  // workers, when there are several.
   std::vector<Entry> done(todo.size());
-  ParallelFor(todo.size(), threads, [&](NoWorkerState&, std::size_t i) {
-    done[i].query = Query::Compile(*todo[i], &done[i].error);
+  std::vector<std::size_t> slow;
+  for (std::size_t i = 0; i < todo.size(); ++i) {
+    if (Query::NeedsTreeSitterToCompile(*todo[i])) {
+      slow.push_back(i);
+    } else {
+      done[i].query = Query::Compile(*todo[i], &done[i].error);
+    }
+  }
+  ParallelFor(slow.size(), threads, [&](NoWorkerState&, std::size_t k) {
+    done[slow[k]].query = Query::Compile(*todo[slow[k]], &done[slow[k]].error);
   });
   for (std::size_t i = 0; i < todo.size(); ++i) entries_[*todo[i]] = std::move(done[i]);
 }

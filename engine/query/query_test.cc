@@ -41,6 +41,12 @@ TEST_CASE("#eq? between two captures") {
   CHECK(m.size() == 1);
 }
 
+TEST_CASE("a text outside our matcher's subset, or ill-formed, needs libtree-sitter to compile") {
+  CHECK_FALSE(Query::NeedsTreeSitterToCompile(std::string("(") + kAssign + " (#eq? @name \"B\"))"));
+  CHECK(Query::NeedsTreeSitterToCompile("((identifier)+ @ids)"));
+  CHECK(Query::NeedsTreeSitterToCompile("((identifier) @x"));
+}
+
 TEST_CASE("matches come out in file order") {
   auto m = RunOn(kAssign, kSrc);
   REQUIRE(m.size() == 4);

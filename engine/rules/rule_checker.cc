@@ -262,9 +262,7 @@ bool CheckRuleFile(const RawRuleFile& raw, std::shared_ptr<const ValueSource> mo
       }
     }
   }
-  // On one thread: a query compiles in about ten microseconds, less than
-  // starting a worker costs.
-  queries.CompileAll(texts, 1);
+  queries.CompileAll(texts);
   Checker checker(&reader, out->values.get(), &queries);
   out->exclude.clear();
   for (const RawScalar& g : raw.exclude) {
