@@ -5,6 +5,7 @@
 
 #include <iostream>
 #include <new>
+#include <optional>
 
 #include "engine/app/pr_summary.h"
 #include "engine/app/rule_test_runner.h"
@@ -79,16 +80,26 @@ void ReportMovedKnobs(const OpenedRun& run, const PlanResult& plan) {
 
 PlanResult PlanLive(const OpenedRun& run, const std::map<std::string, SourceText>& files,
                     const LivenessAnalysis& analysis, bool include_dead) {
-  PlanResult plan = Plan(run.inputs.rules, files, run.workspace.tree_paths);
-  MarkLiveness(analysis, &plan);
-  if (!include_dead) LeaveDeadSitesAlone(&plan, files);
-  return plan;
+  return Plan(run.inputs.rules, files, run.workspace.tree_paths, [&](PlanResult* plan) {
+    MarkLiveness(analysis, plan);
+    if (!include_dead) LeaveDeadSitesAlone(plan, files);
+  });
+}
+
+PlanResult PlanTree(const OpenedRun& run, bool include_dead) {
+  const Workspace& w = run.workspace;
+  std::optional<LivenessAnalysis> analysis;
+  BackgroundTask live([&] { analysis.emplace(AnalyseTree(run.inputs, w)); });
+  return Plan(run.inputs.rules, w.files, w.tree_paths, [&](PlanResult* plan) {
+    live.Join();
+    MarkLiveness(*analysis, plan);
+    if (!include_dead) LeaveDeadSitesAlone(plan, w.files);
+  });
 }
 
 PlanResult PlanAndReport(const OpenedRun& run, const CommandOptions& opts) {
   const Workspace& w = run.workspace;
-  LivenessAnalysis analysis = AnalyseTree(run.inputs, w);
-  PlanResult plan = PlanLive(run, w.files, analysis, opts.include_dead);
+  PlanResult plan = PlanTree(run, opts.include_dead);
   w.ReportAll(plan.diagnostics);
   ReportMovedKnobs(run, plan);
   if (opts.explain) {
@@ -178,8 +189,7 @@ int RunModel(const CommandOptions& opts) {
       ReportErrors(run.errors);
       return code;
     }
-    LivenessAnalysis analysis = AnalyseTree(run.inputs, run.workspace);
-    PlanResult plan = PlanLive(run, run.workspace.files, analysis, /*include_dead=*/true);
+    PlanResult plan = PlanTree(run, /*include_dead=*/true);
     report += fmt::format("\nSites in {} (where each quantity is written, and whether it runs):\n",
                           opts.tree_path);
     for (const Rule& rule : run.inputs.rules.rules) {
@@ -302,8 +312,7 @@ int RunStatus(const CommandOptions& opts) {
     return code;
   }
   const Workspace& w = run.workspace;
-  LivenessAnalysis analysis = AnalyseTree(run.inputs, w);
-  PlanResult plan = PlanLive(run, w.files, analysis, opts.include_dead);
+  PlanResult plan = PlanTree(run, opts.include_dead);
   std::vector<StatusRow> rows = StatusRows(run.inputs.rules, plan);
   std::string err;
   if (!WriteStdout(FormatStatus(rows, opts.format), &err)) {

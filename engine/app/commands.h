@@ -41,6 +41,11 @@ int OpenRun(const CommandOptions& opts, TreeAccess access, OpenedRun* run);
 // --include-dead, the dead sites left alone; its diagnostics reported on stderr.
 PlanResult PlanAndReport(const OpenedRun& run, const CommandOptions& opts);
 
+// The plan over the opened tree with every site's liveness recorded (the
+// analysis runs on another thread while the files parse) and, unless
+// `include_dead`, the dead sites left alone; nothing reported.
+PlanResult PlanTree(const OpenedRun& run, bool include_dead);
+
 // The plan with liveness (no reporting): `analysis` over the same files.
 PlanResult PlanLive(const OpenedRun& run, const std::map<std::string, SourceText>& files,
                     const LivenessAnalysis& analysis, bool include_dead);

@@ -61,10 +61,11 @@ PlanResult PlanAndSearch(const OpenedRun& run, const CommandOptions& opts,
     *found = SearchInScope(rules, w, scope, threads, UngatedRules(rules));
   });
   BackgroundTask live([&] { analysis->emplace(AnalyseTree(run.inputs, w)); });
-  PlanResult plan = Plan(rules, w.files, w.tree_paths);
-  live.Join();
-  MarkLiveness(**analysis, &plan);
-  if (!opts.include_dead) LeaveDeadSitesAlone(&plan, w.files);
+  PlanResult plan = Plan(rules, w.files, w.tree_paths, [&](PlanResult* p) {
+    live.Join();
+    MarkLiveness(**analysis, p);
+    if (!opts.include_dead) LeaveDeadSitesAlone(p, w.files);
+  });
   search.Join();
   RuleMask gated = GatedRulesThatRan(rules, plan);
   if (std::find(gated.begin(), gated.end(), true) != gated.end()) {

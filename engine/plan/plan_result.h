@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/base/diagnostic.h"
@@ -73,6 +74,11 @@ struct PlanResult {
   std::map<std::string, std::string> new_contents;  // only files that change
   std::vector<RuleOutcome> outcomes;                // in rule order
   std::vector<Diagnostic> diagnostics;              // errors and skip notes
+  // The files parsed only in the statements holding their rules' literals,
+  // with those byte ranges [begin, end) of the file as it was: the rest of
+  // such a file is checked for syntax only if it is to be rewritten
+  // (UnparsableRewrites, planner.h).
+  std::map<std::string, std::vector<std::pair<std::size_t, std::size_t>>> parsed_in_part;
   bool ok() const { return !HasErrors(diagnostics); }
   // Whether any rule failed (its errors are in `diagnostics`).
   bool AnyFailed() const;

@@ -5,16 +5,22 @@
 
 #include "engine/plan/idempotence.h"
 #include "engine/plan/rule_planner.h"
+#include "engine/plan/unparsed_parts.h"
 
 namespace muh {
 
 using plan::NotIdempotent;
 using plan::Planner;
 
-PlanResult Plan(const RuleSet& rules, const std::map<std::string, SourceText>& files,
-                const std::vector<std::string>& tree_paths) {
+namespace {
+
+// One plan, with the files of `whole` parsed whole.
+PlanResult PlanOnce(const RuleSet& rules, const std::map<std::string, SourceText>& files,
+                    const std::vector<std::string>& tree_paths,
+                    const std::set<std::string>& whole) {
   PlanResult out;
   Planner first(rules, *rules.values, files, tree_paths, &out);
+  first.ParseWhole(whole);
   first.Run();
   // Idempotence is checked, not assumed: a rule whose rewrite a second run
   // would change again fails, and the others are planned without it. The
@@ -25,9 +31,26 @@ PlanResult Plan(const RuleSet& rules, const std::map<std::string, SourceText>& f
   if (refused.empty()) return out;
   PlanResult checked;
   Planner planner(rules, *rules.values, files, tree_paths, &checked);
+  planner.ParseWhole(whole);
   planner.Refuse(std::move(refused));
   planner.Run();
   return checked;
+}
+
+}  // namespace
+
+PlanResult Plan(const RuleSet& rules, const std::map<std::string, SourceText>& files,
+                const std::vector<std::string>& tree_paths, const PlanFilter& then) {
+  PlanResult out = PlanOnce(rules, files, tree_paths, {});
+  if (then) then(&out);
+  // A file to be rewritten that does not parse outside the statements its
+  // rules looked at: planned again, parsed whole, it is refused as any file
+  // that does not parse is.
+  std::set<std::string> broken = UnparsableRewrites(out, files);
+  if (broken.empty()) return out;
+  PlanResult again = PlanOnce(rules, files, tree_paths, broken);
+  if (then) then(&again);
+  return again;
 }
 
 }  // namespace muh

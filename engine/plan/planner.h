@@ -7,7 +7,9 @@
 // them, so that its callers need only it.
 #pragma once
 
+#include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -25,7 +27,17 @@ namespace muh {
 // planned a second time over its own result: a rule whose edits that second
 // run would change again (a template adding text its query does not match)
 // fails as not idempotent. Deterministic: rules in file order, paths sorted.
+//
+// A file whose rules match only inside the top-level statements holding
+// their literals is parsed in those statements; its other statements are
+// parsed only if the file is rewritten, after `then` (the caller marking
+// dead sites and leaving them alone), and a syntax error there plans again
+// with the file parsed whole, which refuses it. A syntax error in a file
+// left unchanged, outside its rules' statements, is not the plan's to
+// report.
+using PlanFilter = std::function<void(PlanResult*)>;
+
 PlanResult Plan(const RuleSet& rules, const std::map<std::string, SourceText>& files,
-                const std::vector<std::string>& tree_paths);
+                const std::vector<std::string>& tree_paths, const PlanFilter& then = {});
 
 }  // namespace muh

@@ -107,6 +107,55 @@ TEST_CASE("a file that does not parse is never rewritten") {
   PlanResult r = f.Run();
   CHECK_FALSE(r.ok());
   CHECK(r.new_contents.empty());
+  // The syntax error outside the statement the rule looks at: found when
+  // the file is to be rewritten, and refused as before, with the message
+  // of a whole parse.
+  Fixture elsewhere(std::string(kHeader) + RuleYaml("r1", "A", "{{size}}"),
+                    {{"a.py", "A = 1\nx = = 2\n"}});
+  PlanResult broken = elsewhere.Run();
+  CHECK(Messages(broken) ==
+        "a.py:2:5: error: syntax error; rule 'r1' will not rewrite a file that does not parse\n");
+  CHECK(broken.new_contents.empty());
+  CHECK(broken.outcomes.at(0).status == RuleStatus::kFailed);
+}
+
+TEST_CASE("a file is parsed only in its rules' statements, and whole where it is rewritten") {
+  const std::string rules = std::string(kHeader) + RuleYaml("r1", "A", "{{size}}");
+  // At its value: the syntax error elsewhere is not the plan's to report.
+  Fixture at_value(rules, {{"a.py", "A = 1024\nx = = 2\n"}});
+  PlanResult clean = at_value.Run();
+  CHECK(Messages(clean).empty());
+  CHECK(clean.outcomes.at(0).status == RuleStatus::kAlreadyApplied);
+  REQUIRE(clean.parsed_in_part.count("a.py") == 1);
+  CHECK(clean.parsed_in_part.at("a.py") ==
+        std::vector<std::pair<std::size_t, std::size_t>>{{0, 9}});
+  // The caller left the only edit alone (a dead site): nothing rewritten,
+  // nothing refused.
+  Fixture dead(rules, {{"a.py", "A = 1\nx = = 2\n"}});
+  int filtered = 0;
+  PlanResult left = Plan(dead.rules, dead.files, dead.paths, [&](PlanResult* p) {
+    ++filtered;
+    p->edits.clear();
+    p->new_contents.clear();
+  });
+  CHECK(filtered == 1);
+  CHECK(Messages(left).empty());
+  // Rewritten, and whole: the same plan as without the partial parse.
+  Fixture ok(rules, {{"a.py", "B = 2\nA = 1\nif B:\n    A2 = A\n"}});
+  PlanResult r = ok.Run();
+  CHECK(Messages(r).empty());
+  CHECK(r.new_contents.at("a.py") == "B = 2\nA = 1024\nif B:\n    A2 = A\n");
+  CHECK(r.parsed_in_part.at("a.py") == std::vector<std::pair<std::size_t, std::size_t>>{{6, 29}});
+}
+
+TEST_CASE("a rule that found nothing in a file parsed in part names its candidates") {
+  Fixture f(std::string(kHeader) + RuleYaml("r1", "A", "{{size}}"),
+            {{"a.py", "def g():\n    return 1\nAB = 2\nx = f(A)\n"}});
+  PlanResult r = f.Run();
+  CHECK(Messages(r) ==
+        "a.py:4:7: error: rule 'r1' expects 1 match in a.py, found 0: `(identifier) @n (#eq? @n "
+        "\"A\")` matches at line 4, but not inside `(assignment left: (identifier) @n right: "
+        "(_) @v) (#eq? @n \"A\")`\n");
 }
 
 }  // namespace muh

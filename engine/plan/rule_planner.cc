@@ -14,6 +14,7 @@
 
 #include "engine/base/parallel.h"
 #include "engine/base/quick_exit.h"
+#include "engine/python/py_statements.h"
 #include "engine/rules/scope.h"
 
 namespace muh {
@@ -70,6 +71,49 @@ const std::vector<std::string>& Planner::Scope(const std::vector<std::string>& p
   return scopes_.emplace(patterns, std::move(paths)).first->second;
 }
 
+const SyntaxTree* Planner::WholeTreeOf(const std::string& path) {
+  const SyntaxTree* tree = SyntaxTreeOf(path);
+  if (!tree->Partial()) return tree;
+  auto it = whole_trees_.find(path);
+  if (it == whole_trees_.end()) {
+    const SourceText& file = files_.at(path);
+    it =
+        whole_trees_.emplace(path, std::make_unique<SyntaxTree>(parser_.Parse(file.bytes()))).first;
+  }
+  return it->second.get();
+}
+
+std::map<std::string, std::vector<std::string>> Planner::PartialParseLiterals() const {
+  // By path, every query the plan runs there: rules, preconditions and
+  // `done-when`. A file is parsed in part only when each of them is
+  // statement-local and requires a literal; then only the statements
+  // holding a literal of its first group can hold a match.
+  std::map<std::string, std::vector<const Query*>> queries;
+  for (const Rule& rule : rules_.rules) {
+    for (const std::string& path : Scope(rule.files)) {
+      queries[path].push_back(rule.query.get());
+      if (rule.done_when) queries[path].push_back(rule.done_when.get());
+    }
+    for (const Precondition& pre : rule.preconditions) {
+      for (const std::string& path : Scope(pre.files)) queries[path].push_back(pre.query.get());
+    }
+  }
+  std::map<std::string, std::vector<std::string>> out;
+  for (const auto& [path, qs] : queries) {
+    if (whole_.count(path) != 0) continue;
+    std::vector<std::string> literals;
+    bool local = std::all_of(qs.begin(), qs.end(), [&](const Query* q) {
+      if (!q->StatementLocal()) return false;
+      std::vector<std::vector<std::string>> groups = q->RequiredLiterals();
+      if (groups.empty()) return false;
+      literals.insert(literals.end(), groups.front().begin(), groups.front().end());
+      return true;
+    });
+    if (local) out.emplace(path, std::move(literals));
+  }
+  return out;
+}
+
 void Planner::ParseAll() {
   // Parse every file up front, one worker per core; planning then only
   // looks trees up. Each worker owns its parser. Largest first, so that the
@@ -88,21 +132,45 @@ void Planner::ParseAll() {
       for (const std::string& path : Scope(pre.files)) queries[path].insert(pre.query.get());
     }
   }
+  // A file whose queries all match inside one top-level statement holding
+  // a literal is parsed in those statements only (as the whole-tree search
+  // does; py_statements.h); the whole file when the lexer gives up or that
+  // partial parse meets a syntax error. The rest of such a file is checked
+  // only where the file is to be rewritten (planner.h).
+  const std::map<std::string, std::vector<std::string>> partial = PartialParseLiterals();
   std::vector<std::unique_ptr<SyntaxTree>> parsed(todo.size());
   ParallelFor<PythonParser>(todo.size(), 0, [&](PythonParser& parser, std::size_t i) {
     auto t = std::chrono::steady_clock::now();
-    parsed[i] = std::make_unique<SyntaxTree>(parser.Parse(todo[i]->bytes()));
+    const std::string_view bytes = todo[i]->bytes();
+    if (auto it = partial.find(todo[i]->path()); it != partial.end()) {
+      if (auto spans = TopLevelStatements(bytes)) {
+        std::vector<std::string_view> wanted(it->second.begin(), it->second.end());
+        std::vector<TSRange> ranges = RangesHolding(bytes, *spans, wanted);
+        if (!ranges.empty()) {
+          SyntaxTree part = parser.ParseRanges(bytes, ranges);
+          if (!part.HasError()) parsed[i] = std::make_unique<SyntaxTree>(std::move(part));
+        }
+      }
+    }
+    if (!parsed[i]) parsed[i] = std::make_unique<SyntaxTree>(parser.Parse(bytes));
     auto t2 = std::chrono::steady_clock::now();
     if (auto it = queries.find(todo[i]->path()); it != queries.end()) {
       for (const Query* q : it->second) q->IndexFor(*parsed[i]);
     }
     spdlog::trace(
-        "parsed {} in {:.2f} ms, indexed in {:.2f} ms", todo[i]->path(),
+        "parsed {} ({}) in {:.2f} ms, indexed in {:.2f} ms", todo[i]->path(),
+        parsed[i]->Partial() ? "the statements holding the literals" : "whole",
         std::chrono::duration<double, std::milli>(t2 - t).count(),
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t2).count());
   });
-  for (std::size_t i = 0; i < todo.size(); ++i)
-    syntax_trees_[todo[i]->path()] = std::move(parsed[i]);
+  for (std::size_t i = 0; i < todo.size(); ++i) {
+    const std::string& path = todo[i]->path();
+    if (parsed[i]->Partial()) {
+      std::vector<std::pair<std::size_t, std::size_t>>& spans = out_->parsed_in_part[path];
+      for (const TSRange& r : parsed[i]->ranges()) spans.emplace_back(r.start_byte, r.end_byte);
+    }
+    syntax_trees_[path] = std::move(parsed[i]);
+  }
 }
 
 void Planner::Run() {
@@ -145,6 +213,7 @@ std::map<std::string, std::unique_ptr<SyntaxTree>> Planner::TakeTreesAfter() {
 Planner::~Planner() {
   FreeTrees(&syntax_trees_);
   FreeTrees(&rewritten_trees_);
+  FreeTrees(&whole_trees_);
 }
 
 }  // namespace plan

@@ -12,6 +12,7 @@
 
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,9 @@ class Planner {
   // Rules that must fail with the given error instead of planning (a second
   // run would change what the first one wrote).
   void Refuse(std::map<std::string, Diagnostic> refused) { refused_ = std::move(refused); }
+  // Parse these files whole, even where their rules' queries would let the
+  // planner parse only the statements holding their literals.
+  void ParseWhole(std::set<std::string> paths) { whole_ = std::move(paths); }
   // Parse files only as rules need them (the idempotence re-plan touches few).
   void ParseLazily() { lazy_ = true; }
   // Trees already parsed, each borrowing bytes equal to its file's here.
@@ -54,6 +58,11 @@ class Planner {
  private:
   void ParseAll();
   const SyntaxTree* SyntaxTreeOf(const std::string& path);
+  // The tree of the whole file, parsed now if the plan parsed it in part.
+  const SyntaxTree* WholeTreeOf(const std::string& path);
+  // The files the plan may parse in part, with the literals that pick the
+  // statements to parse.
+  std::map<std::string, std::vector<std::string>> PartialParseLiterals() const;
   // The files of the tree that `patterns` name (resolved once per list).
   const std::vector<std::string>& Scope(const std::vector<std::string>& patterns) const;
   Diagnostic At(const std::string& path, std::size_t offset, Severity sev, std::string msg) const;
@@ -79,6 +88,8 @@ class Planner {
   PythonParser parser_;
   std::map<std::string, std::unique_ptr<SyntaxTree>> syntax_trees_;
   std::map<std::string, std::unique_ptr<SyntaxTree>> rewritten_trees_;
+  std::map<std::string, std::unique_ptr<SyntaxTree>> whole_trees_;  // WholeTreeOf
+  std::set<std::string> whole_;
   std::map<std::string, bool> reported_broken_;
   std::map<std::string, EditSet> edit_sets_;
   std::vector<Edit> staged_;  // the current rule's edits

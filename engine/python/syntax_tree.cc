@@ -76,6 +76,11 @@ TSPoint Advance(TSPoint p, std::string_view text) {
 
 SyntaxTree PythonParser::Reparse(const SyntaxTree& old, std::string_view bytes,
                                  const std::vector<ByteEdit>& edits) {
+  std::vector<TSRange> moved;
+  if (old.Partial()) {
+    moved = MovedRanges(old.ranges(), bytes, edits);
+    if (moved.empty()) return Parse(bytes);
+  }
   TsTreePtr edited(ts_tree_copy(old.raw()));
   // From the last edit back, so that each one's offsets are still those of
   // the old bytes.
@@ -89,14 +94,62 @@ SyntaxTree PythonParser::Reparse(const SyntaxTree& old, std::string_view bytes,
     in.new_end_point = Advance(in.start_point, e->text);
     ts_tree_edit(edited.get(), &in);
   }
-  return SyntaxTree(TsTreePtr(ParseFed(parser_.get(), edited.get(), bytes)), bytes);
+  if (moved.empty())
+    return SyntaxTree(TsTreePtr(ParseFed(parser_.get(), edited.get(), bytes)), bytes);
+  ts_parser_set_included_ranges(parser_.get(), moved.data(), static_cast<uint32_t>(moved.size()));
+  TSTree* tree = ParseFed(parser_.get(), edited.get(), bytes);
+  ts_parser_set_included_ranges(parser_.get(), nullptr, 0);
+  return SyntaxTree(TsTreePtr(tree), bytes, std::move(moved));
 }
 
 SyntaxTree PythonParser::ParseRanges(std::string_view bytes, const std::vector<TSRange>& ranges) {
+  if (ranges.empty()) return Parse(bytes);
   ts_parser_set_included_ranges(parser_.get(), ranges.data(), static_cast<uint32_t>(ranges.size()));
   TSTree* tree = ParseFed(parser_.get(), nullptr, bytes);
   ts_parser_set_included_ranges(parser_.get(), nullptr, 0);
-  return SyntaxTree(TsTreePtr(tree), bytes);
+  return SyntaxTree(TsTreePtr(tree), bytes, ranges);
+}
+
+void SetPoints(std::string_view bytes, std::vector<TSRange>* ranges) {
+  TSPoint p{0, 0};
+  std::size_t at = 0;
+  auto advance_to = [&](std::size_t offset) {
+    for (; at < offset; ++at) {
+      if (EndsLine(bytes, at)) {
+        ++p.row;
+        p.column = 0;
+      } else {
+        ++p.column;
+      }
+    }
+    return p;
+  };
+  for (TSRange& r : *ranges) {
+    r.start_point = advance_to(r.start_byte);
+    r.end_point = advance_to(r.end_byte);
+  }
+}
+
+std::vector<TSRange> MovedRanges(const std::vector<TSRange>& ranges, std::string_view bytes,
+                                 const std::vector<ByteEdit>& edits) {
+  std::vector<TSRange> out;
+  long long shift = 0;  // of the edits before the current range
+  auto e = edits.begin();
+  for (const TSRange& r : ranges) {
+    long long inside = 0;
+    for (; e != edits.end() && e->offset < r.end_byte; ++e) {
+      if (e->offset < r.start_byte || e->offset + e->length > r.end_byte) return {};
+      inside += static_cast<long long>(e->text.size()) - static_cast<long long>(e->length);
+    }
+    TSRange moved = r;
+    moved.start_byte = static_cast<uint32_t>(r.start_byte + shift);
+    moved.end_byte = static_cast<uint32_t>(r.end_byte + shift + inside);
+    shift += inside;
+    out.push_back(moved);
+  }
+  if (e != edits.end()) return {};  // after the last range
+  SetPoints(bytes, &out);
+  return out;
 }
 
 SyntaxTree::~SyntaxTree() = default;

@@ -124,3 +124,83 @@ TEST_CASE("an empty module has no statements") {
 }
 
 }  // namespace muh
+
+namespace muh {
+
+namespace {
+// The bytes of `src` with `edits` (ascending) applied.
+std::string Edited(const std::string& src, const std::vector<ByteEdit>& edits) {
+  std::string out;
+  std::size_t at = 0;
+  for (const ByteEdit& e : edits) {
+    out.append(src, at, e.offset - at);
+    out.append(e.text);
+    at = e.offset + e.length;
+  }
+  out.append(src, at, std::string::npos);
+  return out;
+}
+
+TSRange Range(uint32_t begin, uint32_t end) {
+  TSRange r{};
+  r.start_byte = begin;
+  r.end_byte = end;
+  return r;
+}
+}  // namespace
+
+TEST_CASE("ranges move with the edits inside them, and points follow the new bytes") {
+  // Three statements; the first and the last are the parsed ranges.
+  const std::string src = "A = 1\nB = 2\nC = [1,\r\n     2]\n";
+  std::vector<TSRange> ranges = {Range(0, 6), Range(12, 29)};
+  SetPoints(src, &ranges);
+  CHECK(ranges[1].start_point.row == 2);
+  CHECK(ranges[1].end_point.row == 4);
+  const std::vector<ByteEdit> edits = {{4, 1, "(\n 10)"}, {17, 1, "8, 9"}};
+  const std::string now = Edited(src, edits);
+  std::vector<TSRange> moved = MovedRanges(ranges, now, edits);
+  REQUIRE(moved.size() == 2);
+  CHECK(now.substr(moved[0].start_byte, moved[0].end_byte - moved[0].start_byte) ==
+        "A = (\n 10)\n");
+  CHECK(now.substr(moved[1].start_byte, moved[1].end_byte - moved[1].start_byte) ==
+        "C = [8, 9,\r\n     2]\n");
+  CHECK(moved[1].start_point.row == 3);
+  CHECK(moved[1].start_point.column == 0);
+  CHECK(moved[1].end_point.row == 5);
+  // An edit outside every range (in B), or across a range's end: none.
+  CHECK(MovedRanges(ranges, now, {{10, 1, "3"}}).empty());
+  CHECK(MovedRanges(ranges, now, {{4, 4, "9"}}).empty());
+}
+
+TEST_CASE("a partial tree reparses to the tree of its moved ranges") {
+  PythonParser parser;
+  const std::string src = "A = 1\ndef f(:\n    pass\nC = [1,\n     2]\n";
+  std::vector<TSRange> ranges = {Range(0, 6), Range(23, 39)};
+  SetPoints(src, &ranges);
+  SyntaxTree part = parser.ParseRanges(src, ranges);
+  REQUIRE(part.Partial());
+  REQUIRE(src.substr(23, 16) == "C = [1,\n     2]\n");
+  CHECK_FALSE(part.HasError());  // the broken `def` lies outside both ranges
+  const std::vector<std::vector<ByteEdit>> cases = {
+      {{4, 1, "4096"}},
+      {{4, 1, "(\n  2)"}, {36, 1, "2, 3,\n     4"}},
+      {{28, 0, "(1"}},  // breaks the syntax inside a range
+  };
+  for (const auto& edits : cases) {
+    const std::string now = Edited(src, edits);
+    CAPTURE(now);
+    SyntaxTree inc = parser.Reparse(part, now, edits);
+    SyntaxTree fresh = parser.ParseRanges(now, MovedRanges(part.ranges(), now, edits));
+    CHECK(inc.Partial());
+    CHECK(Sexp(inc) == Sexp(fresh));
+    CHECK(inc.HasError() == fresh.HasError());
+    CHECK(inc.HasError() == (edits.front().text == "(1"));
+  }
+  // An edit outside the ranges: the whole file, and its syntax error.
+  const std::vector<ByteEdit> outside = {{10, 1, "g"}};
+  SyntaxTree whole = parser.Reparse(part, Edited(src, outside), outside);
+  CHECK_FALSE(whole.Partial());
+  CHECK(whole.HasError());
+}
+
+}  // namespace muh
