@@ -1,5 +1,6 @@
 #include "engine/plan/planner.h"
 
+#include <iterator>
 #include <map>
 #include <string>
 
@@ -42,11 +43,17 @@ PlanResult PlanOnce(const RuleSet& rules, const std::map<std::string, SourceText
 PlanResult Plan(const RuleSet& rules, const std::map<std::string, SourceText>& files,
                 const std::vector<std::string>& tree_paths, const PlanFilter& then) {
   PlanResult out = PlanOnce(rules, files, tree_paths, {});
-  if (then) then(&out);
   // A file to be rewritten that does not parse outside the statements its
   // rules looked at: planned again, parsed whole, it is refused as any file
-  // that does not parse is.
+  // that does not parse is. Those statements are parsed before `then`, in
+  // every file the plan would rewrite: `then` may only leave edits out, and
+  // a caller's filter waits for the liveness analysis, whose thread usually
+  // ends last; that wait is the time this parse takes.
   std::set<std::string> broken = UnparsableRewrites(out, files);
+  if (then) then(&out);
+  for (auto it = broken.begin(); it != broken.end();) {
+    it = out.new_contents.count(*it) != 0 ? std::next(it) : broken.erase(it);
+  }
   if (broken.empty()) return out;
   PlanResult again = PlanOnce(rules, files, tree_paths, broken);
   if (then) then(&again);

@@ -30,9 +30,10 @@ namespace muh {
 //
 // A file whose rules match only inside the top-level statements holding
 // their literals is parsed in those statements; its other statements are
-// parsed only if the file is rewritten, after `then` (the caller marking
-// dead sites and leaving them alone), and a syntax error there plans again
-// with the file parsed whole, which refuses it. A syntax error in a file
+// parsed only if the plan would rewrite the file, and a syntax error there
+// in a file still rewritten after `then` (the caller marking dead sites and
+// leaving them alone) plans again with the file parsed whole, which refuses
+// it. A syntax error in a file
 // left unchanged, outside its rules' statements, is not the plan's to
 // report.
 using PlanFilter = std::function<void(PlanResult*)>;
