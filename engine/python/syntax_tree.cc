@@ -46,10 +46,10 @@ SyntaxTree PythonParser::Parse(std::string_view bytes) {
 
 namespace {
 
-// Row and byte column of `offset` in `bytes`, as libtree-sitter counts them.
-TSPoint PointAt(std::string_view bytes, std::size_t offset) {
-  TSPoint p{0, 0};
-  for (std::size_t i = 0; i < offset; ++i) {
+// `p`, the point of bytes[from], moved on to the point of bytes[to], as
+// libtree-sitter counts rows and byte columns.
+TSPoint Walk(std::string_view bytes, std::size_t from, std::size_t to, TSPoint p) {
+  for (std::size_t i = from; i < to; ++i) {
     if (EndsLine(bytes, i)) {
       ++p.row;
       p.column = 0;
@@ -60,17 +60,12 @@ TSPoint PointAt(std::string_view bytes, std::size_t offset) {
   return p;
 }
 
-TSPoint Advance(TSPoint p, std::string_view text) {
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (EndsLine(text, i)) {
-      ++p.row;
-      p.column = 0;
-    } else {
-      ++p.column;
-    }
-  }
-  return p;
+// Row and byte column of `offset` in `bytes`.
+TSPoint PointAt(std::string_view bytes, std::size_t offset) {
+  return Walk(bytes, 0, offset, TSPoint{0, 0});
 }
+
+TSPoint Advance(TSPoint p, std::string_view text) { return Walk(text, 0, text.size(), p); }
 
 }  // namespace
 
@@ -113,20 +108,10 @@ SyntaxTree PythonParser::ParseRanges(std::string_view bytes, const std::vector<T
 void SetPoints(std::string_view bytes, std::vector<TSRange>* ranges) {
   TSPoint p{0, 0};
   std::size_t at = 0;
-  auto advance_to = [&](std::size_t offset) {
-    for (; at < offset; ++at) {
-      if (EndsLine(bytes, at)) {
-        ++p.row;
-        p.column = 0;
-      } else {
-        ++p.column;
-      }
-    }
-    return p;
-  };
   for (TSRange& r : *ranges) {
-    r.start_point = advance_to(r.start_byte);
-    r.end_point = advance_to(r.end_byte);
+    r.start_point = p = Walk(bytes, at, r.start_byte, p);
+    r.end_point = p = Walk(bytes, r.start_byte, r.end_byte, p);
+    at = r.end_byte;
   }
 }
 

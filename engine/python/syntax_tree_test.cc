@@ -34,6 +34,19 @@ std::string Sexp(const SyntaxTree& t) {
   free(s);  // NOLINT: libtree-sitter allocates with malloc
   return out;
 }
+
+// The bytes of `src` with `edits` (ascending) applied.
+std::string Edited(const std::string& src, const std::vector<ByteEdit>& edits) {
+  std::string out;
+  std::size_t at = 0;
+  for (const ByteEdit& e : edits) {
+    out.append(src, at, e.offset - at);
+    out.append(e.text);
+    at = e.offset + e.length;
+  }
+  out.append(src, at, std::string::npos);
+  return out;
+}
 }  // namespace
 
 TEST_CASE("an incremental reparse gives the tree a full parse gives") {
@@ -51,14 +64,7 @@ TEST_CASE("an incremental reparse gives the tree a full parse gives") {
       {{0, 0, "# head\n"}, {41, 0, "D = 0\n"}},
   };
   for (const auto& edits : cases) {
-    std::string new_src;
-    std::size_t at = 0;
-    for (const ByteEdit& e : edits) {
-      new_src.append(old_src, at, e.offset - at);
-      new_src.append(e.text);
-      at = e.offset + e.length;
-    }
-    new_src.append(old_src, at, std::string::npos);
+    const std::string new_src = Edited(old_src, edits);
     CAPTURE(new_src);
     SyntaxTree full = parser.Parse(new_src);
     SyntaxTree inc = parser.Reparse(old_tree, new_src, edits);
@@ -128,19 +134,6 @@ TEST_CASE("an empty module has no statements") {
 namespace muh {
 
 namespace {
-// The bytes of `src` with `edits` (ascending) applied.
-std::string Edited(const std::string& src, const std::vector<ByteEdit>& edits) {
-  std::string out;
-  std::size_t at = 0;
-  for (const ByteEdit& e : edits) {
-    out.append(src, at, e.offset - at);
-    out.append(e.text);
-    at = e.offset + e.length;
-  }
-  out.append(src, at, std::string::npos);
-  return out;
-}
-
 TSRange Range(uint32_t begin, uint32_t end) {
   TSRange r{};
   r.start_byte = begin;
