@@ -33,9 +33,8 @@ namespace muh {
 // parsed only if the plan would rewrite the file, and a syntax error there
 // in a file still rewritten after `then` (the caller marking dead sites and
 // leaving them alone) plans again with the file parsed whole, which refuses
-// it. A syntax error in a file
-// left unchanged, outside its rules' statements, is not the plan's to
-// report.
+// it. A syntax error outside its rules' statements in a file left unchanged
+// is not the plan's to report.
 using PlanFilter = std::function<void(PlanResult*)>;
 
 PlanResult Plan(const RuleSet& rules, const std::map<std::string, SourceText>& files,

@@ -83,6 +83,15 @@ TEST_CASE("a rewrite that breaks the syntax is refused, naming the edit") {
   CHECK(Messages(r) ==
         "a.py:1:5: error: rewrite by rule 'r1' ('1' -> '(1024') would introduce a syntax error; "
         "refused\n");
+  // With a syntax error before it, in a statement the rule does not look
+  // at: the rewrite is still what is refused, at its own place.
+  Fixture g(std::string(kHeader) + RuleYaml("r1", "A", "({{size}}"),
+            {{"a.py", "x = = 2\nA = 1\nB = 2\n"}});
+  PlanResult broken = g.Run();
+  CHECK(broken.new_contents.empty());
+  CHECK(Messages(broken) ==
+        "a.py:2:5: error: rewrite by rule 'r1' ('1' -> '(1024') would introduce a syntax error; "
+        "refused\n");
 }
 
 TEST_CASE("preconditions skip, or fail when required") {
