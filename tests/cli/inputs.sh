@@ -73,6 +73,35 @@ refused non-utf8 "tree/m.py:1:6: error: invalid UTF-8 (byte 0xFF); Python source
 mk 'x = 1\nKNOB = 512\n\x00\n'
 refused nul-byte "tree/m.py:3:1: error: syntax error; rule 'knob' will not rewrite a file that does not parse" 6
 
+# A statement-local query: the planner parses only the statements holding
+# KNOB. A syntax error in another statement still refuses the file when it
+# is to be rewritten (found once the plan knows that), and is not the
+# plan's to report when the file is left as it is.
+cat >local.yaml <<'YAML'
+version: 1
+values:
+  size: 1024
+rules:
+  - id: knob
+    files: m.py
+    query: '((assignment left: (identifier) @name right: (_) @value) (#eq? @name "KNOB"))'
+    replace: value
+    with: "{{size}}"
+YAML
+mk 'KNOB = 512\nx = = 1\n'
+set +e
+"$muhpatch" diff local.yaml tree >out.diff 2>err
+code=$?
+set -e
+[[ $code -eq 6 && ! -s out.diff ]] || fail "partial-broken: diff exits $code"
+[[ $(cat err) == "tree/m.py:2:5: error: syntax error; rule 'knob' will not rewrite a file that does not parse" ]] ||
+  fail "partial-broken: stderr was: $(cat err)"
+echo "ok partial-broken (refused)"
+mk 'KNOB = 1024\nx = = 1\n'
+"$muhpatch" diff local.yaml tree >out.diff 2>err || fail "partial-at-value: diff failed: $(cat err)"
+[[ ! -s out.diff && ! -s err ]] || fail "partial-at-value: output: $(cat out.diff err)"
+echo "ok partial-at-value"
+
 # 10 MB: the knob in the middle of a large module.
 rm -rf tree && mkdir tree
 python3 - <<'PY'
