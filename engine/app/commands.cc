@@ -311,7 +311,6 @@ int RunStatus(const CommandOptions& opts) {
     ReportErrors(run.errors);
     return code;
   }
-  const Workspace& w = run.workspace;
   PlanResult plan = PlanTree(run, opts.include_dead);
   std::vector<StatusRow> rows = StatusRows(run.inputs.rules, plan);
   std::string err;
