@@ -77,17 +77,14 @@ refused nul-byte "tree/m.py:3:1: error: syntax error; rule 'knob' will not rewri
 # KNOB. A syntax error in another statement still refuses the file when it
 # is to be rewritten (found once the plan knows that), and is not the
 # plan's to report when the file is left as it is.
-cat >local.yaml <<'YAML'
-version: 1
-values:
-  size: 1024
-rules:
-  - id: knob
-    files: m.py
-    query: '((assignment left: (identifier) @name right: (_) @value) (#eq? @name "KNOB"))'
-    replace: value
-    with: "{{size}}"
-YAML
+# rules.yaml with its module-rooted query replaced by a statement-local one.
+python3 - <<'PY'
+text = open("rules.yaml").read()
+head, rest = text.split("    query: |\n", 1)
+tail = rest[rest.index("    replace:"):]
+query = "((assignment left: (identifier) @name right: (_) @value) (#eq? @name \"KNOB\"))"
+open("local.yaml", "w").write(head + "    query: '" + query + "'\n" + tail)
+PY
 mk 'KNOB = 512\nx = = 1\n'
 set +e
 "$muhpatch" diff local.yaml tree >out.diff 2>err
