@@ -80,10 +80,8 @@ void ReportMovedKnobs(const OpenedRun& run, const PlanResult& plan) {
 
 PlanResult PlanLive(const OpenedRun& run, const std::map<std::string, SourceText>& files,
                     const LivenessAnalysis& analysis, bool include_dead) {
-  return Plan(run.inputs.rules, files, run.workspace.tree_paths, [&](PlanResult* plan) {
-    MarkLiveness(analysis, plan);
-    if (!include_dead) LeaveDeadSitesAlone(plan, files);
-  });
+  return Plan(run.inputs.rules, files, run.workspace.tree_paths,
+              [&](PlanResult* plan) { ApplyLiveness(analysis, files, include_dead, plan); });
 }
 
 PlanResult PlanTree(const OpenedRun& run, bool include_dead) {
@@ -92,8 +90,7 @@ PlanResult PlanTree(const OpenedRun& run, bool include_dead) {
   BackgroundTask live([&] { analysis.emplace(AnalyseTree(run.inputs, w)); });
   return Plan(run.inputs.rules, w.files, w.tree_paths, [&](PlanResult* plan) {
     live.Join();
-    MarkLiveness(*analysis, plan);
-    if (!include_dead) LeaveDeadSitesAlone(plan, w.files);
+    ApplyLiveness(*analysis, w.files, include_dead, plan);
   });
 }
 

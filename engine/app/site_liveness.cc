@@ -88,4 +88,10 @@ void MarkLiveness(const LivenessAnalysis& analysis, PlanResult* plan) {
   }
 }
 
+void ApplyLiveness(const LivenessAnalysis& analysis, const std::map<std::string, SourceText>& files,
+                   bool include_dead, PlanResult* plan) {
+  MarkLiveness(analysis, plan);
+  if (!include_dead) LeaveDeadSitesAlone(plan, files);
+}
+
 }  // namespace muh

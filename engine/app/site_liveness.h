@@ -32,4 +32,10 @@ LivenessAnalysis AnalyseTree(const Inputs& inputs, const Workspace& w,
 // live once the patch is applied, and is recorded so.
 void MarkLiveness(const LivenessAnalysis& analysis, PlanResult* plan);
 
+// What every planning command does with the analysis (Plan's filter):
+// MarkLiveness, then, unless `include_dead`, the dead sites of `files`
+// left alone.
+void ApplyLiveness(const LivenessAnalysis& analysis, const std::map<std::string, SourceText>& files,
+                   bool include_dead, PlanResult* plan);
+
 }  // namespace muh

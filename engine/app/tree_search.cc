@@ -120,20 +120,17 @@ SearchResult SearchOutsideScope(const RuleSet& rules, const std::vector<std::str
       return !groups[r].empty() && rules.rules[r].query->StatementLocal();
     });
     if (local) {
-      if (auto spans = TopLevelStatements(bytes)) {
-        std::vector<std::string_view> wanted;
-        for (std::size_t r : hits) {
-          for (std::size_t id : groups[r][0]) wanted.push_back(literals[id]);
-        }
-        std::vector<TSRange> ranges = RangesHolding(bytes, *spans, wanted);
-        if (ranges.empty()) return;  // the literals lie outside every statement
-        SyntaxTree part = parser.ParseRanges(bytes, ranges);
-        if (!part.HasError()) {
-          tree.emplace(std::move(part));
-          parsed_bytes = 0;
-          for (const TSRange& r : ranges) parsed_bytes += r.end_byte - r.start_byte;
-          results[i].partial = true;
-        }
+      std::vector<std::string_view> wanted;
+      for (std::size_t r : hits) {
+        for (std::size_t id : groups[r][0]) wanted.push_back(literals[id]);
+      }
+      bool none_hold = false;
+      tree = ParseStatementsHolding(parser, bytes, wanted, &none_hold);
+      if (none_hold) return;  // the literals lie outside every statement
+      if (tree) {
+        parsed_bytes = 0;
+        for (const TSRange& r : tree->ranges()) parsed_bytes += r.end_byte - r.start_byte;
+        results[i].partial = true;
       }
     }
     if (!tree) tree.emplace(parser.Parse(bytes));

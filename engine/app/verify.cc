@@ -63,8 +63,7 @@ PlanResult PlanAndSearch(const OpenedRun& run, const CommandOptions& opts,
   BackgroundTask live([&] { analysis->emplace(AnalyseTree(run.inputs, w)); });
   PlanResult plan = Plan(rules, w.files, w.tree_paths, [&](PlanResult* p) {
     live.Join();
-    MarkLiveness(**analysis, p);
-    if (!opts.include_dead) LeaveDeadSitesAlone(p, w.files);
+    ApplyLiveness(**analysis, w.files, opts.include_dead, p);
   });
   search.Join();
   RuleMask gated = GatedRulesThatRan(rules, plan);

@@ -83,21 +83,25 @@ const SyntaxTree* Planner::WholeTreeOf(const std::string& path) {
   return it->second.get();
 }
 
-std::map<std::string, std::vector<std::string>> Planner::PartialParseLiterals() const {
-  // By path, every query the plan runs there: rules, preconditions and
-  // `done-when`. A file is parsed in part only when each of them is
-  // statement-local and requires a literal; then only the statements
-  // holding a literal of its first group can hold a match.
-  std::map<std::string, std::vector<const Query*>> queries;
+std::map<std::string, std::set<const Query*>> Planner::QueriesByPath() const {
+  std::map<std::string, std::set<const Query*>> queries;
   for (const Rule& rule : rules_.rules) {
     for (const std::string& path : Scope(rule.files)) {
-      queries[path].push_back(rule.query.get());
-      if (rule.done_when) queries[path].push_back(rule.done_when.get());
+      queries[path].insert(rule.query.get());
+      if (rule.done_when) queries[path].insert(rule.done_when.get());
     }
     for (const Precondition& pre : rule.preconditions) {
-      for (const std::string& path : Scope(pre.files)) queries[path].push_back(pre.query.get());
+      for (const std::string& path : Scope(pre.files)) queries[path].insert(pre.query.get());
     }
   }
+  return queries;
+}
+
+std::map<std::string, std::vector<std::string>> Planner::PartialParseLiterals(
+    const std::map<std::string, std::set<const Query*>>& queries) const {
+  // A file is parsed in part only when each query run there is
+  // statement-local and requires a literal; then only the statements
+  // holding a literal of its first group can hold a match.
   std::map<std::string, std::vector<std::string>> out;
   for (const auto& [path, qs] : queries) {
     if (whole_.count(path) != 0) continue;
@@ -124,32 +128,22 @@ void Planner::ParseAll() {
   std::stable_sort(todo.begin(), todo.end(), [](const SourceText* a, const SourceText* b) {
     return a->bytes().size() > b->bytes().size();
   });
-  // By path; a query shared by several rules (a precondition) once.
-  std::map<std::string, std::set<const Query*>> queries;
-  for (const Rule& rule : rules_.rules) {
-    for (const std::string& path : Scope(rule.files)) queries[path].insert(rule.query.get());
-    for (const Precondition& pre : rule.preconditions) {
-      for (const std::string& path : Scope(pre.files)) queries[path].insert(pre.query.get());
-    }
-  }
+  const std::map<std::string, std::set<const Query*>> queries = QueriesByPath();
   // A file whose queries all match inside one top-level statement holding
   // a literal is parsed in those statements only (as the whole-tree search
   // does; py_statements.h); the whole file when the lexer gives up or that
   // partial parse meets a syntax error. The rest of such a file is checked
   // only where the file is to be rewritten (planner.h).
-  const std::map<std::string, std::vector<std::string>> partial = PartialParseLiterals();
+  const std::map<std::string, std::vector<std::string>> partial = PartialParseLiterals(queries);
   std::vector<std::unique_ptr<SyntaxTree>> parsed(todo.size());
   ParallelFor<PythonParser>(todo.size(), 0, [&](PythonParser& parser, std::size_t i) {
     auto t = std::chrono::steady_clock::now();
     const std::string_view bytes = todo[i]->bytes();
     if (auto it = partial.find(todo[i]->path()); it != partial.end()) {
-      if (auto spans = TopLevelStatements(bytes)) {
-        std::vector<std::string_view> wanted(it->second.begin(), it->second.end());
-        std::vector<TSRange> ranges = RangesHolding(bytes, *spans, wanted);
-        if (!ranges.empty()) {
-          SyntaxTree part = parser.ParseRanges(bytes, ranges);
-          if (!part.HasError()) parsed[i] = std::make_unique<SyntaxTree>(std::move(part));
-        }
+      std::vector<std::string_view> wanted(it->second.begin(), it->second.end());
+      bool none_hold = false;  // then no match either: the whole file, for FoundNothing
+      if (auto part = ParseStatementsHolding(parser, bytes, wanted, &none_hold)) {
+        parsed[i] = std::make_unique<SyntaxTree>(std::move(*part));
       }
     }
     if (!parsed[i]) parsed[i] = std::make_unique<SyntaxTree>(parser.Parse(bytes));

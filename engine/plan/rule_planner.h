@@ -60,9 +60,13 @@ class Planner {
   const SyntaxTree* SyntaxTreeOf(const std::string& path);
   // The tree of the whole file, parsed now if the plan parsed it in part.
   const SyntaxTree* WholeTreeOf(const std::string& path);
-  // The files the plan may parse in part, with the literals that pick the
-  // statements to parse.
-  std::map<std::string, std::vector<std::string>> PartialParseLiterals() const;
+  // By path, every query the plan runs there (rules, preconditions,
+  // `done-when`); a query shared by several rules once.
+  std::map<std::string, std::set<const Query*>> QueriesByPath() const;
+  // Of those paths, the ones the plan may parse in part, with the literals
+  // that pick the statements to parse.
+  std::map<std::string, std::vector<std::string>> PartialParseLiterals(
+      const std::map<std::string, std::set<const Query*>>& queries) const;
   // The files of the tree that `patterns` name (resolved once per list).
   const std::vector<std::string>& Scope(const std::vector<std::string>& patterns) const;
   Diagnostic At(const std::string& path, std::size_t offset, Severity sev, std::string msg) const;

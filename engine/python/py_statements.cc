@@ -159,4 +159,20 @@ std::vector<TSRange> RangesHolding(std::string_view src, const std::vector<State
   return ranges;
 }
 
+std::optional<SyntaxTree> ParseStatementsHolding(PythonParser& parser, std::string_view src,
+                                                 const std::vector<std::string_view>& literals,
+                                                 bool* none_hold) {
+  *none_hold = false;
+  std::optional<std::vector<StatementSpan>> spans = TopLevelStatements(src);
+  if (!spans) return std::nullopt;
+  std::vector<TSRange> ranges = RangesHolding(src, *spans, literals);
+  if (ranges.empty()) {
+    *none_hold = true;
+    return std::nullopt;
+  }
+  SyntaxTree part = parser.ParseRanges(src, ranges);
+  if (part.HasError()) return std::nullopt;
+  return part;
+}
+
 }  // namespace muh

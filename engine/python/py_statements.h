@@ -19,6 +19,8 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/python/syntax_tree.h"
+
 namespace muh {
 
 struct StatementSpan {
@@ -40,5 +42,14 @@ std::optional<std::vector<StatementSpan>> TopLevelStatements(std::string_view sr
 // adjacent ones merged, as ranges for PythonParser::ParseRanges.
 std::vector<TSRange> RangesHolding(std::string_view src, const std::vector<StatementSpan>& spans,
                                    const std::vector<std::string_view>& literals);
+
+// The partial parse the search and the plan share: the tree of only the
+// statements of `src` holding one of `literals`. nullopt, to parse the whole
+// file instead, when the lexer gives up or that parse meets a syntax error
+// (its statements may have been cut wrongly); nullopt with `*none_hold` set
+// when no statement holds a literal.
+std::optional<SyntaxTree> ParseStatementsHolding(PythonParser& parser, std::string_view src,
+                                                 const std::vector<std::string_view>& literals,
+                                                 bool* none_hold);
 
 }  // namespace muh

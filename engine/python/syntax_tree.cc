@@ -89,20 +89,20 @@ SyntaxTree PythonParser::Reparse(const SyntaxTree& old, std::string_view bytes,
     in.new_end_point = Advance(in.start_point, e->text);
     ts_tree_edit(edited.get(), &in);
   }
-  if (moved.empty())
-    return SyntaxTree(TsTreePtr(ParseFed(parser_.get(), edited.get(), bytes)), bytes);
-  ts_parser_set_included_ranges(parser_.get(), moved.data(), static_cast<uint32_t>(moved.size()));
-  TSTree* tree = ParseFed(parser_.get(), edited.get(), bytes);
-  ts_parser_set_included_ranges(parser_.get(), nullptr, 0);
-  return SyntaxTree(TsTreePtr(tree), bytes, std::move(moved));
+  return ParseIn(edited.get(), bytes, std::move(moved));
 }
 
 SyntaxTree PythonParser::ParseRanges(std::string_view bytes, const std::vector<TSRange>& ranges) {
-  if (ranges.empty()) return Parse(bytes);
+  return ParseIn(nullptr, bytes, ranges);
+}
+
+SyntaxTree PythonParser::ParseIn(const TSTree* old, std::string_view bytes,
+                                 std::vector<TSRange> ranges) {
+  if (ranges.empty()) return SyntaxTree(TsTreePtr(ParseFed(parser_.get(), old, bytes)), bytes);
   ts_parser_set_included_ranges(parser_.get(), ranges.data(), static_cast<uint32_t>(ranges.size()));
-  TSTree* tree = ParseFed(parser_.get(), nullptr, bytes);
+  TSTree* tree = ParseFed(parser_.get(), old, bytes);
   ts_parser_set_included_ranges(parser_.get(), nullptr, 0);
-  return SyntaxTree(TsTreePtr(tree), bytes, ranges);
+  return SyntaxTree(TsTreePtr(tree), bytes, std::move(ranges));
 }
 
 void SetPoints(std::string_view bytes, std::vector<TSRange>* ranges) {

@@ -119,6 +119,10 @@ class PythonParser {
   SyntaxTree ParseRanges(std::string_view bytes, const std::vector<TSRange>& ranges);
 
  private:
+  // Parses `bytes` (with `old`, edited to match, for an incremental parse)
+  // in `ranges` only, or whole when there are none.
+  SyntaxTree ParseIn(const TSTree* old, std::string_view bytes, std::vector<TSRange> ranges);
+
   TsParserPtr parser_;
 };
 
