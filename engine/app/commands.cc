@@ -88,10 +88,13 @@ PlanResult PlanTree(const OpenedRun& run, bool include_dead) {
   const Workspace& w = run.workspace;
   std::optional<LivenessAnalysis> analysis;
   BackgroundTask live([&] { analysis.emplace(AnalyseTree(run.inputs, w)); });
-  return Plan(run.inputs.rules, w.files, w.tree_paths, [&](PlanResult* plan) {
-    live.Join();
-    ApplyLiveness(*analysis, w.files, include_dead, plan);
-  });
+  return Plan(
+      run.inputs.rules, w.files, w.tree_paths,
+      [&](PlanResult* plan) {
+        live.Join();
+        ApplyLiveness(*analysis, w.files, include_dead, plan);
+      },
+      [&] { return live.Done(); });
 }
 
 PlanResult PlanAndReport(const OpenedRun& run, const CommandOptions& opts) {

@@ -120,9 +120,9 @@ SearchResult SearchOutsideScope(const RuleSet& rules, const std::vector<std::str
       return !groups[r].empty() && rules.rules[r].query->StatementLocal();
     });
     if (local) {
-      std::vector<std::string_view> wanted;
+      StatementChoice wanted;
       for (std::size_t r : hits) {
-        for (std::size_t id : groups[r][0]) wanted.push_back(literals[id]);
+        for (std::size_t id : groups[r][0]) wanted.first.push_back({literals[id], false});
       }
       bool none_hold = false;
       tree = ParseStatementsHolding(parser, bytes, wanted, &none_hold);

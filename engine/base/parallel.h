@@ -104,6 +104,9 @@ class BackgroundTask {
     if (error_) std::rethrow_exception(error_);
   }
 
+  // Whether fn has returned (or thrown): Join() would not wait.
+  bool Done() const { return done_; }
+
  private:
   void Run() {
     ran_ = true;
@@ -112,12 +115,14 @@ class BackgroundTask {
     } catch (...) {
       error_ = std::current_exception();
     }
+    done_ = true;
   }
 
   Fn fn_;
   std::thread thread_;
   std::exception_ptr error_;
   bool ran_ = false;
+  std::atomic<bool> done_{false};
 };
 
 }  // namespace muh

@@ -75,8 +75,9 @@ struct PlanResult {
   std::vector<RuleOutcome> outcomes;                // in rule order
   std::vector<Diagnostic> diagnostics;              // errors and skip notes
   // The files parsed only in the statements holding their rules' literals,
-  // with those byte ranges [begin, end) of the file as it was: the rest of
-  // such a file is checked for syntax only if it is to be rewritten
+  // with the byte ranges [begin, end) of the file as it was that the rest
+  // of the file may leave out (ChosenParts::own, statement_choice.h): the
+  // rest of such a file is checked for syntax only if it is to be rewritten
   // (UnparsableRewrites, planner.h).
   std::map<std::string, std::vector<std::pair<std::size_t, std::size_t>>> parsed_in_part;
   bool ok() const { return !HasErrors(diagnostics); }

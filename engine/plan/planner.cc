@@ -41,19 +41,18 @@ PlanResult PlanOnce(const RuleSet& rules, const std::map<std::string, SourceText
 }  // namespace
 
 PlanResult Plan(const RuleSet& rules, const std::map<std::string, SourceText>& files,
-                const std::vector<std::string>& tree_paths, const PlanFilter& then) {
+                const std::vector<std::string>& tree_paths, const PlanFilter& then,
+                const std::function<bool()>& then_ready) {
   PlanResult out = PlanOnce(rules, files, tree_paths, {});
-  // A file to be rewritten that does not parse outside the statements its
-  // rules looked at: planned again, parsed whole, it is refused as any file
-  // that does not parse is. Those statements are parsed before `then`, in
-  // every file the plan would rewrite: `then` may only leave edits out, and
-  // a caller's filter waits for the liveness analysis, whose thread usually
-  // ends last; that wait is the time this parse takes.
-  std::set<std::string> broken = UnparsableRewrites(out, files);
+  // A file to be rewritten that does not parse outside the parts its rules
+  // looked at: planned again, parsed whole, it is refused as any file that
+  // does not parse is. Those parts are parsed while `then` would wait (a
+  // caller's filter waits for the liveness analysis, whose thread usually
+  // ends last), and after it only in the files it left rewritten.
+  UnparsedParts rest(out, files);
+  if (then && then_ready) rest.ParseWhile([&] { return !then_ready(); });
   if (then) then(&out);
-  for (auto it = broken.begin(); it != broken.end();) {
-    it = out.new_contents.count(*it) != 0 ? std::next(it) : broken.erase(it);
-  }
+  std::set<std::string> broken = rest.Broken(out);
   if (broken.empty()) return out;
   PlanResult again = PlanOnce(rules, files, tree_paths, broken);
   if (then) then(&again);

@@ -37,7 +37,12 @@ namespace muh {
 // is not the plan's to report.
 using PlanFilter = std::function<void(PlanResult*)>;
 
+//
+// `then_ready` says whether `then` would run without waiting: until it
+// does, the plan parses the rest of the files it would rewrite, smallest
+// first; after `then`, only the rest of those still rewritten.
 PlanResult Plan(const RuleSet& rules, const std::map<std::string, SourceText>& files,
-                const std::vector<std::string>& tree_paths, const PlanFilter& then = {});
+                const std::vector<std::string>& tree_paths, const PlanFilter& then = {},
+                const std::function<bool()>& then_ready = {});
 
 }  // namespace muh

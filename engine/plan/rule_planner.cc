@@ -97,23 +97,31 @@ std::map<std::string, std::set<const Query*>> Planner::QueriesByPath() const {
   return queries;
 }
 
-std::map<std::string, std::vector<std::string>> Planner::PartialParseLiterals(
+std::map<std::string, Planner::PartLiterals> Planner::PartialParseLiterals(
     const std::map<std::string, std::set<const Query*>>& queries) const {
   // A file is parsed in part only when each query run there is
   // statement-local and requires a literal; then only the statements
-  // holding a literal of its first group can hold a match.
-  std::map<std::string, std::vector<std::string>> out;
+  // holding a literal of its first group can hold a match. Inside them,
+  // only the statements holding one of its literals, when every query
+  // survives that (Query::SurvivesStatementPruning).
+  std::map<std::string, PartLiterals> out;
   for (const auto& [path, qs] : queries) {
     if (whole_.count(path) != 0) continue;
-    std::vector<std::string> literals;
+    PartLiterals lits;
     bool local = std::all_of(qs.begin(), qs.end(), [&](const Query* q) {
       if (!q->StatementLocal()) return false;
-      std::vector<std::vector<std::string>> groups = q->RequiredLiterals();
+      std::vector<Query::LiteralGroup> groups = q->RequiredLiteralGroups();
       if (groups.empty()) return false;
-      literals.insert(literals.end(), groups.front().begin(), groups.front().end());
+      for (const std::string& t : groups.front().texts) {
+        lits.first.emplace_back(t, groups.front().identifier);
+      }
+      for (const Query::LiteralGroup& g : groups) {
+        for (const std::string& t : g.texts) lits.any.emplace_back(t, g.identifier);
+      }
+      lits.nested = lits.nested && q->SurvivesStatementPruning();
       return true;
     });
-    if (local) out.emplace(path, std::move(literals));
+    if (local) out.emplace(path, std::move(lits));
   }
   return out;
 }
@@ -134,15 +142,19 @@ void Planner::ParseAll() {
   // does; py_statements.h); the whole file when the lexer gives up or that
   // partial parse meets a syntax error. The rest of such a file is checked
   // only where the file is to be rewritten (planner.h).
-  const std::map<std::string, std::vector<std::string>> partial = PartialParseLiterals(queries);
+  const std::map<std::string, PartLiterals> partial = PartialParseLiterals(queries);
   std::vector<std::unique_ptr<SyntaxTree>> parsed(todo.size());
+  std::vector<std::vector<std::pair<std::size_t, std::size_t>>> own(todo.size());
   ParallelFor<PythonParser>(todo.size(), 0, [&](PythonParser& parser, std::size_t i) {
     auto t = std::chrono::steady_clock::now();
     const std::string_view bytes = todo[i]->bytes();
     if (auto it = partial.find(todo[i]->path()); it != partial.end()) {
-      std::vector<std::string_view> wanted(it->second.begin(), it->second.end());
+      StatementChoice choice;
+      for (const auto& [text, word] : it->second.first) choice.first.push_back({text, word});
+      for (const auto& [text, word] : it->second.any) choice.any.push_back({text, word});
+      choice.nested = it->second.nested;
       bool none_hold = false;  // then no match either: the whole file, for FoundNothing
-      if (auto part = ParseStatementsHolding(parser, bytes, wanted, &none_hold)) {
+      if (auto part = ParseStatementsHolding(parser, bytes, choice, &none_hold, &own[i])) {
         parsed[i] = std::make_unique<SyntaxTree>(std::move(*part));
       }
     }
@@ -159,10 +171,7 @@ void Planner::ParseAll() {
   });
   for (std::size_t i = 0; i < todo.size(); ++i) {
     const std::string& path = todo[i]->path();
-    if (parsed[i]->Partial()) {
-      std::vector<std::pair<std::size_t, std::size_t>>& spans = out_->parsed_in_part[path];
-      for (const TSRange& r : parsed[i]->ranges()) spans.emplace_back(r.start_byte, r.end_byte);
-    }
+    if (parsed[i]->Partial()) out_->parsed_in_part[path] = std::move(own[i]);
     syntax_trees_[path] = std::move(parsed[i]);
   }
 }

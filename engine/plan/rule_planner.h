@@ -64,8 +64,12 @@ class Planner {
   // `done-when`); a query shared by several rules once.
   std::map<std::string, std::set<const Query*>> QueriesByPath() const;
   // Of those paths, the ones the plan may parse in part, with the literals
-  // that pick the statements to parse.
-  std::map<std::string, std::vector<std::string>> PartialParseLiterals(
+  // that pick the parts to parse (statement_choice.h).
+  struct PartLiterals {
+    std::vector<std::pair<std::string, bool>> first, any;  // text, whole word
+    bool nested = true;
+  };
+  std::map<std::string, PartLiterals> PartialParseLiterals(
       const std::map<std::string, std::set<const Query*>>& queries) const;
   // The files of the tree that `patterns` name (resolved once per list).
   const std::vector<std::string>& Scope(const std::vector<std::string>& patterns) const;

@@ -1,6 +1,8 @@
 #include "engine/plan/unparsed_parts.h"
 
+#include <algorithm>
 #include <cstddef>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -35,25 +37,58 @@ std::vector<TSRange> Complement(std::string_view bytes,
 
 }  // namespace
 
-std::set<std::string> UnparsableRewrites(const PlanResult& plan,
-                                         const std::map<std::string, SourceText>& files) {
-  std::vector<std::pair<const std::string*, std::vector<TSRange>>> todo;
+UnparsedParts::UnparsedParts(const PlanResult& plan, const std::map<std::string, SourceText>& files)
+    : files_(files) {
   for (const auto& [path, text] : plan.new_contents) {
     auto it = plan.parsed_in_part.find(path);
     if (it == plan.parsed_in_part.end()) continue;
     std::vector<TSRange> rest = Complement(files.at(path).bytes(), it->second);
-    if (!rest.empty()) todo.emplace_back(&path, std::move(rest));
+    if (!rest.empty()) rests_.push_back(Rest{&path, std::move(rest)});
   }
-  std::vector<char> broken(todo.size(), 0);
-  ParallelFor<PythonParser>(todo.size(), 0, [&](PythonParser& parser, std::size_t i) {
-    const std::string& path = *todo[i].first;
-    broken[i] = parser.ParseRanges(files.at(path).bytes(), todo[i].second).HasError();
-  });
+  auto size = [](const Rest& r) {
+    std::size_t n = 0;
+    for (const TSRange& t : r.ranges) n += t.end_byte - t.start_byte;
+    return n;
+  };
+  std::stable_sort(rests_.begin(), rests_.end(),
+                   [&](const Rest& a, const Rest& b) { return size(a) < size(b); });
+}
+
+void UnparsedParts::ParseOne(PythonParser& parser, Rest* rest) const {
+  bool broken = parser.ParseRanges(files_.at(*rest->path).bytes(), rest->ranges).HasError();
+  rest->state = broken ? Rest::State::kBroken : Rest::State::kParses;
+}
+
+void UnparsedParts::ParseWhile(const std::function<bool()>& go) {
+  std::optional<PythonParser> parser;
+  for (Rest& rest : rests_) {
+    if (!go()) return;
+    if (!parser) parser.emplace();
+    if (rest.state == Rest::State::kTodo) ParseOne(*parser, &rest);
+  }
+}
+
+std::set<std::string> UnparsedParts::Broken(const PlanResult& plan) {
+  std::vector<Rest*> todo;
+  for (Rest& rest : rests_) {
+    if (rest.state == Rest::State::kTodo && plan.new_contents.count(*rest.path) != 0) {
+      todo.push_back(&rest);
+    }
+  }
+  ParallelFor<PythonParser>(
+      todo.size(), 0, [&](PythonParser& parser, std::size_t i) { ParseOne(parser, todo[i]); });
   std::set<std::string> out;
-  for (std::size_t i = 0; i < todo.size(); ++i) {
-    if (broken[i]) out.insert(*todo[i].first);
+  for (const Rest& rest : rests_) {
+    if (rest.state == Rest::State::kBroken && plan.new_contents.count(*rest.path) != 0) {
+      out.insert(*rest.path);
+    }
   }
   return out;
+}
+
+std::set<std::string> UnparsableRewrites(const PlanResult& plan,
+                                         const std::map<std::string, SourceText>& files) {
+  return UnparsedParts(plan, files).Broken(plan);
 }
 
 }  // namespace muh

@@ -33,36 +33,29 @@ bool ContinuesCompound(std::string_view src, std::size_t at) {
 
 }  // namespace
 
-std::optional<std::vector<StatementSpan>> TopLevelStatements(std::string_view bytes) {
+std::optional<CodeLines> LexCodeLines(std::string_view bytes) {
   // A CR-only line end counts as LF does, as PythonParser parses it.
   const std::optional<std::string> lf = LoneCrAsLf(bytes);
   const std::string_view src = lf ? std::string_view(*lf) : bytes;
-  std::vector<StatementSpan> out;
+  CodeLines out;
   std::size_t i = 0;
   uint32_t row = 0;
   int depth = 0;           // open brackets
   bool continued = false;  // the previous line ended in a backslash
-  bool decorator = false;  // the current statement so far is decorators
   while (i < src.size()) {
     // At the start of a physical line.
-    std::size_t line = i;
     if (depth == 0 && !continued) {
-      char c = src[i];
-      bool blank_or_comment = false;
-      {
-        std::size_t j = i;
-        while (j < src.size() && (src[j] == ' ' || src[j] == '\t' || src[j] == '\f')) ++j;
-        blank_or_comment = j >= src.size() || src[j] == '\n' || src[j] == '\r' || src[j] == '#';
+      std::size_t j = i;
+      bool tabbed = false;
+      while (j < src.size() && (src[j] == ' ' || src[j] == '\t' || src[j] == '\f')) {
+        tabbed = tabbed || src[j] != ' ';
+        ++j;
       }
-      bool column0 = c != ' ' && c != '\t' && c != '\f' && !blank_or_comment;
-      // Indented code before any statement: libtree-sitter parses a file
-      // whose code is all indented, so column 0 proves nothing there.
-      if (!column0 && !blank_or_comment && out.empty()) return std::nullopt;
-      if (column0 && !ContinuesCompound(src, i) && !decorator) {
-        if (!out.empty()) out.back().end = line, out.back().end_row = row;
-        out.push_back(StatementSpan{line, src.size(), row, 0, 0});
+      bool blank_or_comment = j >= src.size() || src[j] == '\n' || src[j] == '\r' || src[j] == '#';
+      if (!blank_or_comment) {
+        out.lines.push_back(CodeLine{i, row, static_cast<uint32_t>(j - i), tabbed, src[j] == '@',
+                                     ContinuesCompound(src, j)});
       }
-      if (column0) decorator = c == '@';
     }
     continued = false;
     // Through the line, tracking strings and brackets.
@@ -121,57 +114,51 @@ std::optional<std::vector<StatementSpan>> TopLevelStatements(std::string_view by
     }
   }
   if (depth != 0 || continued) return std::nullopt;
+  std::size_t last_nl = src.rfind('\n');
+  out.rows = row;
+  out.last_column = static_cast<uint32_t>(
+      last_nl == std::string_view::npos ? src.size() : src.size() - last_nl - 1);
+  return out;
+}
+
+std::optional<std::vector<StatementSpan>> TopLevelStatements(std::string_view src) {
+  std::optional<CodeLines> code = LexCodeLines(src);
+  if (!code) return std::nullopt;
+  // Indented code before any statement: libtree-sitter parses a file whose
+  // code is all indented, so column 0 proves nothing there.
+  std::vector<StatementSpan> out;
+  bool decorator = false;  // the current statement so far is decorators
+  for (const CodeLine& line : code->lines) {
+    if (line.indent != 0) {
+      if (out.empty()) return std::nullopt;
+      continue;
+    }
+    if (!line.clause && !decorator) {
+      if (!out.empty()) out.back().end = line.begin, out.back().end_row = line.row;
+      out.push_back(StatementSpan{line.begin, src.size(), line.row, 0, 0});
+    }
+    decorator = line.decorator;
+  }
   if (!out.empty()) {
-    std::size_t last_nl = src.rfind('\n');
-    out.back().end_row = row;
-    out.back().end_column = static_cast<uint32_t>(
-        last_nl == std::string_view::npos ? src.size() : src.size() - last_nl - 1);
+    out.back().end_row = code->rows;
+    out.back().end_column = code->last_column;
   }
   return out;
 }
 
-std::vector<TSRange> RangesHolding(std::string_view src, const std::vector<StatementSpan>& spans,
-                                   const std::vector<std::string_view>& literals) {
-  std::vector<char> chosen(spans.size(), 0);
-  for (std::string_view lit : literals) {
-    if (lit.empty()) continue;
-    for (std::size_t at = src.find(lit); at != std::string_view::npos; at = src.find(lit, at + 1)) {
-      auto next =
-          std::upper_bound(spans.begin(), spans.end(), at,
-                           [](std::size_t off, const StatementSpan& s) { return off < s.begin; });
-      if (next == spans.begin()) continue;  // before the first statement
-      chosen[static_cast<std::size_t>(next - spans.begin()) - 1] = 1;
-    }
-  }
-  std::vector<TSRange> ranges;
-  for (std::size_t k = 0; k < spans.size(); ++k) {
-    if (!chosen[k]) continue;
-    const StatementSpan& s = spans[k];
-    TSPoint end{s.end_row, s.end_column};
-    if (!ranges.empty() && ranges.back().end_byte == s.begin) {
-      ranges.back().end_byte = static_cast<uint32_t>(s.end);
-      ranges.back().end_point = end;
-      continue;
-    }
-    ranges.push_back(TSRange{TSPoint{s.begin_row, 0}, end, static_cast<uint32_t>(s.begin),
-                             static_cast<uint32_t>(s.end)});
-  }
-  return ranges;
-}
-
-std::optional<SyntaxTree> ParseStatementsHolding(PythonParser& parser, std::string_view src,
-                                                 const std::vector<std::string_view>& literals,
-                                                 bool* none_hold) {
+std::optional<SyntaxTree> ParseStatementsHolding(
+    PythonParser& parser, std::string_view src, const StatementChoice& choice, bool* none_hold,
+    std::vector<std::pair<std::size_t, std::size_t>>* own) {
   *none_hold = false;
-  std::optional<std::vector<StatementSpan>> spans = TopLevelStatements(src);
-  if (!spans) return std::nullopt;
-  std::vector<TSRange> ranges = RangesHolding(src, *spans, literals);
-  if (ranges.empty()) {
+  std::optional<ChosenParts> parts = ChooseParts(src, choice);
+  if (!parts) return std::nullopt;
+  if (parts->ranges.empty()) {
     *none_hold = true;
     return std::nullopt;
   }
-  SyntaxTree part = parser.ParseRanges(src, ranges);
+  SyntaxTree part = parser.ParseRanges(src, parts->ranges);
   if (part.HasError()) return std::nullopt;
+  if (own != nullptr) *own = std::move(parts->own);
   return part;
 }
 

@@ -17,8 +17,10 @@
 #include <cstdint>
 #include <optional>
 #include <string_view>
+#include <utility>
 #include <vector>
 
+#include "engine/python/statement_choice.h"
 #include "engine/python/syntax_tree.h"
 
 namespace muh {
@@ -31,6 +33,28 @@ struct StatementSpan {
   uint32_t end_column = 0;  // bytes after the last newline (0 unless at the end)
 };
 
+// A logical line holding code: its first physical line begins outside any
+// string, bracket or continuation, and is neither blank nor a comment.
+struct CodeLine {
+  std::size_t begin = 0;  // first byte of its first physical line
+  uint32_t row = 0;
+  uint32_t indent = 0;  // bytes of blanks before the code
+  bool tabbed = false;  // a tab or form feed among them
+  bool decorator = false;
+  bool clause = false;  // `else`, `elif`, `except` or `finally`
+};
+
+struct CodeLines {
+  std::vector<CodeLine> lines;
+  uint32_t rows = 0;         // newlines in the file
+  uint32_t last_column = 0;  // bytes after the last newline
+};
+
+// The code lines of a file, found by the lexer described above; nullopt
+// when it loses its way (an unterminated string, unbalanced brackets, a
+// final backslash). A CR that no LF follows ends a line, as in Python.
+std::optional<CodeLines> LexCodeLines(std::string_view src);
+
 // The statements in order; each runs to the next one's start, so blank and
 // comment lines between them belong to the one before (those before the
 // first, to none). nullopt when the lexer loses its way (an unterminated
@@ -38,18 +62,14 @@ struct StatementSpan {
 // that no LF follows ends a line, as in Python.
 std::optional<std::vector<StatementSpan>> TopLevelStatements(std::string_view src);
 
-// The statements of `spans` holding an occurrence of one of `literals`,
-// adjacent ones merged, as ranges for PythonParser::ParseRanges.
-std::vector<TSRange> RangesHolding(std::string_view src, const std::vector<StatementSpan>& spans,
-                                   const std::vector<std::string_view>& literals);
-
 // The partial parse the search and the plan share: the tree of only the
-// statements of `src` holding one of `literals`. nullopt, to parse the whole
+// parts of `src` that `choice` keeps (statement_choice.h), and in `*own` the
+// ranges the rest of the file may leave out. nullopt, to parse the whole
 // file instead, when the lexer gives up or that parse meets a syntax error
 // (its statements may have been cut wrongly); nullopt with `*none_hold` set
 // when no statement holds a literal.
-std::optional<SyntaxTree> ParseStatementsHolding(PythonParser& parser, std::string_view src,
-                                                 const std::vector<std::string_view>& literals,
-                                                 bool* none_hold);
+std::optional<SyntaxTree> ParseStatementsHolding(
+    PythonParser& parser, std::string_view src, const StatementChoice& choice, bool* none_hold,
+    std::vector<std::pair<std::size_t, std::size_t>>* own = nullptr);
 
 }  // namespace muh

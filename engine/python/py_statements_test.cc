@@ -106,13 +106,13 @@ TEST_CASE("parsing only the statements holding the literals finds every match") 
     CAPTURE(path.string());
     std::string src = testing::Slurp(path);
     SyntaxTree full = parser.Parse(src);
-    auto spans = TopLevelStatements(src);
-    if (!spans) continue;
+    if (!TopLevelStatements(src)) continue;
     for (const auto& q : queries) {
       const std::vector<std::string> group = q->RequiredLiterals()[0];
-      std::vector<std::string_view> lits(group.begin(), group.end());
+      StatementChoice choice;
+      for (const std::string& lit : group) choice.first.push_back({lit, false});
       std::vector<QueryMatch> want = q->Run(full);
-      std::vector<TSRange> ranges = RangesHolding(src, *spans, lits);
+      std::vector<TSRange> ranges = ChooseParts(src, choice)->ranges;
       if (ranges.empty()) {
         CHECK(want.empty());
         continue;

@@ -10,6 +10,7 @@
 #include <map>
 
 #include "engine/base/edit_distance.h"
+#include "engine/query/statement_pruning.h"
 
 namespace muh {
 
@@ -327,10 +328,16 @@ bool Query::HasCapture(std::string_view name) const {
 }
 
 std::vector<std::vector<std::string>> Query::RequiredLiterals() const {
+  std::vector<std::vector<std::string>> out;
+  for (LiteralGroup& g : RequiredLiteralGroups()) out.push_back(std::move(g.texts));
+  return out;
+}
+
+std::vector<Query::LiteralGroup> Query::RequiredLiteralGroups() const {
   // A literal is required only when every pattern requires it; with one
   // pattern (the common case) that is simply its own groups.
   if (predicates_.size() != 1) return {};
-  std::vector<std::vector<std::string>> groups;
+  std::vector<LiteralGroup> groups;
   for (const Predicate& p : predicates_[0]) {
     if (p.rhs_is_capture) continue;
     // A predicate on a capture that may be absent holds vacuously then, so
@@ -343,9 +350,23 @@ std::vector<std::vector<std::string>> Query::RequiredLiterals() const {
       required = q == TSQuantifierOne || q == TSQuantifierOneOrMore;
     }
     if (!required) continue;
-    if (p.op == Predicate::Op::kEq || p.op == Predicate::Op::kAnyOf) groups.push_back(p.strings);
+    if (p.op == Predicate::Op::kEq || p.op == Predicate::Op::kAnyOf) {
+      bool identifier = patterns_ && CapturesOnlyIdentifiers(patterns_->patterns[0],
+                                                             patterns_->language, p.capture);
+      groups.push_back(LiteralGroup{p.strings, identifier});
+    }
   }
   return groups;
+}
+
+bool Query::SurvivesStatementPruning() const {
+  if (!StatementLocal() || RootMayBeModule() || predicates_.size() != 1) return false;
+  std::vector<bool> literal(capture_names_.size(), false);
+  for (const Predicate& p : predicates_[0]) {
+    bool names = !p.rhs_is_capture && (p.op == Predicate::Op::kEq || p.op == Predicate::Op::kAnyOf);
+    if (names && patterns_->patterns[0].required_captures[p.capture]) literal[p.capture] = true;
+  }
+  return muh::SurvivesStatementPruning(patterns_->patterns[0], patterns_->language, literal);
 }
 
 bool Query::UsesTreeSitterMatcher() const { return !patterns_; }

@@ -104,6 +104,22 @@ class Query {
   // some group cannot match. Drawn from #eq? and #any-of? against strings.
   std::vector<std::vector<std::string>> RequiredLiterals() const;
 
+  // The same groups, each flagged when the capture it names can only be an
+  // identifier, whose text no letter, digit or underscore touches in the
+  // source (Python's lexer never splits a name).
+  struct LiteralGroup {
+    std::vector<std::string> texts;
+    bool identifier = false;
+  };
+  std::vector<LiteralGroup> RequiredLiteralGroups() const;
+
+  // Whether every match is found alike in a tree parsed from the parts of
+  // the file that statement_choice.h keeps when it enters compound
+  // statements, keeping the statements that hold any required literal
+  // (statement_pruning.h says when): a statement-local query on our
+  // matcher, rooted below `module`.
+  bool SurvivesStatementPruning() const;
+
   // Whether libtree-sitter's query cursor runs this query on every tree
   // (HandOff::kOutsideSubset or kTreeSitterRequested). Even when not, a tree
   // with syntax errors, or one on which the two could differ (hand_off.h),
