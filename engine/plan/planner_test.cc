@@ -160,6 +160,29 @@ TEST_CASE("a file is parsed only in its rules' statements, and whole where it is
   CHECK(r.parsed_in_part.at("a.py") == std::vector<std::pair<std::size_t, std::size_t>>{{6, 12}});
 }
 
+TEST_CASE("a syntax error beside the knob inside its function refuses the rewrite") {
+  const std::string rules = std::string(kHeader) + RuleYaml("r1", "A", "{{size}}");
+  // The plan parses `def f():` and `A = 1` only; the rest, parsed because
+  // the file is rewritten, holds the error.
+  Fixture broken(rules, {{"a.py", "def f():\n    x = = 2\n    A = 1\n"}});
+  PlanResult r = broken.Run();
+  CHECK(Messages(r) ==
+        "a.py:2:9: error: syntax error; rule 'r1' will not rewrite a file that does not parse\n");
+  CHECK(r.new_contents.empty());
+  // At its value, the file is not rewritten, and the error not looked at.
+  Fixture at_value(rules, {{"a.py", "def f():\n    x = = 2\n    A = 1024\n"}});
+  PlanResult clean = at_value.Run();
+  CHECK(Messages(clean).empty());
+  CHECK(clean.outcomes.at(0).status == RuleStatus::kAlreadyApplied);
+  // Clean: rewritten, with the same result as a whole parse.
+  Fixture ok(rules, {{"a.py", "def f():\n    x = 2\n    A = 1\n    return A\n"}});
+  PlanResult fine = ok.Run();
+  CHECK(Messages(fine).empty());
+  CHECK(fine.new_contents.at("a.py") == "def f():\n    x = 2\n    A = 1024\n    return A\n");
+  CHECK(fine.parsed_in_part.at("a.py") ==
+        std::vector<std::pair<std::size_t, std::size_t>>{{19, 42}});
+}
+
 TEST_CASE("a rule that found nothing in a file parsed in part names its candidates") {
   Fixture f(std::string(kHeader) + RuleYaml("r1", "A", "{{size}}"),
             {{"a.py", "def g():\n    return 1\nAB = 2\nx = f(A)\n"}});

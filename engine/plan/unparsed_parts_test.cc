@@ -30,4 +30,23 @@ TEST_CASE("only a rewritten file parsed in part has its other statements parsed"
   CHECK(UnparsableRewrites(p2, middle).empty());
 }
 
+TEST_CASE("the rests parsed while the caller waits are kept; the others only if still rewritten") {
+  const std::string bad = "A = 1\nx = = 2\n";
+  std::map<std::string, SourceText> files = {{"a.py", SourceText("a.py", bad)},
+                                             {"b.py", SourceText("b.py", bad + "y = 3\n")}};
+  PlanResult plan;
+  for (const char* path : {"a.py", "b.py"}) {
+    plan.parsed_in_part[path] = {{0, 6}};
+    plan.new_contents[path] = "changed";
+  }
+  UnparsedParts rest(plan, files);
+  int asked = 0;
+  rest.ParseWhile([&] { return ++asked == 1; });  // one file, the smaller
+  CHECK(asked == 2);
+  plan.new_contents.erase("b.py");  // the filter left b.py unchanged
+  CHECK(rest.Broken(plan) == std::set<std::string>{"a.py"});
+  plan.new_contents.erase("a.py");
+  CHECK(rest.Broken(plan).empty());
+}
+
 }  // namespace muh

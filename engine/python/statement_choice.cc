@@ -24,8 +24,8 @@ std::vector<Span> Occurrences(std::string_view src, const std::vector<ChoiceLite
     for (std::size_t at = src.find(lit.text); at != std::string_view::npos;
          at = src.find(lit.text, at + 1)) {
       std::size_t end = at + lit.text.size();
-      if (lit.whole_word &&
-          ((at > 0 && AsciiWordByte(src[at - 1])) || (end < src.size() && AsciiWordByte(src[end])))) {
+      if (lit.whole_word && ((at > 0 && AsciiWordByte(src[at - 1])) ||
+                             (end < src.size() && AsciiWordByte(src[end])))) {
         continue;
       }
       out.emplace_back(at, end);
@@ -108,8 +108,9 @@ class Chooser {
     }
     if (in_rest == 0 && !leaves.empty()) {
       auto size = [&](std::size_t i) { return own_[i].second - own_[i].first; };
-      std::size_t smallest = *std::min_element(
-          leaves.begin(), leaves.end(), [&](std::size_t a, std::size_t b) { return size(a) < size(b); });
+      std::size_t smallest =
+          *std::min_element(leaves.begin(), leaves.end(),
+                            [&](std::size_t a, std::size_t b) { return size(a) < size(b); });
       own_.erase(own_.begin() + static_cast<std::ptrdiff_t>(smallest));
     }
     return true;

@@ -41,7 +41,7 @@ struct StatementChoice {
 };
 
 struct ChosenParts {
-  std::vector<TSRange> ranges;                            // to parse, with points
+  std::vector<TSRange> ranges;                           // to parse, with points
   std::vector<std::pair<std::size_t, std::size_t>> own;  // the rest may leave these out
 };
 

@@ -111,7 +111,8 @@ void CheckSameMatches(const std::vector<std::filesystem::path>& files, std::size
       CAPTURE(q->source());
       std::vector<Query::LiteralGroup> groups = q->RequiredLiteralGroups();
       StatementChoice choice;
-      for (const std::string& t : groups[0].texts) choice.first.push_back({t, groups[0].identifier});
+      for (const std::string& t : groups[0].texts)
+        choice.first.push_back({t, groups[0].identifier});
       for (const Query::LiteralGroup& g : groups) {
         for (const std::string& t : g.texts) choice.any.push_back({t, g.identifier});
       }

@@ -12,12 +12,24 @@ using Kind = PatternNode::Kind;
 // The node types that may hold a block (statements with a suite, their
 // clauses) or be one; an error node may hold anything.
 bool HoldsBlocks(std::string_view type) {
-  static constexpr std::string_view kTypes[] = {
-      "module",          "block",          "function_definition", "class_definition",
-      "decorated_definition", "if_statement", "elif_clause",      "else_clause",
-      "for_statement",   "while_statement", "try_statement",      "except_clause",
-      "except_group_clause", "finally_clause", "with_statement",  "match_statement",
-      "case_clause",     "ERROR"};
+  static constexpr std::string_view kTypes[] = {"module",
+                                                "block",
+                                                "function_definition",
+                                                "class_definition",
+                                                "decorated_definition",
+                                                "if_statement",
+                                                "elif_clause",
+                                                "else_clause",
+                                                "for_statement",
+                                                "while_statement",
+                                                "try_statement",
+                                                "except_clause",
+                                                "except_group_clause",
+                                                "finally_clause",
+                                                "with_statement",
+                                                "match_statement",
+                                                "case_clause",
+                                                "ERROR"};
   return std::find(std::begin(kTypes), std::end(kTypes), type) != std::end(kTypes);
 }
 
@@ -39,8 +51,8 @@ class Check {
       case Kind::kNamed:
       case Kind::kAnonymous:
         for (std::size_t s = 0; s < n.symbols.size(); ++s) {
-          if (n.symbols[s] && pred(std::string_view(ts_language_symbol_name(
-                                  language_, static_cast<TSSymbol>(s))))) {
+          if (n.symbols[s] && pred(std::string_view(
+                                  ts_language_symbol_name(language_, static_cast<TSSymbol>(s))))) {
             return true;
           }
         }
@@ -94,9 +106,8 @@ bool OnlyIdentifiers(const PatternNode& n, const TSLanguage* language, uint32_t 
     *seen = true;
     if (n.kind != Kind::kNamed) return false;
     for (std::size_t s = 0; s < n.symbols.size(); ++s) {
-      if (n.symbols[s] &&
-          std::string_view(ts_language_symbol_name(language, static_cast<TSSymbol>(s))) !=
-              "identifier") {
+      if (n.symbols[s] && std::string_view(ts_language_symbol_name(
+                              language, static_cast<TSSymbol>(s))) != "identifier") {
         return false;
       }
     }
@@ -104,9 +115,8 @@ bool OnlyIdentifiers(const PatternNode& n, const TSLanguage* language, uint32_t 
   for (const PatternChild& ch : n.children) {
     if (!OnlyIdentifiers(ch.node[0], language, c, seen)) return false;
   }
-  return std::all_of(n.branches.begin(), n.branches.end(), [&](const PatternNode& b) {
-    return OnlyIdentifiers(b, language, c, seen);
-  });
+  return std::all_of(n.branches.begin(), n.branches.end(),
+                     [&](const PatternNode& b) { return OnlyIdentifiers(b, language, c, seen); });
 }
 
 }  // namespace

@@ -98,6 +98,17 @@ mk 'KNOB = 1024\nx = = 1\n'
 "$muhpatch" diff local.yaml tree >out.diff 2>err || fail "partial-at-value: diff failed: $(cat err)"
 [[ ! -s out.diff && ! -s err ]] || fail "partial-at-value: output: $(cat out.diff err)"
 echo "ok partial-at-value"
+# The same inside a function: the plan parses its header and the statement
+# holding KNOB; the error sits beside them, in the function's other part.
+mk 'def f():\n    y = 2\n    x = = 1\n    KNOB = 512\n    return KNOB\n'
+set +e
+"$muhpatch" diff local.yaml tree >out.diff 2>err
+code=$?
+set -e
+[[ $code -eq 6 && ! -s out.diff ]] || fail "nested-broken: diff exits $code"
+[[ $(cat err) == "tree/m.py:3:9: error: syntax error; rule 'knob' will not rewrite a file that does not parse" ]] ||
+  fail "nested-broken: stderr was: $(cat err)"
+echo "ok nested-broken (refused)"
 
 # 10 MB: the knob in the middle of a large module.
 rm -rf tree && mkdir tree
