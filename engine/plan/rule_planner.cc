@@ -163,9 +163,14 @@ void Planner::ParseAll() {
     if (auto it = queries.find(todo[i]->path()); it != queries.end()) {
       for (const Query* q : it->second) q->IndexFor(*parsed[i]);
     }
+    std::size_t kept = bytes.size();
+    if (parsed[i]->Partial()) {
+      kept = 0;
+      for (const TSRange& r : parsed[i]->ranges()) kept += r.end_byte - r.start_byte;
+    }
     spdlog::trace(
-        "parsed {} ({}) in {:.2f} ms, indexed in {:.2f} ms", todo[i]->path(),
-        parsed[i]->Partial() ? "the statements holding the literals" : "whole",
+        "parsed {} ({}: {} of {} bytes) in {:.2f} ms, indexed in {:.2f} ms", todo[i]->path(),
+        parsed[i]->Partial() ? "the parts holding the literals" : "whole", kept, bytes.size(),
         std::chrono::duration<double, std::milli>(t2 - t).count(),
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t2).count());
   });

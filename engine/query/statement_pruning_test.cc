@@ -33,9 +33,9 @@ TEST_CASE("queries whose matches survive leaving statements out") {
   // Captures on expressions, however deep, and a block child that holds a
   // literal's capture.
   CHECK(Survives("(assignment left: (identifier) @n right: (_) @v) (#eq? @n \"A\")"));
-  CHECK(Survives(
-      "(function_definition name: (identifier) @f body: (block (expression_statement "
-      "(assignment left: (identifier) @n)))) (#eq? @f \"g\") (#eq? @n \"A\")"));
+  CHECK(
+      Survives("(function_definition name: (identifier) @f body: (block (expression_statement "
+               "(assignment left: (identifier) @n)))) (#eq? @f \"g\") (#eq? @n \"A\")"));
   // Anchored siblings: the choice keeps a run, so adjacency is kept.
   CHECK(Survives(
       "(function_definition body: (block (expression_statement (assignment left: (identifier) "
@@ -56,12 +56,12 @@ TEST_CASE("queries whose matches could change when statements are left out") {
       "(function_definition name: (identifier) @f body: (block (return_statement))) (#eq? @f "
       "\"g\")"));
   // Anchored to the first or last child of a block.
-  CHECK_FALSE(Survives(
-      "(function_definition name: (identifier) @f body: (block . (expression_statement "
-      "(assignment left: (identifier) @n)))) (#eq? @f \"g\") (#eq? @n \"A\")"));
-  CHECK_FALSE(Survives(
-      "(function_definition name: (identifier) @f body: (block (expression_statement "
-      "(assignment left: (identifier) @n)) .)) (#eq? @f \"g\") (#eq? @n \"A\")"));
+  CHECK_FALSE(
+      Survives("(function_definition name: (identifier) @f body: (block . (expression_statement "
+               "(assignment left: (identifier) @n)))) (#eq? @f \"g\") (#eq? @n \"A\")"));
+  CHECK_FALSE(
+      Survives("(function_definition name: (identifier) @f body: (block (expression_statement "
+               "(assignment left: (identifier) @n)) .)) (#eq? @f \"g\") (#eq? @n \"A\")"));
   // A wildcard may be a block; a block root; a module root.
   CHECK_FALSE(Survives(
       "(function_definition name: (identifier) @f (_ (expression_statement) @e)) (#eq? @f \"g\")"));
