@@ -42,8 +42,9 @@ UnparsedParts::UnparsedParts(const PlanResult& plan, const std::map<std::string,
   for (const auto& [path, text] : plan.new_contents) {
     auto it = plan.parsed_in_part.find(path);
     if (it == plan.parsed_in_part.end()) continue;
+    // The key of `files`, which outlives this; `then` may erase `path`.
     std::vector<TSRange> rest = Complement(files.at(path).bytes(), it->second);
-    if (!rest.empty()) rests_.push_back(Rest{&path, std::move(rest)});
+    if (!rest.empty()) rests_.push_back(Rest{&files.find(path)->first, std::move(rest)});
   }
   auto size = [](const Rest& r) {
     std::size_t n = 0;

@@ -39,7 +39,7 @@ class UnparsedParts {
 
  private:
   struct Rest {
-    const std::string* path;
+    const std::string* path;  // a key of files_
     std::vector<TSRange> ranges;
     enum class State { kTodo, kParses, kBroken } state = State::kTodo;
   };
