@@ -360,7 +360,7 @@ std::vector<Query::LiteralGroup> Query::RequiredLiteralGroups() const {
 }
 
 bool Query::SurvivesStatementPruning() const {
-  if (!StatementLocal() || RootMayBeModule() || predicates_.size() != 1) return false;
+  if (!StatementLocal() || predicates_.size() != 1) return false;
   std::vector<bool> literal(capture_names_.size(), false);
   for (const Predicate& p : predicates_[0]) {
     bool names = !p.rhs_is_capture && (p.op == Predicate::Op::kEq || p.op == Predicate::Op::kAnyOf);

@@ -117,7 +117,7 @@ class Query {
   // the file that statement_choice.h keeps when it enters compound
   // statements, keeping the statements that hold any required literal
   // (statement_pruning.h says when): a statement-local query on our
-  // matcher, rooted below `module`.
+  // matcher.
   bool SurvivesStatementPruning() const;
 
   // Whether libtree-sitter's query cursor runs this query on every tree

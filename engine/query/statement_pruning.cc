@@ -124,9 +124,6 @@ bool OnlyIdentifiers(const PatternNode& n, const TSLanguage* language, uint32_t 
 bool SurvivesStatementPruning(const Pattern& p, const TSLanguage* language,
                               const std::vector<bool>& literal_captures) {
   Check check(language, literal_captures);
-  if (check.MayMatch(p.root, [](std::string_view t) { return t == "block" || t == "module"; })) {
-    return false;
-  }
   return check.Node(p.root, false);
 }
 

@@ -10,8 +10,11 @@
 //   - a pattern node that may match a block has no negated field, no anchor
 //     at either end, and each child pattern holds a capture whose text a
 //     required literal names, so its witness is a statement the choice
-//     keeps (with anchors between children: the choice keeps a run);
-//   - the root may not be a block.
+//     keeps (with anchors between children: the choice keeps a run), be it
+//     the root or not.
+// The caller checks that the query is statement-local (Query::StatementLocal):
+// a `module` root then has one uncaptured child and no anchors, so leaving
+// out top-level statements changes nothing it looks at either.
 #pragma once
 
 #include <cstdint>
