@@ -329,11 +329,15 @@ bool Query::HasCapture(std::string_view name) const {
 
 std::vector<std::vector<std::string>> Query::RequiredLiterals() const {
   std::vector<std::vector<std::string>> out;
-  for (LiteralGroup& g : RequiredLiteralGroups()) out.push_back(std::move(g.texts));
+  for (LiteralGroup& g : LiteralGroups(false)) out.push_back(std::move(g.texts));
   return out;
 }
 
 std::vector<Query::LiteralGroup> Query::RequiredLiteralGroups() const {
+  return LiteralGroups(true);
+}
+
+std::vector<Query::LiteralGroup> Query::LiteralGroups(bool flag_identifiers) const {
   // A literal is required only when every pattern requires it; with one
   // pattern (the common case) that is simply its own groups.
   if (predicates_.size() != 1) return {};
@@ -351,8 +355,9 @@ std::vector<Query::LiteralGroup> Query::RequiredLiteralGroups() const {
     }
     if (!required) continue;
     if (p.op == Predicate::Op::kEq || p.op == Predicate::Op::kAnyOf) {
-      bool identifier = patterns_ && CapturesOnlyIdentifiers(patterns_->patterns[0],
-                                                             patterns_->language, p.capture);
+      bool identifier =
+          flag_identifiers && patterns_ &&
+          CapturesOnlyIdentifiers(patterns_->patterns[0], patterns_->language, p.capture);
       groups.push_back(LiteralGroup{p.strings, identifier});
     }
   }

@@ -150,6 +150,10 @@ class Query {
   HandOff MatchOrHandOff(const SyntaxTree& tree, std::vector<PatternMatch>* ours,
                          MatchWork* work) const;
 
+  // RequiredLiteralGroups, with the identifier flags worked out only when
+  // asked (RequiredLiterals runs on every file the search reads).
+  std::vector<LiteralGroup> LiteralGroups(bool flag_identifiers) const;
+
   // Whether the one pattern's root may be the `module` node (our matcher).
   bool RootMayBeModule() const;
 
