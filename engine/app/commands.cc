@@ -94,7 +94,7 @@ PlanResult PlanTree(const OpenedRun& run, bool include_dead) {
         live.Join();
         ApplyLiveness(*analysis, w.files, include_dead, plan);
       },
-      [&] { return live.Done(); });
+      live.Done().Address());
 }
 
 PlanResult PlanAndReport(const OpenedRun& run, const CommandOptions& opts) {

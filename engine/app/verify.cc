@@ -67,7 +67,7 @@ PlanResult PlanAndSearch(const OpenedRun& run, const CommandOptions& opts,
         live.Join();
         ApplyLiveness(**analysis, w.files, opts.include_dead, p);
       },
-      [&] { return live.Done(); });
+      live.Done().Address());
   search.Join();
   RuleMask gated = GatedRulesThatRan(rules, plan);
   if (std::find(gated.begin(), gated.end(), true) != gated.end()) {

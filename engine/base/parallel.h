@@ -70,6 +70,19 @@ void ParallelFor(std::size_t n, unsigned threads, Fn fn) {
   if (failed) std::rethrow_exception(failed);
 }
 
+// A flag one thread raises once and others read: BackgroundTask's "done".
+// A plain size_t read and written atomically, so that libtree-sitter can
+// take it as a parse's cancellation flag (ts_parser_set_cancellation_flag).
+class DoneFlag {
+ public:
+  void Raise() { __atomic_store_n(&raised_, std::size_t{1}, __ATOMIC_RELEASE); }
+  bool Raised() const { return __atomic_load_n(&raised_, __ATOMIC_ACQUIRE) != 0; }
+  const std::size_t* Address() const { return &raised_; }
+
+ private:
+  std::size_t raised_ = 0;
+};
+
 // Runs fn() on a thread of its own, meanwhile the caller does other work;
 // Join() waits for it and rethrows what fn threw. When the system cannot
 // start a thread (std::system_error, std::bad_alloc), Join() runs fn on the
@@ -104,8 +117,8 @@ class BackgroundTask {
     if (error_) std::rethrow_exception(error_);
   }
 
-  // Whether fn has returned (or thrown): Join() would not wait.
-  bool Done() const { return done_; }
+  // Raised when fn has returned (or thrown): Join() would not wait.
+  const DoneFlag& Done() const { return done_; }
 
  private:
   void Run() {
@@ -115,14 +128,14 @@ class BackgroundTask {
     } catch (...) {
       error_ = std::current_exception();
     }
-    done_ = true;
+    done_.Raise();
   }
 
   Fn fn_;
   std::thread thread_;
   std::exception_ptr error_;
   bool ran_ = false;
-  std::atomic<bool> done_{false};
+  DoneFlag done_;
 };
 
 }  // namespace muh

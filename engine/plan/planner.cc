@@ -4,6 +4,8 @@
 #include <map>
 #include <string>
 
+#include "engine/base/idle_priority.h"
+#include "engine/base/parallel.h"
 #include "engine/plan/idempotence.h"
 #include "engine/plan/rule_planner.h"
 #include "engine/plan/unparsed_parts.h"
@@ -42,7 +44,7 @@ PlanResult PlanOnce(const RuleSet& rules, const std::map<std::string, SourceText
 
 PlanResult Plan(const RuleSet& rules, const std::map<std::string, SourceText>& files,
                 const std::vector<std::string>& tree_paths, const PlanFilter& then,
-                const std::function<bool()>& then_ready) {
+                const std::size_t* then_ready) {
   PlanResult out = PlanOnce(rules, files, tree_paths, {});
   // A file to be rewritten that does not parse outside the parts its rules
   // looked at: planned again, parsed whole, it is refused as any file that
@@ -50,8 +52,19 @@ PlanResult Plan(const RuleSet& rules, const std::map<std::string, SourceText>& f
   // caller's filter waits for the liveness analysis, whose thread usually
   // ends last), and after it only in the files it left rewritten.
   UnparsedParts rest(out, files);
-  if (then && then_ready) rest.ParseWhile([&] { return !then_ready(); });
-  if (then) then(&out);
+  if (then && then_ready != nullptr) {
+    // On a thread of idle priority: the wait is for the liveness thread,
+    // which this must not slow down, and some of these files may turn out
+    // not to be rewritten.
+    BackgroundTask early([&] {
+      LowerThisThreadToIdlePriority();
+      rest.ParseUntil(then_ready);
+    });
+    then(&out);
+    early.Join();
+  } else if (then) {
+    then(&out);
+  }
   std::set<std::string> broken = rest.Broken(out);
   if (broken.empty()) return out;
   PlanResult again = PlanOnce(rules, files, tree_paths, broken);

@@ -38,11 +38,12 @@ namespace muh {
 using PlanFilter = std::function<void(PlanResult*)>;
 
 //
-// `then_ready` says whether `then` would run without waiting: until it
-// does, the plan parses the rest of the files it would rewrite, smallest
-// first; after `then`, only the rest of those still rewritten.
+// `then_ready`, when given, is nonzero once `then` would run without
+// waiting (another thread sets it): until then the plan parses the rest of
+// the files it would rewrite, smallest first; after `then`, only the rest
+// of those still rewritten.
 PlanResult Plan(const RuleSet& rules, const std::map<std::string, SourceText>& files,
                 const std::vector<std::string>& tree_paths, const PlanFilter& then = {},
-                const std::function<bool()>& then_ready = {});
+                const std::size_t* then_ready = nullptr);
 
 }  // namespace muh

@@ -60,12 +60,16 @@ void UnparsedParts::ParseOne(PythonParser& parser, Rest* rest) const {
   rest->state = broken ? Rest::State::kBroken : Rest::State::kParses;
 }
 
-void UnparsedParts::ParseWhile(const std::function<bool()>& go) {
+void UnparsedParts::ParseUntil(const std::size_t* stop) {
   std::optional<PythonParser> parser;
   for (Rest& rest : rests_) {
-    if (!go()) return;
+    if (__atomic_load_n(stop, __ATOMIC_ACQUIRE) != 0) return;
+    if (rest.state != Rest::State::kTodo) continue;
     if (!parser) parser.emplace();
-    if (rest.state == Rest::State::kTodo) ParseOne(*parser, &rest);
+    std::optional<SyntaxTree> tree =
+        parser->ParseRangesUnless(files_.at(*rest.path).bytes(), rest.ranges, stop);
+    if (!tree) return;  // stopped: Broken parses it if it must
+    rest.state = tree->HasError() ? Rest::State::kBroken : Rest::State::kParses;
   }
 }
 

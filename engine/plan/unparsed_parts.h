@@ -8,7 +8,7 @@
 // parsed beyond its rules' statements.
 #pragma once
 
-#include <functional>
+#include <cstddef>
 #include <map>
 #include <set>
 #include <string>
@@ -26,10 +26,11 @@ class UnparsedParts {
   // parsed in part. Parses nothing yet.
   UnparsedParts(const PlanResult& plan, const std::map<std::string, SourceText>& files);
 
-  // Parses those rests on this thread, smallest first, while `go()` says to
-  // (asked before each): work done while the caller waits for a filter
-  // that may leave some of the files unchanged.
-  void ParseWhile(const std::function<bool()>& go);
+  // Parses those rests on this thread, smallest first, until `*stop` is
+  // nonzero (another thread sets it; a parse in progress then gives up):
+  // work done while the caller waits for a filter that may leave some of
+  // the files unchanged.
+  void ParseUntil(const std::size_t* stop);
 
   // The files `plan` still rewrites whose rest does not parse (a syntax
   // error there, or bytes the statement lexer cut wrongly): each must be
