@@ -27,7 +27,13 @@ LivenessAnalysis AnalyseTree(const Inputs& inputs, const Workspace& w,
     if (bytes != &scratch) return bytes;  // the cache's (or nullptr)
     return &((*unlisted)[path] = std::move(scratch));
   };
-  return LivenessAnalysis::Run(w.tree_paths, read, FactsFor(inputs));
+  // A file the overlay replaces has other words than the cache's.
+  WordFilterFn words = [&w, overlay](const std::string& path,
+                                     std::string_view text) -> const WordFilter* {
+    if (overlay != nullptr && overlay->count(path) != 0) return nullptr;
+    return w.words ? w.words->For(path, text) : nullptr;
+  };
+  return LivenessAnalysis::Run(w.tree_paths, read, FactsFor(inputs), std::move(words));
 }
 
 namespace {

@@ -52,20 +52,24 @@ struct FileResult {
 }  // namespace
 
 SearchResult SearchOutsideScope(const RuleSet& rules, const std::vector<std::string>& tree_paths,
-                                const SearchReadFn& read, unsigned threads, const RuleMask& run) {
+                                const SearchReadFn& read, unsigned threads, const RuleMask& run,
+                                const WordFilterFn& words) {
   // Per rule: its prefilter groups, as indexes into the distinct literals
   // of all rules, so each literal is looked for once per file. A rule whose
   // query requires no literal has no groups and is searched in every file.
-  std::vector<std::string> literals;
+  // A literal an identifier must equal is a whole word of the file: where
+  // `words` gives the file's word filter, that answers for it.
+  std::vector<std::pair<std::string, bool>> literals;  // text, whole word
   std::vector<std::vector<std::vector<std::size_t>>> groups;
   for (const Rule& r : rules.rules) {
     std::vector<std::vector<std::size_t>> rule_groups;
-    for (const auto& group : r.query->RequiredLiterals()) {
+    for (const Query::LiteralGroup& group : r.query->RequiredLiteralGroups()) {
       std::vector<std::size_t> ids;
-      for (const std::string& lit : group) {
+      for (const std::string& text : group.texts) {
+        std::pair<std::string, bool> lit{text, group.identifier};
         auto it = std::find(literals.begin(), literals.end(), lit);
         ids.push_back(static_cast<std::size_t>(it - literals.begin()));
-        if (it == literals.end()) literals.push_back(lit);
+        if (it == literals.end()) literals.push_back(std::move(lit));
       }
       rule_groups.push_back(std::move(ids));
     }
@@ -92,12 +96,19 @@ SearchResult SearchOutsideScope(const RuleSet& rules, const std::vector<std::str
     results[i].read = true;
     // 0: not looked for yet, 1: absent, 2: present.
     std::vector<char> seen(literals.size(), 0);
+    const WordFilter* filter = nullptr;
+    bool filter_asked = false;
     auto present = [&](std::size_t id) {
       if (seen[id] == 0) {
-        seen[id] = ::memmem(bytes.data(), bytes.size(), literals[id].data(), literals[id].size()) !=
-                           nullptr
-                       ? 2
-                       : 1;
+        const auto& [text, word] = literals[id];
+        if (word && words && !filter_asked) {
+          filter = words(path, bytes);
+          filter_asked = true;
+        }
+        bool maybe = word && filter != nullptr ? filter->MayHold(text)
+                                               : ::memmem(bytes.data(), bytes.size(), text.data(),
+                                                          text.size()) != nullptr;
+        seen[id] = maybe ? 2 : 1;
       }
       return seen[id] == 2;
     };
@@ -122,7 +133,9 @@ SearchResult SearchOutsideScope(const RuleSet& rules, const std::vector<std::str
     if (local) {
       StatementChoice wanted;
       for (std::size_t r : hits) {
-        for (std::size_t id : groups[r][0]) wanted.first.push_back({literals[id], false});
+        for (std::size_t id : groups[r][0]) {
+          wanted.first.push_back({literals[id].first, literals[id].second});
+        }
       }
       bool none_hold = false;
       tree = ParseStatementsHolding(parser, bytes, wanted, &none_hold);
@@ -300,7 +313,10 @@ SearchResult SearchInScope(const RuleSet& rules, const Workspace& w, const TreeS
       [&w](const std::string& path, Diagnostic* e, std::string* scratch) {
         return w.sources->Get(path, e, scratch);
       },
-      threads, run);
+      threads, run,
+      [&w](const std::string& path, std::string_view text) -> const WordFilter* {
+        return w.words ? w.words->For(path, text) : nullptr;
+      });
   std::vector<Diagnostic> unreadable = scope.unreadable;
   unreadable.insert(unreadable.end(), result.unreadable.begin(), result.unreadable.end());
   std::stable_sort(unreadable.begin(), unreadable.end(),

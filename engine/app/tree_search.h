@@ -24,6 +24,7 @@
 #include "engine/base/diagnostic.h"
 #include "engine/base/gitignore.h"
 #include "engine/io/tree_io.h"
+#include "engine/liveness/word_filter_cache.h"
 #include "engine/rules/rule.h"
 
 namespace muh {
@@ -71,10 +72,13 @@ using RuleMask = std::vector<bool>;
 // needs searched is never read. Only the rules `run` names are queried, but
 // the files read (and so those reported unreadable) are the same for every
 // mask: two searches of one tree with different masks report the same
-// unreadable files.
+// unreadable files. `words`, when given, supplies a file's word filter
+// (shared with the liveness analysis): a literal that an identifier must
+// equal is then looked for as a whole word, which in valid Python no other
+// identifier character touches; the others still by `memmem`.
 SearchResult SearchOutsideScope(const RuleSet& rules, const std::vector<std::string>& tree_paths,
                                 const SearchReadFn& read, unsigned threads,
-                                const RuleMask& run = {});
+                                const RuleMask& run = {}, const WordFilterFn& words = {});
 
 // What the whole-tree search covers, and what it leaves out.
 struct SearchScope {

@@ -51,6 +51,35 @@ TEST_CASE("a file the search cannot read comes back as a located error, never sk
   CHECK(r.stats.read == 2);  // the rule's own file is never read
 }
 
+TEST_CASE("with word filters, a name's literal must be a whole word of the file") {
+  RuleSet rules = OneRule(kKnob);
+  std::map<std::string, std::string> tree = {
+      {"vllm/copy.py", "x = 1\n_PARTITION_SIZE = 512\n"},
+      {"vllm/longer.py", "_PARTITION_SIZE_V2 = 512\n"},
+      {"vllm/text.py", "s = '_PARTITION_SIZE'\n"},
+  };
+  SearchReadFn read = [&](const std::string& path, Diagnostic*, std::string*) {
+    return &tree.at(path);
+  };
+  const std::vector<std::string> paths = {"vllm/copy.py", "vllm/longer.py", "vllm/text.py"};
+  WordFilterCache cache(paths);
+  int asked = 0;
+  WordFilterFn words = [&](const std::string& path, std::string_view text) {
+    ++asked;
+    return cache.For(path, text);
+  };
+  SearchResult plain = SearchOutsideScope(rules, paths, read, 1);
+  SearchResult filtered = SearchOutsideScope(rules, paths, read, 1, {}, words);
+  CHECK(asked == 3);  // once per file
+  // The same matches. Either way the longer name is no occurrence, and the
+  // string is (the filter knows words, not where they are): two files parsed.
+  REQUIRE(filtered.matches.size() == 1);
+  CHECK(filtered.matches[0].path == "vllm/copy.py");
+  CHECK(filtered.matches[0].line == plain.matches[0].line);
+  CHECK(plain.stats.parsed == 2);
+  CHECK(filtered.stats.parsed == 2);
+}
+
 TEST_CASE("a query over the matcher's budget on a file is a located error") {
   RuleSet rules = OneRule("(module (_) (_) (_) (_) (_) (expression_statement) @value)");
   std::string big;

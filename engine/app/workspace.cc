@@ -74,6 +74,7 @@ int OpenTree(const std::string& tree_path, TreeAccess access, Workspace* w,
   }
   std::vector<std::string> sources = w->tree_paths;
   sources.insert(sources.end(), w->skipped.unlisted.begin(), w->skipped.unlisted.end());
+  w->words = std::make_unique<WordFilterCache>(sources);
   w->sources = std::make_unique<FileCache>(w->tree, std::move(sources));
   spdlog::debug("{} .py files under {}", w->tree_paths.size(), tree_path);
   return kExitClean;

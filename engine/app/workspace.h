@@ -14,6 +14,7 @@
 #include "engine/base/source_text.h"
 #include "engine/io/file_cache.h"
 #include "engine/io/tree_io.h"
+#include "engine/liveness/word_filter_cache.h"
 #include "engine/rules/rule.h"
 
 namespace muh {
@@ -34,6 +35,9 @@ struct Workspace {
   // why not), read once for all who need it: verify's whole-tree search
   // and the liveness analysis. Borrows `tree`: a Workspace is not moved.
   std::unique_ptr<FileCache> sources;
+  // The word filters of the same files, built once for the search and the
+  // liveness analysis together (of the bytes `sources` gives).
+  std::unique_ptr<WordFilterCache> words;
 
   // `d` with a tree-relative file shown under the tree root as the user gave it.
   Diagnostic Shown(const Diagnostic& d) const;

@@ -39,8 +39,8 @@ std::vector<PlatformMarker> VllmBackendMarkers() {
 }
 
 struct LivenessAnalysis::State {
-  State(const std::vector<std::string>& paths, ReadFn r, LivenessFacts f)
-      : read(std::move(r)), facts(std::move(f)), index(paths, read, facts) {}
+  State(const std::vector<std::string>& paths, ReadFn r, LivenessFacts f, WordFilterFn words)
+      : read(std::move(r)), facts(std::move(f)), index(paths, read, facts, std::move(words)) {}
   ReadFn read;
   LivenessFacts facts;
   TreeIndex index;
@@ -97,8 +97,8 @@ LivenessAnalysis& LivenessAnalysis::operator=(LivenessAnalysis&&) noexcept = def
 LivenessAnalysis::~LivenessAnalysis() = default;
 
 LivenessAnalysis LivenessAnalysis::Run(const std::vector<std::string>& py_paths, const ReadFn& read,
-                                       const LivenessFacts& facts) {
-  auto state = std::make_unique<State>(py_paths, read, facts);
+                                       const LivenessFacts& facts, WordFilterFn words) {
+  auto state = std::make_unique<State>(py_paths, read, facts, std::move(words));
   state->reach = Reachability::Run(&state->index);
   return LivenessAnalysis(std::move(state));
 }

@@ -65,10 +65,11 @@ std::optional<std::size_t> AssignmentEquals(const PyLines& lines, int k) {
 }
 
 TreeIndex::TreeIndex(const std::vector<std::string>& py_paths, const ReadFn& read,
-                     const LivenessFacts& facts)
+                     const LivenessFacts& facts, WordFilterFn words)
     : paths_(py_paths),
       read_(read),
       facts_(facts),
+      words_(std::move(words)),
       modules_(py_paths),
       by_index_(py_paths.size(), nullptr) {
   for (std::size_t i = 0; i < paths_.size(); ++i) index_of_.emplace(paths_[i], static_cast<int>(i));
@@ -153,7 +154,12 @@ const std::vector<std::size_t>& TreeIndex::Occurrences(const std::string& path,
   if (!f.words) {
     const std::string* b = Bytes(path);
     if (b == nullptr) return kNone;
-    f.words = std::make_unique<WordFilter>(*b);
+    // A copy with its line endings made LF has the same words.
+    if (words_) f.words = words_(path, *b);
+    if (!f.words) {
+      f.own_words = std::make_unique<WordFilter>(*b);
+      f.words = f.own_words.get();
+    }
   }
   // The filter knows words only: a search for text with other bytes in it
   // (a dict key such as 'num-warps') must look.

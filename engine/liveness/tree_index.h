@@ -21,6 +21,7 @@
 #include "engine/liveness/py_imports.h"
 #include "engine/liveness/py_lines.h"
 #include "engine/liveness/word_filter.h"
+#include "engine/liveness/word_filter_cache.h"
 
 namespace muh {
 
@@ -37,8 +38,10 @@ struct LineGuard {
 
 class TreeIndex {
  public:
+  // `words`, when given, supplies a file's word filter kept elsewhere
+  // (verify shares them with its search); otherwise the index builds its own.
   TreeIndex(const std::vector<std::string>& py_paths, const ReadFn& read,
-            const LivenessFacts& facts);
+            const LivenessFacts& facts, WordFilterFn words = {});
   TreeIndex(const TreeIndex&) = delete;
   TreeIndex& operator=(const TreeIndex&) = delete;
 
@@ -93,7 +96,8 @@ class TreeIndex {
     bool read = false;
     std::unique_ptr<PyLines> lines;
     bool lexed = false;
-    std::unique_ptr<WordFilter> words;  // built on the file's first search
+    const WordFilter* words = nullptr;      // found on the file's first search
+    std::unique_ptr<WordFilter> own_words;  // when words_ gives none
     std::unordered_map<std::string, std::vector<std::size_t>> occurrences;
     std::unordered_map<int, LineGuard> guards;
     std::unordered_map<int, ConditionResult> headers;
@@ -103,6 +107,7 @@ class TreeIndex {
   std::vector<std::string> paths_;
   const ReadFn& read_;
   const LivenessFacts& facts_;
+  WordFilterFn words_;
   ModuleMap modules_;
   std::unordered_map<std::string, FileState> files_;
   std::vector<FileState*> by_index_;                    // files_'s entries by PathIndex
