@@ -18,7 +18,8 @@ namespace muh {
 
 // A file's filter from someone who keeps them (the text must be the file's
 // bytes as the keeper knows them); nullptr: build one yourself.
-using WordFilterFn = std::function<const WordFilter*(const std::string& path, std::string_view text)>;
+using WordFilterFn =
+    std::function<const WordFilter*(const std::string& path, std::string_view text)>;
 
 class WordFilterCache {
  public:
