@@ -44,6 +44,20 @@ bool HoldsOne(const std::vector<Span>& occurrences, std::size_t begin, std::size
   return false;
 }
 
+// Whether a header line starts with a keyword of a one-clause compound
+// statement. libtree-sitter is laxer than Python about what follows a
+// suite (a column-0 `(B):` after `if a:` joins the `if`), so only a
+// statement the lexer and the parser surely agree on is entered.
+bool OpensSuite(std::string_view line) {
+  for (std::string_view kw : {"def", "class", "if", "for", "while", "with", "async"}) {
+    if (line.substr(0, kw.size()) == kw &&
+        (line.size() == kw.size() || !AsciiWordByte(line[kw.size()]))) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // A statement: its code lines [first, last) and its bytes [begin, end).
 struct Statement {
   std::size_t first, last;
@@ -147,7 +161,9 @@ class Chooser {
     const uint32_t indent = lines_[s.first].indent;
     std::size_t head = s.first;
     while (head < s.last && lines_[head].decorator && lines_[head].indent == indent) ++head;
-    if (head + 1 >= s.last) return std::nullopt;
+    if (head + 1 >= s.last || !OpensSuite(src_.substr(lines_[head].begin + indent))) {
+      return std::nullopt;
+    }
     for (std::size_t k = s.first; k < s.last; ++k) {
       if (lines_[k].tabbed) return std::nullopt;
       if (k > head && lines_[k].indent <= indent) return std::nullopt;

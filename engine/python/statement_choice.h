@@ -6,8 +6,9 @@
 // line that opens the suite) and, of its suite, the run of statements from
 // the first to the last one holding a literal; those are chosen the same
 // way in turn. A suite none of whose statements holds one keeps its first.
-// Only a statement of one clause, all of whose lines are indented with
-// spaces, is entered: an `if` with an `else` stays whole. The statements
+// Only a `def`, `class`, `if`, `for`, `while`, `with` or `async` statement
+// of one clause, all of whose lines are indented with spaces, is entered:
+// an `if` with an `else` stays whole. The statements
 // kept are whole lines at their original indentation, so the parser sees
 // valid Python wherever the file is, with the same tokens in each.
 //
