@@ -185,6 +185,16 @@ bool PyLines::InCode(std::size_t offset) const {
 
 bool PyLines::InString(std::size_t offset) const { return InRanges(strings_, offset); }
 
+std::optional<PyLines::Range> PyLines::StringAt(std::size_t offset) const {
+  auto it =
+      std::upper_bound(strings_.begin(), strings_.end(), offset,
+                       [](std::size_t off, const PyLines::Range& r) { return off < r.first; });
+  if (it == strings_.begin()) return std::nullopt;
+  --it;
+  if (offset >= it->second) return std::nullopt;
+  return *it;
+}
+
 std::string_view PyLines::Code(int k) const {
   const LogicalLine& l = lines_[static_cast<std::size_t>(k)];
   return src_.substr(l.code, l.code_end > l.code ? l.code_end - l.code : 0);
@@ -224,6 +234,58 @@ std::string_view PyLines::HeaderCondition(int k) const {
     cond.remove_suffix(1);
   }
   return cond;
+}
+
+std::string_view PyLines::StatementAt(int k, std::size_t offset, std::size_t* begin) const {
+  const LogicalLine& l = lines_[static_cast<std::size_t>(k)];
+  std::size_t b = l.code;
+  int depth = 0;
+  for (std::size_t i = std::min<std::size_t>(offset, l.code_end); i > l.code; --i) {
+    std::size_t j = i - 1;
+    if (!InCode(j)) continue;
+    char c = src_[j];
+    if (c == ')' || c == ']' || c == '}') ++depth;
+    if (c == '(' || c == '[' || c == '{') --depth;
+    if (depth == 0 && (c == ';' || (c == ':' && (j + 1 >= src_.size() || src_[j + 1] != '=')))) {
+      b = j + 1;
+      break;
+    }
+  }
+  std::size_t e = l.code_end;
+  depth = 0;
+  for (std::size_t j = offset; j < l.code_end; ++j) {
+    if (!InCode(j)) continue;
+    char c = src_[j];
+    if (c == '(' || c == '[' || c == '{') ++depth;
+    if (c == ')' || c == ']' || c == '}') --depth;
+    if (depth <= 0 && c == ';') {
+      e = j;
+      break;
+    }
+  }
+  while (b < e && (src_[b] == ' ' || src_[b] == '\t')) ++b;
+  while (e > b && (src_[e - 1] == ' ' || src_[e - 1] == '\t')) --e;
+  if (begin != nullptr) *begin = b;
+  return src_.substr(b, e - b);
+}
+
+bool PyLines::HasSeveralStatements(int k) const {
+  const LogicalLine& l = lines_[static_cast<std::size_t>(k)];
+  int depth = 0;
+  for (std::size_t j = l.code; j < l.code_end; ++j) {
+    if (!InCode(j)) continue;
+    char c = src_[j];
+    if (c == '(' || c == '[' || c == '{') ++depth;
+    if (c == ')' || c == ']' || c == '}') --depth;
+    if (depth != 0) continue;
+    if (c == ';') return true;
+    if (c == ':' && (j + 1 >= src_.size() || src_[j + 1] != '=')) {
+      std::size_t n = j + 1;
+      while (n < l.code_end && (src_[n] == ' ' || src_[n] == '\t')) ++n;
+      if (n < l.code_end) return true;
+    }
+  }
+  return false;
 }
 
 int PyLines::LineOf(std::size_t offset) const {

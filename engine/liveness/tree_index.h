@@ -62,6 +62,10 @@ class TreeIndex {
   // Whether the branches around line `k` of `path` are taken (kept: valid
   // while the index lives).
   const LineGuard& Guard(const std::string& path, int k);
+  // The value of header `h`'s condition (an `if`, `elif` or `while` line).
+  const ConditionResult& HeaderValueOf(const std::string& path, int h) {
+    return HeaderValue(path, h);
+  }
   // The line of an unconditional return, raise, continue or break that
   // precedes line `k` in one of its enclosing blocks (same function).
   std::optional<int> AfterExit(const std::string& path, int k);
