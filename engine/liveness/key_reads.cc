@@ -4,6 +4,8 @@
 #include <set>
 #include <tuple>
 
+#include "engine/liveness/prose.h"
+
 namespace muh {
 
 namespace {
@@ -25,11 +27,30 @@ bool Runs(TreeIndex* index, const std::string& path, int k) {
   return index->Guard(path, k).value != Tri::kFalse && !index->AfterExit(path, k);
 }
 
+// `x` of a statement `x = ...` (one plain name before a single `=`).
+std::string AssignedName(std::string_view stmt) {
+  std::size_t e = 0;
+  while (e < stmt.size() && IsWordChar(stmt[e])) ++e;
+  if (e == 0 || std::isdigit(static_cast<unsigned char>(stmt[0]))) return "";
+  std::size_t i = e;
+  while (i < stmt.size() && stmt[i] == ' ') ++i;
+  if (i + 1 >= stmt.size() || stmt[i] != '=' || stmt[i + 1] == '=') return "";
+  return std::string(stmt.substr(0, e));
+}
+
 class Flow {
  public:
-  Flow(TreeIndex* index, const std::string& key) : index_(index), key_(key) {}
+  Flow(TreeIndex* index, const Reachability& reach, const std::string& key)
+      : index_(index), reach_(reach), key_(key) {}
 
-  // Follows `var` through the lines [begin, end) of `path`.
+  // Follows `var` through the lines [begin, end) of `path`. Every
+  // occurrence of the name there must be one the flow models: `**var`
+  // (reads every key), a bare argument of a call (followed into the
+  // callee), `var['lit']` and `var.get/pop/setdefault('lit')` (the literal
+  // search reads those), a store to `var` or `var['lit']`, a copy
+  // (`x = var.copy()`, `x = dict(var)`, `copy.copy`/`deepcopy`: x is
+  // followed too), `return var` (followed to the callers), a parameter, a
+  // keyword name or another object's attribute. Any other makes it unknown.
   void Follow(const std::string& path, const std::string& var, int begin, int end) {
     if (!seen_.insert(std::make_tuple(path, var, begin)).second) return;
     const PyLines* lines = index_->Lines(path);
@@ -46,22 +67,89 @@ class Flow {
         Read(index_->At(path, k), "**" + var + " passes every key");
         continue;
       }
-      // A bare argument: `(var,` `, var)` or `name=var`.
       std::size_t b = o;
       while (b > 0 && (src[b - 1] == ' ' || src[b - 1] == '\n' || src[b - 1] == '\r')) --b;
       std::size_t a = o + var.size();
       while (a < src.size() && std::isspace(static_cast<unsigned char>(src[a]))) ++a;
-      if (b == 0 || a >= src.size() || (src[a] != ',' && src[a] != ')')) continue;
+      char prev = b > 0 ? src[b - 1] : '\n';
+      char next = a < src.size() ? src[a] : '\n';
+      char next2 = a + 1 < src.size() ? src[a + 1] : '\n';
+      if (prev == '.') continue;  // another object's attribute
+      std::string_view kw = lines->Keyword(k);
+      if ((kw == "def" || kw == "async") && lines->StatementAt(k, o).substr(0, 3) != "def" &&
+          kw != "async") {
+        // falls through: a one-line def body
+      } else if (kw == "def" || kw == "async") {
+        if (lines->StatementAt(k, o).find(':') == std::string_view::npos) continue;  // a parameter
+      }
+      if (next == '=' && next2 != '=') continue;                    // a store, or a keyword name
+      if (next == ':' && next2 != '=' && kw != "lambda") continue;  // an annotated name
+      if (next == '[') {
+        std::size_t close = src.find(']', a);
+        std::string_view index =
+            close == std::string_view::npos ? "" : Trim(src.substr(a + 1, close - a - 1));
+        if (!StringLiteralValue(index)) {
+          Unknown(index_->At(path, k), var + "[...] with a key the analysis cannot read");
+        }
+        continue;
+      }
+      std::size_t sb = 0;
+      std::string_view stmt = lines->StatementAt(k, o, &sb);
+      std::string target = AssignedName(stmt);
+      if (next == '.') {
+        std::size_t m = a + 1;
+        while (m < src.size() && src[m] == ' ') ++m;
+        std::size_t me = m;
+        while (me < src.size() && IsWordChar(src[me])) ++me;
+        std::string_view method = src.substr(m, me - m);
+        std::size_t open = me;
+        while (open < src.size() && src[open] == ' ') ++open;
+        if (method == "copy" && !target.empty()) {
+          Follow(path, target, 0, static_cast<int>(lines->lines().size()));
+          continue;
+        }
+        if ((method == "get" || method == "pop" || method == "setdefault") && open < src.size() &&
+            src[open] == '(') {
+          std::size_t close = open + 1;
+          while (close < src.size() && src[close] != ',' && src[close] != ')') ++close;
+          if (StringLiteralValue(Trim(src.substr(open + 1, close - open - 1)))) continue;
+        }
+        Unknown(index_->At(path, k), var + "." + std::string(method) +
+                                         " is a use of the dict the analysis does not model");
+        continue;
+      }
+      if (Trim(stmt) == "return " + var) {
+        Returned(path, *lines, k);
+        continue;
+      }
+      // A bare argument: `(var,` `, var)` or `name=var`.
+      bool bare = next == ',' || next == ')';
       std::string keyword;
-      if (src[b - 1] == '=' && b >= 2 && IsWordChar(src[b - 2])) {
+      std::size_t cb = b;
+      if (bare && prev == '=' && b >= 2 && IsWordChar(src[b - 2])) {
         std::size_t kb = b - 1;
         while (kb > 0 && IsWordChar(src[kb - 1])) --kb;
         keyword = std::string(src.substr(kb, b - 1 - kb));
-        b = kb;
-        while (b > 0 && std::isspace(static_cast<unsigned char>(src[b - 1]))) --b;
+        cb = kb;
+        while (cb > 0 && std::isspace(static_cast<unsigned char>(src[cb - 1]))) --cb;
       }
-      if (b == 0 || (src[b - 1] != '(' && src[b - 1] != ',')) continue;
-      Call(path, *lines, k, o, keyword);
+      if (bare && cb > 0 && (src[cb - 1] == '(' || src[cb - 1] == ',')) {
+        // A copy: `x = dict(var)`, `x = copy.copy(var)`, `x = copy.deepcopy(var)`.
+        std::size_t ce = cb - 1;
+        std::size_t cs = ce;
+        while (cs > 0 && (IsWordChar(src[cs - 1]) || src[cs - 1] == '.')) --cs;
+        std::string_view callee = src.substr(cs, ce - cs);
+        bool copies = (callee == "dict" || callee == "copy.copy" || callee == "copy.deepcopy" ||
+                       callee == "deepcopy") &&
+                      src[cb - 1] == '(' && next == ')';
+        if (copies && !target.empty()) {
+          Follow(path, target, 0, static_cast<int>(lines->lines().size()));
+          continue;
+        }
+        Call(path, *lines, k, o, keyword);
+        continue;
+      }
+      Unknown(index_->At(path, k), "a use of " + var + " the analysis does not model");
     }
   }
 
@@ -81,6 +169,105 @@ class Flow {
     Evidence e = at;
     if (!what.empty()) e.what = what + ": " + e.what;
     doubts.push_back(e);
+  }
+
+  // `return var` on line `k`: the dict goes wherever the function's result
+  // goes. Every use of the function's name in code that runs must be one
+  // the flow models: `x = fn(...)` (x is followed), `return fn(...)` (to
+  // its callers in turn), `g = functools.partial(fn, ...)` then
+  // `x = g(...)`, an import without an alias, the def itself.
+  void Returned(const std::string& path, const PyLines& lines, int k) {
+    int def = lines.lines()[static_cast<std::size_t>(k)].parent;
+    while (def >= 0 && lines.Keyword(def) != "def" && lines.Keyword(def) != "async") {
+      def = lines.lines()[static_cast<std::size_t>(def)].parent;
+    }
+    Evidence at = index_->At(path, k);
+    if (def < 0) {
+      Unknown(at, "returned outside a function");
+      return;
+    }
+    std::string fn = index_->DefinedName(path, def);
+    if (!returned_.insert(std::make_pair(path, fn)).second) return;
+    Callers(fn, "", at);
+  }
+
+  // The uses of `fn` (in `only`, or in every reached file).
+  void Callers(const std::string& fn, const std::string& only, const Evidence& from) {
+    for (const std::string& q : index_->paths()) {
+      if (!only.empty() && q != only) continue;
+      if (!reach_.Reached(q)) continue;
+      const std::vector<std::size_t>& occ = index_->Occurrences(q, fn);
+      if (occ.empty()) continue;
+      const PyLines* ql = index_->Lines(q);
+      if (ql == nullptr) {
+        Unknown(Evidence{q, 0, "the file could not be read or lexed"}, "");
+        continue;
+      }
+      std::string_view src = ql->src();
+      for (std::size_t o : occ) {
+        int j = ql->IndexAt(o);
+        if (j < 0 || !Runs(index_, q, j)) continue;
+        if (!ql->InCode(o)) {
+          if (ql->InString(o) && !InProse(*ql, o)) {
+            Unknown(index_->At(q, j), "'" + fn + "', which returns the dict, in a string");
+          }
+          continue;
+        }
+        std::size_t sb = 0;
+        std::string_view stmt = ql->StatementAt(j, o, &sb);
+        std::string_view skw = stmt.substr(0, stmt.find_first_of(" \t("));
+        if (skw == "import" || skw == "from") {
+          if (stmt.find(fn + " as ") == std::string_view::npos) continue;
+        }
+        if ((skw == "def" || skw == "async") && index_->DefinedName(q, j) == fn) continue;
+        std::size_t a = o + fn.size();
+        while (a < src.size() && src[a] == ' ') ++a;
+        std::string target = AssignedName(stmt);
+        if (o == sb && target == fn) continue;  // `g = functools.partial(...)` binds g
+        std::string_view rest = Trim(src.substr(sb, o - sb));
+        bool call = a < src.size() && src[a] == '(';
+        if (call && !target.empty() && Trim(rest.substr(rest.find('=') + 1)).empty()) {
+          Follow(q, target, 0, static_cast<int>(ql->lines().size()));
+          continue;
+        }
+        if (call) {
+          // `use(fn(...))`: the result is a bare argument of another call.
+          std::size_t close = a;
+          int depth = 0;
+          for (; close < src.size(); ++close) {
+            if (!ql->InCode(close)) continue;
+            if (src[close] == '(') ++depth;
+            if (src[close] == ')' && --depth == 0) break;
+          }
+          std::size_t after = close + 1;
+          while (after < src.size() && std::isspace(static_cast<unsigned char>(src[after]))) {
+            ++after;
+          }
+          std::size_t before = o;
+          while (before > 0 && std::isspace(static_cast<unsigned char>(src[before - 1]))) --before;
+          bool argument = close < src.size() && after < src.size() &&
+                          (src[after] == ',' || src[after] == ')') && before > 0 &&
+                          (src[before - 1] == '(' || src[before - 1] == ',');
+          if (argument) {
+            Call(q, *ql, j, o, "");
+            continue;
+          }
+        }
+        if (call && rest == "return") {
+          Returned(q, *ql, j);
+          continue;
+        }
+        std::string_view after_eq = target.empty() ? "" : Trim(rest.substr(rest.find('=') + 1));
+        if ((after_eq == "functools.partial(" || after_eq == "partial(") && a < src.size() &&
+            (src[a] == ',' || src[a] == ')')) {
+          Callers(target, q, from);
+          continue;
+        }
+        Unknown(index_->At(q, j), "a use of " + fn +
+                                      ", which returns the dict, that the analysis "
+                                      "does not model");
+      }
+    }
   }
 
   // The call whose argument list holds offset `o` (the variable).
@@ -145,6 +332,28 @@ class Flow {
       return;
     }
     int def = FindDef(target_path, fn);
+    if (def < 0 && qualifier.empty()) {
+      // `from m import fn [as alias]` in this file: fn of m.
+      for (std::size_t io : index_->Occurrences(path, "import")) {
+        if (!lines.InCode(io) || def >= 0) continue;
+        int ik = lines.IndexAt(io);
+        if (ik < 0) continue;
+        auto stmt = ParseImport(lines.StatementAt(ik, io));
+        if (!stmt || !stmt->is_from) continue;
+        for (const ImportedName& n : stmt->names) {
+          if ((n.alias.empty() ? n.name : n.alias) != fn) continue;
+          const std::string* me = index_->modules().ModuleOf(path);
+          auto base = me ? ResolveRelative(*me, IsPackageInit(path), stmt->level, stmt->from_module)
+                         : std::nullopt;
+          const std::string* p = base ? index_->modules().PathOf(*base) : nullptr;
+          if (p == nullptr) continue;
+          target_path = *p;
+          fn = n.name;
+          def = FindDef(target_path, fn);
+          break;
+        }
+      }
+    }
     if (def < 0) {
       Unknown(at, "passed to " + callee + ", which the analysis cannot find");
       return;
@@ -245,8 +454,10 @@ class Flow {
   }
 
   TreeIndex* index_;
+  const Reachability& reach_;
   const std::string& key_;
   std::set<std::tuple<std::string, std::string, int>> seen_;
+  std::set<std::pair<std::string, std::string>> returned_;
 };
 
 }  // namespace
@@ -256,6 +467,7 @@ KeyReadResult ReadsOfKey(TreeIndex* index, const Reachability& reach, const std:
   KeyReadResult out;
   // The key read as a literal anywhere that runs.
   std::vector<Evidence> literal_reads;
+  std::vector<Evidence> literal_doubts;
   for (const std::string& q : index->paths()) {
     if (!reach.Reached(q)) continue;
     const std::vector<std::size_t>& occ = index->Occurrences(q, key);
@@ -264,9 +476,29 @@ KeyReadResult ReadsOfKey(TreeIndex* index, const Reachability& reach, const std:
     if (lines == nullptr) continue;
     std::string_view src = lines->src();
     for (std::size_t o : occ) {
-      if (o < 2 || o + key.size() + 1 >= src.size()) continue;
+      int k = lines->IndexAt(o);
+      if (k < 0 || !lines->InString(o) || !Runs(index, q, k)) continue;
+      // In a string: the forms below read or write the key; a docstring or
+      // a message does neither; any other string may name it (a list of
+      // keys, getattr): a doubt.
+      auto doubt = [&]() {
+        if (InProse(*lines, o)) return;
+        Evidence e = index->At(q, k);
+        e.what = "'" + key +
+                 "' in a string the analysis does not model; a `liveness: declared:` "
+                 "entry would decide it: " +
+                 e.what;
+        literal_doubts.push_back(e);
+      };
+      if (o < 1 || o + key.size() + 1 > src.size()) {
+        doubt();
+        continue;
+      }
       char quote = src[o - 1];
-      if ((quote != '\'' && quote != '"') || src[o + key.size()] != quote) continue;
+      if ((quote != '\'' && quote != '"') || src[o + key.size()] != quote) {
+        doubt();
+        continue;
+      }
       std::size_t b = o - 1;
       while (b > 0 && std::isspace(static_cast<unsigned char>(src[b - 1]))) --b;
       std::size_t a = o + key.size() + 1;
@@ -279,17 +511,23 @@ KeyReadResult ReadsOfKey(TreeIndex* index, const Reachability& reach, const std:
                      (after + 1 >= src.size() || src[after + 1] != '=');
         if (store) continue;
       }
-      bool get = b >= 5 && src.substr(b - 5, 5) == ".get(";
+      bool get = (b >= 5 && src.substr(b - 5, 5) == ".get(") ||
+                 (b >= 5 && src.substr(b - 5, 5) == ".pop(") ||
+                 (b >= 12 && src.substr(b - 12, 12) == ".setdefault(");
       bool in = src.substr(a, 3) == "in ";
-      if (!subscript && !get && !in) continue;
-      int k = lines->IndexAt(o);
-      if (k < 0 || !Runs(index, q, k)) continue;
+      bool dict_key =
+          b > 0 && (src[b - 1] == '{' || src[b - 1] == ',') && a < src.size() && src[a] == ':';
+      if (dict_key) continue;  // a write: `{'KEY': v}`
+      if (!subscript && !get && !in) {
+        doubt();
+        continue;
+      }
       Evidence e = index->At(q, k);
       e.what = "reads '" + key + "': " + e.what;
       literal_reads.push_back(e);
     }
   }
-  Flow flow(index, key);
+  Flow flow(index, reach, key);
   const PyLines* lines = index->Lines(path);
   if (lines != nullptr) flow.Follow(path, var, 0, static_cast<int>(lines->lines().size()));
   if (!literal_reads.empty() || !flow.reads.empty()) {
@@ -297,6 +535,13 @@ KeyReadResult ReadsOfKey(TreeIndex* index, const Reachability& reach, const std:
     out.why = "key '" + key + "' is read";
     out.evidence = literal_reads;
     out.evidence.insert(out.evidence.end(), flow.reads.begin(), flow.reads.end());
+    if (out.evidence.size() > 6) out.evidence.resize(6);
+    return out;
+  }
+  if (!literal_doubts.empty()) {
+    out.read = Tri::kUnknown;
+    out.why = "key '" + key + "' is written in a string the analysis cannot account for";
+    out.evidence = literal_doubts;
     if (out.evidence.size() > 6) out.evidence.resize(6);
     return out;
   }
