@@ -55,7 +55,8 @@ bool InProse(const PyLines& lines, std::size_t offset) {
     only_strings = IsBlank(c) || c == '(' || c == ')' || prefix;
   }
   if (only_strings) return true;
-  std::string_view first = stmt.substr(0, stmt.find_first_of(" \t("));
+  std::string_view first = stmt.substr(0, stmt.find_first_of(" \t(.+="));
+  if (first == "__all__") return true;
   // `raise E("...")`, `assert cond, "..."`: the message of a failure.
   if (first == "raise") return true;
   if (first == "assert") {

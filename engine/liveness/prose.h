@@ -7,6 +7,8 @@
 //   - the message of a log or print call (`logger.info(...)`, `.debug`,
 //     `.warning`, `.warning_once`, `.error`, `.exception`, `.critical`,
 //     `print`, `warnings.warn`), of a `raise`d exception or of an `assert`.
+//   - an entry of an `__all__` list: it names the module's binding for a
+//     star import, which binds the same name where the word search sees it.
 // An f-string is never prose: its `{...}` parts are code. Occurrences in
 // comments never count.
 #pragma once
