@@ -7,8 +7,11 @@
 # fixtures/enginex-vllm/ with build/muhpatch the binary under test, as a
 # reader runs them from the repository root after the quick start. The
 # quick start's diff runs there too (its setup and ctest are what CI runs
-# anyway), and the exit-code table must list exactly the codes of
-# engine/base/exit_codes.h.
+# anyway); the exit-code table must list exactly the codes of
+# engine/base/exit_codes.h; the CI recipe's Action step gives only inputs
+# action.yml has (and every required one), and its pre-commit hook exists
+# and passes, with the README's args, on a fixture tree whose patch was
+# committed as the README says.
 #
 # Usage: readme.sh MUHPATCH
 set -euo pipefail
@@ -23,10 +26,11 @@ cp -a "$repo/tests/rules" "$scratch/repo/tests/rules"
 cp -a "$repo/fixtures/enginex-vllm" "$scratch/repo/fixtures/enginex-vllm"
 ln -s "$muhpatch" "$scratch/repo/build/muhpatch"
 
-python3 - "$repo/README.md" "$scratch" "$repo/engine/base/exit_codes.h" <<'PY'
-import re, subprocess, sys
+python3 - "$repo" "$scratch" <<'PY'
+import os, re, shlex, shutil, subprocess, sys
 
-readme, scratch, exit_codes = sys.argv[1], sys.argv[2], sys.argv[3]
+repo, scratch = sys.argv[1], sys.argv[2]
+readme, exit_codes = f"{repo}/README.md", f"{repo}/engine/base/exit_codes.h"
 text = open(readme, encoding="utf-8").read()
 problems = []
 
@@ -110,6 +114,58 @@ if listed != defined:
     fail(f"the exit-code table lists {listed}, engine/base/exit_codes.h defines {defined}")
 else:
     print(f"ok the exit-code table lists {listed}, as exit_codes.h")
+
+# The CI recipe: the Action's inputs exist (the required ones given), the
+# hook exists, and the hook's entry with the README's args passes on the
+# fixture tree once the patch is committed as the README says.
+try:
+    import yaml
+except ImportError:
+    yaml = None
+    fail("python3's yaml module is missing (Debian: python3-yaml; .ci/setup installs it)")
+if yaml:
+    docs = [yaml.safe_load(b) for lang, b in blocks if lang == "yaml"]
+    action = yaml.safe_load(open(f"{repo}/action.yml"))
+    steps_using = [st for d in docs if isinstance(d, dict) and "jobs" in d
+                   for job in d["jobs"].values() for st in job["steps"]
+                   if "muhpatch@" in st.get("uses", "")]
+    if len(steps_using) != 1:
+        fail(f"expected one workflow step using the Action, found {len(steps_using)}")
+    else:
+        given = set(steps_using[0].get("with", {}))
+        inputs = action["inputs"]
+        unknown = given - set(inputs)
+        missing = {k for k, v in inputs.items() if v.get("required")} - given
+        if unknown or missing:
+            fail(f"the Action step gives unknown inputs {sorted(unknown)} and lacks required {sorted(missing)}")
+        else:
+            print(f"ok the Action step's inputs {sorted(given)} are action.yml's, the required ones given")
+    hooks = {h["id"]: h for h in yaml.safe_load(open(f"{repo}/.pre-commit-hooks.yaml"))}
+    used = [h for d in docs if isinstance(d, dict) and "repos" in d
+            for r in d["repos"] for h in r["hooks"]]
+    if len(used) != 1 or used[0]["id"] not in hooks:
+        fail(f"the pre-commit config names {[h.get('id') for h in used]}, the hooks are {sorted(hooks)}")
+    else:
+        commit = re.search(r"`(muhpatch diff [^`]*> *patches/[^`]*)`", re.sub(r"\s+", " ", text))
+        ci = f"{scratch}/ci"
+        os.makedirs(f"{ci}/patches")
+        shutil.copytree(f"{repo}/rules", f"{ci}/rules")
+        shutil.copytree(f"{repo}/fixtures/enginex-vllm", f"{ci}/enginex-vllm")
+        env = {"PATH": f"{scratch}/repo/build:/usr/bin:/bin", "HOME": scratch}
+        if not commit:
+            fail("the CI section does not say how to commit the patch (`muhpatch diff ... > patches/...`)")
+        else:
+            r = subprocess.run(["bash", "-c", commit.group(1)], cwd=ci, env=env,
+                               capture_output=True, text=True)
+            hook = hooks[used[0]["id"]]
+            argv = shlex.split(hook["entry"]) + [str(a) for a in used[0].get("args", [])]
+            v = subprocess.run(argv, cwd=ci, env=env, capture_output=True, text=True)
+            if r.returncode != 0 or v.returncode != 0:
+                fail(f"the CI recipe: `{commit.group(1)}` exit {r.returncode}, then `{' '.join(argv)}` "
+                     f"exit {v.returncode}\n{r.stderr}{v.stderr}")
+            else:
+                print(f"ok the CI recipe: `{commit.group(1)}`, then the hook "
+                      f"`{' '.join(argv)}` passes")
 
 for p in problems:
     print("FAIL: readme: " + p, file=sys.stderr)
