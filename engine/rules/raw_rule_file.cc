@@ -310,7 +310,7 @@ void ReadSearchSpaces(YamlReader* l, const YAML::Node& node, RawRuleFile* out) {
 
 }  // namespace
 
-// `liveness:` (see README): entry module, platform, declared facts.
+// `liveness:` (muhpatch-rules(5)): entry module, platform, declared facts.
 void ReadLiveness(YamlReader* l, const YAML::Node& node, LivenessFacts* out) {
   out->markers = VllmBackendMarkers();
   if (!node.IsMap()) {

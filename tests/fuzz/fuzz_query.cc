@@ -25,8 +25,8 @@
 // compile failure is "impossible pattern structure" (ts_query_new checks
 // each pattern against the grammar, our subset does not): without an
 // alternation our matcher must then find nothing; with one, a possible
-// branch may still match (an accepted difference, see the README's "How
-// queries run"). Any difference prints both lists and traps.
+// branch may still match (an accepted difference, see muhpatch-rules(5),
+// QUERIES). Any difference prints both lists and traps.
 //
 // Partial parses: for a statement-local query with required literals, over
 // Python that parses without error, the top-level statements holding the
