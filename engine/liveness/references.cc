@@ -204,6 +204,15 @@ ReferenceResult References::Of(const std::string& path, int k) {
           continue;
         }
         int unit = index_->OutermostUnit(q, j);
+        // A class body runs where the class statement does: a use in it, in
+        // no def, counts as its module's.
+        bool in_def = false;
+        for (int h = ql->lines()[static_cast<std::size_t>(j)].parent; h >= 0 && !in_def;
+             h = ql->lines()[static_cast<std::size_t>(h)].parent) {
+          in_def = ql->Keyword(h) == "def" ||
+                   (ql->Keyword(h) == "async" && ql->Code(h).find("def") != std::string_view::npos);
+        }
+        if (!in_def) unit = -1;
         if (unit < 0) {
           visiting_.erase(key);
           referenced_.insert(key);
