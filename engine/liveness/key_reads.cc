@@ -60,9 +60,13 @@ class Flow {
     }
     std::string_view src = lines->src();
     for (std::size_t o : index_->Occurrences(path, var)) {
-      if (!lines->InCode(o)) continue;
       int k = lines->IndexAt(o);
       if (k < begin || k >= end || k < 0 || !Runs(index_, path, k)) continue;
+      if (InFString(*lines, o)) {
+        Unknown(index_->At(path, k), var + " in an f-string, whose {...} parts may read it");
+        continue;
+      }
+      if (!lines->InCode(o)) continue;
       if (o >= 2 && src.substr(o - 2, 2) == "**") {
         Read(index_->At(path, k), "**" + var + " passes every key");
         continue;

@@ -28,6 +28,16 @@ bool IsMessageCallee(std::string_view callee) {
 
 }  // namespace
 
+bool InFString(const PyLines& lines, std::size_t offset) {
+  auto str = lines.StringAt(offset);
+  if (!str) return false;
+  std::string_view src = lines.src();
+  for (std::size_t p = str->first; p > 0 && IsWordChar(src[p - 1]); --p) {
+    if (src[p - 1] == 'f' || src[p - 1] == 'F') return true;
+  }
+  return false;
+}
+
 bool InProse(const PyLines& lines, std::size_t offset) {
   auto str = lines.StringAt(offset);
   if (!str) return false;

@@ -23,4 +23,7 @@ namespace muh {
 // (false when `offset` is not in a string).
 bool InProse(const PyLines& lines, std::size_t offset);
 
+// Whether `offset` is inside an f-string, whose `{...}` parts are code.
+bool InFString(const PyLines& lines, std::size_t offset);
+
 }  // namespace muh
