@@ -153,7 +153,9 @@ class Flow {
         Call(path, *lines, k, o, keyword);
         continue;
       }
-      Unknown(index_->At(path, k), "a use of " + var + " the analysis does not model");
+      Unknown(index_->At(path, k), "a use of " + var + " the flow does not model (it follows **" +
+                                       var + ", a call's argument, " + var +
+                                       "['KEY'], .get/.pop('KEY'), copies, return)");
     }
   }
 
@@ -489,8 +491,8 @@ KeyReadResult ReadsOfKey(TreeIndex* index, const Reachability& reach, const std:
         if (InProse(*lines, o)) return;
         Evidence e = index->At(q, k);
         e.what = "'" + key +
-                 "' in a string the analysis does not model; a `liveness: declared:` "
-                 "entry would decide it: " +
+                 "' in a string that is none of the forms the analysis models (x['KEY'], "
+                 "x.get/pop/setdefault('KEY'), 'KEY' in x, {'KEY': v}, a docstring or message): " +
                  e.what;
         literal_doubts.push_back(e);
       };

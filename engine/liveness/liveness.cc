@@ -99,8 +99,11 @@ std::optional<Evidence> StringNaming(TreeIndex* index, const Reachability& reach
       int k = lines->IndexAt(o);
       if (k < 0) continue;
       Evidence e = index->At(q, k);
-      e.what = "'" + word + "' in a string that may name the module to a loader; a `liveness: " +
-               "declared:` entry (imports-nothing) would decide it: " + e.what;
+      e.what = "'" + word +
+               "' in a string that may name the module to a loader (exec, a plugin table); "
+               "an import statement or import_module call would decide it, a docstring or "
+               "message would not count: " +
+               e.what;
       return e;
     }
   }

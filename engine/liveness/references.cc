@@ -92,8 +92,9 @@ ReferenceResult References::Of(const std::string& path, int k) {
   // cannot see (a web route, a plugin table); only the modeled ones do not.
   if (auto d = DecoratorDoubt(path, k)) {
     out.why = name +
-              " has a decorator that may register it as something's callee; a "
-              "`liveness: declared:` entry would decide it";
+              " has a decorator the analysis does not model, which may register it as a "
+              "callee; the modeled wrappers (staticmethod, property, functools.lru_cache, "
+              "triton.jit ...) would not";
     out.evidence.push_back(*d);
     return out;
   }
@@ -156,8 +157,8 @@ ReferenceResult References::Of(const std::string& path, int k) {
             unknown = true;
             Evidence e = index_->At(q, ql->IndexAt(o));
             e.what = "'" + word +
-                     "' in a string that may name it (getattr, a registry); a `liveness: "
-                     "declared:` entry would decide it: " +
+                     "' in a string that may name it (getattr, a registry); only a docstring or a "
+                     "log, print, raise or assert message does not count: " +
                      e.what;
             unknown_evidence.push_back(e);
           }
