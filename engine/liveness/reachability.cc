@@ -313,7 +313,10 @@ void Reachability::ScanDynamic(const std::string& path, const PyLines& lines) {
       while (open < src.size() && src[open] == ' ') ++open;
       if (open >= src.size() || src[open] != '(') continue;
       int k = lines.IndexAt(o);
-      std::string_view kw = lines.Keyword(k);
+      // An import of the function, or a def of one by that name, calls
+      // nothing; a call after `;` or in a one-line body is a call.
+      std::string_view stmt = lines.StatementAt(k, o);
+      std::string_view kw = stmt.substr(0, stmt.find_first_of(" \t("));
       if (kw == "import" || kw == "from" || kw == "def") continue;
       if (index_->Guard(path, k).value == Tri::kFalse || index_->AfterExit(path, k)) continue;
       bool in_function = false;
