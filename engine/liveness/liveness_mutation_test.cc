@@ -6,10 +6,9 @@
 // docstring, a message). A mutation that reaches its knob must never leave
 // it dead; one that does not must leave the verdict as it was.
 //
-// Skipped when ../shared/targets/enginex-vllm is absent. The seeds run are
-// 1..MUHPATCH_MUTATION_SEEDS (default 3, which CI runs; .ci/sanitize runs
-// more); each seed draws every generator once with its own names, spacing
-// and host module.
+// Skipped without ../shared/targets/enginex-vllm. Seeds 1..MUHPATCH_MUTATION_SEEDS
+// (default 3, CI's; .ci/sanitize runs more), each drawing every generator
+// once with its own names, spacing and host module.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -420,12 +419,8 @@ std::size_t Offset(const Files& files, const Knob& k) {
 LivenessFacts ServingFacts() {
   LivenessFacts facts;
   facts.markers = VllmBackendMarkers();
-  DeclaredFact middleware;
-  middleware.kind = DeclaredFact::Kind::kImportsNothing;
-  middleware.path = kEntry;
-  middleware.callee = "build_app";
-  middleware.source = "the serving command passes no --middleware";
-  facts.declared.push_back(middleware);
+  DeclaredFact none{DeclaredFact::Kind::kImportsNothing, kEntry, "build_app", {}, "no middleware"};
+  facts.declared.push_back(none);
   return facts;
 }
 
@@ -442,9 +437,8 @@ SiteLiveness Verdict(const Files& files, const Knob& k) {
 
 std::string Describe(const SiteLiveness& s) {
   std::string out = std::string(LivenessName(s.state)) + ": " + s.reason;
-  for (const Evidence& e : s.evidence) {
+  for (const Evidence& e : s.evidence)
     out += "\n    " + e.path + ":" + std::to_string(e.line) + ": " + e.what;
-  }
   return out;
 }
 
@@ -493,14 +487,10 @@ TEST_CASE("differential: mutations of the real tree that reach a dead knob never
       INFO("seed " << seed << ", " << m.construct << " -> " << m.knob << ", in " << m.path << ":\n"
                    << m.text << "\n"
                    << Describe(s));
-      if (m.reaches) {
-        ++reaching;
-        ++states[LivenessName(s.state)];
-        CHECK(s.state != Liveness::kDead);
-      } else {
-        ++controls;
-        CHECK(s.state == Liveness::kDead);
-      }
+      // Reaching: never dead. A control: dead as before.
+      CHECK((s.state == Liveness::kDead) != m.reaches);
+      ++(m.reaches ? reaching : controls);
+      if (m.reaches) ++states[LivenessName(s.state)];
     }
   }
   MESSAGE(seeds << " seeds: " << reaching << " reaching mutations (" << states["live"] << " live, "
