@@ -201,7 +201,7 @@ std::string MissReason(const HunkMiss& m) {
 }
 
 std::vector<Finding> MissFindings(const VerifyInput& in, const std::vector<Miss>& misses,
-                                  bool reverse) {
+                                  bool reverse, const std::string& next) {
   std::vector<Finding> out;
   for (const Miss& x : misses) {
     const HunkMiss& m = x.miss;
@@ -209,11 +209,11 @@ std::vector<Finding> MissFindings(const VerifyInput& in, const std::vector<Miss>
     std::string msg = fmt::format("drift: hunk {} of {} ({}:{}) no longer applies{}: {}",
                                   m.hunk + 1, x.file->path, in.patch_path, m.patch_line,
                                   reverse ? " in reverse" : "", MissReason(m));
-    out.push_back({"hunk",
-                   Next(Diagnostic{x.file->path, static_cast<int>(line), 0, Severity::kError, msg},
-                        in.refresh),
-                   {},
-                   ""});
+    out.push_back(
+        {"hunk",
+         Next(Diagnostic{x.file->path, static_cast<int>(line), 0, Severity::kError, msg}, next),
+         {},
+         ""});
   }
   return out;
 }
@@ -367,11 +367,17 @@ CheckResult CheckCommittedPatch(const VerifyInput& in) {
     // the direction with fewer.
     bool reverse = !forward_misses.empty() && backward_misses.size() < forward_misses.size();
     std::size_t n = reverse ? backward_misses.size() : forward_misses.size();
+    // A patched tree: `apply` writes the sites back (a value edited since
+    // the patch), or the patch must be made again from the tree without it.
+    std::string next = !reverse ? in.refresh
+                       : !in.plan.new_contents.empty()
+                           ? in.apply_command
+                           : in.refresh + ", on the tree without the patch";
     CheckResult r = Drift(fmt::format(
         "{} is stale: {} hunk{} no longer appl{} to {}{}, as git apply would refuse {}; next: {}",
         in.patch_path, n, n == 1 ? "" : "s", n == 1 ? "ies" : "y", in.tree_path,
-        reverse ? " (in reverse)" : "", n == 1 ? "it" : "them", in.refresh));
-    r.findings = MissFindings(in, reverse ? backward_misses : forward_misses, reverse);
+        reverse ? " (in reverse)" : "", n == 1 ? "it" : "them", next));
+    r.findings = MissFindings(in, reverse ? backward_misses : forward_misses, reverse, next);
     // A patched tree: also name the sites whose values moved since; a
     // pristine one: the sites someone tuned by hand.
     AddSites(in, &r.findings, /*only_hand_edited=*/!reverse);

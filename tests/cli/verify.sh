@@ -95,8 +95,16 @@ next_status="muhpatch status rules.yaml tree --hw $card"
 refresh() { echo "muhpatch diff rules.yaml tree --hw $card > $1"; }
 # stale_tail PATCH: the end of the verdict for a stale PATCH.
 stale_tail() { echo "the rules, the model or the tree changed, and the patch they produce now differs (committed -> regenerated, on stdout); next: $(refresh "$1")"; }
-# no_longer PATCH [REVERSE]: the verdict for a PATCH of which git refuses 1 hunk.
-no_longer() { echo "verify: drift: $1 is stale: 1 hunk no longer applies to tree${2:+ (in reverse)}, as git apply would refuse it; next: $(refresh "$1")"; }
+# no_longer PATCH [REVERSE NEXT]: the verdict for a PATCH of which git refuses
+# 1 hunk (forwards, or in reverse with NEXT to run: a patched tree needs
+# `apply` when a site was edited since, else a patch made without it).
+no_longer() {
+  if [[ -z ${2:-} ]]; then
+    echo "verify: drift: $1 is stale: 1 hunk no longer applies to tree, as git apply would refuse it; next: $(refresh "$1")"
+  else
+    echo "verify: drift: $1 is stale: 1 hunk no longer applies to tree (in reverse), as git apply would refuse it; next: $3"
+  fi
+}
 
 # check.py blocks ERR NOTES LAST: ERR must be the lines of NOTES, then blocks of
 # one unindented line followed by indented derivation lines (one of them
@@ -361,8 +369,8 @@ for which in first last; do
   read -r hl hn f _ new_line < <(hunk_at plus.diff "$n") || fail "line $n of plus.diff is not in a hunk"
   mp rules.yaml tree --patch plus.diff
   [[ $code -eq 1 && -z $out ]] &&
-    grep -q "^tree/$f:$new_line: error: drift: hunk $hn of $f (plus.diff:$hl) no longer applies in reverse: its lines are at lines [0-9]*-[0-9]* now (the hunk says [0-9]*), where line $new_line is '.*' and the hunk has '.*987654.*' (a line it changes differs); next: $(refresh plus.diff)\$" mp.err &&
-    [[ $(tail -n 1 mp.err) == "$(no_longer plus.diff reverse)" ]] ||
+    grep -q "^tree/$f:$new_line: error: drift: hunk $hn of $f (plus.diff:$hl) no longer applies in reverse: its lines are at lines [0-9]*-[0-9]* now (the hunk says [0-9]*), where line $new_line is '.*' and the hunk has '.*987654.*' (a line it changes differs); next: $(refresh plus.diff), on the tree without the patch\$" mp.err &&
+    [[ $(tail -n 1 mp.err) == "$(no_longer plus.diff reverse "$(refresh plus.diff), on the tree without the patch")" ]] ||
     { printf '%s\n' "$err" >&2; fail "patched --patch plus.diff ($which '+' line): expected exit 1, hunk $hn at tree/$f:$new_line, in reverse"; }
   ok "4. after apply, patch with its $which '+' line edited (line $n): exit 1, hunk $hn of $f (plus.diff:$hl), in reverse, at tree/$f:$new_line"
 done
@@ -478,9 +486,9 @@ ok "7. after apply, '$new * 1024' written over '$derived': exit 1, '$want' + der
 mp rules.yaml tree --patch committed.diff
 # The edited line is one the patch wrote, so the patch undoes no more: the
 # failing hunk names the edited line.
-[[ $code -eq 1 ]] && grep -q "^tree/$crlf_file:$l: error: drift: hunk [0-9]* of $crlf_file (committed.diff:[0-9]*) no longer applies in reverse: its lines are at lines [0-9]*-[0-9]* now (the hunk says [0-9]*), where line $l is '    return $new \* 1024' and the hunk has '    return ${derived//\*/\\*}' (a line it changes differs); next: $(refresh committed.diff)\$" mp.err &&
+[[ $code -eq 1 ]] && grep -q "^tree/$crlf_file:$l: error: drift: hunk [0-9]* of $crlf_file (committed.diff:[0-9]*) no longer applies in reverse: its lines are at lines [0-9]*-[0-9]* now (the hunk says [0-9]*), where line $l is '    return $new \* 1024' and the hunk has '    return ${derived//\*/\\*}' (a line it changes differs); next: $next_apply\$" mp.err &&
   grep -qF "$want" mp.err &&
-  [[ $(tail -n 1 mp.err) == "$(no_longer committed.diff reverse)" ]] ||
+  [[ $(tail -n 1 mp.err) == "$(no_longer committed.diff reverse "$next_apply")" ]] ||
   { printf '%s\n' "$err" >&2; fail "hand-edited smem limit --patch committed.diff: expected exit 1, the failing hunk at line $l and 'no longer applies'"; }
 ok "7. ... with --patch committed.diff: exit 1, the hunk that no longer applies (in reverse) at the edited line, and the site's value"
 # An edit elsewhere (a line the patch does not touch, inside a patched file's
