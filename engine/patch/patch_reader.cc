@@ -200,7 +200,11 @@ class Reader {
       out->push_back(std::move(fp));
       any = true;
     }
-    if (!any) {
+    // An empty patch (what `diff` prints when nothing is to change) has no
+    // file; text alone is not a patch (git apply: "No valid patches").
+    bool blank = true;
+    for (std::string_view l : lines_) blank = blank && HeaderText(l).empty();
+    if (!any && !blank) {
       return Fail(0, "no file in it (neither 'diff --git' nor a '---'/'+++' pair before '@@')");
     }
     return true;

@@ -173,6 +173,9 @@ TEST_CASE("ReadPatch refuses what git calls corrupt, located") {
   CHECK(Error("hello\n") ==
         "p.diff:1:1: error: malformed patch: no file in it (neither 'diff --git' nor a '---'/'+++' "
         "pair before '@@')");
+  // An empty patch is one without files (what diff prints for no change).
+  CHECK(Read("").empty());
+  CHECK(Read("\n").empty());
   CHECK(Error(std::string(kHunk)) ==
         "p.diff:1:1: error: malformed patch: a hunk without a file header before it");
   CHECK(Error(head + "@@ -1,2 +1,2 @@\n-a\n+b\n") ==

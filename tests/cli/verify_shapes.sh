@@ -27,6 +27,8 @@
 #   no-final-newline the patch's last newline gone (git: corrupt)
 #   mode-change     `old mode 100644` / `new mode 100755` on one file
 #   rename          one file renamed
+#   empty           an empty file (diff's output when nothing is to change):
+#                   git wants --allow-empty; verify reads it as no change
 # The messages of the shapes verify refuses are exact goldens. Without the
 # real tree the test prints why and exits 77 (CTest: skipped).
 #
@@ -266,3 +268,16 @@ verify: drift: $shape.diff makes a change muhpatch never makes; next: $refresh >
   done
   ok "$shape: git apply --check accepts it, -R --check $(word $git_rev) it; verify: drift both ways (a change muhpatch never makes)"
 done
+
+# An empty patch: what `diff` prints when nothing is left to change. git
+# apply takes it only with --allow-empty; verify reads it as no change:
+# clean on the patched tree, stale on the pristine one (the rules change it).
+: >empty.diff
+verdict empty
+(cd pristine && git apply --check --allow-empty ../empty.diff) || fail "empty: git apply --check --allow-empty refuses it"
+[[ $git_fwd -ne 0 && $v_rev -eq 0 && $v_fwd -eq 1 ]] ||
+  { cat err_fwd.txt err_rev.txt >&2; fail "empty: git apply --check $(word $git_fwd) it; verify exits $v_fwd (pristine) and $v_rev (patched), expected 1 and 0"; }
+[[ $(tail -n 1 err_rev.txt) == "verify: clean: empty.diff matches the rules ("* &&
+  $(tail -n 1 err_fwd.txt) == "verify: drift: empty.diff is stale: "* ]] ||
+  { tail -n 1 err_fwd.txt err_rev.txt >&2; fail "empty: wrong verdicts"; }
+ok "empty: git apply --check refuses it (takes it with --allow-empty); verify: clean on the patched tree, stale on the pristine one"
