@@ -155,6 +155,12 @@ int Dispatch(int argc, char** argv) {
     }
     if (c.takes_patch) {
       sub->add_option("--patch", opts.patch_path, "the committed patch to compare");
+      if (std::string(c.name) == "verify") {
+        sub->add_option("-p", opts.strip,
+                        "strip N leading components from the patch's file names, as git apply "
+                        "-p N does (default 1)")
+            ->check(CLI::NonNegativeNumber);
+      }
       sub->add_option("--threads", opts.threads,
                       "workers for the whole-tree search (0: one per core)");
     }

@@ -31,6 +31,9 @@ constexpr KindInfo kKinds[] = {
     {"stale", "The committed patch differs from what the rules produce now."},
     {"hunk", "A hunk of the committed patch no longer applies to the tree."},
     {"patch-file", "A file the committed patch names is not in the tree."},
+    {"patch-change",
+     "The committed patch renames a file, changes its mode, creates or deletes it: changes "
+     "muhpatch never makes."},
 };
 
 const char* Level(Severity s) {

@@ -18,8 +18,10 @@ struct Finding {
   // "hand-edited": a knob holding neither upstream's nor the model's value;
   // "state": a rule's status differs from the one the patch was made in;
   // "stale": the committed patch differs from what the rules produce;
-  // "hunk": a hunk of the committed patch that no longer applies;
-  // "patch-file": a file the committed patch names is not in the tree.
+  // "hunk": a hunk of the committed patch that git apply would refuse;
+  // "patch-file": a file the committed patch names is not in the tree;
+  // "patch-change": the committed patch renames a file, changes its mode,
+  // creates or deletes it (changes muhpatch never makes).
   std::string kind;
   Diagnostic where;
   std::vector<std::string> details;  // derivation lines
