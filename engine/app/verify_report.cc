@@ -15,9 +15,36 @@
 
 namespace muh {
 
+namespace {
+
+// Whether `f` says why verify could not run: the rules, the tree or the
+// patch would not load, or the whole-tree search could not read a file.
+bool CouldNotRun(const Finding& f) {
+  return f.where.severity == Severity::kError &&
+         (f.kind == "load" || f.kind == "input" || f.kind == "unreadable" ||
+          f.kind == "over-budget");
+}
+
+// In a machine format the report goes to stdout, which a CI log may not
+// show: why verify could not run is said on stderr too, each reason as
+// `file:line:col: error: message`, then the verdict.
+void ReportErrorsOnStderr(const std::vector<Finding>& findings, const std::string& verdict) {
+  auto diag = spdlog::get("diag");
+  for (const Finding& f : findings) {
+    if (CouldNotRun(f)) diag->error(f.where.Format());
+  }
+  diag->error(verdict);
+}
+
+}  // namespace
+
 int PrintVerifyReport(const std::vector<Finding>& findings, const std::string& format, int code,
                       const std::string& status, const std::string& patch_diff) {
   const char* verdict = code == kExitClean ? "clean" : code == kExitDrift ? "drift" : "error";
+  std::string last = fmt::format("verify: {}: {}", verdict, status);
+  if (format != "text" && code != kExitClean && code != kExitDrift) {
+    ReportErrorsOnStderr(findings, last);
+  }
   if (format == "json") {
     nlohmann::ordered_json j;
     j["status"] = verdict;
@@ -62,8 +89,8 @@ int PrintVerifyReport(const std::vector<Finding>& findings, const std::string& f
   if (format == "text" && !patch_diff.empty()) {
     std::cout << (ColourStdout() ? ColourUnifiedDiff(patch_diff) : patch_diff);
   }
-  std::string last = fmt::format("verify: {}: {}", verdict, status);
   if (code == kExitBadInput && format == "text") return code;  // the errors say it all
+  if (format != "text" && code != kExitClean && code != kExitDrift) return code;  // said above
   // The verdict goes to stderr, after the findings; -q keeps it unless clean.
   if (code == kExitClean) {
     diag->info(last);

@@ -29,6 +29,9 @@ struct Finding {
 // Prints `findings`, then the verdict line `verify: <verdict>: <summary>`,
 // in `format` ("text", "json", "sarif" or "github"), and returns `code`. The
 // verdict line goes to stderr (in JSON, it is the object's "message").
+// When verify could not run (exit 2 or 4), every format says why on stderr
+// too: each such finding as `file:line:col: error: message`, then the
+// verdict, before the report goes to stdout.
 // `patch_diff` (committed -> regenerated) goes to stdout in text and JSON.
 int PrintVerifyReport(const std::vector<Finding>& findings, const std::string& format, int code,
                       const std::string& summary, const std::string& patch_diff);
