@@ -46,8 +46,18 @@ int OpenRun(const CommandOptions& opts, TreeAccess access, OpenedRun* run) {
   }
   if (!loaded) return kExitBadInput;
   w.rules_path = run->inputs.rules.path;
+  // A reader does not recover an interrupted apply (apply does, holding the
+  // tree's lock alone), but says that one left its journal.
+  if (code == kExitClean && access == TreeAccess::kRead) {
+    if (std::optional<Diagnostic> journal = w.tree.InterruptedApply()) errors.push_back(*journal);
+  }
   if (code == kExitClean) code = ReadRuleFiles(run->inputs.rules, &w, &errors);
   for (const Diagnostic& d : errors) run->errors.push_back(w.Shown(d));
+  if (code == kExitClean) {
+    // What recovery did, and the journal a reader found: said, not errors.
+    for (const Diagnostic& d : run->errors) spdlog::get("diag")->info(d.Format());
+    run->errors.clear();
+  }
   return code;
 }
 
