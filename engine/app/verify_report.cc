@@ -39,7 +39,8 @@ void ReportErrorsOnStderr(const std::vector<Finding>& findings, const std::strin
 }  // namespace
 
 int PrintVerifyReport(const std::vector<Finding>& findings, const std::string& format, int code,
-                      const std::string& status, const std::string& patch_diff) {
+                      const std::string& status, const std::string& patch_diff,
+                      const std::string& rules_summary) {
   const char* verdict = code == kExitClean ? "clean" : code == kExitDrift ? "drift" : "error";
   std::string last = fmt::format("verify: {}: {}", verdict, status);
   if (format != "text" && code != kExitClean && code != kExitDrift) {
@@ -70,11 +71,17 @@ int PrintVerifyReport(const std::vector<Finding>& findings, const std::string& f
     return code;
   }
   auto diag = spdlog::get("diag");
-  if (format == "sarif") std::cout << FormatSarif(findings, MUHPATCH_VERSION, code);
+  if (format == "sarif")
+    std::cout << FormatSarif(findings, MUHPATCH_VERSION, code, ExplainDerivations());
+  // Quiet by default: the rules left alone are counted in one line, and
+  // their notes wait for -v.
+  const bool summarise = (code == kExitClean || code == kExitDrift) && !rules_summary.empty();
   if (format == "github") {
     int left_out = 0;
     std::cout << FormatGithubAnnotations(findings, Verbosity() > 0, &left_out);
-    if (left_out > 0) {
+    if (summarise) {
+      diag->info("muhpatch: {}", rules_summary);
+    } else if (left_out > 0) {
       diag->info("verify: {} note{} not annotated (-v annotates them)", left_out,
                  left_out == 1 ? "" : "s");
     }
@@ -83,9 +90,13 @@ int PrintVerifyReport(const std::vector<Finding>& findings, const std::string& f
     if (format != "text") break;
     // In text, the verdict line says what a stale finding would.
     if (f.kind == "stale") continue;
+    if (f.where.severity == Severity::kNote && f.kind == "plan" && Verbosity() == 0) continue;
     diag->info(f.where.Format());
+    // The derivation, only when asked for.
+    if (!ExplainDerivations()) continue;
     for (const std::string& d : f.details) diag->info("    {}", d);
   }
+  if (format == "text" && summarise) diag->info("muhpatch: {}", rules_summary);
   if (format == "text" && !patch_diff.empty()) {
     std::cout << (ColourStdout() ? ColourUnifiedDiff(patch_diff) : patch_diff);
   }

@@ -33,7 +33,13 @@ struct Finding {
 // too: each such finding as `file:line:col: error: message`, then the
 // verdict, before the report goes to stdout.
 // `patch_diff` (committed -> regenerated) goes to stdout in text and JSON.
+// Quiet by default (outcome_report.h): in text, notes print only under -v
+// and a finding's derivation only under --explain; text and GitHub
+// output end with `rules_summary` (the rules left alone, counted)
+// before the verdict. A GitHub annotation is one line, a SARIF message one
+// line unless --explain; JSON keeps every finding's details.
 int PrintVerifyReport(const std::vector<Finding>& findings, const std::string& format, int code,
-                      const std::string& summary, const std::string& patch_diff);
+                      const std::string& summary, const std::string& patch_diff,
+                      const std::string& rules_summary = "");
 
 }  // namespace muh
