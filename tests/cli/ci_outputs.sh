@@ -104,8 +104,8 @@ cp -a tree patched && "$muhpatch" apply --hw "$card" rules.yaml patched 2>/dev/n
 set +e
 "$muhpatch" verify -q --hw "$card" rules.yaml tree >/dev/null 2>q.err
 set -e
-! grep -q ': note: ' q.err && grep -q ': error: drift: ' q.err && grep -q '^    ' q.err &&
-  [[ $(tail -n 1 q.err) == "verify: drift: "* ]] || { cat q.err >&2; fail "-q verify on drift: notes shown, or errors or the verdict missing"; }
+! grep -q ': note: ' q.err && grep -q ': error: drift: ' q.err && ! grep -q '^    ' q.err &&
+  [[ $(tail -n 1 q.err) == "verify: drift: "* ]] || { cat q.err >&2; fail "-q verify on drift: notes or derivations shown, or errors or the verdict missing"; }
 ok "-q: no notes and no clean verdict; drift errors with their derivations and the verdict stay"
 
 # --- --version, help, typos ---------------------------------------------------------
