@@ -50,7 +50,7 @@ const std::vector<CommandSpec>& Commands() {
        "fail (exit 1) when the tree or the committed patch has drifted",
        2,
        true,
-       false,
+       true,
        RunVerify,
        {"text", "json", "sarif", "github"}},
       {"status",
@@ -190,6 +190,7 @@ int Dispatch(int argc, char** argv) {
   if (help->parsed()) return PrintHelp(app, global.help_topic);
   SetColourMode(global.colour);
   SetUpLogging(verbosity, global.quiet);
+  SetExplainDerivations(opts.explain);
   int code = kExitBadInput;
   for (const auto& [sub, spec] : subs) {
     if (sub->parsed()) code = spec->run(opts);

@@ -38,7 +38,10 @@ TEST_CASE("sarif: one result per finding, one descriptor per kind") {
   CHECK(results[0]["ruleId"] == "site");
   CHECK(rules[results[0]["ruleIndex"].get<std::size_t>()]["id"] == "site");
   CHECK(results[0]["level"] == "error");
-  CHECK(results[0]["message"]["text"] == "drift: rule 'r' finds '1'\n  x = 2");
+  CHECK(results[0]["message"]["text"] == "drift: rule 'r' finds '1'");  // one line
+  auto explained = nlohmann::json::parse(FormatSarif(findings, "1.2.3", kExitDrift, true));
+  CHECK(explained["runs"][0]["results"][0]["message"]["text"] ==
+        "drift: rule 'r' finds '1'\n  x = 2");  // --explain: with its derivation
   CHECK(results[0]["properties"]["muhpatch-rule"] == "r");
   const auto& loc = results[0]["locations"][0]["physicalLocation"];
   CHECK(loc["artifactLocation"]["uri"] == "tree/a%20b.py");
