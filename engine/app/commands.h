@@ -16,7 +16,9 @@ namespace muh {
 struct CommandOptions {
   InputOptions inputs;
   std::string tree_path;
-  std::string patch_path;       // verify --patch
+  // --patch: verify's committed patch; for diff, apply and status the patch
+  // muhpatch wrote before, whose `+` values are not hand-tuned.
+  std::string patch_path;
   std::string tests_path;       // test TESTS
   bool explain = false;         // --explain: say why each edit / value is what it is
   std::string format = "text";  // --format: verify text/json/sarif/github, status, diff (cli.cc)
