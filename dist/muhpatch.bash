@@ -57,12 +57,12 @@ _muhpatch() {
       mapfile -t COMPREPLY < <(compgen -W "$commands" -- "$cur")
       return
       ;;
-    diff) opts="--rule --hw --set --hf-config --serve-args --explain --include-dead --format" ;;
-    apply) opts="--rule --hw --set --hf-config --serve-args --explain --include-dead --keep-going" ;;
-    verify) opts="--rule --hw --set --hf-config --serve-args --include-dead --patch --threads --format --explain" ;;
-    status) opts="--rule --hw --set --hf-config --serve-args --include-dead --format" ;;
-    model) opts="--hw --set --hf-config --serve-args --explain --tree" ;;
-    test) opts="--hw --set --hf-config --serve-args" ;;
+    diff) opts="--rule --hw --set --hf-config --serve-args --measurements --explain --include-dead --retune --patch --format" ;;
+    apply) opts="--rule --hw --set --hf-config --serve-args --measurements --explain --include-dead --retune --patch --keep-going" ;;
+    verify) opts="--rule --hw --set --hf-config --serve-args --measurements --include-dead --retune --patch -p --threads --format --explain" ;;
+    status) opts="--rule --hw --set --hf-config --serve-args --measurements --include-dead --retune --patch --format" ;;
+    model) opts="--hw --set --hf-config --serve-args --measurements --explain --tree" ;;
+    test) opts="--hw --set --hf-config --serve-args --measurements" ;;
   esac
   if [[ $cur == -* ]]; then
     mapfile -t COMPREPLY < <(compgen -W "$opts $global" -- "$cur")

@@ -145,13 +145,23 @@ int Dispatch(int argc, char** argv) {
     if (c.takes_explain) {
       sub->add_flag("--explain", opts.explain, "say which derivation produced each value");
     }
+    sub->add_option("--measurements", opts.inputs.measurements_path,
+                    "measured times of the knobs' candidates (muhpatch-probe/1 JSON): they "
+                    "decide over the model where they have data");
     if (c.positionals == 2) {
       sub->add_flag("--include-dead", opts.include_dead,
                     "also rewrite sites the liveness analysis finds dead on the served platform");
+      sub->add_flag("--retune", opts.inputs.retune,
+                    "overwrite hand-tuned values (neither upstream's nor the model's) too");
     }
     if (std::string(c.name) == "apply") {
       sub->add_flag("--keep-going", opts.keep_going,
                     "when some rules fail, still write the files of the rules that planned");
+    }
+    if (c.positionals == 2 && !c.takes_patch) {
+      sub->add_option("--patch", opts.patch_path,
+                      "the patch muhpatch wrote before: a site holding its `+` value is not "
+                      "hand-tuned");
     }
     if (c.takes_patch) {
       sub->add_option("--patch", opts.patch_path, "the committed patch to compare");

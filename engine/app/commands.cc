@@ -9,6 +9,7 @@
 
 #include "engine/app/diag_output.h"
 #include "engine/app/outcome_report.h"
+#include "engine/app/patch_written.h"
 #include "engine/app/pr_summary.h"
 #include "engine/app/rule_test_runner.h"
 #include "engine/app/status.h"
@@ -108,6 +109,12 @@ PlanResult PlanAndReport(const OpenedRun& run, const CommandOptions& opts) {
   if (opts.explain) {
     for (const RuleOutcome& o : plan.outcomes) {
       for (const Site& site : o.found) {
+        if (!site.pin_reason.empty()) {
+          w.Report(Diagnostic{site.path, site.line, site.column, Severity::kNote,
+                              fmt::format("rule '{}': pinned to '{}': {} (the model's own value: "
+                                          "'{}')",
+                                          o.rule_id, site.wanted, site.pin_reason, site.model)});
+        }
         if (site.liveness.empty()) continue;
         w.Report(Diagnostic{site.path, site.line, site.column, Severity::kNote,
                             fmt::format("rule '{}': site is {}: {}", o.rule_id, site.liveness,
@@ -256,6 +263,10 @@ int RunDiff(const CommandOptions& opts) {
     ReportErrors(run.errors);
     return code;
   }
+  if (int code = MarkWrittenByPatch(opts.patch_path, &run, &run.errors); code != kExitClean) {
+    ReportErrors(run.errors);
+    return code;
+  }
   const Workspace& w = run.workspace;
   PlanResult plan = PlanAndReport(run, opts);
   // The rules that planned are printed even when others failed.
@@ -275,6 +286,10 @@ int RunDiff(const CommandOptions& opts) {
 int RunApply(const CommandOptions& opts) {
   OpenedRun run;
   if (int code = OpenRun(opts, TreeAccess::kWrite, &run); code != kExitClean) {
+    ReportErrors(run.errors);
+    return code;
+  }
+  if (int code = MarkWrittenByPatch(opts.patch_path, &run, &run.errors); code != kExitClean) {
     ReportErrors(run.errors);
     return code;
   }
@@ -310,6 +325,10 @@ int RunApply(const CommandOptions& opts) {
 int RunStatus(const CommandOptions& opts) {
   OpenedRun run;
   if (int code = OpenRun(opts, TreeAccess::kRead, &run); code != kExitClean) {
+    ReportErrors(run.errors);
+    return code;
+  }
+  if (int code = MarkWrittenByPatch(opts.patch_path, &run, &run.errors); code != kExitClean) {
     ReportErrors(run.errors);
     return code;
   }

@@ -4,10 +4,12 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <functional>
 
 #include "engine/base/edit_distance.h"
 #include "engine/io/tree_io.h"
 #include "engine/model/hf_config.h"
+#include "engine/model/measurements.h"
 #include "engine/model/profile_yaml.h"
 #include "engine/model/serve_args.h"
 #include "engine/rules/rule_loader.h"
@@ -36,10 +38,13 @@ bool BuildProfile(const InputOptions& opts, Profile* out, std::vector<Diagnostic
   return true;
 }
 
-// Applies a deployment file (--hf-config, --serve-args) to `workload`.
-bool ApplyDeployment(const std::string& path,
-                     bool (*parse)(std::string_view, Workload*, std::vector<std::string>*),
-                     Workload* workload, std::vector<Diagnostic>* errors) {
+using DeploymentParser = std::function<bool(std::string_view, Workload*, std::vector<std::string>*,
+                                            std::vector<Diagnostic>*)>;
+
+// Applies a deployment file (--hf-config, --serve-args) to `workload`; its
+// warnings go on stderr.
+bool ApplyDeployment(const std::string& path, const DeploymentParser& parse, Workload* workload,
+                     std::vector<Diagnostic>* errors) {
   if (path.empty()) return true;
   std::string text, err;
   if (!ReadWholeFile(path, &text, &err)) {
@@ -47,9 +52,90 @@ bool ApplyDeployment(const std::string& path,
     return false;
   }
   std::vector<std::string> problems;
-  if (parse(text, workload, &problems)) return true;
+  std::vector<Diagnostic> warnings;
+  bool ok = parse(text, workload, &problems, &warnings);
+  for (Diagnostic& d : warnings) {
+    d.file = path;
+    if (auto log = spdlog::get("diag")) log->info(d.Format());
+  }
+  if (ok) return true;
   for (const std::string& p : problems) errors->push_back(MakeError(path, 0, 0, p));
   return false;
+}
+
+bool HfConfig(std::string_view text, Workload* w, std::vector<std::string>* errors,
+              std::vector<Diagnostic>*) {
+  return WorkloadFromHfConfig(text, w, errors);
+}
+
+// The serving command line; vLLM's refusals as warnings, at their word.
+bool ServeArgs(std::string_view text, Workload* w, std::vector<std::string>* errors,
+               std::vector<Diagnostic>* warnings) {
+  std::vector<ServeArgWarning> found;
+  bool ok = WorkloadFromServeArgs(text, w, errors, &found);
+  for (const ServeArgWarning& f : found) {
+    int line = 1, column = 1;
+    for (std::size_t k = 0; k < f.offset && k < text.size(); ++k) {
+      column = text[k] == '\n' ? 1 : column + 1;
+      line += text[k] == '\n';
+    }
+    warnings->push_back(Diagnostic{"", line, column, Severity::kWarning, f.message});
+  }
+  return ok;
+}
+
+// The measurement file --measurements or `measurements:` names (that one
+// relative to the rule file), read and parsed; null when none is named.
+bool LoadMeasurements(const InputOptions& opts, const RawRuleFile& raw,
+                      std::shared_ptr<const MeasuredKnobs>* out, std::vector<Diagnostic>* errors) {
+  std::string path = opts.measurements_path;
+  if (path.empty() && raw.measurements.present) {
+    path = raw.measurements.value;
+    std::size_t slash = raw.path.rfind('/');
+    if (!path.empty() && path[0] != '/' && slash != std::string::npos) {
+      path = raw.path.substr(0, slash + 1) + path;
+    }
+  }
+  if (path.empty()) return true;
+  std::string text, err;
+  if (!ReadWholeFile(path, &text, &err)) {
+    errors->push_back(MakeError(path, 0, 0, err));
+    return false;
+  }
+  auto measured = std::make_shared<MeasuredKnobs>();
+  measured->path = path;
+  if (!ParseMeasurements(text, &measured->data, &err)) {
+    errors->push_back(MakeError(path, 0, 0, "not a muhpatch-probe/1 measurement file: " + err));
+    return false;
+  }
+  *out = std::move(measured);
+  return true;
+}
+
+// Every knob the measurements name must be one the model derives.
+bool CheckMeasuredKnobs(const ModelValues& model, std::vector<Diagnostic>* errors) {
+  const MeasuredKnobs* measured = model.measured();
+  if (measured == nullptr) return true;
+  bool ok = true;
+  std::vector<std::string> names = model.Names();
+  for (const KnobMeasurement& k : measured->data.knobs) {
+    for (const auto& [entry, value] : k.point) {
+      Workload w = Workload::Defaults();
+      std::string err;
+      if (!w.Set(entry, value, &err)) {
+        errors->push_back(
+            MakeError(measured->path, 0, 0, fmt::format("knobs row {}: point: {}", k.row, err)));
+        ok = false;
+      }
+    }
+    if (model.Measurable(k.knob)) continue;
+    errors->push_back(
+        MakeError(measured->path, 0, 0,
+                  fmt::format("knobs row {}: '{}' is not a scalar quantity the model derives{}",
+                              k.row, k.knob, DidYouMean(k.knob, names))));
+    ok = false;
+  }
+  return ok;
 }
 
 std::shared_ptr<const ModelValues> BuildModel(const InputOptions& opts, const Profile& profile,
@@ -64,11 +150,15 @@ std::shared_ptr<const ModelValues> BuildModel(const InputOptions& opts, const Pr
     }
   }
   if (errors->size() != errors_before) return nullptr;
-  if (!ApplyDeployment(opts.hf_config_path, WorkloadFromHfConfig, &workload, errors) ||
-      !ApplyDeployment(opts.serve_args_path, WorkloadFromServeArgs, &workload, errors)) {
+  if (!ApplyDeployment(opts.hf_config_path, HfConfig, &workload, errors) ||
+      !ApplyDeployment(opts.serve_args_path, ServeArgs, &workload, errors)) {
     return nullptr;
   }
-  return std::make_shared<ModelValues>(profile, workload, raw.search_spaces);
+  std::shared_ptr<const MeasuredKnobs> measured;
+  if (!LoadMeasurements(opts, raw, &measured, errors)) return nullptr;
+  auto model = std::make_shared<ModelValues>(profile, workload, raw.search_spaces, measured);
+  if (!CheckMeasuredKnobs(*model, errors)) return nullptr;
+  return model;
 }
 
 // Keeps only the rules named in `ids` (all when empty); an unknown id is an error.
@@ -108,6 +198,9 @@ bool LoadInputsFromText(const InputOptions& opts, const std::string& rules_text,
   if (!out->model) return false;
   if (opts.rules_path.empty()) return true;
   if (!CheckRules(raw, out->model, &out->rules, errors)) return false;
+  if (opts.retune) {
+    for (Rule& r : out->rules.rules) r.retune = true;
+  }
   return SelectRules(opts.only_rules, &out->rules, errors);
 }
 

@@ -26,6 +26,11 @@ struct InputOptions {
   std::string serve_args_path;
   // When non-empty, only these rules run (`--rule ID`, repeatable).
   std::vector<std::string> only_rules;
+  // --retune: every rule overwrites hand-tuned values (as `retune: true`).
+  bool retune = false;
+  // --measurements FILE (muhpatch-probe/1), over the rule file's
+  // `measurements:` (a path relative to the rule file).
+  std::string measurements_path;
 };
 
 struct Inputs {

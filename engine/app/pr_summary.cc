@@ -189,6 +189,13 @@ std::string FormatPrSummary(const std::map<std::string, SourceText>& files,
       others += fmt::format("- `{}` failed (see the log); none of its edits is in the patch\n",
                             o.rule_id);
     }
+    for (const Site& s : o.found) {
+      if (!s.kept) continue;
+      others += fmt::format(
+          "- `{}` kept a hand-tuned value at `{}:{}`: `{}` (upstream's `{}`, the rule's `{}`; "
+          "--retune overwrites it)\n",
+          o.rule_id, Cell(s.path), s.line, Cell(s.current), Cell(s.upstream), Cell(s.wanted));
+    }
   }
   if (!others.empty()) out += "\nNot rewritten:\n\n" + others;
   return out;

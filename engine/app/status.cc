@@ -131,13 +131,26 @@ std::vector<StatusRow> StatusRows(const RuleSet& rules, const PlanResult& plan) 
           break;
         default:
           row.state = rewrites ? "will rewrite" : "at value";
-          if (site.hand_tuned) row.reason = "hand-tuned: neither upstream's value nor the model's";
-          if (site.liveness == "dead" && !rewrites) row.state = "dead";
+          if (site.kept) {
+            row.state = "hand-tuned";
+            row.reason = fmt::format(
+                "kept: neither upstream's '{}' nor the rule's (--retune "
+                "overwrites it)",
+                OneLine(site.upstream, 40));
+          } else if (site.hand_tuned) {
+            row.reason = "hand-tuned: neither upstream's value nor the model's (--retune)";
+          }
+          if (!site.pin_reason.empty() && row.reason.empty()) {
+            row.reason = fmt::format("pinned: {} (the model's own: {})", site.pin_reason,
+                                     OneLine(site.model, 40));
+          }
+          if (site.liveness == "dead" && !rewrites && !site.kept) row.state = "dead";
           break;
       }
       row.liveness = site.liveness;
       // A skipped rule's reason is its precondition, whatever the site's liveness.
-      if (!site.liveness.empty() && site.liveness != "live" && o->status != RuleStatus::kSkipped) {
+      if (!site.liveness.empty() && site.liveness != "live" && !site.kept &&
+          o->status != RuleStatus::kSkipped) {
         row.reason = site.liveness_reason;
       }
       rows.push_back(row);

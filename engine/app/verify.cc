@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "engine/app/next_command.h"
+#include "engine/app/patch_written.h"
 #include "engine/app/verify_checks.h"
 #include "engine/base/exit_codes.h"
 #include "engine/base/parallel.h"
@@ -20,14 +21,13 @@ namespace muh {
 
 namespace {
 
-// Reads --patch as `git apply -p STRIP` reads it. False with the reasons in
-// `findings` (kind "input"): a bad --patch is bad input whatever state the
-// tree is in.
-bool ReadCommittedPatch(const std::string& path, int strip, VerifyInput* in,
-                        std::vector<Finding>* findings) {
-  std::string err;
-  if (!ReadWholeFile(path, &in->committed, &err)) {
-    findings->push_back({"input", MakeError(path, 0, 0, err), {}, ""});
+// Parses --patch (read before the plan, or not, with `read_error`) as
+// `git apply -p STRIP` reads it. False with the reasons in `findings` (kind
+// "input"): a bad --patch is bad input whatever state the tree is in.
+bool ReadCommittedPatch(const std::string& path, int strip, const std::string* read_error,
+                        VerifyInput* in, std::vector<Finding>* findings) {
+  if (read_error != nullptr) {
+    findings->push_back({"input", MakeError(path, 0, 0, *read_error), {}, ""});
     return false;
   }
   std::vector<Diagnostic> errors;
@@ -96,6 +96,12 @@ int RunVerify(const CommandOptions& opts) {
     for (const Diagnostic& d : run.errors) findings.push_back({"load", d, {}, ""});
     return PrintVerifyReport(findings, opts.format, code, "cannot load the rules or the tree", "");
   }
+  // The committed patch is read once (it may be a pipe): its `+` values are
+  // muhpatch's, not hand-tuned; a --patch that cannot be read or parsed is
+  // ReadCommittedPatch's to report.
+  std::string committed, read_error;
+  bool read = opts.patch_path.empty() || ReadWholeFile(opts.patch_path, &committed, &read_error);
+  if (read && !opts.patch_path.empty()) MarkWrittenByPatchText(opts.patch_path, committed, &run);
   spdlog::debug("verify: rules, model and tree opened: {:.1f} ms", ms());
   std::vector<ForeignMatch> foreign;
   SearchResult searched;
@@ -119,8 +125,10 @@ int RunVerify(const CommandOptions& opts) {
   in.refresh = RefreshPatchCommand(opts);
   in.apply_command = CommandLine(opts, "apply");
   in.status_command = CommandLine(opts, "status");
+  in.committed = std::move(committed);
   if (!opts.patch_path.empty() &&
-      !ReadCommittedPatch(opts.patch_path, opts.strip, &in, &findings)) {
+      !ReadCommittedPatch(opts.patch_path, opts.strip, read ? nullptr : &read_error, &in,
+                          &findings)) {
     return PrintVerifyReport(findings, opts.format, kExitBadInput,
                              in.committed.empty() && in.patch.empty()
                                  ? "cannot read the committed patch"

@@ -50,7 +50,9 @@ const Site* SiteAt(const RuleOutcome* o, const std::string& path, std::size_t of
 // One finding per site the rules would still rewrite: what is there, what
 // the model derives, the derivation, and the command that writes it. A
 // site holding neither upstream's value nor the model's is "hand-edited".
-void AddSites(const VerifyInput& in, std::vector<Finding>* out, bool only_hand_edited = false) {
+// With `with_kept`, also the hand-tuned sites the plan keeps.
+void AddSites(const VerifyInput& in, std::vector<Finding>* out, bool only_hand_edited = false,
+              bool with_kept = false) {
   for (const auto& [path, edits] : in.plan.edits) {
     const SourceText& file = in.workspace.files.at(path);
     for (const Edit& e : edits) {
@@ -68,6 +70,9 @@ void AddSites(const VerifyInput& in, std::vector<Finding>* out, bool only_hand_e
         first.erase(0, first.find_first_not_of(" \t"));
         msg = fmt::format("drift: rule '{}' would insert {} line{} starting '{}'", e.rule_id,
                           lines.size(), lines.size() == 1 ? "" : "s", OneLine(first));
+      } else if (site != nullptr && !site->pin_reason.empty()) {
+        msg = fmt::format("drift: rule '{}' finds '{}' where it pins '{}' ({})", e.rule_id,
+                          OneLine(current), OneLine(e.text), site->pin_reason);
       } else if (site != nullptr && site->hand_tuned) {
         kind = "hand-edited";
         msg = fmt::format(
@@ -81,6 +86,21 @@ void AddSites(const VerifyInput& in, std::vector<Finding>* out, bool only_hand_e
       out->push_back(
           {kind, Next(Diagnostic{path, p.line, p.column, Severity::kError, msg}, in.apply_command),
            Lines(e.why), e.rule_id});
+    }
+  }
+  if (!with_kept) return;
+  // The hand-tuned values the plan keeps: no edit, but a reason a patch
+  // no longer applies.
+  for (const RuleOutcome& o : in.plan.outcomes) {
+    for (const Site& site : o.found) {
+      if (!site.kept) continue;
+      std::string msg = fmt::format(
+          "drift: rule '{}' finds '{}', a hand-edited value (upstream's is '{}', the model "
+          "derives '{}')",
+          o.rule_id, OneLine(site.current), OneLine(site.upstream), OneLine(site.wanted));
+      out->push_back({"hand-edited",
+                      Diagnostic{site.path, site.line, site.column, Severity::kError, msg},
+                      Lines(site.why), o.rule_id});
     }
   }
 }
@@ -380,7 +400,7 @@ CheckResult CheckCommittedPatch(const VerifyInput& in) {
     r.findings = MissFindings(in, reverse ? backward_misses : forward_misses, reverse, next);
     // A patched tree: also name the sites whose values moved since; a
     // pristine one: the sites someone tuned by hand.
-    AddSites(in, &r.findings, /*only_hand_edited=*/!reverse);
+    AddSites(in, &r.findings, /*only_hand_edited=*/!reverse, /*with_kept=*/true);
     return r;
   }
   std::map<std::string, SourceText> undone = in.workspace.files;

@@ -44,7 +44,12 @@ std::string FormatDerivation(const Derivation& d, int indent) {
   if (!d.error.empty()) {
     out += fmt::format("{}{} = (none): {}\n", pad, d.quantity, d.error);
   } else {
-    out += fmt::format("{}{} = {}\n", pad, d.quantity, d.value);
+    out += fmt::format("{}{} = {}{}\n", pad, d.quantity, d.value,
+                       d.measured.empty() ? "" : "  (measured)");
+  }
+  if (!d.measured.empty()) {
+    out += fmt::format("{}  measured: {}\n", pad, d.measured);
+    out += fmt::format("{}  the model's own choice: {}, derived as follows\n", pad, d.model_value);
   }
   if (!d.formula.empty()) out += fmt::format("{}  formula: {}\n", pad, d.formula);
   for (const std::string& in : d.inputs) out += fmt::format("{}  input: {}\n", pad, in);

@@ -28,6 +28,11 @@ struct Derivation {
   std::vector<Rejected> rejected;
   std::vector<std::string> warnings;  // facts the value rests on that are shaky
   std::string error;                  // no value satisfies the constraints
+  // When a measurement decided `value` (measured_values.h): which file and
+  // row, what was measured, and the model's own choice, which the rest of
+  // the derivation explains.
+  std::string measured;
+  std::string model_value;
 
   // Records a fact as an input, warning when its confidence is shaky.
   void UseFact(const Fact& f);

@@ -6,6 +6,7 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace muh {
@@ -43,7 +44,9 @@ class Profile {
   // other as the alternative.
   static Profile BiV100();
 
+  // The name reports print: "bi100", or what a profile file calls itself.
   const std::string& name() const { return name_; }
+  void set_name(std::string name) { name_ = std::move(name); }
   const std::vector<Fact>& facts() const { return facts_; }
   const Fact* Find(std::string_view name) const;
   // The fact's value; 0 when the profile has no fact of that name.

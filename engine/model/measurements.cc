@@ -1,8 +1,11 @@
 #include "engine/model/measurements.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 
 namespace muh {
 
@@ -33,7 +36,77 @@ int64_t Int(const json& row, const std::map<std::string, std::size_t>& col, cons
   return v.is_number() ? v.get<int64_t>() : 0;
 }
 
+// A cell as Python source text: a number as written, a string as it is.
+std::string Text(const json& cell, const char* what, int row) {
+  if (cell.is_string()) return cell.get<std::string>();
+  if (cell.is_number_integer()) return std::to_string(cell.get<int64_t>());
+  if (cell.is_number()) return cell.dump();
+  if (cell.is_boolean()) return cell.get<bool>() ? "True" : "False";
+  throw std::runtime_error(fmt::format("knobs row {}: '{}' must be a number or a string, got {}",
+                                       row, what, cell.dump()));
+}
+
+void ParseKnobs(const json& doc, Measurements* out) {
+  auto kc = Columns(doc.at("columns").at("knobs"));
+  for (const char* need : {"knob", "point", "value", "status", "us"}) {
+    if (kc.count(need) == 0) {
+      throw std::runtime_error(fmt::format("columns.knobs has no '{}' column", need));
+    }
+  }
+  if (kc.count("us_rep") == 0) kc["us_rep"] = kc.at("us");
+  std::size_t cells = 0;
+  for (const auto& [name, at] : kc) cells = std::max(cells, at + 1);
+  int n = 0;
+  for (const json& row : doc.at("knobs")) {
+    ++n;
+    if (!row.is_array() || row.size() < cells) {
+      throw std::runtime_error(fmt::format("knobs row {}: not a list of {} cells", n, cells));
+    }
+    KnobMeasurement m;
+    m.row = n;
+    m.knob = row.at(kc.at("knob")).get<std::string>();
+    const json& point = row.at(kc.at("point"));
+    if (!point.is_object()) {
+      throw std::runtime_error(
+          fmt::format("knobs row {}: 'point' must be an object of workload entries", n));
+    }
+    for (const auto& [k, v] : point.items()) m.point.emplace_back(k, Text(v, k.c_str(), n));
+    std::sort(m.point.begin(), m.point.end());
+    m.value = Text(row.at(kc.at("value")), "value", n);
+    m.status = row.at(kc.at("status")).get<std::string>();
+    m.us = m.status == "ok" ? Time(row, kc) : 0;
+    if (m.status == "ok" && m.us <= 0) {
+      throw std::runtime_error(fmt::format("knobs row {}: an 'ok' row needs a time in 'us'", n));
+    }
+    out->knobs.push_back(std::move(m));
+  }
+}
+
 }  // namespace
+
+std::optional<MeasuredChoice> ChooseMeasured(const Measurements& m, std::string_view knob,
+                                             const PointMatcher& matches) {
+  const std::vector<std::pair<std::string, std::string>>* best = nullptr;
+  for (const KnobMeasurement& k : m.knobs) {
+    if (k.knob != knob) continue;
+    bool fits = true;
+    for (const auto& [entry, value] : k.point) fits = fits && matches(entry, value);
+    if (fits && (best == nullptr || k.point.size() > best->size())) best = &k.point;
+  }
+  if (best == nullptr) return std::nullopt;
+  MeasuredChoice out;
+  for (const KnobMeasurement& k : m.knobs) {
+    if (k.knob != knob || k.point != *best) continue;
+    out.candidates.push_back(&k);
+    if (k.status == "ok" && (out.fastest == nullptr || k.us < out.fastest->us)) out.fastest = &k;
+  }
+  if (out.fastest == nullptr) return std::nullopt;
+  for (const auto& [entry, value] : *best) {
+    out.point += (out.point.empty() ? "" : ", ") + entry + "=" + value;
+  }
+  if (out.point.empty()) out.point = "any workload";
+  return out;
+}
 
 bool ParseMeasurements(const std::string& text, Measurements* out, std::string* error) {
   try {
@@ -43,6 +116,14 @@ bool ParseMeasurements(const std::string& text, Measurements* out, std::string* 
       return false;
     }
     out->device = doc.value("device", "");
+    if (doc.contains("knobs")) ParseKnobs(doc, out);
+    if (!doc.contains("attention") && !doc.contains("moe")) {
+      if (!doc.contains("knobs")) {
+        *error = "the document has no 'attention', 'moe' or 'knobs' rows";
+        return false;
+      }
+      return true;
+    }
     const json& attn = doc.at("setup").at("attention");
     out->num_q_heads = attn.at("num_q_heads").get<int64_t>();
     out->num_kv_heads = attn.at("num_kv_heads").get<int64_t>();

@@ -12,6 +12,11 @@ std::string FormatModelReport(const ModelValues& model, bool explain) {
                        f.user_given ? ", given by the user" : "", f.source);
     if (!f.alternative.empty()) out += fmt::format("      alternative: {}\n", f.alternative);
   }
+  if (const MeasuredKnobs* m = model.measured()) {
+    out += fmt::format("measurements {}{}: {} knob rows\n", m->path,
+                       m->data.device.empty() ? "" : " (" + m->data.device + ")",
+                       m->data.knobs.size());
+  }
   out += "workload\n";
   for (const WorkloadItem& w : model.workload().items()) {
     out += fmt::format("  {} = {}  [{}] {}\n", w.name, w.value, w.origin, w.meaning);
@@ -23,8 +28,9 @@ std::string FormatModelReport(const ModelValues& model, bool explain) {
       continue;
     }
     std::string value = d.error.empty() ? d.value : "(none: " + d.error + ")";
-    out += fmt::format("  {} = {}{}\n", d.quantity, value,
-                       d.warnings.empty() ? "" : "  (rests on unconfirmed facts)");
+    std::string note = d.warnings.empty() ? "" : "  (rests on unconfirmed facts)";
+    if (!d.measured.empty()) note = "  (measured; the model's own choice: " + d.model_value + ")";
+    out += fmt::format("  {} = {}{}\n", d.quantity, value, note);
   }
   for (const auto& [name, r] : model.autotune()) {
     out += fmt::format("autotune {}: {} entries (enumerated {}, merged {}, valid {})\n", name,

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "engine/model/knobs.h"
 #include "engine/model/moe_knobs.h"
@@ -30,8 +31,9 @@ Derivation Dependent(const std::string& quantity, const Derivation& on) {
 
 }  // namespace
 
-ModelValues::ModelValues(Profile profile, Workload workload, std::vector<SearchSpace> spaces)
-    : profile_(std::move(profile)), workload_(std::move(workload)) {
+ModelValues::ModelValues(Profile profile, Workload workload, std::vector<SearchSpace> spaces,
+                         std::shared_ptr<const MeasuredKnobs> measured)
+    : profile_(std::move(profile)), workload_(std::move(workload)), measured_(std::move(measured)) {
   const Profile& p = profile_;
   const Workload& w = workload_;
   Add(DeriveSmemLimitBytes(p));
@@ -40,7 +42,7 @@ ModelValues::ModelValues(Profile profile, Workload workload, std::vector<SearchS
   Add(DerivePartitionSize(p, w));
   Add(DeriveV1MaxContext(p, w));
   Add(DeriveV1MinWork(p, w));
-  Derivation block = DerivePrefixBlock(p, w);
+  Derivation block = Measure(DerivePrefixBlock(p, w));
   Add(block);
   Add(block.error.empty() ? DerivePrefixNumWarps(p, w, std::stoll(block.value))
                           : Dependent("prefix_num_warps_below_sm80", block));
@@ -51,12 +53,12 @@ ModelValues::ModelValues(Profile profile, Workload workload, std::vector<SearchS
                       "the final `else` tier: above moe_medium_tier_max, up to "
                       "max_batched_tokens * topk"));
   // The default dict serves more than E tokens; the M <= E dict at most E.
-  Derivation def = DeriveMoeBlockM(p, w, experts * topk, max_pairs, "moe_default_block_m",
-                                   "the default dict: more than num_experts tokens");
+  Derivation def = Measure(DeriveMoeBlockM(p, w, experts * topk, max_pairs, "moe_default_block_m",
+                                           "the default dict: more than num_experts tokens"));
   Add(def);
   Derivation small =
-      DeriveMoeBlockM(p, w, topk - 1, std::min(experts, w.Get("max_batched_tokens")) * topk,
-                      "moe_small_block_m", "the M <= E dict: 1 to num_experts tokens");
+      Measure(DeriveMoeBlockM(p, w, topk - 1, std::min(experts, w.Get("max_batched_tokens")) * topk,
+                              "moe_small_block_m", "the M <= E dict: 1 to num_experts tokens"));
   Add(small);
   for (char which : {'n', 'k'}) {
     std::string name = fmt::format("moe_default_block_{}", which);
@@ -82,9 +84,49 @@ ModelValues::ModelValues(Profile profile, Workload workload, std::vector<SearchS
   }
 }
 
-void ModelValues::Add(const Derivation& d) {
+void ModelValues::Add(const Derivation& given) {
+  Derivation d = Measure(given);
   derivations_.push_back(d);
   values_[d.quantity] = ValueOf(d);
+}
+
+Derivation ModelValues::Measure(Derivation d) const {
+  if (!measured_ || !d.measured.empty()) return d;
+  auto matches = [this](const std::string& entry, const std::string& value) {
+    // `dtype` is written by name and kept in bytes.
+    std::string key = entry == "dtype" ? "dtype_bytes" : entry;
+    Workload w = workload_;
+    std::string ignored;
+    return w.Find(key) != nullptr && w.Set(entry, value, &ignored) &&
+           w.Get(key) == workload_.Get(key);
+  };
+  std::optional<MeasuredChoice> choice = ChooseMeasured(measured_->data, d.quantity, matches);
+  if (!choice) return d;
+  const KnobMeasurement& best = *choice->fastest;
+  std::string others;
+  for (const KnobMeasurement* c : choice->candidates) {
+    if (c == &best) continue;
+    others += fmt::format("; {}: {}", c->value,
+                          c->status == "ok" ? FormatNumber(c->us) + " us" : c->status);
+  }
+  d.model_value = d.error.empty() ? d.value : "(none: " + d.error + ")";
+  d.measured = fmt::format(
+      "{}, knobs row {}: {} ran in {} us at {}, the fastest of the {} "
+      "candidates measured there{}",
+      measured_->path, best.row, best.value, FormatNumber(best.us), choice->point,
+      choice->candidates.size(), others);
+  d.value = best.value;
+  d.error.clear();
+  d.warnings.clear();  // the value rests on the measurement, not on the facts
+  return d;
+}
+
+bool ModelValues::Measurable(const std::string& knob) const {
+  if (values_.count(knob) != 0 && !values_.find(knob)->second.is_list) return true;
+  for (const std::string& f : Functions()) {
+    if (knob.rfind(f + "(", 0) == 0 && knob.back() == ')') return true;
+  }
+  return false;
 }
 
 const Value* ModelValues::Find(std::string_view name) const {
@@ -113,8 +155,8 @@ std::optional<Value> ModelValues::Call(std::string_view name,
     v.error = "moe_block_m_for_numel: the tier bound " + *bound + " is out of range";
     return v;
   }
-  return ValueOf(DeriveMoeTierBlockM(profile_, workload_, std::stoll(*bound),
-                                     "moe_block_m_for_numel(" + *bound + ")"));
+  return ValueOf(Measure(DeriveMoeTierBlockM(profile_, workload_, std::stoll(*bound),
+                                             "moe_block_m_for_numel(" + *bound + ")")));
 }
 
 }  // namespace muh

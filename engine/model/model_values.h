@@ -11,14 +11,26 @@
 #include "engine/model/autotune.h"
 #include "engine/model/derivation.h"
 #include "engine/model/facts.h"
+#include "engine/model/measurements.h"
 #include "engine/model/value_source.h"
 #include "engine/model/workload.h"
 
 namespace muh {
 
+// A measurement file (measurements.h) and the name it is shown by.
+struct MeasuredKnobs {
+  std::string path;
+  Measurements data;
+};
+
 class ModelValues : public ValueSource {
  public:
-  ModelValues(Profile profile, Workload workload, std::vector<SearchSpace> spaces);
+  // With `measured`, a knob it has candidates for at the workload's point
+  // takes the fastest of them instead of the model's choice (measured
+  // beats modelled), and the values derived from that knob are derived
+  // from the measured value.
+  ModelValues(Profile profile, Workload workload, std::vector<SearchSpace> spaces,
+              std::shared_ptr<const MeasuredKnobs> measured = nullptr);
 
   const Value* Find(std::string_view name) const override;
   std::vector<std::string> Names() const override;
@@ -31,12 +43,19 @@ class ModelValues : public ValueSource {
   // Every scalar derivation, in the order `muhpatch model` prints them.
   const std::vector<Derivation>& derivations() const { return derivations_; }
   const std::map<std::string, AutotuneResult>& autotune() const { return autotune_; }
+  const MeasuredKnobs* measured() const { return measured_.get(); }
+  // Whether `knob` names a quantity or a call (`moe_block_m_for_numel(64)`)
+  // that a measurement can decide.
+  bool Measurable(const std::string& knob) const;
 
  private:
   void Add(const Derivation& d);
+  // `d`, decided by the measurements where they have data for it.
+  Derivation Measure(Derivation d) const;
 
   Profile profile_;
   Workload workload_;
+  std::shared_ptr<const MeasuredKnobs> measured_;
   std::vector<Derivation> derivations_;
   std::map<std::string, AutotuneResult> autotune_;
   std::map<std::string, Value, std::less<>> values_;

@@ -65,6 +65,15 @@ bool ApplyOrThrow(const std::string& display_path, const std::string& text, Prof
       error(kv.first.Mark(), fmt::format("unknown key '{}' in profile{}", k, DidYouMean(k, top)));
     }
   }
+  // The name reports print: the file's `profile:`, or the file itself.
+  profile->set_name(display_path);
+  if (YAML::Node name = root["profile"]) {
+    if (!name.IsScalar() || name.as<std::string>().empty()) {
+      error(name.Mark(), "'profile' must be a name");
+    } else {
+      profile->set_name(name.as<std::string>());
+    }
+  }
   YAML::Node facts = root["facts"];
   if (!facts || !facts.IsMap()) {
     error(facts ? facts.Mark() : root.Mark(), "'facts' must map fact names to values");

@@ -17,6 +17,12 @@ TEST_CASE("a profile file overrides facts with their source") {
   CHECK(p.Find("smem_per_block")->source == "card.yaml");
   CHECK(p.Find("smem_per_block")->confidence == Confidence::kMeasured);
   CHECK(p.Find("compute_units")->source == "ixsmi -q");
+  // Reports print the profile's own name, not the built-in one's.
+  CHECK(p.name() == "lab-7");
+  Profile unnamed = Profile::BiV100();
+  REQUIRE(ApplyProfileYaml("cards/x.yaml", "facts:\n  compute_units: 16\n", &unnamed, &errs));
+  CHECK(unnamed.name() == "cards/x.yaml");
+  CHECK(Profile::BiV100().name() == "bi100");
 }
 
 TEST_CASE("profile errors are located in the file") {

@@ -1,9 +1,14 @@
 #include "engine/model/serve_args.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cctype>
 #include <utility>
+
+#include "engine/base/edit_distance.h"
+#include "engine/model/vllm_options.h"
 
 namespace muh {
 
@@ -22,6 +27,14 @@ constexpr Option kOptions[] = {
 
 bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
+// A word argparse takes for an option: it starts with '-', and is neither
+// "-", "--" nor a negative number (vLLM declares no option that looks like
+// one).
+bool IsOptionWord(const std::string& word) {
+  if (word.size() < 2 || word[0] != '-' || word == "--") return false;
+  return !(std::isdigit(static_cast<unsigned char>(word[1])) || word[1] == '.');
+}
+
 bool ParseCount(const std::string& text, int64_t* out) {
   if (text.empty() || text.size() > 10 ||
       !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; })) {
@@ -33,14 +46,20 @@ bool ParseCount(const std::string& text, int64_t* out) {
 
 }  // namespace
 
-bool SplitShellWords(std::string_view text, std::vector<std::string>* words, std::string* error) {
+bool SplitShellWords(std::string_view text, std::vector<std::string>* words, std::string* error,
+                     std::vector<std::size_t>* starts) {
   std::string word;
   bool in_word = false;
+  std::size_t word_start = 0;
   std::size_t i = 0;
   while (i < text.size()) {
     char c = text[i];
+    if (!in_word) word_start = i;  // where the word is, if this byte starts one
     if (IsSpace(c)) {
-      if (in_word) words->push_back(std::move(word));
+      if (in_word) {
+        words->push_back(std::move(word));
+        if (starts != nullptr) starts->push_back(word_start);
+      }
       word.clear();
       in_word = false;
       ++i;
@@ -81,33 +100,63 @@ bool SplitShellWords(std::string_view text, std::vector<std::string>* words, std
       ++i;
     }
   }
-  if (in_word) words->push_back(std::move(word));
+  if (in_word) {
+    words->push_back(std::move(word));
+    if (starts != nullptr) starts->push_back(word_start);
+  }
   return true;
 }
 
-bool WorkloadFromServeArgs(std::string_view args, Workload* w, std::vector<std::string>* errors) {
+bool WorkloadFromServeArgs(std::string_view args, Workload* w, std::vector<std::string>* errors,
+                           std::vector<ServeArgWarning>* warnings) {
   std::size_t before = errors->size();
   std::vector<std::string> words;
+  std::vector<std::size_t> starts;
   std::string err;
-  if (!SplitShellWords(args, &words, &err)) {
+  if (!SplitShellWords(args, &words, &err, &starts)) {
     errors->push_back(err);
     return false;
   }
+  auto warn = [&](std::size_t i, std::string message) {
+    if (warnings != nullptr) warnings->push_back({i < starts.size() ? starts[i] : 0, message});
+  };
   std::vector<std::pair<std::string, int64_t>> set;
   for (std::size_t i = 0; i < words.size(); ++i) {
     const std::string& word = words[i];
+    if (!IsOptionWord(word)) continue;
+    std::size_t eq = word.find('=');
+    std::string name = word.substr(0, eq);
+    if (name.rfind("--", 0) == 0) std::replace(name.begin() + 2, name.end(), '_', '-');
+    OptionMatch match = MatchVllmOption(name);
+    if (!match.ambiguous.empty()) {
+      warn(i, fmt::format("'{}' is ambiguous to vLLM 0.6.3: it could be {}; vLLM refuses it, and "
+                          "nothing is read from it",
+                          name, fmt::join(match.ambiguous, ", ")));
+      continue;
+    }
+    if (match.option.empty()) {
+      warn(i, fmt::format("'{}' is not an option of vLLM 0.6.3's `vllm serve`{}; vLLM refuses it, "
+                          "and nothing is read from it",
+                          name, DidYouMean(name, VllmServeOptions())));
+      continue;
+    }
+    if (match.option == "--config") {
+      warn(i,
+           "'--config' loads options from a file that muhpatch does not read: give the "
+           "options that size the kernels on the command line");
+      continue;
+    }
     for (const Option& o : kOptions) {
       std::string flag = o.flag;
+      if (match.option != flag) continue;
       std::string value;
       bool has_value = false;
-      if (word == flag) {
+      if (eq == std::string::npos) {
         has_value = i + 1 < words.size() && words[i + 1].rfind("--", 0) != 0;
         if (has_value) value = words[++i];
-      } else if (word.rfind(flag + "=", 0) == 0) {
-        value = word.substr(flag.size() + 1);
-        has_value = true;
       } else {
-        continue;
+        value = word.substr(eq + 1);
+        has_value = true;
       }
       if (!has_value) {
         errors->push_back(fmt::format("'{}' needs a value", flag));

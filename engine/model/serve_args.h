@@ -4,6 +4,7 @@
 // `#` comments are understood. Pure: text in, workload entries out.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -12,19 +13,33 @@
 
 namespace muh {
 
+// Something vLLM would refuse in a serving command line, at byte `offset`
+// of it: muhpatch warns and reads nothing from that word.
+struct ServeArgWarning {
+  std::size_t offset = 0;
+  std::string message;
+};
+
 // Sets tensor_parallel_size (-tp, --tensor-parallel-size), max_num_seqs
 // (--max-num-seqs), max_batched_tokens (--max-num-batched-tokens),
 // max_model_len (--max-model-len) and dtype (--dtype: float16/half,
 // bfloat16, float32/float; auto leaves it), from `--opt VALUE` or
-// `--opt=VALUE`; the last occurrence wins, as in argparse. Other arguments
-// are not read. Entries are marked as from "serve args". On any error
-// nothing is set and false is returned with one message per problem, each
-// naming the option.
-bool WorkloadFromServeArgs(std::string_view args, Workload* w, std::vector<std::string>* errors);
+// `--opt=VALUE`; the last occurrence wins, as in argparse. Options are
+// read as vLLM 0.6.3's argparse reads them (vllm_options.h): `_` for `-`
+// in a `--` name, and an unambiguous prefix of an option is that option
+// (`--max-num-batched-token`). A word that names no option of `vllm
+// serve`, or more than one, is a warning with the likeliest option, as is
+// `--config FILE` (its options are not read). Other arguments are not
+// read. Entries are marked as from "serve args". On any error nothing is
+// set and false is returned with one message per problem, each naming the
+// option.
+bool WorkloadFromServeArgs(std::string_view args, Workload* w, std::vector<std::string>* errors,
+                           std::vector<ServeArgWarning>* warnings = nullptr);
 
 // Splits a command line into words as a POSIX shell would (quotes,
-// backslashes, continuations, comments). False with `error` on an
-// unterminated quote.
-bool SplitShellWords(std::string_view text, std::vector<std::string>* words, std::string* error);
+// backslashes, continuations, comments), with the byte where each word
+// starts when `starts` is given. False with `error` on an unterminated quote.
+bool SplitShellWords(std::string_view text, std::vector<std::string>* words, std::string* error,
+                     std::vector<std::size_t>* starts = nullptr);
 
 }  // namespace muh

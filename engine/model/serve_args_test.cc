@@ -2,8 +2,11 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
+
+#include "engine/model/vllm_options.h"
 
 namespace muh {
 
@@ -65,6 +68,65 @@ TEST_CASE("shell words: continuations, escapes, comments") {
   std::string err;
   REQUIRE(SplitShellWords("a \\\n  b\\ c \"d \\\"e\\\"\" 'f\\g' # h i\nj", &words, &err));
   CHECK(words == std::vector<std::string>{"a", "b c", "d \"e\"", "f\\g", "j"});
+}
+
+}  // namespace muh
+
+namespace muh {
+
+namespace {
+// The warnings' messages, and the byte of each.
+std::vector<std::string> Warned(const std::string& args, Workload* w) {
+  std::vector<std::string> errors;
+  std::vector<ServeArgWarning> warnings;
+  REQUIRE(WorkloadFromServeArgs(args, w, &errors, &warnings));
+  std::vector<std::string> out;
+  for (const ServeArgWarning& x : warnings)
+    out.push_back(std::to_string(x.offset) + " " + x.message);
+  return out;
+}
+}  // namespace
+
+TEST_CASE("serve args: an unambiguous prefix is the option, as in argparse") {
+  Workload w = Workload::Defaults();
+  CHECK(Warned("vllm serve m --max-num-batched-token 4096 --max-model 2048 --tensor-p=2", &w)
+            .empty());
+  CHECK(w.Get("max_batched_tokens") == 4096);
+  CHECK(w.Get("max_model_len") == 2048);
+  CHECK(w.Get("tensor_parallel_size") == 2);
+  // FlexibleArgumentParser: `_` for `-` in a `--` name.
+  CHECK(Warned("--max_num_seqs 3", &w).empty());
+  CHECK(w.Get("max_num_seqs") == 3);
+  // Other options, whole or abbreviated, are read as nothing, without a word.
+  CHECK(Warned("--enforce-eager --gpu-memory-util 0.9 --seed -1 --trust-remote", &w).empty());
+}
+
+TEST_CASE("serve args: a typo or an ambiguous prefix is warned, with the likeliest option") {
+  Workload w = Workload::Defaults();
+  CHECK(Warned("vllm serve m \\\n  --max-num-bached-tokens 4096 --max-num 8", &w) ==
+        std::vector<std::string>{
+            "17 '--max-num-bached-tokens' is not an option of vLLM 0.6.3's `vllm serve` (did "
+            "you mean '--max-num-batched-tokens'?); vLLM refuses it, and nothing is read from it",
+            "46 '--max-num' is ambiguous to vLLM 0.6.3: it could be --max-num-batched-tokens, "
+            "--max-num-seqs; vLLM refuses it, and nothing is read from it"});
+  CHECK(w.Get("max_batched_tokens") == Workload::Defaults().Get("max_batched_tokens"));
+  CHECK(Warned("--config serve.yaml", &w) ==
+        std::vector<std::string>{"0 '--config' loads options from a file that muhpatch does not "
+                                 "read: give the options that size the kernels on the command "
+                                 "line"});
+}
+
+TEST_CASE("the option list: vLLM 0.6.3's, sorted, with the ones the model reads") {
+  const std::vector<std::string>& o = VllmServeOptions();
+  CHECK(std::is_sorted(o.begin(), o.end()));
+  CHECK(o.size() == 120);
+  for (const char* need : {"-tp", "--tensor-parallel-size", "--max-num-seqs",
+                           "--max-num-batched-tokens", "--max-model-len", "--dtype", "--port"}) {
+    CHECK(std::binary_search(o.begin(), o.end(), std::string(need)));
+  }
+  CHECK(MatchVllmOption("--max-num-seq").option == "--max-num-seqs");
+  CHECK(MatchVllmOption("--max").ambiguous.size() > 2);
+  CHECK(MatchVllmOption("--nope").option.empty());
 }
 
 }  // namespace muh

@@ -13,7 +13,10 @@ int LeaveDeadSitesAlone(PlanResult* plan, const std::map<std::string, SourceText
   int left = 0;
   std::set<std::string> touched;
   for (RuleOutcome& o : plan->outcomes) {
-    if (o.status != RuleStatus::kRewrites && o.status != RuleStatus::kAlreadyApplied) continue;
+    if (o.status != RuleStatus::kRewrites && o.status != RuleStatus::kAlreadyApplied &&
+        o.status != RuleStatus::kHandTuned) {
+      continue;
+    }
     int dead = 0;
     for (const Site& site : o.found) {
       if (site.liveness != "dead") continue;
@@ -37,7 +40,9 @@ int LeaveDeadSitesAlone(PlanResult* plan, const std::map<std::string, SourceText
     if (dead > 0 && dead == static_cast<int>(o.found.size())) {
       o.status = RuleStatus::kDead;
     } else if (o.status == RuleStatus::kRewrites && o.edits <= 0) {
-      o.status = RuleStatus::kAlreadyApplied;
+      bool kept = false;
+      for (const Site& s : o.found) kept = kept || s.kept;
+      o.status = kept ? RuleStatus::kHandTuned : RuleStatus::kAlreadyApplied;
     }
   }
   for (const std::string& path : touched) {

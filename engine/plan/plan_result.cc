@@ -20,6 +20,8 @@ const char* RuleStatusName(RuleStatus s) {
       return "failed";
     case RuleStatus::kDead:
       return "dead";
+    case RuleStatus::kHandTuned:
+      return "hand-tuned";
   }
   return "failed";
 }
@@ -39,7 +41,7 @@ const RuleOutcome* PlanResult::Find(const std::string& rule_id) const {
 }
 
 std::string PlanSummary(const PlanResult& plan) {
-  int rewrites = 0, done = 0, skipped = 0, no_value = 0, failed = 0, dead = 0;
+  int rewrites = 0, done = 0, skipped = 0, no_value = 0, failed = 0, dead = 0, kept = 0;
   for (const RuleOutcome& o : plan.outcomes) {
     rewrites += o.status == RuleStatus::kRewrites;
     done += o.status == RuleStatus::kAlreadyApplied;
@@ -47,10 +49,14 @@ std::string PlanSummary(const PlanResult& plan) {
     no_value += o.status == RuleStatus::kNoValue;
     failed += o.status == RuleStatus::kFailed;
     dead += o.status == RuleStatus::kDead;
+    for (const Site& s : o.found) kept += s.kept;
   }
   std::string out = fmt::format("{} rules: {} rewrite, {} already at their value, {} skipped",
                                 plan.outcomes.size(), rewrites, done, skipped);
   if (dead > 0) out += fmt::format(", {} dead", dead);
+  if (kept > 0) {
+    out += fmt::format(", {} hand-tuned site{} kept", kept, kept == 1 ? "" : "s");
+  }
   if (no_value > 0) out += fmt::format(", {} without a valid value", no_value);
   if (failed > 0) out += fmt::format(", {} failed", failed);
   return out;

@@ -22,9 +22,12 @@ enum class RuleStatus {
   kNoValue,         // the model has no valid value for the knob (a note says why)
   kFailed,          // an error was reported for it; none of its edits is kept
   kDead,            // every site is dead code on the served platform: left alone
+  // No edit, and a site holds a value tuned by hand, kept (Site::kept);
+  // the others, if any, are at the rule's value.
+  kHandTuned,
 };
 
-// "rewrites", "at value", "skipped", "no value", "failed", "dead".
+// "rewrites", "at value", "skipped", "no value", "failed", "dead", "hand-tuned".
 const char* RuleStatusName(RuleStatus s);
 
 // Whether a rule in state `s` manages nothing in the tree (skipped by its
@@ -44,9 +47,20 @@ struct Site {
   std::string wanted;
   bool deletes = false;  // a `delete:` rule: the lines go
   // The rule states `upstream:` and the site holds neither that value nor
-  // the model's: someone tuned it by hand.
+  // the rule's (its pin or the model's) nor one muhpatch wrote (--patch):
+  // someone tuned it by hand.
   bool hand_tuned = false;
+  // A hand-tuned site left alone: the rule has no `retune: true` and the
+  // run no --retune. `why` then holds the derivation of the value not written.
+  bool kept = false;
+  // The site holds a `+` line of --patch FILE: muhpatch wrote its value.
+  bool ours = false;
   std::string upstream;  // the rule's `upstream:` value, when it states one
+  // When the rule pins its value (`pin:`): the reason, and the model's own
+  // value beside it (`wanted` is the pin).
+  std::string pin_reason;
+  std::string model;
+  std::string why;
   // Filled by the caller's liveness analysis: "live", "dead", "unknown", or
   // empty when none ran; the reason and its evidence (`file:line: what`).
   std::string liveness;
@@ -83,7 +97,9 @@ struct PlanResult {
 };
 
 // "17 rules: 8 rewrite, 5 already at their value, 4 skipped" (and, when
-// there are any, ", 1 without a valid value, 2 failed")
+// there are any, ", 1 dead, 2 hand-tuned sites kept, 1 without a valid
+// value, 2 failed"; a rule whose sites are at value or kept by hand counts
+// only among the kept sites)
 std::string PlanSummary(const PlanResult& plan);
 
 }  // namespace muh

@@ -70,6 +70,9 @@ class Planner {
   Diagnostic FoundNothing(const Rule& rule, const SourceText& file, std::string msg);
   void PlanMatch(const Rule& rule, const SourceText& file, const QueryMatch& match,
                  RuleOutcome* outcome);
+  // Whether bytes [begin, end) of `file` lie on `+` lines of the patch
+  // muhpatch wrote before (RuleSet::written_by_muhpatch).
+  bool WrittenByMuhpatch(const SourceText& file, std::size_t begin, std::size_t end) const;
   void AddEdit(const Edit& e, RuleOutcome* outcome);
   // Keeps the rule's staged edits unless it failed or one overlaps another
   // rule's (then the rule fails, naming both).

@@ -4,8 +4,10 @@
 // rule's edits (see rule_planner.h).
 #include <fmt/format.h>
 
+#include <functional>
 #include <string_view>
 
+#include "engine/base/one_line.h"
 #include "engine/plan/config_list.h"
 #include "engine/plan/rule_planner.h"
 #include "engine/python/py_literal.h"
@@ -59,6 +61,22 @@ void Planner::Fail(const std::string& rule_id) {
   }
 }
 
+bool Planner::WrittenByMuhpatch(const SourceText& file, std::size_t begin, std::size_t end) const {
+  auto it = rules_.written_by_muhpatch.find(file.path());
+  if (it == rules_.written_by_muhpatch.end()) return false;
+  if (it->second.content_hash != std::hash<std::string_view>{}(file.bytes())) return false;
+  // Every line the site spans must be a `+` line.
+  std::size_t at = begin;
+  while (true) {
+    bool inside = false;
+    for (const auto& [b, e] : it->second.ranges) inside = inside || (b <= at && at < e);
+    if (!inside) return false;
+    std::size_t nl = file.bytes().find('\n', at);
+    if (nl == std::string::npos || nl + 1 >= end) return true;
+    at = nl + 1;
+  }
+}
+
 void Planner::PlanMatch(const Rule& rule, const SourceText& file, const QueryMatch& match,
                         RuleOutcome* outcome) {
   const Capture* target = match.Find(rule.target);
@@ -84,7 +102,8 @@ void Planner::PlanMatch(const Rule& rule, const SourceText& file, const QueryMat
       std::string text;
       std::string error;
       std::string why;
-      if (!rule.with.Expand(match, values_, &text, &error, &why)) {
+      bool valued = rule.with.Expand(match, values_, &text, &error, &why);
+      if (!valued && !rule.pin) {
         // The model derives no valid value here: the knob is left alone,
         // like an unmet precondition, and the note names the constraint.
         outcome->reason =
@@ -95,15 +114,52 @@ void Planner::PlanMatch(const Rule& rule, const SourceText& file, const QueryMat
         outcome->found.push_back(site);
         return;
       }
-      text = DropEqualBranches(text);
+      std::string model = valued ? DropEqualBranches(text) : "";
+      text = model;
+      if (rule.pin) {
+        // The pin decides; the model's value is shown beside it.
+        text = rule.pin->value;
+        site.pin_reason = rule.pin->reason;
+        site.model = valued ? model : "(none: " + error + ")";
+        why = fmt::format("pinned by the rule ({}:{}): {}\nthe model's own value: {}\n",
+                          rules_.path, rule.pin->loc.line, rule.pin->reason, site.model) +
+              why;
+      }
       site.wanted = text;
+      site.ours = WrittenByMuhpatch(file, target->begin, target->end);
       if (rule.upstream) {
         site.upstream = *rule.upstream;
-        site.hand_tuned =
-            !SameValue(*rule.upstream, target->text) && !SameValue(text, target->text);
+        site.hand_tuned = !SameValue(*rule.upstream, target->text) &&
+                          !SameValue(text, target->text) &&
+                          !(valued && SameValue(model, target->text)) && !site.ours;
+      }
+      if (SameValue(text, target->text)) {
+        outcome->found.push_back(site);
+        return;
+      }
+      if (site.hand_tuned && !rule.retune) {
+        // The maintainers' value wins over the model's guess: left alone,
+        // and said where.
+        site.kept = true;
+        site.why = why;
+        outcome->found.push_back(site);
+        Diagnostic note =
+            At(file.path(), target->begin, Severity::kNote,
+               fmt::format("rule '{}' keeps '{}', a hand-tuned value: neither upstream's '{}' nor "
+                           "the {} '{}' (--retune, or `retune: true` on the rule, overwrites it; "
+                           "`pin:` accepts it with a reason)",
+                           rule.id, OneLine(target->text, 60), *rule.upstream,
+                           rule.pin ? "pin" : "model's", OneLine(text, 60)));
+        // Where the rule's state was decided, for verify's state check.
+        if (!outcome->decided_at) {
+          outcome->decided_at = note;
+          outcome->decided_at->message = fmt::format("rule '{}' keeps '{}', a hand-tuned value",
+                                                     rule.id, OneLine(target->text, 60));
+        }
+        out_->diagnostics.push_back(std::move(note));
+        return;
       }
       outcome->found.push_back(site);
-      if (SameValue(text, target->text)) return;
       if (site.hand_tuned) {
         out_->diagnostics.push_back(
             At(file.path(), target->begin, Severity::kWarning,

@@ -195,7 +195,9 @@ void Planner::PlanRule(const Rule& rule) {
   }
   CommitStaged(&outcome);
   if (outcome.status == RuleStatus::kRewrites && outcome.edits == 0) {
-    outcome.status = RuleStatus::kAlreadyApplied;
+    bool kept = false;
+    for (const Site& s : outcome.found) kept = kept || s.kept;
+    outcome.status = kept ? RuleStatus::kHandTuned : RuleStatus::kAlreadyApplied;
   }
   out_->outcomes.push_back(outcome);
 }

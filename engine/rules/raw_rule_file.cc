@@ -16,14 +16,15 @@ namespace {
 constexpr long kMaxSearchCandidates = 100000;
 
 const std::vector<std::string> kTopKeys = {"version", "values",   "workload", "search_spaces",
-                                           "rules",   "liveness", "exclude"};
+                                           "rules",   "liveness", "exclude",  "measurements"};
 const std::vector<std::string> kLivenessKeys = {"entry", "platform", "declared"};
 const std::vector<std::string> kDeclaredKeys = {"path", "callee", "reads-keys", "imports-nothing",
                                                 "source"};
 const std::vector<std::string> kSpaceKeys = {"kernel", "dims", "ignore", "max_new", "constraints"};
 const std::vector<std::string> kRuleKeys = {
-    "id",        "description", "files",  "query",     "replace",       "with",         "delete",
-    "append-to", "entries",     "expect", "done-when", "preconditions", "also-matches", "upstream"};
+    "id",           "description", "files",   "query",  "replace",   "with",
+    "delete",       "append-to",   "entries", "expect", "done-when", "preconditions",
+    "also-matches", "upstream",    "retune",  "pin"};
 const std::vector<std::string> kPreconditionKeys = {"name", "files", "present", "absent",
                                                     "required"};
 
@@ -49,6 +50,27 @@ RawPrecondition ReadPrecondition(YamlReader* l, const YAML::Node& node) {
       l->ScalarList(kv.first, kv.second, &p.files);
   }
   return p;
+}
+
+const std::vector<std::string> kPinKeys = {"value", "reason"};
+
+// `pin: {value: V, reason: "..."}`: both keys, each a scalar.
+void ReadPin(YamlReader* l, const YAML::Node& key, const YAML::Node& node, RawRule* r) {
+  r->pin.present = true;
+  r->pin.key_mark = key.Mark();
+  r->pin.mark = node.Mark();
+  if (!node.IsMap()) {
+    l->Error(node.Mark(), "'pin' must be a mapping: {value: V, reason: \"why\"}");
+    return;
+  }
+  l->CheckKeys(node, kPinKeys, "pin");
+  for (const auto& kv : node) {
+    std::string k = kv.first.as<std::string>();
+    if (k == "value")
+      l->Scalar(kv.first, kv.second, &r->pin_value);
+    else if (k == "reason")
+      l->Scalar(kv.first, kv.second, &r->pin_reason);
+  }
 }
 
 RawRule ReadRule(YamlReader* l, const YAML::Node& node) {
@@ -83,6 +105,10 @@ RawRule ReadRule(YamlReader* l, const YAML::Node& node) {
       l->Scalar(kv.first, kv.second, &r.done_when);
     else if (k == "upstream")
       l->Scalar(kv.first, kv.second, &r.upstream);
+    else if (k == "retune")
+      l->Scalar(kv.first, kv.second, &r.retune);
+    else if (k == "pin")
+      ReadPin(l, kv.first, kv.second, &r);
     else if (k == "files") {
       r.files_key.present = true;
       r.files_key.key_mark = kv.first.Mark();
@@ -414,6 +440,8 @@ bool ReadRuleFile(const std::string& display_path, const std::string& text, RawR
   for (const auto& kv : root) {
     if (kv.first.as<std::string>() == "exclude")
       reader.ScalarList(kv.first, kv.second, &out->exclude);
+    if (kv.first.as<std::string>() == "measurements")
+      reader.Scalar(kv.first, kv.second, &out->measurements);
   }
   // The model is built from the workload and search spaces: only from
   // sections that checked out.

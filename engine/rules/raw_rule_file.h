@@ -27,7 +27,9 @@ struct RawRule {
   YAML::Mark mark;
   std::vector<std::string> misspelled;  // keys that unknown keys probably meant
   RawScalar id, description, query, replace, with, del, append_to, entries, expect, done_when,
-      upstream;
+      upstream, retune;
+  // `pin:`, a mapping: its own mark, and its `value` and `reason`.
+  RawScalar pin, pin_value, pin_reason;
   std::vector<RawScalar> files;
   std::vector<RawScalar> also_matches;
   RawScalar files_key;
@@ -54,6 +56,7 @@ struct RawRuleFile {
   std::vector<RawRule> rules;
   LivenessFacts liveness;          // `liveness:`, or the defaults
   std::vector<RawScalar> exclude;  // `exclude:` globs
+  RawScalar measurements;          // `measurements:` a muhpatch-probe/1 file
 };
 
 // Reads `text`, the rule file `display_path`. False, with every shape error

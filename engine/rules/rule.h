@@ -2,9 +2,11 @@
 // every capture and value name the rule mentions is known to exist.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/liveness/liveness_types.h"
@@ -59,10 +61,21 @@ struct Rule {
   // applied, for rewrites after which `query` no longer matches (deletions).
   std::shared_ptr<const Query> done_when;
   // `upstream:` the value the site holds in the unpatched upstream code, as
-  // source text. A site holding neither this nor the model's value was
-  // tuned by hand: diff and apply warn before replacing it, and verify
-  // calls it hand-edited.
+  // source text. A site holding neither this nor the rule's value (nor one
+  // that muhpatch wrote, per --patch) was tuned by hand: it is kept and
+  // reported, unless `retune`.
   std::optional<std::string> upstream;
+  // `retune: true` (or --retune for every rule): hand-tuned values are
+  // overwritten, with a warning.
+  bool retune = false;
+  // `pin: {value: V, reason: "..."}`: the rule writes V (Python source text)
+  // whatever the model derives; the reason is shown wherever the value is.
+  struct Pin {
+    std::string value;
+    std::string reason;
+    RuleLoc loc;
+  };
+  std::optional<Pin> pin;
   std::vector<Precondition> preconditions;
 };
 
@@ -81,6 +94,16 @@ struct RuleSet {
   // knobs leaves out (with .gitignore'd files); rules' own `files` may
   // still name such paths.
   std::vector<std::string> exclude;
+  // The lines of each file that hold a `+` line of the patch muhpatch wrote
+  // before (--patch FILE on diff, apply, status and verify): a site there
+  // holds muhpatch's own value, never a hand-tuned one. Valid only for the
+  // bytes they were found in (`content_hash`); the plan ignores them for
+  // any other content (the idempotence re-plan, a tree with a patch undone).
+  struct WrittenLines {
+    std::size_t content_hash = 0;
+    std::vector<std::pair<std::size_t, std::size_t>> ranges;  // [begin, end) bytes
+  };
+  std::map<std::string, WrittenLines> written_by_muhpatch;
 };
 
 }  // namespace muh

@@ -202,6 +202,27 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
       rule.upstream = r.upstream.value;
     }
   }
+  if (r.retune.present) {
+    if (r.retune.value == "true" || r.retune.value == "false") {
+      rule.retune = r.retune.value == "true";
+    } else {
+      l_.Error(r.retune.mark,
+               fmt::format("'retune' must be true or false, got '{}'", r.retune.value));
+    }
+  }
+  if (r.pin.present) {
+    if (rule.action != ActionKind::kReplace && actions != 0) {
+      l_.Error(r.pin.key_mark, "'pin' only goes with 'replace'");
+    } else if (!r.pin_value.present || r.pin_value.value.empty()) {
+      l_.Error(r.pin.mark, "'pin' needs 'value': the Python text to write");
+    } else if (!r.pin_reason.present || r.pin_reason.value.empty()) {
+      l_.Error(r.pin.mark, "'pin' needs 'reason': why this value (who measured or decided it)");
+    } else {
+      rule.pin = Rule::Pin{r.pin_value.value,
+                           r.pin_reason.value,
+                           {r.pin.key_mark.line + 1, r.pin.key_mark.column + 1}};
+    }
+  }
   for (const RawPrecondition& rp : r.preconditions) {
     Precondition p;
     p.loc = {rp.mark.line + 1, rp.mark.column + 1};

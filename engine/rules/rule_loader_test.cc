@@ -113,6 +113,31 @@ TEST_CASE("query offsets map through every scalar style") {
 
 namespace muh {
 
+TEST_CASE("retune and pin load; a pin needs its value and its reason") {
+  std::string text = kGood;
+  text +=
+      "    upstream: \"512\"\n    retune: true\n    pin: {value: 48 * 1024, reason: \"ixsmi\"}\n";
+  RuleSet set;
+  std::vector<Diagnostic> errs;
+  REQUIRE(LoadRules("r.yaml", text, {}, &set, &errs));
+  CHECK(set.rules[0].retune);
+  REQUIRE(set.rules[0].pin);
+  CHECK(set.rules[0].pin->value == "48 * 1024");
+  CHECK(set.rules[0].pin->reason == "ixsmi");
+  CHECK(set.rules[0].pin->loc.line == 14);
+  CHECK(Errors(std::string(kGood) + "    pin: {value: 1}\n") ==
+        "r.yaml:12:10: error: 'pin' needs 'reason': why this value (who measured or decided "
+        "it)\n");
+  CHECK(Errors(std::string(kGood) + "    pin: 48\n") ==
+        "r.yaml:12:10: error: 'pin' must be a mapping: {value: V, reason: \"why\"}\n");
+  CHECK(Errors(std::string(kGood) + "    pin: {valeu: 1, reason: r}\n") ==
+        "r.yaml:12:11: error: unknown key 'valeu' in pin (did you mean 'value'?)\n");
+  CHECK(Errors(std::string(kGood) + "    pin: {reason: r}\n") ==
+        "r.yaml:12:10: error: 'pin' needs 'value': the Python text to write\n");
+  CHECK(Errors(std::string(kGood) + "    retune: yes\n") ==
+        "r.yaml:12:13: error: 'retune' must be true or false, got 'yes'\n");
+}
+
 namespace {
 std::string SpaceWith(const std::string& constraints) {
   return std::string(kGood) +

@@ -86,11 +86,12 @@ done
 usage_error "tree/vllm/utils.py: error: not a directory" diff rules.yaml tree/vllm/utils.py
 usage_error "tree: error: is a directory, not a file" diff tree tree
 usage_error "muhpatch: error: --patch: 1 required TEXT missing" verify rules.yaml tree --patch
-# --patch belongs to verify only. (Today's message lists the two words in
-# reverse order, "x.diff --patch"; only the exit code and the option name are checked.)
+# diff, apply and status take --patch too (the patch muhpatch wrote before,
+# issue 25): a missing one is bad input, named.
 mp diff rules.yaml tree --patch x.diff
-[[ $code -eq 2 && -z $out && $err == *--patch* ]] || fail "diff --patch: exit $code, stderr '$err'"
-ok "muhpatch diff ... --patch -> 2"
+[[ $code -eq 2 && -z $out && $err == "x.diff: error: cannot open (No such file or directory)" ]] ||
+  fail "diff --patch x.diff: exit $code, stderr '$err'"
+ok "muhpatch diff ... --patch x.diff (missing) -> 2"
 
 # --- --rule -------------------------------------------------------------------------------
 for c in diff apply verify; do

@@ -437,6 +437,9 @@ ok "6. patched tree, patch with a hunk line the rules do not make: exit 1, stale
 # the rules then reproduce committed.diff, not ov.diff: stale. With the
 # override, it is clean.
 fresh patched --set smem_per_block=65536
+# The override's values are ov.diff's `+` lines: with --patch ov.diff they
+# are muhpatch's own, not hand-tuned (diff's notes the same way).
+notes=$("$muhpatch" diff rules.yaml tree --patch ov.diff 2>&1 >/dev/null)
 mp rules.yaml tree --patch ov.diff
 expect "patched with the override --patch ov.diff" 1 "$out" "$(lines "$notes" "verify: drift: ov.diff is stale: $(stale_tail ov.diff)")"
 stale_stdout ov.diff committed.diff "patched with the override --patch ov.diff"
@@ -470,27 +473,41 @@ PY
   fail "the hand-edit of $crlf_file changed more than line $l"
 snap
 # The rule states upstream's value: a value that is neither it nor the
-# model's is hand-edited (diff warns before overwriting it, as verify's
-# plan does).
-"$muhpatch" diff rules.yaml tree >/dev/null 2>notes.txt || fail "diff after the hand edit failed"
+# model's is hand-tuned. diff keeps it and says so; verify, without the
+# patch to tell when the value changed, does the same and finds nothing
+# left to change (issue 25: the maintainers' values win over the model's).
+"$muhpatch" diff rules.yaml tree >kept.diff 2>notes.txt || fail "diff after the hand edit failed"
 notes=$(cat notes.txt)
-grep -qF "warning: rule 'custom-ops-smem-limit' replaces '$new * 1024', which is neither upstream's '32 * 1024' nor the model's '$derived': a hand-tuned value is overwritten" notes.txt ||
-  { cat notes.txt >&2; fail "diff does not warn about the hand-tuned smem limit"; }
+grep -qF "tree/$crlf_file:$l:$col: note: rule 'custom-ops-smem-limit' keeps '$new * 1024', a hand-tuned value: neither upstream's '32 * 1024' nor the model's '$derived'" notes.txt ||
+  { cat notes.txt >&2; fail "diff does not say it keeps the hand-tuned smem limit"; }
+[[ -s kept.diff ]] && fail "diff rewrites the hand-tuned smem limit"
 want="tree/$crlf_file:$l:$col: error: drift: rule 'custom-ops-smem-limit' finds '$new * 1024', a hand-edited value (upstream's is '32 * 1024', the model derives '$derived'); next: $next_apply"
 mp rules.yaml tree
-[[ $code -eq 1 && -z $out ]] || { printf '%s\n' "$err" >&2; fail "hand-edited smem limit: exit $code (expected 1), stdout '$out'"; }
+[[ $code -eq 0 && -z $out && $(tail -n 1 mp.err) == "verify: clean: nothing left to change ("*", 1 hand-tuned site kept)" ]] &&
+  grep -qF "note: rule 'custom-ops-smem-limit' keeps '$new * 1024'" mp.err ||
+  { printf '%s\n' "$err" >&2; fail "hand-edited smem limit: exit $code (expected 0, the note, 'nothing left to change')"; }
+ok "7. after apply, '$new * 1024' written over '$derived': diff keeps it with a note; verify: exit 0, nothing left to change"
+# --retune overwrites it, as before: diff warns, verify calls it hand-edited.
+"$muhpatch" diff --retune rules.yaml tree >/dev/null 2>notes.txt || fail "diff --retune after the hand edit failed"
+notes=$(cat notes.txt)
+grep -qF "warning: rule 'custom-ops-smem-limit' replaces '$new * 1024', which is neither upstream's '32 * 1024' nor the model's '$derived': a hand-tuned value is overwritten" notes.txt ||
+  { cat notes.txt >&2; fail "diff --retune does not warn about the hand-tuned smem limit"; }
+mp rules.yaml tree --retune
+[[ $code -eq 1 && -z $out ]] || { printf '%s\n' "$err" >&2; fail "hand-edited smem limit --retune: exit $code (expected 1), stdout '$out'"; }
 got=$(python3 check.py blocks mp.err notes.txt "verify: drift: 1 file would change") ||
-  { printf '%s\n' "$err" >&2; fail "hand-edited smem limit: stderr is not notes + one drift error with derivation + 'verify: drift: 1 file would change'"; }
-[[ $got == "$want" ]] || { diff -u <(printf '%s\n' "$want") <(printf '%s\n' "$got") >&2 || true; fail "hand-edited smem limit: wrong drift error"; }
-ok "7. after apply, '$new * 1024' written over '$derived': exit 1, '$want' + derivation"
+  { printf '%s\n' "$err" >&2; fail "hand-edited smem limit --retune: stderr is not notes + one drift error with derivation + 'verify: drift: 1 file would change'"; }
+[[ $got == "$want" ]] || { diff -u <(printf '%s\n' "$want") <(printf '%s\n' "$got") >&2 || true; fail "hand-edited smem limit --retune: wrong drift error"; }
+ok "7. ... with --retune: exit 1, '$want' + derivation"
 mp rules.yaml tree --patch committed.diff
 # The edited line is one the patch wrote, so the patch undoes no more: the
-# failing hunk names the edited line.
+# failing hunk names the edited line. The rule, which rewrote when the patch
+# was made, now keeps a hand-tuned value: the state check says so too.
 [[ $code -eq 1 ]] && grep -q "^tree/$crlf_file:$l: error: drift: hunk [0-9]* of $crlf_file (committed.diff:[0-9]*) no longer applies in reverse: its lines are at lines [0-9]*-[0-9]* now (the hunk says [0-9]*), where line $l is '    return $new \* 1024' and the hunk has '    return ${derived//\*/\\*}' (a line it changes differs); next: $next_apply\$" mp.err &&
   grep -qF "$want" mp.err &&
-  [[ $(tail -n 1 mp.err) == "$(no_longer committed.diff reverse "$next_apply")" ]] ||
+  grep -q "^tree/$crlf_file:$l:$col: error: drift: rule 'custom-ops-smem-limit' was 'rewrites' when committed.diff was made and is 'hand-tuned' now" mp.err &&
+  [[ $(tail -n 1 mp.err) == "verify: drift: committed.diff was made while rules were in another state"* ]] ||
   { printf '%s\n' "$err" >&2; fail "hand-edited smem limit --patch committed.diff: expected exit 1, the failing hunk at line $l and 'no longer applies'"; }
-ok "7. ... with --patch committed.diff: exit 1, the hunk that no longer applies (in reverse) at the edited line, and the site's value"
+ok "7. ... with --patch committed.diff: exit 1, the rule's state, the hunk that no longer applies (in reverse) at the edited line, and the site's value"
 # An edit elsewhere (a line the patch does not touch, inside a patched file's
 # context-free region): the patch still undoes, so verify names the site.
 fresh patched

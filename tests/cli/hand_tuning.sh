@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# The maintainers' values win over the model's guesses (issue 25), on a copy
+# of the real enginex-vllm tree (../shared/targets/enginex-vllm, read-only)
+# with the fork's own kinds of hand edit:
+#   - the shared-memory limit set to `return 49152` (a later fork commit);
+#   - the medium MoE tier changed by hand from 64 to 48.
+# Checked:
+#   1. `diff` keeps both: a located note each, no hunk touches either line,
+#      and `verify --patch` agrees with the patch it wrote, on the pristine
+#      copy and after `apply`; `status` calls both rows hand-tuned, and the
+#      markdown summary has a line for each;
+#   2. `diff --retune` overwrites both, with the warning (--include-dead for
+#      the smem limit, whose site is dead code on the served platform);
+#   3. a value muhpatch wrote (apply with --set smem_per_block=65536) is
+#      hand-tuned to a later run without the --set, and muhpatch's own with
+#      `--patch` naming the patch that wrote it: then it is rewritten;
+#   4. a pin accepts the hand-tuned tier, and diff, status, verify and
+#      --explain show it.
+# Only outcomes are asserted (exit codes, rule ids, line numbers, values the
+# rules write); no line of the tree is written outside the scratch folder.
+# Without the real tree the test exits 77 (CTest: skipped).
+#
+# Usage: hand_tuning.sh MUHPATCH
+set -euo pipefail
+muhpatch=$(realpath "$1")
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+real=$repo/../shared/targets/enginex-vllm
+if [[ ! -d $real/vllm ]]; then
+  echo "skip: hand_tuning: the real enginex-vllm tree is not at $real"
+  exit 77
+fi
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+cd "$scratch"
+fail() { echo "FAIL hand_tuning: $*" >&2; exit 1; }
+ok() { echo "ok $*"; }
+
+smem=vllm/_custom_ops.py
+moe=vllm/model_executor/layers/fused_moe/fused_moe.py
+cp -a "$real" pristine && chmod -R u+w pristine
+cp "$repo/rules/bi100.yaml" rules.yaml
+# The two hand edits, on a copy; each changes exactly one line.
+cp -a pristine tree
+python3 - tree <<'PY' || fail "could not make the hand edits"
+import pathlib, re, sys
+root = pathlib.Path(sys.argv[1])
+p = root / "vllm/_custom_ops.py"
+data = p.read_bytes()
+head = data.index(b"def get_max_shared_memory_per_block_device_attribute")
+at = data.index(b"return 32 * 1024", head)
+p.write_bytes(data[:at] + b"return 49152" + data[at + len(b"return 32 * 1024"):])
+p = root / "vllm/model_executor/layers/fused_moe/fused_moe.py"
+lines = p.read_bytes().split(b"\n")
+i = next(k for k, l in enumerate(lines) if l.strip() == b"elif numel <= 1024:")
+assert lines[i + 1].strip() == b"config['BLOCK_SIZE_M'] = 64", "the medium tier is not 64"
+lines[i + 1] = lines[i + 1].replace(b"= 64", b"= 48")
+p.write_bytes(b"\n".join(lines))
+PY
+[[ $(diff pristine/$smem tree/$smem | grep -c '^[<>]') -eq 2 &&
+   $(diff pristine/$moe tree/$moe | grep -c '^[<>]') -eq 2 ]] || fail "a hand edit changed more than its line"
+smem_line=$(grep -n "return 49152" tree/$smem | cut -d: -f1)
+moe_line=$(grep -n "config\['BLOCK_SIZE_M'\] = 48" tree/$moe | cut -d: -f1)
+cp -a tree edited
+
+# === 1. kept by default, and said so =======================================
+"$muhpatch" diff rules.yaml tree >kept.diff 2>kept.err || fail "diff exited $? (stderr: $(cat kept.err))"
+grep -qF "tree/$smem:$smem_line:12: note: rule 'custom-ops-smem-limit' keeps '49152', a hand-tuned value: neither upstream's '32 * 1024' nor the model's '32 * 1024'" kept.err ||
+  { cat kept.err >&2; fail "no located note for the kept smem limit"; }
+grep -qF "tree/$moe:$moe_line:34: note: rule 'fused-moe-tier-medium' keeps '48', a hand-tuned value: neither upstream's '64' nor the model's" kept.err ||
+  { cat kept.err >&2; fail "no located note for the kept MoE tier"; }
+grep -q "warning" kept.err && { cat kept.err >&2; fail "diff warns although it overwrites nothing"; }
+# (The smem limit's one site is dead code on the served platform: the rule's
+# state is "dead", and the note says the value is kept all the same.)
+grep -q "^muhpatch: rule custom-ops-smem-limit: dead$" kept.diff &&
+  grep -q "^muhpatch: rule fused-moe-tier-medium: hand-tuned$" kept.diff ||
+  fail "the patch's preamble does not record the rules' states"
+grep -q "^[-+] *return 49152" kept.diff && fail "the patch touches the kept smem limit"
+grep -q "^[-+].*BLOCK_SIZE_M'\] = 48" kept.diff && fail "the patch touches the kept MoE tier"
+grep -q "^+++ b/$moe" kept.diff || fail "the patch no longer rewrites the other MoE sites"
+diff -r edited tree >/dev/null || fail "diff modified the tree"
+ok "1. diff keeps 49152 (line $smem_line) and the tier's 48 (line $moe_line), with a note each"
+
+set +e
+"$muhpatch" verify rules.yaml tree --patch kept.diff >verify.out 2>verify.err
+code=$?
+set -e
+[[ $code -eq 0 ]] || { cat verify.err >&2; fail "verify --patch kept.diff on the edited tree: exit $code"; }
+tail -n 1 verify.err | grep -q "^verify: clean: kept.diff matches the rules" || { cat verify.err >&2; fail "verify is not clean"; }
+ok "1. verify --patch agrees with the patch diff wrote (pristine copy)"
+
+"$muhpatch" status rules.yaml tree >status.txt 2>/dev/null || fail "status failed"
+grep -qE "^custom-ops-smem-limit +$smem:$smem_line +49152 +32 \* 1024 +[a-z-]+ +hand-tuned" status.txt &&
+  grep -qE "^fused-moe-tier-medium +$moe:$moe_line +48 +[0-9]+ +[a-z-]+ +hand-tuned" status.txt ||
+  { cat status.txt >&2; fail "status does not call both rows hand-tuned"; }
+"$muhpatch" diff --format markdown rules.yaml tree >summary.md 2>/dev/null || fail "diff --format markdown failed"
+[[ $(grep -c "kept a hand-tuned value" summary.md) -eq 2 ]] || { cat summary.md >&2; fail "the markdown summary lacks a line per kept value"; }
+grep -qF -- "- \`fused-moe-tier-medium\` kept a hand-tuned value at \`$moe:$moe_line\`: \`48\`" summary.md ||
+  { cat summary.md >&2; fail "the summary line does not name the tier"; }
+ok "1. status calls both rows hand-tuned; the markdown summary names both"
+
+"$muhpatch" apply rules.yaml tree 2>/dev/null || fail "apply failed"
+grep -q "return 49152" tree/$smem && grep -q "config\['BLOCK_SIZE_M'\] = 48" tree/$moe || fail "apply overwrote a kept value"
+"$muhpatch" verify rules.yaml tree --patch kept.diff >/dev/null 2>verify.err ||
+  { cat verify.err >&2; fail "verify --patch kept.diff after apply: exit $?"; }
+"$muhpatch" verify rules.yaml tree >/dev/null 2>verify.err || { cat verify.err >&2; fail "verify after apply: exit $?"; }
+ok "1. after apply both values are still there, and verify (with and without --patch) is clean"
+
+# === 2. --retune overwrites, with the warning ==============================
+rm -rf tree && cp -a edited tree
+# (--include-dead: the smem limit's site is dead code, left alone otherwise.)
+"$muhpatch" diff --retune --include-dead rules.yaml tree >retune.diff 2>retune.err || fail "diff --retune failed"
+grep -qF "tree/$smem:$smem_line:12: warning: rule 'custom-ops-smem-limit' replaces '49152', which is neither upstream's '32 * 1024' nor the model's '32 * 1024': a hand-tuned value is overwritten" retune.err &&
+  grep -qF "warning: rule 'fused-moe-tier-medium' replaces '48'" retune.err ||
+  { cat retune.err >&2; fail "diff --retune does not warn about both"; }
+grep -q "^-    return 49152" retune.diff && grep -q "^-.*BLOCK_SIZE_M'\] = 48" retune.diff ||
+  fail "diff --retune does not rewrite both"
+ok "2. diff --retune overwrites both, with a warning each"
+
+# === 3. --patch: a value muhpatch wrote is its own ==========================
+# (--include-dead throughout: the smem limit's site is dead code.)
+rm -rf tree && cp -a pristine tree
+"$muhpatch" diff --include-dead --set smem_per_block=65536 rules.yaml tree >ov.diff 2>/dev/null || fail "diff --set failed"
+"$muhpatch" apply --include-dead --set smem_per_block=65536 rules.yaml tree 2>/dev/null || fail "apply --set failed"
+written=$(sed -n "s/^+    return \(.* \* 1024\)$/\1/p" ov.diff | head -1)
+[[ -n $written && $written != "32 * 1024" ]] || fail "the --set did not change the smem limit"
+"$muhpatch" diff --include-dead rules.yaml tree >again.diff 2>again.err || fail "diff after apply --set failed"
+grep -qF "note: rule 'custom-ops-smem-limit' keeps '$written', a hand-tuned value" again.err ||
+  { cat again.err >&2; fail "without --patch, the value muhpatch wrote is not taken for hand-tuned"; }
+"$muhpatch" diff --include-dead --patch ov.diff rules.yaml tree >ours.diff 2>ours.err || fail "diff --patch failed"
+grep -q "hand-tuned" ours.err && { cat ours.err >&2; fail "diff --patch still calls muhpatch's value hand-tuned"; }
+grep -qF -- "-    return $written" ours.diff && grep -q "^+    return 32 \* 1024" ours.diff ||
+  { cat ours.diff >&2; fail "diff --patch does not rewrite muhpatch's own value"; }
+"$muhpatch" status --include-dead --patch ov.diff rules.yaml tree >ours.status 2>/dev/null || fail "status --patch failed"
+grep -qE "^custom-ops-smem-limit .* will rewrite" ours.status || { cat ours.status >&2; fail "status --patch"; }
+ok "3. '$written' written under --set is hand-tuned without --patch, muhpatch's own with --patch ov.diff"
+
+# === 4. a pin accepts the hand-tuned tier ==================================
+rm -rf tree && cp -a edited tree
+python3 - rules.yaml pinned.yaml <<'PY' || fail "could not pin the tier"
+import sys
+text = open(sys.argv[1]).read()
+head = "  - id: fused-moe-tier-medium\n"
+at = text.index(head)
+end = text.index('    upstream: "64"\n', at) + len('    upstream: "64"\n')
+pin = '    pin: {value: 48, reason: "the maintainers timed 48 fastest"}\n'
+open(sys.argv[2], "w").write(text[:end] + pin + text[end:])
+PY
+"$muhpatch" diff --explain pinned.yaml tree >pinned.diff 2>pinned.err || fail "diff with the pin failed"
+grep -qF "tree/$moe:$moe_line:34: note: rule 'fused-moe-tier-medium': pinned to '48': the maintainers timed 48 fastest (the model's own value: " pinned.err ||
+  { cat pinned.err >&2; fail "--explain does not show the pin"; }
+grep -q "rule 'fused-moe-tier-medium' keeps" pinned.err && fail "a pinned value is still called hand-tuned"
+grep -q "^muhpatch: rule fused-moe-tier-medium: at value$" pinned.diff || fail "the pinned rule is not at its value"
+"$muhpatch" status pinned.yaml tree >pinned.status 2>/dev/null || fail "status with the pin failed"
+grep -qE "^fused-moe-tier-medium +$moe:$moe_line +48 +48 +[a-z-]+ +at value: pinned: the maintainers timed 48 fastest \(the model's own: [0-9]+\)$" pinned.status ||
+  { cat pinned.status >&2; fail "status does not show the pin"; }
+"$muhpatch" verify pinned.yaml tree --patch pinned.diff >/dev/null 2>verify.err || { cat verify.err >&2; fail "verify with the pin: exit $?"; }
+# The pin on the pristine tree: written, and verify names the pin on drift.
+rm -rf tree && cp -a pristine tree
+"$muhpatch" diff pinned.yaml tree >pin_pristine.diff 2>/dev/null || fail "diff with the pin on the pristine tree failed"
+grep -q "^+.*BLOCK_SIZE_M'\] = 48" pin_pristine.diff || fail "the pin is not written over upstream's value"
+set +e
+"$muhpatch" verify pinned.yaml tree >/dev/null 2>verify.err
+code=$?
+set -e
+[[ $code -eq 1 ]] && grep -qF "error: drift: rule 'fused-moe-tier-medium' finds '64' where it pins '48' (the maintainers timed 48 fastest)" verify.err ||
+  { cat verify.err >&2; fail "verify does not name the pin (exit $code)"; }
+ok "4. a pin keeps the tier's 48 with its reason in diff --explain, status and verify; written over upstream's 64"
