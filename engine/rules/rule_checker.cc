@@ -9,6 +9,7 @@
 #include "engine/base/edit_distance.h"
 #include "engine/query/query_cache.h"
 #include "engine/rules/combined_values.h"
+#include "engine/rules/rule_pattern.h"
 
 namespace muh {
 
@@ -31,6 +32,20 @@ class Checker {
     return q;
   }
 
+  // The query a rule's code pattern compiles to (rule_pattern.h).
+  std::shared_ptr<const Query> CompilePattern(const RawRule& r) {
+    std::optional<std::string> text = RulePatternQuery(r, &l_);
+    if (!text) return nullptr;
+    QueryError qe;
+    std::shared_ptr<const Query> q = queries_->Get(*text, &qe);
+    if (!q) {
+      l_.Error(r.pattern.mark, fmt::format("the pattern compiles to a query tree-sitter refuses "
+                                           "({}): {}",
+                                           qe.message, *text));
+    }
+    return q;
+  }
+
   bool CheckPath(const RawScalar& s) {
     if (s.value.empty() || s.value.front() == '/' || s.value == ".." ||
         s.value.rfind("../", 0) == 0 || s.value.find("/../") != std::string::npos ||
@@ -45,7 +60,10 @@ class Checker {
                      const char* key) {
     if (q.HasCapture(name)) return true;
     std::string list;
-    for (const std::string& c : q.capture_names()) list += (list.empty() ? "@" : ", @") + c;
+    for (const std::string& c : q.capture_names()) {
+      // A code pattern's own captures (`@_p0`, its literals) are not the user's.
+      if (c.rfind("_p", 0) != 0) list += (list.empty() ? "@" : ", @") + c;
+    }
     l_.Error(mark, fmt::format("unknown capture '@{}' in '{}'{} (query captures: {})", name, key,
                                DidYouMean(name, q.capture_names()), list));
     return false;
@@ -124,10 +142,19 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
   for (const RawScalar& f : r.also_matches) {
     if (CheckPath(f)) rule.also_matches.push_back(f.value);
   }
-  if (!r.query.present) {
-    if (!meant("query")) l_.Error(r.mark, fmt::format("rule '{}' has no 'query'", rule.id));
+  if (r.pattern.present && r.query.present) {
+    l_.Error(r.pattern.key_mark, "a rule has a 'pattern' or a 'query', not both");
+  } else if (r.pattern.present) {
+    rule.query = CompilePattern(r);
+  } else if (!r.query.present) {
+    if (!meant("query") && !meant("pattern"))
+      l_.Error(r.mark, fmt::format("rule '{}' has no 'pattern' or 'query'", rule.id));
   } else {
     rule.query = CompileQuery(r.query);
+  }
+  if (!r.pattern.present) {
+    if (r.inside.present) l_.Error(r.inside.key_mark, "'inside' only goes with 'pattern'");
+    if (r.where_key.present) l_.Error(r.where_key.key_mark, "'where' only goes with 'pattern'");
   }
   int actions = int(r.replace.present) + int(r.del.present) + int(r.append_to.present);
   // With no action key, a misspelled one was reported with its suggestion;
@@ -253,6 +280,9 @@ bool CheckRuleFile(const RawRuleFile& raw, std::shared_ptr<const ValueSource> mo
   QueryCache queries;
   std::vector<std::string> texts;
   for (const RawRule& r : raw.rules) {
+    if (r.pattern.present) {
+      if (std::optional<std::string> text = RulePatternQuery(r, nullptr)) texts.push_back(*text);
+    }
     for (const RawScalar* q : {&r.query, &r.done_when}) {
       if (q->present) texts.push_back(q->value);
     }
