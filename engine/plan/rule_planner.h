@@ -81,6 +81,9 @@ class Planner {
   Diagnostic FoundNothing(const Rule& rule, const SourceText& file, std::string msg);
   void PlanMatch(const Rule& rule, const SourceText& file, const QueryMatch& match,
                  RuleOutcome* outcome);
+  // Whether `target`, which a literal would replace, is computed at run
+  // time from other names: then an error names them, and the rule fails.
+  bool ComputedAtRunTime(const Rule& rule, const SourceText& file, const Capture& target);
   void AddEdit(const Edit& e, RuleOutcome* outcome);
   // Keeps the rule's staged edits unless it failed or one overlaps another
   // rule's (then the rule fails, naming both).
