@@ -4,6 +4,7 @@
 #include <tree_sitter/api.h>
 
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <set>
 #include <string_view>
@@ -45,10 +46,30 @@ std::string Quoted(std::string_view text) {
   return out + "\"";
 }
 
+// The hidden captures of one query. A literal's capture is named after its
+// text and how often the alternative used that text before, so that
+// alternatives with the same literals bind the same captures and can share
+// one query pattern (our matcher's subset needs that of an alternation).
+struct HiddenNames {
+  std::map<std::string, std::string> by_key;
+  std::map<std::string, int> seen;  // in the current alternative
+  std::set<std::string> bound;      // by the current alternative, user captures too
+  int next = 0;
+  // The name for the next use of `key`; `fresh` when it is new to the query.
+  std::string For(const std::string& key, bool* fresh) {
+    std::string k = key + "#" + std::to_string(seen[key]++);
+    auto [it, inserted] = by_key.emplace(k, "");
+    if (inserted) it->second = fmt::format("_p{}", next++);
+    *fresh = inserted;
+    bound.insert(it->second);
+    return it->second;
+  }
+};
+
 // One snippet (the pattern or its `inside:`) turned into query text.
 class Emitter {
  public:
-  Emitter(const Substituted& sub, CodePatternError::Part part, int* hidden,
+  Emitter(const Substituted& sub, CodePatternError::Part part, HiddenNames* hidden,
           std::vector<std::string>* predicates, std::vector<std::string>* captures)
       : sub_(sub), part_(part), hidden_(hidden), predicates_(predicates), captures_(captures) {}
 
@@ -124,8 +145,9 @@ class Emitter {
         *out = fmt::format("({})", type);
         return true;
       }
-      std::string name = fmt::format("_p{}", (*hidden_)++);
-      predicates_->push_back(fmt::format("(#eq? @{} {})", name, Quoted(text)));
+      bool fresh = false;
+      std::string name = hidden_->For(std::string(type) + ":" + std::string(text), &fresh);
+      if (fresh) predicates_->push_back(fmt::format("(#eq? @{} {})", name, Quoted(text)));
       *out = fmt::format("({}) @{}", type, name);
       return true;
     }
@@ -160,6 +182,11 @@ class Emitter {
         continue;
       }
       const Metavariable* run = ctype == "block" ? nullptr : sub_.Find(Text(c));
+      if (place_ && ts_node_eq(c, *place_)) {
+        items.push_back({(field != nullptr ? std::string(field) + ": " : "") + desc_, true, false,
+                         field != nullptr});
+        continue;
+      }
       if (run != nullptr && run->sequence) {
         if (field != nullptr) {
           Fail(error, ts_node_start_byte(c),
@@ -203,6 +230,7 @@ class Emitter {
   }
 
   std::optional<TSNode> body_;
+  std::optional<TSNode> place_;  // a `$$$` outside any block: the pattern lies below it
   std::string desc_;
   bool expression_ = false;  // the root is an expression, not a statement
 
@@ -224,13 +252,15 @@ class Emitter {
   }
   std::string Capture(const std::string& name) {
     if (name == "_" || name.empty()) return "";
-    if (std::find(captures_->begin(), captures_->end(), name) == captures_->end()) {
-      captures_->push_back(name);
+    if (hidden_->bound.insert(name).second) {
+      if (std::find(captures_->begin(), captures_->end(), name) == captures_->end())
+        captures_->push_back(name);
       return " @" + name;
     }
     // A metavariable used again stands for the same text.
-    std::string again = fmt::format("_p{}", (*hidden_)++);
-    predicates_->push_back(fmt::format("(#eq? @{} @{})", name, again));
+    bool fresh = false;
+    std::string again = hidden_->For("=" + name, &fresh);
+    if (fresh) predicates_->push_back(fmt::format("(#eq? @{} @{})", name, again));
     return " @" + again;
   }
   std::nullopt_t Fail(CodePatternError* error, std::size_t offset, std::string message) {
@@ -242,7 +272,7 @@ class Emitter {
 
   const Substituted& sub_;
   CodePatternError::Part part_;
-  int* hidden_;
+  HiddenNames* hidden_;
   std::vector<std::string>* predicates_;
   std::vector<std::string>* captures_;
 };
@@ -260,13 +290,81 @@ std::optional<TSNode> LastBlock(TSNode node) {
 // `inner` where it lies anywhere below a block: itself (a statement), or
 // under up to kInsideDepth nodes of any type.
 std::string AnyDepth(const std::string& inner, bool expression) {
-  std::string out = "[";
+  std::string out;
   std::string wrapped = inner;
   for (int d = 0; d <= kInsideDepth; ++d) {
     if (d > 0) wrapped = "(_ " + wrapped + ")";
-    if (d > 0 || !expression) out += (out.size() > 1 ? " " : "") + wrapped;
+    if (d > 0 || !expression) out += (out.empty() ? "" : " ") + wrapped;
   }
-  return out + "]";
+  return out;
+}
+
+// The last `$$$` of `node`'s subtree that is not a block's statement.
+std::optional<TSNode> LastRun(const Substituted& sub, TSNode node) {
+  std::optional<TSNode> found;
+  std::string_view text = std::string_view(sub.text).substr(
+      ts_node_start_byte(node), ts_node_end_byte(node) - ts_node_start_byte(node));
+  const Metavariable* m = sub.Find(text);
+  if (m != nullptr && m->sequence) return node;
+  for (uint32_t i = 0; i < ts_node_named_child_count(node); ++i) {
+    if (std::optional<TSNode> r = LastRun(sub, ts_node_named_child(node, i))) found = r;
+  }
+  return found;
+}
+
+std::string_view SnippetText(const Substituted& sub, TSNode n) {
+  return std::string_view(sub.text).substr(ts_node_start_byte(n),
+                                           ts_node_end_byte(n) - ts_node_start_byte(n));
+}
+
+// The pattern's text as a user reads it: the target metavariable as N,
+// `$_` as `...`, others by name.
+std::string Readable(const Substituted& sub, std::string_view text, const std::string& target) {
+  std::string out(text);
+  for (const Metavariable& m : sub.metavariables) {
+    std::string placeholder =
+        std::string(m.sequence ? "_muh_seq_" : "_muh_mv_") + (m.name == "_" ? "" : m.name) + "_";
+    std::string shown = m.name == target ? "N" : m.sequence || m.name == "_" ? "..." : m.name;
+    for (std::size_t at; (at = out.find(placeholder)) != std::string::npos;)
+      out.replace(at, placeholder.size(), shown);
+  }
+  return out;
+}
+
+// The variable the pattern assigns the knob to: the left side of the
+// assignment nearest above the target metavariable (or above the `$$$` of
+// an `inside:` pattern), when it is a plain name.
+std::string KnobOf(const Substituted& sub, TSNode root, const std::string& target) {
+  std::optional<TSNode> at;
+  for (bool want_run : {false, true}) {
+    std::vector<TSNode> stack{root};
+    while (!stack.empty() && !at) {
+      TSNode n = stack.back();
+      stack.pop_back();
+      const Metavariable* m = sub.Find(SnippetText(sub, n));
+      if (m != nullptr && (want_run ? m->sequence : m->name == target)) at = n;
+      for (uint32_t i = ts_node_named_child_count(n); i > 0; --i)
+        stack.push_back(ts_node_named_child(n, i - 1));
+    }
+  }
+  for (TSNode n = at ? *at : root; !ts_node_is_null(n); n = ts_node_parent(n)) {
+    if (std::string_view(ts_node_type(n)) != "assignment") continue;
+    TSNode left = ts_node_child_by_field_name(n, "left", 4);
+    if (ts_node_is_null(left) || std::string_view(ts_node_type(left)) != "identifier") continue;
+    std::string name(SnippetText(sub, left));
+    return Substituted::MentionsPlaceholder(name) ? "" : name;
+  }
+  return "";
+}
+
+// The code the knob sits in, as the pattern says it: an expression
+// pattern whole, or the value of the assignment that holds the target.
+std::string ShapeOf(const Substituted& sub, TSNode root, const std::string& target) {
+  if (std::string_view(ts_node_type(root)) == "assignment") {
+    TSNode right = ts_node_child_by_field_name(root, "right", 5);
+    if (!ts_node_is_null(right)) return Readable(sub, SnippetText(sub, right), target);
+  }
+  return Readable(sub, SnippetText(sub, root), target);
 }
 
 bool Substitute(const std::string& text, CodePatternError::Part part, Substituted* sub,
@@ -299,33 +397,74 @@ std::string WherePredicate(const WhereConstraint& w) {
 
 }  // namespace
 
-bool CompileCodePattern(const CodePattern& p, CompiledPattern* out, CodePatternError* error) {
-  int hidden = 0;
+namespace {
+
+// Compiles alternatives that share `p.inside` into one query pattern (the
+// inside's body holds each at any depth), or one alternative alone. False
+// with `*merge_failed` when the alternatives bind different captures.
+bool CompileShared(const std::vector<std::string>& alternatives, const CodePattern& p,
+                   CompiledPattern* out, CodePatternError* error, const std::string& target,
+                   std::size_t* failing, bool* merge_failed) {
+  HiddenNames hidden;
   std::vector<std::string> predicates;
   std::vector<std::string> captures;
   PythonParser parser;
-  Substituted sub;
-  if (!Substitute(p.pattern, CodePatternError::Part::kPattern, &sub, error)) return false;
-  SyntaxTree tree = parser.Parse(sub.text);
-  Emitter inner(sub, CodePatternError::Part::kPattern, &hidden, &predicates, &captures);
-  std::optional<TSNode> root = inner.Root(tree, error);
+  std::string desc;
+  std::optional<std::set<std::string>> first_bound;
   std::string query;
-  if (!root || !inner.Emit(*root, &query, error)) return false;
+  for (std::size_t i = 0; i < alternatives.size(); ++i) {
+    *failing = i;
+    hidden.seen.clear();
+    hidden.bound.clear();
+    Substituted sub;
+    if (!Substitute(alternatives[i], CodePatternError::Part::kPattern, &sub, error)) return false;
+    SyntaxTree tree = parser.Parse(sub.text);
+    Emitter inner(sub, CodePatternError::Part::kPattern, &hidden, &predicates, &captures);
+    std::optional<TSNode> root = inner.Root(tree, error);
+    if (!root || !inner.Emit(*root, &query, error)) return false;
+    if (i == 0) {
+      out->knob = KnobOf(sub, *root, target);
+      out->shape = ShapeOf(sub, *root, target);
+    }
+    if (first_bound && *first_bound != hidden.bound) {
+      *merge_failed = true;
+      return false;
+    }
+    first_bound = hidden.bound;
+    if (p.inside.empty()) break;
+    // Each alternative, marked with whether it is an expression: its depths
+    // follow once the inside is known.
+    desc += "\x01" + std::to_string(inner.expression_ ? 1 : 0) + query + "\x02";
+  }
+  *failing = 0;
   if (!p.inside.empty()) {
     Substituted outer_sub;
     if (!Substitute(p.inside, CodePatternError::Part::kInside, &outer_sub, error)) return false;
     SyntaxTree outer_tree = parser.Parse(outer_sub.text);
+    hidden.seen.clear();
     Emitter outer(outer_sub, CodePatternError::Part::kInside, &hidden, &predicates, &captures);
     std::optional<TSNode> outer_root = outer.Root(outer_tree, error);
     if (!outer_root) return false;
     outer.body_ = LastBlock(*outer_root);
-    if (!outer.body_) {
+    if (!outer.body_) outer.place_ = LastRun(outer_sub, *outer_root);
+    if (!outer.body_ && !outer.place_) {
       error->part = CodePatternError::Part::kInside;
       error->offset = 0;
-      error->message = "an `inside:` pattern needs a body (`def f($$$):\\n    $$$`) to look in";
+      error->message =
+          "an `inside:` pattern needs a body (`def f($$$):\\n    $$$`) or a `$$$` (`use_v1 = "
+          "$$$`) to look in";
       return false;
     }
-    outer.desc_ = AnyDepth(query, inner.expression_);
+    std::string branches;
+    for (std::size_t at = 0; (at = desc.find('\x01', at)) != std::string::npos;) {
+      bool expression = desc[at + 1] == '1';
+      std::size_t end = desc.find('\x02', at);
+      std::string inner = desc.substr(at + 2, end - at - 2);
+      branches += (branches.empty() ? "" : " ") + AnyDepth(inner, expression && !outer.place_);
+      at = end;
+    }
+    outer.desc_ = "[" + branches + "]";
+    if (out->knob.empty()) out->knob = KnobOf(outer_sub, *outer_root, target);
     if (!outer.Emit(*outer_root, &query, error)) return false;
   }
   for (std::size_t i = 0; i < p.where.size(); ++i) {
@@ -343,15 +482,55 @@ bool CompileCodePattern(const CodePattern& p, CompiledPattern* out, CodePatternE
     }
     predicates.push_back(WherePredicate(w));
   }
-  // Predicates go inside the root pattern, before its closing parenthesis.
+  // Predicates follow the root in a group: `((root ... .) (#eq? ...))`,
+  // since our matcher leaves a trailing anchor before predicates to
+  // libtree-sitter.
   std::string tail;
   for (const std::string& pr : predicates) tail += "\n  " + pr;
-  if (!query.empty() && query.back() == ')')
-    query.insert(query.size() - 1, tail);
-  else
-    query = "(" + query + tail + ")";
+  if (!tail.empty()) query = "(" + query + tail + ")";
   out->query = std::move(query);
   out->metavariables = std::move(captures);
+  return true;
+}
+
+}  // namespace
+
+bool CompileCodePattern(const CodePattern& p, CompiledPattern* out, CodePatternError* error,
+                        const std::string& target) {
+  std::size_t failing = 0;
+  bool merge_failed = false;
+  return CompileShared({p.pattern}, p, out, error, target, &failing, &merge_failed);
+}
+
+bool CompileCodePatterns(const std::vector<std::string>& alternatives, const CodePattern& p,
+                         CompiledPattern* out, CodePatternError* error, std::size_t* failing,
+                         const std::string& target) {
+  *failing = 0;
+  bool merge_failed = false;
+  if (alternatives.size() > 1 && !p.inside.empty()) {
+    if (CompileShared(alternatives, p, out, error, target, failing, &merge_failed)) return true;
+    if (!merge_failed) return false;
+  }
+  // One query pattern each: libtree-sitter runs the query.
+  CompiledPattern all;
+  for (std::size_t i = 0; i < alternatives.size(); ++i) {
+    *failing = i;
+    CodePattern one = p;
+    one.pattern = alternatives[i];
+    CompiledPattern compiled;
+    if (!CompileCodePattern(one, &compiled, error, target)) return false;
+    all.query += (all.query.empty() ? "" : "\n") + compiled.query;
+    if (all.knob.empty()) {
+      all.knob = compiled.knob;
+      all.shape = compiled.shape;
+    }
+    for (const std::string& m : compiled.metavariables) {
+      if (std::find(all.metavariables.begin(), all.metavariables.end(), m) ==
+          all.metavariables.end())
+        all.metavariables.push_back(m);
+    }
+  }
+  *out = std::move(all);
   return true;
 }
 

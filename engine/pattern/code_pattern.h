@@ -57,6 +57,12 @@ struct CodePatternError {
 struct CompiledPattern {
   std::string query;                       // tree-sitter query text
   std::vector<std::string> metavariables;  // the captures it binds, in order
+  // The variable the knob is assigned to (`use_v1`), when the pattern says
+  // so, and the code it sits in as the pattern writes it, the target shown
+  // as N (`max_seq_len <= N`): a rule that loses its knob says what
+  // replaced it.
+  std::string knob;
+  std::string shape;
 };
 
 // How many nodes an `inside:` body may hold between it and the pattern's
@@ -64,7 +70,16 @@ struct CompiledPattern {
 // the expression statement is the fifth).
 inline constexpr int kInsideDepth = 8;
 
-// Compiles `p`. False, with the part at fault, its offset and a message.
-bool CompileCodePattern(const CodePattern& p, CompiledPattern* out, CodePatternError* error);
+// Compiles `p`; `target` is the metavariable the rule rewrites (for `knob`
+// and `shape`). False, with the part at fault, its offset and a message.
+bool CompileCodePattern(const CodePattern& p, CompiledPattern* out, CodePatternError* error,
+                        const std::string& target = "");
+
+// Alternatives (p.pattern unused) with one `inside:` and `where:`: one query
+// pattern when they bind the same captures (the inside's body holds any of
+// them), else one query pattern each. `*failing`: the alternative at fault.
+bool CompileCodePatterns(const std::vector<std::string>& alternatives, const CodePattern& p,
+                         CompiledPattern* out, CodePatternError* error, std::size_t* failing,
+                         const std::string& target = "");
 
 }  // namespace muh

@@ -59,12 +59,12 @@ std::string MatchesOf(CodePattern p, const std::string& code) {
 
 TEST_CASE("a pattern compiles to query text with its literals pinned") {
   CHECK(Compile({"BLOCK = $V", "", {}}) ==
-        "(assignment left: (identifier) @_p0 right: (_) @V\n  (#eq? @_p0 \"BLOCK\"))");
+        "((assignment left: (identifier) @_p0 right: (_) @V)\n  (#eq? @_p0 \"BLOCK\"))");
   CHECK(Compile({"numel <= $B", "", {}}) ==
-        "(comparison_operator . (identifier) @_p0 \"<=\" . (_) @B .\n  (#eq? @_p0 \"numel\"))");
+        "((comparison_operator . (identifier) @_p0 \"<=\" . (_) @B .)\n  (#eq? @_p0 \"numel\"))");
   CHECK(Compile({"config['BLOCK_SIZE_M'] = $_", "", {}}) ==
-        "(assignment left: (subscript value: (identifier) @_p0 subscript: (string "
-        "(string_content) @_p1)) right: (_)\n  (#eq? @_p0 \"config\")\n  (#eq? @_p1 "
+        "((assignment left: (subscript value: (identifier) @_p0 subscript: (string "
+        "(string_content) @_p1)) right: (_))\n  (#eq? @_p0 \"config\")\n  (#eq? @_p1 "
         "\"BLOCK_SIZE_M\"))");
 }
 
@@ -95,6 +95,30 @@ TEST_CASE("inside: the pattern anywhere in the body of a function") {
       "def other():\n"
       "    BLOCK = 5\n";
   CHECK(MatchesOf(p, code) == "V=2 | V=3 | V=4");
+}
+
+TEST_CASE("inside: the pattern anywhere below the `$$$` of an expression") {
+  CodePattern p{"max_seq_len <= $value", "use_v1 = $$$", {}};
+  CHECK(MatchesOf(p,
+                  "use_v1 = max_seq_len <= 1\n"
+                  "use_v1 = (n == 1 or s > 2) and max_seq_len <= 3\n"
+                  "use_v1: bool = (max_seq_len <= 4)\n"
+                  "other = max_seq_len <= 5\n") == "value=1 | value=3 | value=4");
+}
+
+TEST_CASE("the knob a pattern names, and the code it sits in") {
+  auto knob = [](CodePattern p, const std::string& target) {
+    CompiledPattern out;
+    CodePatternError err;
+    REQUIRE_MESSAGE(CompileCodePattern(p, &out, &err, target), err.message);
+    return out.knob + ": " + out.shape;
+  };
+  CHECK(knob({"max_seq_len <= $value", "use_v1 = $$$", {}}, "value") == "use_v1: max_seq_len <= N");
+  CHECK(knob({"BLOCK = $_ if f(80) else $value", "def g($$$):\n    $$$", {}}, "value") ==
+        "BLOCK: ... if f(80) else N");
+  CHECK(knob({"if f(80):\n    $$$\nelse:\n    BLOCK = $value", "", {}}, "value") ==
+        "BLOCK: if f(80):\n    ...\nelse:\n    BLOCK = N");
+  CHECK(knob({"num_seqs * num_heads > $value", "", {}}, "value") == ": num_seqs * num_heads > N");
 }
 
 TEST_CASE("where: a literal, a regex, a number range, a list") {
@@ -136,8 +160,9 @@ TEST_CASE("errors point into the pattern") {
   CHECK(ErrorOf({"x = $$$", "", {}}) ==
         "pattern@4: '$$$' stands for a run of siblings (arguments, statements, entries), not for "
         "one node; write $NAME here");
-  CHECK(ErrorOf({"x = 1", "f($$$)", {}}) ==
-        "inside@0: an `inside:` pattern needs a body (`def f($$$):\\n    $$$`) to look in");
+  CHECK(ErrorOf({"x = 1", "f(1)", {}}) ==
+        "inside@0: an `inside:` pattern needs a body (`def f($$$):\\n    $$$`) or a `$$$` "
+        "(`use_v1 = $$$`) to look in");
   CHECK(ErrorOf({"x = 1", "def f(:\n    $$$", {}}).rfind("inside@", 0) == 0);
   CHECK(ErrorOf({"x = $V", "", {{"W", WhereConstraint::Kind::kEquals, {"1"}}}}) ==
         "where@0: 'where' names no metavariable of the pattern: 'W' (it has $V)");

@@ -79,6 +79,11 @@ class Planner {
   void PlanRule(const Rule& rule);
   // The error for a rule that found no site in `file`, saying why.
   Diagnostic FoundNothing(const Rule& rule, const SourceText& file, std::string msg);
+  // For a rule whose pattern names its knob's variable: what the variable
+  // holds now, where, and the pattern that would match that; nullopt when
+  // the file assigns it no code.
+  std::optional<Diagnostic> KnobReplaced(const Rule& rule, const SourceText& file,
+                                         const std::string& msg);
   void PlanMatch(const Rule& rule, const SourceText& file, const QueryMatch& match,
                  RuleOutcome* outcome);
   // Whether `target`, which a literal would replace, is computed at run

@@ -33,15 +33,17 @@ class Checker {
   }
 
   // The query a rule's code pattern compiles to (rule_pattern.h).
-  std::shared_ptr<const Query> CompilePattern(const RawRule& r) {
-    std::optional<std::string> text = RulePatternQuery(r, &l_);
+  std::shared_ptr<const Query> CompilePattern(const RawRule& r, Rule* rule) {
+    std::optional<RulePatternText> text = RulePatternQuery(r, &l_);
     if (!text) return nullptr;
+    rule->knob = text->knob;
+    rule->knob_shape = text->shape;
     QueryError qe;
-    std::shared_ptr<const Query> q = queries_->Get(*text, &qe);
+    std::shared_ptr<const Query> q = queries_->Get(text->query, &qe);
     if (!q) {
       l_.Error(r.pattern.mark, fmt::format("the pattern compiles to a query tree-sitter refuses "
                                            "({}): {}",
-                                           qe.message, *text));
+                                           qe.message, text->query));
     }
     return q;
   }
@@ -145,7 +147,7 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
   if (r.pattern.present && r.query.present) {
     l_.Error(r.pattern.key_mark, "a rule has a 'pattern' or a 'query', not both");
   } else if (r.pattern.present) {
-    rule.query = CompilePattern(r);
+    rule.query = CompilePattern(r, &rule);
   } else if (!r.query.present) {
     if (!meant("query") && !meant("pattern"))
       l_.Error(r.mark, fmt::format("rule '{}' has no 'pattern' or 'query'", rule.id));
@@ -213,11 +215,20 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
     l_.Error(r.entries.key_mark, "'entries' only goes with 'append-to'");
   }
   if (r.expect.present) {
+    // A number, or a range `LO..HI` for a family of sites (the tiers of a
+    // chain, which the fork may grow).
+    std::size_t dots = r.expect.value.find("..");
+    std::string lo = r.expect.value.substr(0, dots);
+    std::string hi = dots == std::string::npos ? lo : r.expect.value.substr(dots + 2);
     try {
-      rule.expect = std::stoi(r.expect.value);
-      if (rule.expect < 1 || std::to_string(rule.expect) != r.expect.value) throw std::exception();
+      rule.expect = std::stoi(lo);
+      rule.expect_max = std::stoi(hi);
+      if (rule.expect < 1 || std::to_string(rule.expect) != lo ||
+          std::to_string(rule.expect_max) != hi || rule.expect_max < rule.expect)
+        throw std::exception();
     } catch (...) {
-      l_.Error(r.expect.mark, fmt::format("'expect' must be a whole number of at least 1, got '{}'",
+      l_.Error(r.expect.mark, fmt::format("'expect' must be a whole number of at least 1, or a "
+                                          "range LO..HI of them, got '{}'",
                                           r.expect.value));
     }
   }
@@ -281,7 +292,8 @@ bool CheckRuleFile(const RawRuleFile& raw, std::shared_ptr<const ValueSource> mo
   std::vector<std::string> texts;
   for (const RawRule& r : raw.rules) {
     if (r.pattern.present) {
-      if (std::optional<std::string> text = RulePatternQuery(r, nullptr)) texts.push_back(*text);
+      if (std::optional<RulePatternText> text = RulePatternQuery(r, nullptr))
+        texts.push_back(text->query);
     }
     for (const RawScalar* q : {&r.query, &r.done_when}) {
       if (q->present) texts.push_back(q->value);

@@ -19,7 +19,7 @@ bool ParseBound(const RawScalar& s, std::uint64_t* out) {
 
 }  // namespace
 
-std::optional<std::string> RulePatternQuery(const RawRule& r, YamlReader* reader) {
+std::optional<RulePatternText> RulePatternQuery(const RawRule& r, YamlReader* reader) {
   auto error = [&](const YAML::Mark& m, const std::string& msg) {
     if (reader != nullptr) reader->Error(m, msg);
   };
@@ -76,28 +76,34 @@ std::optional<std::string> RulePatternQuery(const RawRule& r, YamlReader* reader
   }
   if (!ok || r.patterns.empty()) return std::nullopt;
   // Alternatives are patterns of one query: a match of any is a site.
-  std::string query;
-  for (const RawScalar& alternative : r.patterns) {
-    p.pattern = alternative.value;
-    CompiledPattern compiled;
-    CodePatternError e;
-    if (CompileCodePattern(p, &compiled, &e)) {
-      query += (query.empty() ? "" : "\n") + compiled.query;
-      continue;
-    }
-    if (reader == nullptr) return std::nullopt;
-    if (e.part == CodePatternError::Part::kWhere) {
-      reader->Error(r.where[e.where_index].mark, e.message);
-    } else {
-      const RawScalar& s = e.part == CodePatternError::Part::kPattern ? alternative : r.inside;
-      RuleLoc at = reader->OffsetLoc(s.mark, e.offset);
-      std::string key = e.part == CodePatternError::Part::kPattern ? "pattern" : "inside";
-      reader->errors_->push_back(
-          MakeError(reader->path_, at.line, at.column, fmt::format("'{}': {}", key, e.message)));
-    }
-    return std::nullopt;
+  std::string target = r.replace.present ? r.replace.value
+                       : r.del.present   ? r.del.value
+                                         : r.append_to.value;
+  if (!target.empty() && target[0] == '@') target.erase(0, 1);
+  RulePatternText out;
+  std::vector<std::string> alternatives;
+  for (const RawScalar& a : r.patterns) alternatives.push_back(a.value);
+  CompiledPattern compiled;
+  CodePatternError e;
+  std::size_t failing = 0;
+  if (CompileCodePatterns(alternatives, p, &compiled, &e, &failing, target)) {
+    out.query = compiled.query;
+    out.knob = compiled.knob;
+    out.shape = compiled.shape;
+    return out;
   }
-  return query;
+  if (reader == nullptr) return std::nullopt;
+  if (e.part == CodePatternError::Part::kWhere) {
+    reader->Error(r.where[e.where_index].mark, e.message);
+  } else {
+    const RawScalar& s =
+        e.part == CodePatternError::Part::kPattern ? r.patterns[failing] : r.inside;
+    RuleLoc at = reader->OffsetLoc(s.mark, e.offset);
+    std::string key = e.part == CodePatternError::Part::kPattern ? "pattern" : "inside";
+    reader->errors_->push_back(
+        MakeError(reader->path_, at.line, at.column, fmt::format("'{}': {}", key, e.message)));
+  }
+  return std::nullopt;
 }
 
 }  // namespace muh

@@ -12,8 +12,14 @@
 
 namespace muh {
 
+struct RulePatternText {
+  std::string query;  // the alternatives, one query pattern each
+  std::string knob;   // code_pattern.h's, of the first alternative that names one
+  std::string shape;
+};
+
 // The query text of `r`'s pattern, or nullopt with errors reported through
 // `reader` (null: silently, for a first pass that only gathers texts).
-std::optional<std::string> RulePatternQuery(const RawRule& r, YamlReader* reader);
+std::optional<RulePatternText> RulePatternQuery(const RawRule& r, YamlReader* reader);
 
 }  // namespace muh

@@ -84,4 +84,15 @@ TEST_CASE("a rule has a pattern or a query; inside and where go with a pattern")
         "captures: @V)\n");
 }
 
+TEST_CASE("expect: a number or a range of them") {
+  std::string tail = "    pattern: x = $V\n    replace: V\n    with: \"{{size}}\"\n";
+  CHECK(Errors(tail + "    expect: 2..6\n").empty());
+  CHECK(Errors(tail + "    expect: 6..2\n") ==
+        "r.yaml:10:13: error: 'expect' must be a whole number of at least 1, or a range LO..HI "
+        "of them, got '6..2'\n");
+  CHECK(Errors(tail + "    expect: 0\n") ==
+        "r.yaml:10:13: error: 'expect' must be a whole number of at least 1, or a range LO..HI "
+        "of them, got '0'\n");
+}
+
 }  // namespace muh
