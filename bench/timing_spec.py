@@ -33,7 +33,7 @@ if e["SPEC_THREADS"] == "1":
     cmds.append({"name": "muhpatch verify --patch --threads 1",
                  "cmd": [mp, "verify", rules, ".", "--patch", patch, "--threads", "1"]})
 # What the Action runs: glibc then advises each heap before first writing
-# it (README, "In CI"). The targets are measured on the first row, without.
+# it (muhpatch(1), ENVIRONMENT). The targets are measured on the first row, without.
 cmds.append({"name": "muhpatch verify --patch, GLIBC_TUNABLES hugetlb=1",
              "cmd": [mp, "verify", rules, ".", "--patch", patch],
              "env": {"GLIBC_TUNABLES": "glibc.malloc.hugetlb=1"}})

@@ -1,5 +1,5 @@
-# `cmake --install`: the binary, its man page (made from its own help with
-# help2man, when installed), bash completion, and the rule files; and CPack's
+# `cmake --install`: the binary, its man pages muhpatch(1) and
+# muhpatch-rules(5), bash completion, and the rule files; and CPack's
 # Debian package, whose Depends dpkg-shlibdeps derives from the binary.
 include(GNUInstallDirs)
 
@@ -10,20 +10,10 @@ install(FILES "${CMAKE_SOURCE_DIR}/rules/bi100.yaml" DESTINATION "${CMAKE_INSTAL
 install(DIRECTORY "${CMAKE_SOURCE_DIR}/rules/examples/"
         DESTINATION "${CMAKE_INSTALL_DATADIR}/muhpatch/rules/examples")
 
-find_program(BASH_EXECUTABLE bash REQUIRED)
-find_program(HELP2MAN_EXECUTABLE help2man)
-if(HELP2MAN_EXECUTABLE)
-  add_custom_command(
-    OUTPUT "${CMAKE_BINARY_DIR}/muhpatch.1"
-    COMMAND "${BASH_EXECUTABLE}" "${CMAKE_SOURCE_DIR}/dist/man.sh" "$<TARGET_FILE:muhpatch>"
-            "${CMAKE_BINARY_DIR}/muhpatch.1"
-    DEPENDS muhpatch "${CMAKE_SOURCE_DIR}/dist/man.sh"
-    COMMENT "Generating the man page with help2man")
-  add_custom_target(man ALL DEPENDS "${CMAKE_BINARY_DIR}/muhpatch.1")
-  install(FILES "${CMAKE_BINARY_DIR}/muhpatch.1" DESTINATION "${CMAKE_INSTALL_MANDIR}/man1")
-else()
-  message(STATUS "help2man not found: no man page is built or installed (apt-get install help2man)")
-endif()
+# The man pages are written by hand (tests/cli/man_pages.sh renders them
+# with groff and checks that they name every command, option and rule key).
+install(FILES "${CMAKE_SOURCE_DIR}/dist/muhpatch.1" DESTINATION "${CMAKE_INSTALL_MANDIR}/man1")
+install(FILES "${CMAKE_SOURCE_DIR}/dist/muhpatch-rules.5" DESTINATION "${CMAKE_INSTALL_MANDIR}/man5")
 
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME muhpatch)

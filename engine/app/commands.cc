@@ -26,25 +26,10 @@ namespace muh {
 int OpenRun(const CommandOptions& opts, TreeAccess access, OpenedRun* run) {
   Workspace& w = run->workspace;
   std::vector<Diagnostic> errors;  // the tree's
-  int code = kExitClean;
-  bool loaded = false;
-  if (access == TreeAccess::kRead) {
-    // Reading changes nothing, so the tree is opened, listed and read
-    // ahead on another thread while the rules and the model load. Its
-    // errors count only once the rules have loaded, as if it came second.
-    BackgroundTask open_tree([&] {
-      code = OpenTree(opts.tree_path, access, &w, &errors);
-      if (code == kExitClean) w.sources->ReadAhead();
-    });
-    loaded = LoadInputs(opts.inputs, &run->inputs, &run->errors);
-    open_tree.Join();
-  } else {
-    // Opening for apply recovers an interrupted apply: not before the
-    // rules have loaded.
-    loaded = LoadInputs(opts.inputs, &run->inputs, &run->errors);
-    if (loaded) code = OpenTree(opts.tree_path, access, &w, &errors);
-  }
-  if (!loaded) return kExitBadInput;
+  // The rules load first: opening for apply recovers an interrupted apply,
+  // which must not happen before the rules have loaded.
+  if (!LoadInputs(opts.inputs, &run->inputs, &run->errors)) return kExitBadInput;
+  int code = OpenTree(opts.tree_path, access, &w, &errors);
   w.rules_path = run->inputs.rules.path;
   if (code == kExitClean) code = ReadRuleFiles(run->inputs.rules, &w, &errors);
   for (const Diagnostic& d : errors) run->errors.push_back(w.Shown(d));
@@ -88,13 +73,10 @@ PlanResult PlanTree(const OpenedRun& run, bool include_dead) {
   const Workspace& w = run.workspace;
   std::optional<LivenessAnalysis> analysis;
   BackgroundTask live([&] { analysis.emplace(AnalyseTree(run.inputs, w)); });
-  return Plan(
-      run.inputs.rules, w.files, w.tree_paths,
-      [&](PlanResult* plan) {
-        live.Join();
-        ApplyLiveness(*analysis, w.files, include_dead, plan);
-      },
-      live.Done().Address());
+  return Plan(run.inputs.rules, w.files, w.tree_paths, [&](PlanResult* plan) {
+    live.Join();
+    ApplyLiveness(*analysis, w.files, include_dead, plan);
+  });
 }
 
 PlanResult PlanAndReport(const OpenedRun& run, const CommandOptions& opts) {

@@ -131,11 +131,10 @@ SearchResult SearchOutsideScope(const RuleSet& rules, const std::vector<std::str
       return !groups[r].empty() && rules.rules[r].query->StatementLocal();
     });
     if (local) {
-      StatementChoice wanted;
+      std::vector<StatementLiteral> wanted;
       for (std::size_t r : hits) {
-        for (std::size_t id : groups[r][0]) {
-          wanted.first.push_back({literals[id].first, literals[id].second});
-        }
+        for (std::size_t id : groups[r][0])
+          wanted.push_back({literals[id].first, literals[id].second});
       }
       bool none_hold = false;
       tree = ParseStatementsHolding(parser, bytes, wanted, &none_hold);

@@ -4,7 +4,9 @@
 // parsed and queried in parallel, one worker per core, and only after a
 // literal prefilter: a file lacking the strings a query requires through
 // #eq?/#any-of? is never parsed. Results come back in path order, so the
-// output never depends on timing. At most one file per worker is in memory.
+// output never depends on timing. The files come from the workspace's
+// FileCache, read once for the search and the liveness analysis together,
+// and stay in memory for the run.
 //
 // What it covers (SearchTree): every .py file of the tree except those in
 // hidden directories, those the tree's .gitignore files ignore (build

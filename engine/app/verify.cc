@@ -61,13 +61,10 @@ PlanResult PlanAndSearch(const OpenedRun& run, const CommandOptions& opts,
     *found = SearchInScope(rules, w, scope, threads, UngatedRules(rules));
   });
   BackgroundTask live([&] { analysis->emplace(AnalyseTree(run.inputs, w)); });
-  PlanResult plan = Plan(
-      rules, w.files, w.tree_paths,
-      [&](PlanResult* p) {
-        live.Join();
-        ApplyLiveness(**analysis, w.files, opts.include_dead, p);
-      },
-      live.Done().Address());
+  PlanResult plan = Plan(rules, w.files, w.tree_paths, [&](PlanResult* p) {
+    live.Join();
+    ApplyLiveness(**analysis, w.files, opts.include_dead, p);
+  });
   search.Join();
   RuleMask gated = GatedRulesThatRan(rules, plan);
   if (std::find(gated.begin(), gated.end(), true) != gated.end()) {

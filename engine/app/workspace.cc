@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "engine/app/tree_hint.h"
 #include "engine/base/exit_codes.h"
 #include "engine/base/glob.h"
 #include "engine/rules/scope.h"
@@ -85,7 +86,15 @@ int ReadRuleFiles(const RuleSet& rules, Workspace* w, std::vector<Diagnostic>* e
   if (!CheckLiteralPaths(rules, *w, errors)) return kExitBadInput;
   Diagnostic derr;
   std::size_t errors_before = errors->size();
-  for (const std::string& path : FilesNeeded(rules, w->tree_paths, errors)) {
+  const std::vector<std::string> needed = FilesNeeded(rules, w->tree_paths, errors);
+  if (needed.empty() && errors->size() != errors_before) {
+    // Not one file found: most likely TREE names vllm/ itself.
+    if (auto hint = TreeRootHint(w->tree.root(), w->tree.Exists("vllm"),
+                                 w->tree.Exists("_custom_ops.py"))) {
+      errors->push_back(MakeNote(w->tree.root(), 0, 0, *hint));
+    }
+  }
+  for (const std::string& path : needed) {
     std::string uncached;
     const std::string* bytes = w->sources->Get(path, &derr, &uncached);
     if (bytes == nullptr) {

@@ -1,11 +1,11 @@
 // glibc's malloc set up for a short run that allocates a few tens of MB:
-// heaps grown in large steps and backed by transparent huge pages where the
-// kernel offers them in madvise mode. With the defaults, verify on the real
-// tree made about 1,200 mprotect calls (worker arenas grown a page range at
-// a time) and 4,300 page faults, and on a VM where a fault is expensive a
-// third of its time went to the kernel. Nothing changes under an
-// address-space limit (`ulimit -v`): growing in 64 MiB steps would turn a
-// limit that the run fits in into an early out of memory.
+// heaps grown in large steps and never trimmed, through mallopt alone. With
+// the defaults, verify on the real tree made about 1,200 mprotect calls
+// (worker arenas grown a page range at a time). Huge pages are glibc's own
+// business: GLIBC_TUNABLES=glibc.malloc.hugetlb=1 (the Action sets it).
+// Nothing changes under an address-space limit (`ulimit -v`): growing in
+// 64 MiB steps would turn a limit that the run fits in into an early out of
+// memory.
 #pragma once
 
 namespace muh {
@@ -33,10 +33,5 @@ struct HeapTuning {
 
 // Call once, first thing in main, before any thread starts.
 HeapTuning TuneHeapForShortRun();
-
-// Call first thing in a new thread (parallel.h does): the arena glibc gives
-// the thread gets the same huge-page advice, once per arena. Does nothing
-// unless TuneHeapForShortRun tuned the heap.
-void AdviseThreadHeap();
 
 }  // namespace muh

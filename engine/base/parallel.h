@@ -20,8 +20,6 @@
 #include <utility>
 #include <vector>
 
-#include "engine/base/heap_tuning.h"
-
 namespace muh {
 
 struct NoWorkerState {};
@@ -31,9 +29,8 @@ void ParallelFor(std::size_t n, unsigned threads, Fn fn) {
   std::atomic<std::size_t> next{0};
   std::mutex failed_mutex;
   std::exception_ptr failed;  // the first exception any worker threw
-  auto work = [&](bool own_thread) {
+  auto work = [&] {
     try {
-      if (own_thread) AdviseThreadHeap();
       State state;
       for (std::size_t i = next++; i < n; i = next++) fn(state, i);
     } catch (...) {
@@ -58,30 +55,17 @@ void ParallelFor(std::size_t n, unsigned threads, Fn fn) {
     // none for its state: bad_alloc) leaves the work to the ones that did
     // start, the caller's included.
     try {
-      pool.emplace_back(work, true);
+      pool.emplace_back(work);
     } catch (const std::system_error&) {
       break;
     } catch (const std::bad_alloc&) {
       break;
     }
   }
-  work(false);
+  work();
   for (std::thread& t : pool) t.join();
   if (failed) std::rethrow_exception(failed);
 }
-
-// A flag one thread raises once and others read: BackgroundTask's "done".
-// A plain size_t read and written atomically, so that libtree-sitter can
-// take it as a parse's cancellation flag (ts_parser_set_cancellation_flag).
-class DoneFlag {
- public:
-  void Raise() { __atomic_store_n(&raised_, std::size_t{1}, __ATOMIC_RELEASE); }
-  bool Raised() const { return __atomic_load_n(&raised_, __ATOMIC_ACQUIRE) != 0; }
-  const std::size_t* Address() const { return &raised_; }
-
- private:
-  std::size_t raised_ = 0;
-};
 
 // Runs fn() on a thread of its own, meanwhile the caller does other work;
 // Join() waits for it and rethrows what fn threw. When the system cannot
@@ -94,10 +78,7 @@ class BackgroundTask {
  public:
   explicit BackgroundTask(Fn fn) : fn_(std::move(fn)) {
     try {
-      thread_ = std::thread([this] {
-        AdviseThreadHeap();
-        Run();
-      });
+      thread_ = std::thread([this] { Run(); });
     } catch (const std::system_error&) {
     } catch (const std::bad_alloc&) {
     }
@@ -117,9 +98,6 @@ class BackgroundTask {
     if (error_) std::rethrow_exception(error_);
   }
 
-  // Raised when fn has returned (or thrown): Join() would not wait.
-  const DoneFlag& Done() const { return done_; }
-
  private:
   void Run() {
     ran_ = true;
@@ -128,14 +106,12 @@ class BackgroundTask {
     } catch (...) {
       error_ = std::current_exception();
     }
-    done_.Raise();
   }
 
   Fn fn_;
   std::thread thread_;
   std::exception_ptr error_;
   bool ran_ = false;
-  DoneFlag done_;
 };
 
 }  // namespace muh

@@ -5,10 +5,8 @@
 // returned pointer stays valid for the cache's lifetime.
 #pragma once
 
-#include <atomic>
 #include <memory>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "engine/base/diagnostic.h"
@@ -24,17 +22,6 @@ class FileCache {
   FileCache(const TreeIo& tree, std::vector<std::string> paths);
   FileCache(const FileCache&) = delete;
   FileCache& operator=(const FileCache&) = delete;
-  // Stops reading ahead (the file being read is finished first).
-  ~FileCache();
-
-  // Reads every path, in order, on a thread of its own, so that the files
-  // are in memory by the time their users ask (Get waits for a file that
-  // thread is reading). Meant for a caller with other work to do meanwhile:
-  // verify loads its rules while its tree is read. Does nothing when the
-  // thread cannot start (no memory), and stops at the first bad_alloc;
-  // either way Get then reads on demand, as without it. Call at most once.
-  void ReadAhead();
-
   // The bytes of `path`, read on first use; nullptr with the reason in *err
   // (TreeIo::Read's) when it cannot be read, every time it is asked. A path
   // not given to the constructor is read each time into `uncached`, which
@@ -53,8 +40,6 @@ class FileCache {
   const TreeIo& tree_;
   std::vector<std::string> paths_;  // sorted
   std::unique_ptr<Entry[]> entries_;
-  std::atomic<bool> stop_{false};
-  std::thread ahead_;  // ReadAhead's; joined by the destructor
 };
 
 }  // namespace muh

@@ -84,51 +84,5 @@ TEST_CASE("FileCache is safe to share between threads") {
   CHECK(*seen[0][7] == "v = 7\n");
 }
 
-TEST_CASE("FileCache reading ahead serves what Get would have read, errors included") {
-  TempDir dir;
-  std::vector<std::string> paths;
-  for (int i = 0; i < 50; ++i) {
-    paths.push_back("m" + std::to_string(i) + ".py");
-    dir.Write(paths.back(), "v = " + std::to_string(i) + "\n");
-  }
-  paths.push_back("gone.py");
-  TreeIo tree;
-  Diagnostic err;
-  REQUIRE(TreeIo::Open(dir.str(), &tree, &err));
-  FileCache cache(tree, paths);
-  cache.ReadAhead();
-  cache.ReadAhead();  // a second call starts nothing more
-  std::string scratch;
-  for (int i = 0; i < 50; ++i) {
-    const std::string* got = cache.Get(paths[static_cast<std::size_t>(i)], &err, &scratch);
-    REQUIRE(got != nullptr);
-    CHECK(*got == "v = " + std::to_string(i) + "\n");
-  }
-  Diagnostic e;
-  CHECK(cache.Get("gone.py", &e, &scratch) == nullptr);
-  CHECK(e.Format() == "gone.py: error: no such file in the tree");
-  CHECK(scratch.empty());
-}
-
-TEST_CASE("FileCache can go while it is still reading ahead") {
-  TempDir dir;
-  std::vector<std::string> paths;
-  for (int i = 0; i < 200; ++i) {
-    paths.push_back("m" + std::to_string(i) + ".py");
-    dir.Write(paths.back(), std::string(4096, 'x'));
-  }
-  TreeIo tree;
-  Diagnostic err;
-  REQUIRE(TreeIo::Open(dir.str(), &tree, &err));
-  for (int round = 0; round < 5; ++round) {
-    FileCache cache(tree, paths);
-    cache.ReadAhead();
-    std::string scratch;
-    const std::string* last = cache.Get(paths.back(), &err, &scratch);
-    REQUIRE(last != nullptr);
-    CHECK(last->size() == 4096);
-  }  // each destructor stops the thread (the sanitizer build watches it) and waits for it
-}
-
 }  // namespace
 }  // namespace muh

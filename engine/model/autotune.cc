@@ -22,6 +22,36 @@ std::string EntryText(const ConfigEntry& e) {
   return out;
 }
 
+// The first of the space's constraints that `e` breaks, as the derivation
+// names it ("" when it breaks none). A constraint that cannot be evaluated
+// for `e` (a division by zero) rejects it too: the model emits only entries
+// it has shown to satisfy every constraint.
+std::string BrokenConstraint(const SearchSpace& space, const ConfigEntry& e, const Workload& w) {
+  auto value = [&](std::string_view name) -> std::optional<int64_t> {
+    if (const std::string* v = e.Get(std::string(name))) {
+      if (*v == "True" || *v == "False") return *v == "True" ? 1 : 0;
+      try {
+        std::size_t used = 0;
+        int64_t n = std::stoll(*v, &used);
+        if (used == v->size()) return n;
+      } catch (const std::exception&) {
+      }
+      return std::nullopt;
+    }
+    if (const WorkloadItem* item = w.Find(name)) return item->value;
+    return std::nullopt;
+  };
+  for (const Constraint& c : space.constraints) {
+    ConstraintValue v = EvaluateConstraint(c, value);
+    if (v.holds) continue;
+    std::string why = c.reason.empty() ? "" : fmt::format(": {}", c.reason);
+    if (!v.error.empty())
+      return fmt::format("constraint '{}' cannot be evaluated ({}){}", c.text, v.error, why);
+    return fmt::format("breaks the kernel's constraint '{}'{}", c.text, why);
+  }
+  return "";
+}
+
 // What the attention score needs besides the candidate itself.
 struct AttentionModel {
   int64_t head_dim = 0, bytes = 0, seq = 0, grid_rows = 0, cus = 0;
@@ -100,6 +130,12 @@ AutotuneResult DeriveAutotune(const Profile& p, const Workload& w, const SearchS
       "limit and max_threads_per_block, and keeps more registers than it spills (the compiler "
       "caps registers at min(max_regs_per_thread, regs_per_cu / threads)); Triton's autotuner "
       "also skips entries that fail at run time";
+  if (!space.constraints.empty()) {
+    std::vector<std::string> texts;
+    for (const Constraint& c : space.constraints) texts.push_back(c.text);
+    d.safety += fmt::format("; and every entry satisfies the kernel's declared constraints ({})",
+                            fmt::join(texts, "; "));
+  }
   d.sized_for = fmt::format("head_dim {}, {} causal {}-token prefill(s), {} heads per GPU", dmax,
                             batch, seq, heads);
   for (const char* required : {"BLOCK_M", "BLOCK_N", "num_stages", "num_warps"}) {
@@ -191,6 +227,11 @@ AutotuneResult DeriveAutotune(const Profile& p, const Workload& w, const SearchS
     }
     if (c.block_m < kMinDotSize || c.block_n < kMinDotSize) {
       ++r.pruned["a block dimension below tl.dot's minimum"];
+      continue;
+    }
+    std::string broken = BrokenConstraint(space, e, w);
+    if (!broken.empty()) {
+      ++r.pruned[broken];
       continue;
     }
     Occupancy occ = BlocksPerCu(c.smem, smem_limit, c.regs, c.threads, regs_per_cu,

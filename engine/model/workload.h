@@ -14,6 +14,8 @@
 #include <utility>
 #include <vector>
 
+#include "engine/model/constraint.h"
+
 namespace muh {
 
 struct WorkloadItem {
@@ -59,6 +61,10 @@ struct SearchSpace {
   // differ only in these are one candidate; the first listed value is kept.
   std::vector<std::string> ignored;
   int max_new = 8;  // cap on the entries the model selects
+  // What the kernel requires of an entry (`BLOCK_M % BLOCK_N == 0` where a
+  // causal kernel masks whole key blocks); an entry that breaks one is never
+  // emitted.
+  std::vector<Constraint> constraints;
 };
 
 // Why no cost model ranks search spaces of kind `kernel` ("" when one

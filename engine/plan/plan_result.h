@@ -74,12 +74,6 @@ struct PlanResult {
   std::map<std::string, std::string> new_contents;  // only files that change
   std::vector<RuleOutcome> outcomes;                // in rule order
   std::vector<Diagnostic> diagnostics;              // errors and skip notes
-  // The files parsed only in the statements holding their rules' literals,
-  // with the byte ranges [begin, end) of the file as it was that the rest
-  // of the file may leave out (ChosenParts::own, statement_choice.h): the
-  // rest of such a file is checked for syntax only if it is to be rewritten
-  // (UnparsableRewrites, planner.h).
-  std::map<std::string, std::vector<std::pair<std::size_t, std::size_t>>> parsed_in_part;
   bool ok() const { return !HasErrors(diagnostics); }
   // Whether any rule failed (its errors are in `diagnostics`).
   bool AnyFailed() const;

@@ -27,23 +27,10 @@ namespace muh {
 // planned a second time over its own result: a rule whose edits that second
 // run would change again (a template adding text its query does not match)
 // fails as not idempotent. Deterministic: rules in file order, paths sorted.
-//
-// A file whose rules match only inside the top-level statements holding
-// their literals is parsed in those statements; its other statements are
-// parsed only if the plan would rewrite the file, and a syntax error there
-// in a file still rewritten after `then` (the caller marking dead sites and
-// leaving them alone) plans again with the file parsed whole, which refuses
-// it. A syntax error outside its rules' statements in a file left unchanged
-// is not the plan's to report.
+// `then`, when given, runs over the result before it is returned.
 using PlanFilter = std::function<void(PlanResult*)>;
 
-//
-// `then_ready`, when given, is nonzero once `then` would run without
-// waiting (another thread sets it): until then the plan parses the rest of
-// the files it would rewrite, smallest first; after `then`, only the rest
-// of those still rewritten.
 PlanResult Plan(const RuleSet& rules, const std::map<std::string, SourceText>& files,
-                const std::vector<std::string>& tree_paths, const PlanFilter& then = {},
-                const std::size_t* then_ready = nullptr);
+                const std::vector<std::string>& tree_paths, const PlanFilter& then = {});
 
 }  // namespace muh

@@ -83,15 +83,13 @@ TEST_CASE("a rewrite that breaks the syntax is refused, naming the edit") {
   CHECK(Messages(r) ==
         "a.py:1:5: error: rewrite by rule 'r1' ('1' -> '(1024') would introduce a syntax error; "
         "refused\n");
-  // With a syntax error before it, in a statement the rule does not look
-  // at: the rewrite is still what is refused, at its own place.
+  // With a syntax error before it: the file is refused, not the rewrite.
   Fixture g(std::string(kHeader) + RuleYaml("r1", "A", "({{size}}"),
             {{"a.py", "x = = 2\nA = 1\nB = 2\n"}});
   PlanResult broken = g.Run();
   CHECK(broken.new_contents.empty());
   CHECK(Messages(broken) ==
-        "a.py:2:5: error: rewrite by rule 'r1' ('1' -> '(1024') would introduce a syntax error; "
-        "refused\n");
+        "a.py:1:5: error: syntax error; rule 'r1' will not rewrite a file that does not parse\n");
 }
 
 TEST_CASE("preconditions skip, or fail when required") {
@@ -128,62 +126,26 @@ TEST_CASE("a file that does not parse is never rewritten") {
   CHECK(broken.outcomes.at(0).status == RuleStatus::kFailed);
 }
 
-TEST_CASE("a file is parsed only in its rules' statements, and whole where it is rewritten") {
+TEST_CASE("a file that does not parse fails its rules, even where they are at their value") {
   const std::string rules = std::string(kHeader) + RuleYaml("r1", "A", "{{size}}");
-  // At its value: the syntax error elsewhere is not the plan's to report.
   Fixture at_value(rules, {{"a.py", "A = 1024\nx = = 2\n"}});
   PlanResult clean = at_value.Run();
-  CHECK(Messages(clean).empty());
-  CHECK(clean.outcomes.at(0).status == RuleStatus::kAlreadyApplied);
-  REQUIRE(clean.parsed_in_part.count("a.py") == 1);
-  CHECK(clean.parsed_in_part.at("a.py") ==
-        std::vector<std::pair<std::size_t, std::size_t>>{{0, 9}});
-  // The caller left the only edit alone (a dead site): nothing rewritten,
-  // nothing refused.
-  Fixture dead(rules, {{"a.py", "A = 1\nx = = 2\n"}});
-  int filtered = 0;
-  PlanResult left = Plan(dead.rules, dead.files, dead.paths, [&](PlanResult* p) {
-    ++filtered;
-    p->edits.clear();
-    p->new_contents.clear();
-  });
-  CHECK(filtered == 1);
-  CHECK(Messages(left).empty());
-  // Rewritten, and whole: the same plan as without the partial parse.
-  Fixture ok(rules, {{"a.py", "B = 2\nA = 1\nif B:\n    A2 = A\n"}});
-  PlanResult r = ok.Run();
-  CHECK(Messages(r).empty());
-  CHECK(r.new_contents.at("a.py") == "B = 2\nA = 1024\nif B:\n    A2 = A\n");
-  // The plan parsed `A = 1` and the `if` (its header and its one statement);
-  // the rest leaves out only `A = 1`, since a suite with no statement would
-  // not parse.
-  CHECK(r.parsed_in_part.at("a.py") == std::vector<std::pair<std::size_t, std::size_t>>{{6, 12}});
-}
-
-TEST_CASE("a syntax error beside the knob inside its function refuses the rewrite") {
-  const std::string rules = std::string(kHeader) + RuleYaml("r1", "A", "{{size}}");
-  // The plan parses `def f():` and `A = 1` only; the rest, parsed because
-  // the file is rewritten, holds the error.
+  CHECK(Messages(clean) ==
+        "a.py:2:5: error: syntax error; rule 'r1' will not rewrite a file that does not parse\n");
+  CHECK(clean.outcomes.at(0).status == RuleStatus::kFailed);
+  // Inside the knob's function, too.
   Fixture broken(rules, {{"a.py", "def f():\n    x = = 2\n    A = 1\n"}});
   PlanResult r = broken.Run();
   CHECK(Messages(r) ==
         "a.py:2:9: error: syntax error; rule 'r1' will not rewrite a file that does not parse\n");
   CHECK(r.new_contents.empty());
-  // At its value, the file is not rewritten, and the error not looked at.
-  Fixture at_value(rules, {{"a.py", "def f():\n    x = = 2\n    A = 1024\n"}});
-  PlanResult clean = at_value.Run();
-  CHECK(Messages(clean).empty());
-  CHECK(clean.outcomes.at(0).status == RuleStatus::kAlreadyApplied);
-  // Clean: rewritten, with the same result as a whole parse.
   Fixture ok(rules, {{"a.py", "def f():\n    x = 2\n    A = 1\n    return A\n"}});
   PlanResult fine = ok.Run();
   CHECK(Messages(fine).empty());
   CHECK(fine.new_contents.at("a.py") == "def f():\n    x = 2\n    A = 1024\n    return A\n");
-  CHECK(fine.parsed_in_part.at("a.py") ==
-        std::vector<std::pair<std::size_t, std::size_t>>{{19, 42}});
 }
 
-TEST_CASE("a rule that found nothing in a file parsed in part names its candidates") {
+TEST_CASE("a rule that found nothing names its candidates") {
   Fixture f(std::string(kHeader) + RuleYaml("r1", "A", "{{size}}"),
             {{"a.py", "def g():\n    return 1\nAB = 2\nx = f(A)\n"}});
   PlanResult r = f.Run();

@@ -14,7 +14,6 @@
 
 #include "engine/base/parallel.h"
 #include "engine/base/quick_exit.h"
-#include "engine/python/py_statements.h"
 #include "engine/rules/scope.h"
 
 namespace muh {
@@ -71,18 +70,6 @@ const std::vector<std::string>& Planner::Scope(const std::vector<std::string>& p
   return scopes_.emplace(patterns, std::move(paths)).first->second;
 }
 
-const SyntaxTree* Planner::WholeTreeOf(const std::string& path) {
-  const SyntaxTree* tree = SyntaxTreeOf(path);
-  if (!tree->Partial()) return tree;
-  auto it = whole_trees_.find(path);
-  if (it == whole_trees_.end()) {
-    const SourceText& file = files_.at(path);
-    it =
-        whole_trees_.emplace(path, std::make_unique<SyntaxTree>(parser_.Parse(file.bytes()))).first;
-  }
-  return it->second.get();
-}
-
 std::map<std::string, std::set<const Query*>> Planner::QueriesByPath() const {
   std::map<std::string, std::set<const Query*>> queries;
   for (const Rule& rule : rules_.rules) {
@@ -97,35 +84,6 @@ std::map<std::string, std::set<const Query*>> Planner::QueriesByPath() const {
   return queries;
 }
 
-std::map<std::string, Planner::PartLiterals> Planner::PartialParseLiterals(
-    const std::map<std::string, std::set<const Query*>>& queries) const {
-  // A file is parsed in part only when each query run there is
-  // statement-local and requires a literal; then only the statements
-  // holding a literal of its first group can hold a match. Inside them,
-  // only the statements holding one of its literals, when every query
-  // survives that (Query::SurvivesStatementPruning).
-  std::map<std::string, PartLiterals> out;
-  for (const auto& [path, qs] : queries) {
-    if (whole_.count(path) != 0) continue;
-    PartLiterals lits;
-    bool local = std::all_of(qs.begin(), qs.end(), [&](const Query* q) {
-      if (!q->StatementLocal()) return false;
-      std::vector<Query::LiteralGroup> groups = q->RequiredLiteralGroups();
-      if (groups.empty()) return false;
-      for (const std::string& t : groups.front().texts) {
-        lits.first.emplace_back(t, groups.front().identifier);
-      }
-      for (const Query::LiteralGroup& g : groups) {
-        for (const std::string& t : g.texts) lits.any.emplace_back(t, g.identifier);
-      }
-      lits.nested = lits.nested && q->SurvivesStatementPruning();
-      return true;
-    });
-    if (local) out.emplace(path, std::move(lits));
-  }
-  return out;
-}
-
 void Planner::ParseAll() {
   // Parse every file up front, one worker per core; planning then only
   // looks trees up. Each worker owns its parser. Largest first, so that the
@@ -137,48 +95,21 @@ void Planner::ParseAll() {
     return a->bytes().size() > b->bytes().size();
   });
   const std::map<std::string, std::set<const Query*>> queries = QueriesByPath();
-  // A file whose queries all match inside one top-level statement holding
-  // a literal is parsed in those statements only (as the whole-tree search
-  // does; py_statements.h); the whole file when the lexer gives up or that
-  // partial parse meets a syntax error. The rest of such a file is checked
-  // only where the file is to be rewritten (planner.h).
-  const std::map<std::string, PartLiterals> partial = PartialParseLiterals(queries);
   std::vector<std::unique_ptr<SyntaxTree>> parsed(todo.size());
-  std::vector<std::vector<std::pair<std::size_t, std::size_t>>> own(todo.size());
   ParallelFor<PythonParser>(todo.size(), 0, [&](PythonParser& parser, std::size_t i) {
     auto t = std::chrono::steady_clock::now();
-    const std::string_view bytes = todo[i]->bytes();
-    if (auto it = partial.find(todo[i]->path()); it != partial.end()) {
-      StatementChoice choice;
-      for (const auto& [text, word] : it->second.first) choice.first.push_back({text, word});
-      for (const auto& [text, word] : it->second.any) choice.any.push_back({text, word});
-      choice.nested = it->second.nested;
-      bool none_hold = false;  // then no match either: the whole file, for FoundNothing
-      if (auto part = ParseStatementsHolding(parser, bytes, choice, &none_hold, &own[i])) {
-        parsed[i] = std::make_unique<SyntaxTree>(std::move(*part));
-      }
-    }
-    if (!parsed[i]) parsed[i] = std::make_unique<SyntaxTree>(parser.Parse(bytes));
+    parsed[i] = std::make_unique<SyntaxTree>(parser.Parse(todo[i]->bytes()));
     auto t2 = std::chrono::steady_clock::now();
     if (auto it = queries.find(todo[i]->path()); it != queries.end()) {
       for (const Query* q : it->second) q->IndexFor(*parsed[i]);
     }
-    std::size_t kept = bytes.size();
-    if (parsed[i]->Partial()) {
-      kept = 0;
-      for (const TSRange& r : parsed[i]->ranges()) kept += r.end_byte - r.start_byte;
-    }
     spdlog::trace(
-        "parsed {} ({}: {} of {} bytes) in {:.2f} ms, indexed in {:.2f} ms", todo[i]->path(),
-        parsed[i]->Partial() ? "the parts holding the literals" : "whole", kept, bytes.size(),
-        std::chrono::duration<double, std::milli>(t2 - t).count(),
+        "parsed {} ({} bytes) in {:.2f} ms, indexed in {:.2f} ms", todo[i]->path(),
+        todo[i]->bytes().size(), std::chrono::duration<double, std::milli>(t2 - t).count(),
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t2).count());
   });
-  for (std::size_t i = 0; i < todo.size(); ++i) {
-    const std::string& path = todo[i]->path();
-    if (parsed[i]->Partial()) out_->parsed_in_part[path] = std::move(own[i]);
-    syntax_trees_[path] = std::move(parsed[i]);
-  }
+  for (std::size_t i = 0; i < todo.size(); ++i)
+    syntax_trees_[todo[i]->path()] = std::move(parsed[i]);
 }
 
 void Planner::Run() {
@@ -221,7 +152,6 @@ std::map<std::string, std::unique_ptr<SyntaxTree>> Planner::TakeTreesAfter() {
 Planner::~Planner() {
   FreeTrees(&syntax_trees_);
   FreeTrees(&rewritten_trees_);
-  FreeTrees(&whole_trees_);
 }
 
 }  // namespace plan

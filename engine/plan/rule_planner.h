@@ -41,9 +41,6 @@ class Planner {
   // Rules that must fail with the given error instead of planning (a second
   // run would change what the first one wrote).
   void Refuse(std::map<std::string, Diagnostic> refused) { refused_ = std::move(refused); }
-  // Parse these files whole, even where their rules' queries would let the
-  // planner parse only the statements holding their literals.
-  void ParseWhole(std::set<std::string> paths) { whole_ = std::move(paths); }
   // Parse files only as rules need them (the idempotence re-plan touches few).
   void ParseLazily() { lazy_ = true; }
   // Trees already parsed, each borrowing bytes equal to its file's here.
@@ -58,19 +55,9 @@ class Planner {
  private:
   void ParseAll();
   const SyntaxTree* SyntaxTreeOf(const std::string& path);
-  // The tree of the whole file, parsed now if the plan parsed it in part.
-  const SyntaxTree* WholeTreeOf(const std::string& path);
   // By path, every query the plan runs there (rules, preconditions,
   // `done-when`); a query shared by several rules once.
   std::map<std::string, std::set<const Query*>> QueriesByPath() const;
-  // Of those paths, the ones the plan may parse in part, with the literals
-  // that pick the parts to parse (statement_choice.h).
-  struct PartLiterals {
-    std::vector<std::pair<std::string, bool>> first, any;  // text, whole word
-    bool nested = true;
-  };
-  std::map<std::string, PartLiterals> PartialParseLiterals(
-      const std::map<std::string, std::set<const Query*>>& queries) const;
   // The files of the tree that `patterns` name (resolved once per list).
   const std::vector<std::string>& Scope(const std::vector<std::string>& patterns) const;
   Diagnostic At(const std::string& path, std::size_t offset, Severity sev, std::string msg) const;
@@ -104,8 +91,6 @@ class Planner {
   PythonParser parser_;
   std::map<std::string, std::unique_ptr<SyntaxTree>> syntax_trees_;
   std::map<std::string, std::unique_ptr<SyntaxTree>> rewritten_trees_;
-  std::map<std::string, std::unique_ptr<SyntaxTree>> whole_trees_;  // WholeTreeOf
-  std::set<std::string> whole_;
   std::map<std::string, bool> reported_broken_;
   std::map<std::string, EditSet> edit_sets_;
   std::vector<Edit> staged_;  // the current rule's edits

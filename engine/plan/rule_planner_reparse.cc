@@ -17,8 +17,7 @@ void Planner::ApplyAndReparse() {
   // Each rewritten file is applied and reparsed on a worker (incrementally:
   // only the edited statements are parsed again); messages follow in path
   // order. A problem the incremental parse reports is confirmed by a fresh
-  // parse (of the same statements, for a file parsed in part), which the
-  // message describes. The rule to blame fails and loses
+  // parse, which the message describes. The rule to blame fails and loses
   // all its edits, and the files are applied again without them, so that
   // one bad rewrite never hides the others.
   struct Done {
@@ -43,11 +42,8 @@ void Planner::ApplyAndReparse() {
           parser.Reparse(*syntax_trees_.at(*d.path), d.rewritten, byte_edits));
       d.problem = d.tree->FirstProblem();
       if (d.problem) {
-        // A tree of some statements only is confirmed over those: the
-        // others were never parsed, and are not this rewrite's to judge.
-        std::vector<TSRange> ranges = d.tree->ranges();
         d.tree.reset();
-        d.problem = parser.ParseRanges(d.rewritten, ranges).FirstProblem();
+        d.problem = parser.Parse(d.rewritten).FirstProblem();
       }
     });
     std::vector<std::string> blamed_rules;

@@ -103,7 +103,7 @@ Diagnostic Planner::FoundNothing(const Rule& rule, const SourceText& file, std::
   // Help the user rebase: the part of the query that still matches, where,
   // and the shape around it that no longer does. Located at the knob's
   // nearest candidate in the source when there is one.
-  std::optional<NoMatchReason> why = ExplainNoMatch(*rule.query, *WholeTreeOf(file.path()));
+  std::optional<NoMatchReason> why = ExplainNoMatch(*rule.query, *SyntaxTreeOf(file.path()));
   if (!why) {
     return Diagnostic{rules_.path, rule.loc.line, rule.loc.column, Severity::kError, msg};
   }

@@ -136,6 +136,8 @@ std::optional<std::vector<StatementSpan>> TopLevelStatements(std::string_view sr
     if (!line.clause && !decorator) {
       if (!out.empty()) out.back().end = line.begin, out.back().end_row = line.row;
       out.push_back(StatementSpan{line.begin, src.size(), line.row, 0, 0});
+    } else if (out.empty()) {
+      return std::nullopt;  // `else:` before any statement: doubtful
     }
     decorator = line.decorator;
   }
@@ -146,19 +148,67 @@ std::optional<std::vector<StatementSpan>> TopLevelStatements(std::string_view sr
   return out;
 }
 
-std::optional<SyntaxTree> ParseStatementsHolding(
-    PythonParser& parser, std::string_view src, const StatementChoice& choice, bool* none_hold,
-    std::vector<std::pair<std::size_t, std::size_t>>* own) {
+namespace {
+
+bool AsciiWordByte(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+// Whether `src` holds one of `literals` inside [begin, end).
+bool HoldsOne(std::string_view src, std::size_t begin, std::size_t end,
+              const std::vector<StatementLiteral>& literals) {
+  const std::string_view part = src.substr(begin, end - begin);
+  for (const StatementLiteral& lit : literals) {
+    if (lit.text.empty()) continue;
+    for (std::size_t at = part.find(lit.text); at != std::string_view::npos;
+         at = part.find(lit.text, at + 1)) {
+      // A whole word: judged against the file's bytes, not the part's.
+      const std::size_t from = begin + at;
+      const std::size_t to = from + lit.text.size();
+      if (lit.whole_word && ((from > 0 && AsciiWordByte(src[from - 1])) ||
+                             (to < src.size() && AsciiWordByte(src[to])))) {
+        continue;
+      }
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+std::optional<std::vector<TSRange>> StatementsHolding(
+    std::string_view src, const std::vector<StatementLiteral>& literals) {
+  std::optional<std::vector<StatementSpan>> spans = TopLevelStatements(src);
+  if (!spans) return std::nullopt;
+  std::vector<TSRange> out;
+  for (const StatementSpan& s : *spans) {
+    if (!HoldsOne(src, s.begin, s.end, literals)) continue;
+    if (!out.empty() && out.back().end_byte == s.begin) {
+      out.back().end_byte = static_cast<uint32_t>(s.end);
+      continue;
+    }
+    TSRange r{};
+    r.start_byte = static_cast<uint32_t>(s.begin);
+    r.end_byte = static_cast<uint32_t>(s.end);
+    out.push_back(r);
+  }
+  SetPoints(src, &out);
+  return out;
+}
+
+std::optional<SyntaxTree> ParseStatementsHolding(PythonParser& parser, std::string_view src,
+                                                 const std::vector<StatementLiteral>& literals,
+                                                 bool* none_hold) {
   *none_hold = false;
-  std::optional<ChosenParts> parts = ChooseParts(src, choice);
-  if (!parts) return std::nullopt;
-  if (parts->ranges.empty()) {
+  std::optional<std::vector<TSRange>> ranges = StatementsHolding(src, literals);
+  if (!ranges) return std::nullopt;
+  if (ranges->empty()) {
     *none_hold = true;
     return std::nullopt;
   }
-  SyntaxTree part = parser.ParseRanges(src, parts->ranges);
+  SyntaxTree part = parser.ParseRanges(src, *ranges);
   if (part.HasError()) return std::nullopt;
-  if (own != nullptr) *own = std::move(parts->own);
   return part;
 }
 

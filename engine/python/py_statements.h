@@ -20,7 +20,6 @@
 #include <utility>
 #include <vector>
 
-#include "engine/python/statement_choice.h"
 #include "engine/python/syntax_tree.h"
 
 namespace muh {
@@ -62,14 +61,26 @@ std::optional<CodeLines> LexCodeLines(std::string_view src);
 // that no LF follows ends a line, as in Python.
 std::optional<std::vector<StatementSpan>> TopLevelStatements(std::string_view src);
 
-// The partial parse the search and the plan share: the tree of only the
-// parts of `src` that `choice` keeps (statement_choice.h), and in `*own` the
-// ranges the rest of the file may leave out. nullopt, to parse the whole
-// file instead, when the lexer gives up or that parse meets a syntax error
-// (its statements may have been cut wrongly); nullopt with `*none_hold` set
-// when no statement holds a literal.
-std::optional<SyntaxTree> ParseStatementsHolding(
-    PythonParser& parser, std::string_view src, const StatementChoice& choice, bool* none_hold,
-    std::vector<std::pair<std::size_t, std::size_t>>* own = nullptr);
+// A literal that a statement kept must hold; with `whole_word`, only where
+// no ASCII letter, digit or underscore touches it (an identifier's text,
+// which Python's lexer never splits).
+struct StatementLiteral {
+  std::string_view text;
+  bool whole_word = false;
+};
+
+// The top-level statements of `src` holding one of `literals`, as ranges to
+// parse (adjacent statements joined, points set); nullopt when the lexer
+// gives up, empty when no statement holds one.
+std::optional<std::vector<TSRange>> StatementsHolding(
+    std::string_view src, const std::vector<StatementLiteral>& literals);
+
+// The whole-tree search's partial parse: the tree of only those statements.
+// nullopt, to parse the whole file instead, when the lexer gives up or that
+// parse meets a syntax error (its statements may have been cut wrongly);
+// nullopt with `*none_hold` set when no statement holds a literal.
+std::optional<SyntaxTree> ParseStatementsHolding(PythonParser& parser, std::string_view src,
+                                                 const std::vector<StatementLiteral>& literals,
+                                                 bool* none_hold);
 
 }  // namespace muh

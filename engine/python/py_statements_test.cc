@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -90,7 +92,13 @@ TEST_CASE("the lexer gives up rather than guess") {
 // The promise verify's search relies on: for a statement-local query, the
 // statements holding its first required literal group, parsed alone, give
 // exactly the matches of the whole file.
-TEST_CASE("parsing only the statements holding the literals finds every match") {
+namespace {
+
+// Over `files`: every statement-local bi100 query finds in the parse of the
+// statements holding its first group's literals what it finds in the whole
+// file. Counts the files parsed in part and the matches compared.
+void CheckSameMatches(const std::vector<std::filesystem::path>& files, std::size_t* partial,
+                      std::size_t* matches) {
   PythonParser parser;
   std::vector<std::unique_ptr<Query>> queries;
   for (const std::string& text : testing::Bi100Queries()) {
@@ -100,26 +108,24 @@ TEST_CASE("parsing only the statements holding the literals finds every match") 
     if (q->StatementLocal() && !q->RequiredLiterals().empty()) queries.push_back(std::move(q));
   }
   CHECK(queries.size() >= 15);
-  std::size_t matches = 0;
-  std::size_t partial = 0;
-  for (const auto& path : testing::FixturePython()) {
+  for (const auto& path : files) {
     CAPTURE(path.string());
     std::string src = testing::Slurp(path);
-    SyntaxTree full = parser.Parse(src);
     if (!TopLevelStatements(src)) continue;
+    SyntaxTree full = parser.Parse(src);
     for (const auto& q : queries) {
-      const std::vector<std::string> group = q->RequiredLiterals()[0];
-      StatementChoice choice;
-      for (const std::string& lit : group) choice.first.push_back({lit, false});
+      const Query::LiteralGroup group = q->RequiredLiteralGroups()[0];
+      std::vector<StatementLiteral> literals;
+      for (const std::string& lit : group.texts) literals.push_back({lit, group.identifier});
       std::vector<QueryMatch> want = q->Run(full);
-      std::vector<TSRange> ranges = ChooseParts(src, choice)->ranges;
+      std::vector<TSRange> ranges = *StatementsHolding(src, literals);
       if (ranges.empty()) {
         CHECK(want.empty());
         continue;
       }
       SyntaxTree part = parser.ParseRanges(src, ranges);
       if (part.HasError()) continue;  // the search parses the whole file then
-      ++partial;
+      ++*partial;
       std::vector<QueryMatch> got = q->Run(part);
       REQUIRE(got.size() == want.size());
       for (std::size_t i = 0; i < got.size(); ++i) {
@@ -127,13 +133,38 @@ TEST_CASE("parsing only the statements holding the literals finds every match") 
         for (std::size_t c = 0; c < got[i].captures.size(); ++c) {
           CHECK(got[i].captures[c].name == want[i].captures[c].name);
           CHECK(got[i].captures[c].begin == want[i].captures[c].begin);
+          CHECK(got[i].captures[c].end == want[i].captures[c].end);
           CHECK(got[i].captures[c].text == want[i].captures[c].text);
         }
       }
-      matches += want.size();
+      *matches += want.size();
     }
   }
+}
+
+}  // namespace
+
+TEST_CASE("parsing only the statements holding the literals finds every match") {
+  std::size_t partial = 0, matches = 0;
+  CheckSameMatches(testing::FixturePython(), &partial, &matches);
   CHECK(partial > 50);
+  CHECK(matches >= 17);
+}
+
+TEST_CASE("parsing only the statements holding the literals finds every match (real tree)") {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::path(MUHPATCH_SOURCE_DIR) / ".." / "shared/targets/enginex-vllm";
+  if (!fs::is_directory(root)) {
+    MESSAGE("skipped: ../shared/targets/enginex-vllm is absent");
+    return;
+  }
+  std::vector<fs::path> files;
+  for (const auto& e : fs::recursive_directory_iterator(root)) {
+    if (e.is_regular_file() && e.path().extension() == ".py") files.push_back(e.path());
+  }
+  std::sort(files.begin(), files.end());
+  std::size_t partial = 0, matches = 0;
+  CheckSameMatches(files, &partial, &matches);
   CHECK(matches >= 17);
 }
 

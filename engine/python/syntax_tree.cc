@@ -96,17 +96,6 @@ SyntaxTree PythonParser::ParseRanges(std::string_view bytes, const std::vector<T
   return ParseIn(nullptr, bytes, ranges);
 }
 
-std::optional<SyntaxTree> PythonParser::ParseRangesUnless(std::string_view bytes,
-                                                          const std::vector<TSRange>& ranges,
-                                                          const std::size_t* stop) {
-  ts_parser_set_cancellation_flag(parser_.get(), stop);
-  SyntaxTree tree = ParseIn(nullptr, bytes, ranges);
-  ts_parser_set_cancellation_flag(parser_.get(), nullptr);
-  if (tree.raw() != nullptr) return tree;
-  ts_parser_reset(parser_.get());  // or the next parse would resume this one
-  return std::nullopt;
-}
-
 SyntaxTree PythonParser::ParseIn(const TSTree* old, std::string_view bytes,
                                  std::vector<TSRange> ranges) {
   if (ranges.empty()) return SyntaxTree(TsTreePtr(ParseFed(parser_.get(), old, bytes)), bytes);

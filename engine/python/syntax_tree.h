@@ -117,11 +117,6 @@ class PythonParser {
   // parsed as if they were the whole file; nodes keep their real offsets.
   // No ranges: the whole file.
   SyntaxTree ParseRanges(std::string_view bytes, const std::vector<TSRange>& ranges);
-  // The same, given up (nullopt) as soon as `*stop` is nonzero, which
-  // another thread may set meanwhile (libtree-sitter's cancellation flag).
-  std::optional<SyntaxTree> ParseRangesUnless(std::string_view bytes,
-                                              const std::vector<TSRange>& ranges,
-                                              const std::size_t* stop);
 
  private:
   // Parses `bytes` (with `old`, edited to match, for an incremental parse)

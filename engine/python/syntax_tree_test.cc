@@ -197,30 +197,3 @@ TEST_CASE("a partial tree reparses to the tree of its moved ranges") {
 }
 
 }  // namespace muh
-
-namespace muh {
-
-TEST_CASE("a parse given up when its stop flag is set leaves the parser ready for the next") {
-  // libtree-sitter looks at the flag every hundred steps: a file of some size.
-  PythonParser parser;
-  std::string src = "def f():\n    return 1\n";
-  for (int i = 0; i < 200; ++i) src += "x" + std::to_string(i) + " = f() + [1, 2, 3]\n";
-  std::vector<TSRange> ranges{TSRange{{0, 0}, {2, 0}, 0, 22}, TSRange{}};
-  ranges[1].start_byte = 22;
-  ranges[1].end_byte = static_cast<uint32_t>(src.size());
-  SetPoints(src, &ranges);
-  std::size_t stop = 1;
-  CHECK_FALSE(parser.ParseRangesUnless(src, ranges, &stop).has_value());
-  stop = 0;
-  std::optional<SyntaxTree> tree = parser.ParseRangesUnless(src, ranges, &stop);
-  REQUIRE(tree.has_value());
-  CHECK_FALSE(tree->HasError());
-  CHECK(ts_node_end_byte(tree->Root()) == src.size());
-  // And a plain parse after a stopped one starts afresh.
-  stop = 1;
-  CHECK_FALSE(parser.ParseRangesUnless(src, {}, &stop).has_value());
-  CHECK(parser.Parse(src).Root().id != nullptr);
-  CHECK_FALSE(parser.Parse(src).HasError());
-}
-
-}  // namespace muh

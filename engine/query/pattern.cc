@@ -420,4 +420,31 @@ std::optional<PatternQuery> ParsePatterns(std::string_view source, const TSLangu
   }
 }
 
+namespace {
+
+bool OnlyIdentifiers(const PatternNode& n, const TSLanguage* language, uint32_t c, bool* seen) {
+  if (std::find(n.captures.begin(), n.captures.end(), c) != n.captures.end()) {
+    *seen = true;
+    if (n.kind != PatternNode::Kind::kNamed) return false;
+    for (std::size_t s = 0; s < n.symbols.size(); ++s) {
+      if (n.symbols[s] && std::string_view(ts_language_symbol_name(
+                              language, static_cast<TSSymbol>(s))) != "identifier") {
+        return false;
+      }
+    }
+  }
+  for (const PatternChild& ch : n.children) {
+    if (!OnlyIdentifiers(ch.node[0], language, c, seen)) return false;
+  }
+  return std::all_of(n.branches.begin(), n.branches.end(),
+                     [&](const PatternNode& b) { return OnlyIdentifiers(b, language, c, seen); });
+}
+
+}  // namespace
+
+bool CapturesOnlyIdentifiers(const Pattern& p, const TSLanguage* language, uint32_t c) {
+  bool seen = false;
+  return OnlyIdentifiers(p.root, language, c, &seen) && seen;
+}
+
 }  // namespace muh

@@ -88,4 +88,8 @@ struct PatternQuery {
 // name is known to `language`; nullopt otherwise.
 std::optional<PatternQuery> ParsePatterns(std::string_view source, const TSLanguage* language);
 
+// Whether every node capture `c` of `p` is on can only be an identifier
+// (whose text, in valid Python, no other identifier character touches).
+bool CapturesOnlyIdentifiers(const Pattern& p, const TSLanguage* language, uint32_t c);
+
 }  // namespace muh

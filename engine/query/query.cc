@@ -10,7 +10,6 @@
 #include <map>
 
 #include "engine/base/edit_distance.h"
-#include "engine/query/statement_pruning.h"
 
 namespace muh {
 
@@ -362,16 +361,6 @@ std::vector<Query::LiteralGroup> Query::LiteralGroups(bool flag_identifiers) con
     }
   }
   return groups;
-}
-
-bool Query::SurvivesStatementPruning() const {
-  if (!StatementLocal() || predicates_.size() != 1) return false;
-  std::vector<bool> literal(capture_names_.size(), false);
-  for (const Predicate& p : predicates_[0]) {
-    bool names = !p.rhs_is_capture && (p.op == Predicate::Op::kEq || p.op == Predicate::Op::kAnyOf);
-    if (names && patterns_->patterns[0].required_captures[p.capture]) literal[p.capture] = true;
-  }
-  return muh::SurvivesStatementPruning(patterns_->patterns[0], patterns_->language, literal);
 }
 
 bool Query::UsesTreeSitterMatcher() const { return !patterns_; }

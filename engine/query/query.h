@@ -113,13 +113,6 @@ class Query {
   };
   std::vector<LiteralGroup> RequiredLiteralGroups() const;
 
-  // Whether every match is found alike in a tree parsed from the parts of
-  // the file that statement_choice.h keeps when it enters compound
-  // statements, keeping the statements that hold any required literal
-  // (statement_pruning.h says when): a statement-local query on our
-  // matcher.
-  bool SurvivesStatementPruning() const;
-
   // Whether libtree-sitter's query cursor runs this query on every tree
   // (HandOff::kOutsideSubset or kTreeSitterRequested). Even when not, a tree
   // with syntax errors, or one on which the two could differ (hand_off.h),

@@ -207,3 +207,33 @@ TEST_CASE("a predicate naming a misspelled capture gets a suggestion") {
 }
 
 }  // namespace muh
+
+namespace muh {
+
+namespace {
+
+std::vector<bool> IdentifierGroups(const char* text) {
+  QueryError err;
+  auto q = Query::Compile("(" + std::string(text) + ")", &err);
+  REQUIRE_MESSAGE(q, err.message);
+  std::vector<bool> out;
+  for (const Query::LiteralGroup& g : q->RequiredLiteralGroups()) out.push_back(g.identifier);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a literal group is a whole word only when its capture is an identifier") {
+  CHECK(IdentifierGroups("(assignment left: (identifier) @n) (#eq? @n \"A\")") ==
+        std::vector<bool>{true});
+  CHECK(IdentifierGroups("(string (string_content) @s) (#eq? @s \"A\")") ==
+        std::vector<bool>{false});
+  CHECK(IdentifierGroups("(call function: (_) @f) (#eq? @f \"g\")") == std::vector<bool>{false});
+  CHECK(IdentifierGroups("(call function: (attribute) @f) (#eq? @f \"a.b\")") ==
+        std::vector<bool>{false});
+  CHECK(IdentifierGroups("(integer) @i (#eq? @i \"1\")") == std::vector<bool>{false});
+  CHECK(IdentifierGroups("(pair key: (string) @k value: (identifier) @v) (#eq? @k \"'x'\") "
+                         "(#any-of? @v \"a\" \"b\")") == std::vector<bool>{false, true});
+}
+
+}  // namespace muh

@@ -3,8 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 
 #include "engine/base/edit_distance.h"
+#include "engine/model/constraint.h"
 
 namespace muh {
 
@@ -18,7 +20,7 @@ const std::vector<std::string> kTopKeys = {"version", "values",   "workload", "s
 const std::vector<std::string> kLivenessKeys = {"entry", "platform", "declared"};
 const std::vector<std::string> kDeclaredKeys = {"path", "callee", "reads-keys", "imports-nothing",
                                                 "source"};
-const std::vector<std::string> kSpaceKeys = {"kernel", "dims", "ignore", "max_new"};
+const std::vector<std::string> kSpaceKeys = {"kernel", "dims", "ignore", "max_new", "constraints"};
 const std::vector<std::string> kRuleKeys = {
     "id",           "description", "files",   "query",  "replace",   "with",
     "delete",       "append-to",   "entries", "expect", "done-when", "preconditions",
@@ -220,6 +222,65 @@ void ReadWorkload(YamlReader* l, const YAML::Node& node, RawRuleFile* out) {
   }
 }
 
+// Where `word` first stands as a whole word in `text`.
+std::size_t WordOffset(const std::string& text, const std::string& word) {
+  auto name_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (std::size_t at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) {
+    bool starts = at == 0 || !name_char(text[at - 1]);
+    bool ends = at + word.size() == text.size() || !name_char(text[at + word.size()]);
+    if (starts && ends) return at;
+  }
+  return 0;
+}
+
+// `constraints:` is a list; each item is the expression, or a mapping of
+// `require:` (the expression) and `because:` (why the kernel needs it).
+void ReadConstraints(YamlReader* l, const YAML::Node& node, SearchSpace* space) {
+  if (!node.IsSequence()) {
+    l->Error(node.Mark(), "'constraints' must be a list of expressions");
+    return;
+  }
+  std::vector<std::string> names = Workload::Defaults().Names();
+  for (const auto& dim : space->dims) names.push_back(dim.first);
+  for (const YAML::Node& item : node) {
+    std::string because;
+    if (item.IsMap()) {
+      l->CheckKeys(item, {"require", "because"}, "constraint");
+      if (YAML::Node b = item["because"]; b && b.IsScalar()) because = b.as<std::string>();
+      if (!item["require"]) {
+        l->Error(item.Mark(), "a constraint needs 'require': the expression that must hold");
+        continue;
+      }
+    }
+    // yaml-cpp's Node assignment writes through, so the expression's node is
+    // bound once, never reassigned.
+    const YAML::Node expr = item.IsMap() ? item["require"] : item;
+    if (!expr.IsScalar()) {
+      l->Error(expr.Mark(), "a constraint must be an expression such as 'BLOCK_M % BLOCK_N == 0'");
+      continue;
+    }
+    std::string text = expr.as<std::string>();
+    ConstraintParse parsed = ParseConstraint(text, because);
+    if (!parsed.error.empty()) {
+      RuleLoc at = l->OffsetLoc(expr.Mark(), parsed.offset);
+      l->errors_->push_back(MakeError(l->path_, at.line, at.column, parsed.error));
+      continue;
+    }
+    bool known_names = true;
+    for (const std::string& name : ConstraintNames(*parsed.constraint)) {
+      if (std::find(names.begin(), names.end(), name) != names.end()) continue;
+      RuleLoc at = l->OffsetLoc(expr.Mark(), WordOffset(text, name));
+      l->errors_->push_back(MakeError(
+          l->path_, at.line, at.column,
+          fmt::format("constraint names '{}', which is neither a dimension of '{}' nor a workload "
+                      "quantity{}",
+                      name, space->name, DidYouMean(name, names))));
+      known_names = false;
+    }
+    if (known_names) space->constraints.push_back(std::move(*parsed.constraint));
+  }
+}
+
 void ReadSearchSpaces(YamlReader* l, const YAML::Node& node, RawRuleFile* out) {
   if (!node.IsMap()) {
     l->Error(node.Mark(), "'search_spaces' must be a mapping of names to spaces");
@@ -299,6 +360,7 @@ void ReadSearchSpaces(YamlReader* l, const YAML::Node& node, RawRuleFile* out) {
         }
       }
     }
+    if (YAML::Node cons = body["constraints"]) ReadConstraints(l, cons, &space);
     out->search_spaces.push_back(std::move(space));
     out->search_space_locs.push_back({kv.first.Mark().line + 1, kv.first.Mark().column + 1});
   }
@@ -306,7 +368,7 @@ void ReadSearchSpaces(YamlReader* l, const YAML::Node& node, RawRuleFile* out) {
 
 }  // namespace
 
-// `liveness:` (see README): entry module, platform, declared facts.
+// `liveness:` (muhpatch-rules(5)): entry module, platform, declared facts.
 void ReadLiveness(YamlReader* l, const YAML::Node& node, LivenessFacts* out) {
   out->markers = VllmBackendMarkers();
   if (!node.IsMap()) {

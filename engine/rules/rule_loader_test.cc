@@ -111,3 +111,48 @@ TEST_CASE("query offsets map through every scalar style") {
 }
 
 }  // namespace muh
+
+namespace muh {
+
+namespace {
+std::string SpaceWith(const std::string& constraints) {
+  return std::string(kGood) +
+         "search_spaces:\n"
+         "  fa:\n"
+         "    kernel: attention\n"
+         "    dims:\n"
+         "      BLOCK_M: [64, 128]\n"
+         "      BLOCK_N: [64, 128]\n"
+         "      num_stages: [1]\n"
+         "      num_warps: [4]\n"
+         "    constraints:\n" +
+         constraints;
+}
+}  // namespace
+
+TEST_CASE("search space constraints load with their reasons") {
+  RuleSet set;
+  std::vector<Diagnostic> errs;
+  REQUIRE(LoadRules("r.yaml",
+                    SpaceWith("      - BLOCK_M % BLOCK_N == 0\n"
+                              "      - require: BLOCK_M >= BLOCK_N\n"
+                              "        because: causal masking\n"),
+                    {}, &set, &errs));
+  CHECK(errs.empty());
+}
+
+TEST_CASE("constraint errors point into the expression") {
+  CHECK(Errors(SpaceWith("      - BLOCK_M >= BLOKC_N\n")) ==
+        "r.yaml:21:20: error: constraint names 'BLOKC_N', which is neither a dimension of 'fa' "
+        "nor a workload quantity (did you mean 'BLOCK_N'?)\n");
+  CHECK(Errors(SpaceWith("      - require: \"BLOCK_M = BLOCK_N\"\n")) ==
+        "r.yaml:21:27: error: '=' does not compare; write '==' (or '<=', '>=')\n");
+  CHECK(Errors(SpaceWith("      - because: x\n")) ==
+        "r.yaml:21:9: error: a constraint needs 'require': the expression that must hold\n");
+  CHECK(Errors(SpaceWith("      - require: BLOCK_M > 1\n        since: x\n")) ==
+        "r.yaml:22:9: error: unknown key 'since' in constraint\n");
+  CHECK(Errors(SpaceWith("      BLOCK_M > 1\n")) ==
+        "r.yaml:21:7: error: 'constraints' must be a list of expressions\n");
+}
+
+}  // namespace muh

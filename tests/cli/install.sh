@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # `cmake --install` of the build folder MUHPATCH sits in, into a scratch
-# prefix: bin/muhpatch (which runs and prints its version), the man page
-# (when help2man was there at configure time), bash completion and the rule
-# files. The completion must offer every subcommand `muhpatch --help` lists
-# and every option `muhpatch help COMMAND` shows, and --format's values.
+# prefix: bin/muhpatch (which runs and prints its version), the man pages
+# muhpatch(1) and muhpatch-rules(5), bash completion and the rule files.
+# The completion must offer every subcommand `muhpatch --help` lists and
+# every option `muhpatch help COMMAND` shows, and --format's values.
 #
 # Usage: install.sh MUHPATCH
 set -euo pipefail
@@ -25,15 +25,10 @@ for f in "$repo"/rules/examples/*; do
 done
 completion=$prefix/share/bash-completion/completions/muhpatch
 [[ -f $completion ]] || fail "no bash completion"
-if grep -q '^HELP2MAN_EXECUTABLE:FILEPATH=/' "$build/CMakeCache.txt"; then
-  man=$prefix/share/man/man1/muhpatch.1
-  [[ -f $man ]] || fail "help2man was found, but no share/man/man1/muhpatch.1"
-  grep -q '^\.TH MUHPATCH "1"' "$man" && grep -q '^\.SS verify' "$man" && grep -q -- '--patch' "$man" ||
-    fail "the man page lacks its title, the verify section or --patch"
-  ok "man page installed, with a section per command"
-else
-  echo "note: help2man was not found at configure time; no man page to check"
-fi
+for man in man1/muhpatch.1 man5/muhpatch-rules.5; do
+  cmp -s "$prefix/share/man/$man" "$repo/dist/$(basename "$man")" || fail "share/man/$man is not dist/$(basename "$man")"
+done
+ok "man pages installed: share/man/man1/muhpatch.1, share/man/man5/muhpatch-rules.5"
 ok "cmake --install: bin/muhpatch, completion, rules/bi100.yaml and rules/examples/"
 
 # complete WORDS...: what the completion offers for the last word.

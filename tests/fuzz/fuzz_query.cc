@@ -25,8 +25,8 @@
 // compile failure is "impossible pattern structure" (ts_query_new checks
 // each pattern against the grammar, our subset does not): without an
 // alternation our matcher must then find nothing; with one, a possible
-// branch may still match (an accepted difference, see the README's "How
-// queries run"). Any difference prints both lists and traps.
+// branch may still match (an accepted difference, see muhpatch-rules(5),
+// QUERIES). Any difference prints both lists and traps.
 //
 // Partial parses: for a statement-local query with required literals, over
 // Python that parses without error, the top-level statements holding the
@@ -195,36 +195,32 @@ void CheckAgainstTreeSitter(const std::string& query_source, const std::string& 
                                  "  tree-sitter: " + ShowKeys(theirs, python));
 }
 
-// The plan's and the search's partial parses: the parts the choice keeps
-// for `q` alone, parsed, give exactly the matches of the whole file. Both
-// ways: top-level statements by substring (the search), and entering them
-// with whole-word literals where the query allows it (the plan).
+// The search's partial parse: the top-level statements holding a literal of
+// the first group, parsed, give exactly the matches of the whole file; with
+// the literals found anywhere, and as whole words where an identifier must
+// equal them (as the search looks for them).
 void CheckPartialParse(const muh::Query& q, const std::string& query_source,
                        const std::string& python, muh::PythonParser* parser,
                        const std::vector<muh::QueryMatch>& full) {
   const std::vector<muh::Query::LiteralGroup> groups = q.RequiredLiteralGroups();
   if (!q.StatementLocal() || groups.empty()) return;
-  for (bool nested : {false, true}) {
-    muh::StatementChoice choice;
+  for (bool words : {false, true}) {
+    std::vector<muh::StatementLiteral> literals;
     for (const std::string& t : groups[0].texts) {
-      choice.first.push_back({t, nested && groups[0].identifier});
+      literals.push_back({t, words && groups[0].identifier});
     }
-    for (const auto& g : groups) {
-      for (const std::string& t : g.texts) choice.any.push_back({t, nested && g.identifier});
-    }
-    choice.nested = nested && q.SurvivesStatementPruning();
-    const std::optional<muh::ChosenParts> parts = muh::ChooseParts(python, choice);
-    if (!parts) return;  // the whole file is parsed then
+    const std::optional<std::vector<TSRange>> ranges = muh::StatementsHolding(python, literals);
+    if (!ranges) return;  // the whole file is parsed then
     auto context = [&] {
-      return std::string(nested ? " (entering statements)" : "") +
-             "\n  query:  " + Show(query_source, 400) + "\n  python: " + Show(python, 400) + "\n";
+      return std::string(words ? " (whole words)" : "") + "\n  query:  " + Show(query_source, 400) +
+             "\n  python: " + Show(python, 400) + "\n";
     };
-    if (parts->ranges.empty()) {
+    if (ranges->empty()) {
       FUZZ_CHECK(full.empty(),
                  "no statement holds a required literal, yet the query matches" + context());
       continue;
     }
-    const muh::SyntaxTree part = parser->ParseRanges(python, parts->ranges);
+    const muh::SyntaxTree part = parser->ParseRanges(python, *ranges);
     if (part.HasError()) continue;  // the whole file is parsed then
     FUZZ_CHECK(Keys(q.Run(part)) == Keys(full),
                "parsing only the statements holding the literals changes the matches" + context() +

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Stages the real tree's kernel files for the GPU machine, as each variant has
+# them: `shipped` (the tree as published) and one folder per profile with
+# muhpatch's values written in (`apply --include-dead`, so that dead sites
+# run too). The folder is git-ignored and travels with `carry`; nothing of
+# the tree is committed.
+#
+#   bench/real_kernels/stage.sh [MUHPATCH] [TREE] [DEST]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+muhpatch=${1:-$root/build/muhpatch}
+tree=${2:-$root/../shared/targets/enginex-vllm}
+dest=${3:-$root/bench/real_kernels/staged}
+files=(vllm/attention/ops/triton_flash_attention.py
+       vllm/model_executor/layers/fused_moe/fused_moe.py
+       vllm/attention/ops/prefix_prefill.py)
+declare -A profiles=([bi100]="" [h200]="--hw $root/bench/probe/h200/profile.yaml")
+
+rm -rf "$dest"
+mkdir -p "$dest"
+copy() {  # copy FROM_TREE TO_FOLDER
+  for f in "${files[@]}"; do
+    mkdir -p "$2/$(dirname "$f")"
+    cp "$1/$f" "$2/$f"
+  done
+}
+copy "$tree" "$dest/shipped"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+for name in "${!profiles[@]}"; do
+  cp -r "$tree" "$work/$name"
+  chmod -R u+w "$work/$name"
+  # shellcheck disable=SC2086 # the profile option is one word or none
+  "$muhpatch" apply "$root/rules/bi100.yaml" "$work/$name" --include-dead ${profiles[$name]} \
+    >/dev/null 2>"$dest/$name.apply.log" || { cat "$dest/$name.apply.log" >&2; exit 1; }
+  copy "$work/$name" "$dest/$name"
+done
+for name in "${!profiles[@]}"; do
+  diff -ru "$dest/shipped" "$dest/$name" >"$dest/$name.diff" || true
+done
+echo "staged in $dest: shipped ${!profiles[*]}"
