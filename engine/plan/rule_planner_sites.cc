@@ -75,7 +75,7 @@ std::optional<Diagnostic> Planner::KnobReplaced(const Rule& rule, const SourceTe
   // constant (`use_v1 = True` is an override, not the heuristic).
   std::optional<AssignmentTo> nearest;
   int best = 0;
-  for (const AssignmentTo& a : AssignmentsTo(*WholeTreeOf(file.path()), rule.knob)) {
+  for (const AssignmentTo& a : AssignmentsTo(*SyntaxTreeOf(file.path()), rule.knob)) {
     if (CanonicalLiteral(a.value)) continue;
     int d = EditDistance(a.value, rule.knob_shape);
     if (!nearest || d < best) {
