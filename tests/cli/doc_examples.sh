@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Runs every rule example of the README's "Code patterns" section (each
-# ```yaml block there is one rule) on a copy of the miniature tree
-# (fixtures/enginex-vllm), alone in a rule file with `version: 1`. Each must
-# load, `diff` must exit 0 and rewrite the rule's file, and `status` must
-# list the rule as rewriting. No example may be skipped: the run fails when
-# the section holds fewer than two.
+# Runs every example of muhpatch-rules(5)'s PATTERNS section (each .EX/.EE
+# block there is one rule, read as the page's reader sees it) on a copy of
+# the miniature tree (fixtures/enginex-vllm), alone in a rule file with
+# `version: 1`. Each must load, `diff` must exit 0 and rewrite the rule's
+# file, and `status` must show a site it will rewrite. The run fails when
+# the section holds fewer than three examples.
 #
 # Usage: doc_examples.sh MUHPATCH
 set -euo pipefail
@@ -14,12 +14,12 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 fail() { echo "FAIL: doc_examples: $*" >&2; exit 1; }
 
-awk -v dir="$scratch" '
-  /^### / { inside = ($0 == "### Code patterns") }
-  inside && /^```yaml$/ { n++; file = dir "/example" n ".yaml"; print "version: 1\nrules:" >file; copying = 1; next }
-  copying && /^```$/ { copying = 0; close(file); next }
+sed -e 's/\\-/-/g' -e "s/\\\\(aq/'/g" -e 's/\\e/\\/g' "$repo/dist/muhpatch-rules.5" | awk -v dir="$scratch" '
+  /^\.SH / { inside = ($0 == ".SH PATTERNS") }
+  inside && /^\.EX$/ { n++; file = dir "/example" n ".yaml"; print "version: 1\nrules:" >file; copying = 1; next }
+  copying && /^\.EE$/ { copying = 0; close(file); next }
   copying { print >>file }
-' "$repo/README.md"
+'
 
 count=0
 for rules in "$scratch"/example*.yaml; do
@@ -37,5 +37,5 @@ for rules in "$scratch"/example*.yaml; do
   grep -q "^$id .*will rewrite" "$scratch/status" || fail "example '$id': status shows no site it will rewrite"
   echo "ok example '$id' rewrites $file"
 done
-[[ $count -ge 2 ]] || fail "found $count examples in the README's Code patterns section"
+[[ $count -ge 3 ]] || fail "found $count examples in muhpatch-rules(5)'s PATTERNS section"
 echo "ok $count examples"
