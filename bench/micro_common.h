@@ -11,6 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "engine/rules/rule_loader.h"
+#include "engine/rules/rule_pattern.h"
+
 namespace muhbench {
 
 inline std::string SourcePath(const std::string& rel) {
@@ -45,7 +48,20 @@ inline std::vector<RuleQuery> Bi100Queries() {
   std::vector<RuleQuery> out;
   for (const YAML::Node& r : root["rules"]) {
     std::string id = r["id"].as<std::string>();
-    out.push_back({id, r["query"].as<std::string>()});
+    if (r["pattern"]) {
+      // A code pattern: the query it compiles to (the rule checker's way).
+      muh::RawRuleFile raw;
+      std::vector<muh::Diagnostic> errors;
+      std::string path = SourcePath("rules/bi100.yaml");
+      if (muh::ReadRules(path, ReadFile(path), &raw, &errors)) {
+        for (const muh::RawRule& rr : raw.rules) {
+          if (rr.id.value != id) continue;
+          if (auto t = muh::RulePatternQuery(rr, nullptr)) out.push_back({id, t->query});
+        }
+      }
+    } else {
+      out.push_back({id, r["query"].as<std::string>()});
+    }
     if (r["done-when"]) out.push_back({id + "/done-when", r["done-when"].as<std::string>()});
     if (r["preconditions"]) {
       for (const YAML::Node& p : r["preconditions"]) {

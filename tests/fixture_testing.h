@@ -12,6 +12,9 @@
 #include <string>
 #include <vector>
 
+#include "engine/rules/rule_loader.h"
+#include "engine/rules/rule_pattern.h"
+
 namespace muh::testing {
 
 inline std::string Slurp(const std::filesystem::path& p) {
@@ -33,26 +36,27 @@ inline std::vector<std::filesystem::path> FixturePython() {
   return out;
 }
 
-inline void CollectQueries(const YAML::Node& n, std::vector<std::string>* out) {
-  if (n.IsMap()) {
-    for (const auto& kv : n) {
-      std::string key = kv.first.as<std::string>();
-      if ((key == "query" || key == "present" || key == "absent" || key == "done-when") &&
-          kv.second.IsScalar()) {
-        out->push_back(kv.second.as<std::string>());
-      } else {
-        CollectQueries(kv.second, out);
+// The query texts of rules/bi100.yaml (queries, code patterns compiled,
+// done-when and preconditions), in file order.
+inline std::vector<std::string> Bi100Queries() {
+  std::string path = std::string(MUHPATCH_SOURCE_DIR) + "/rules/bi100.yaml";
+  RawRuleFile raw;
+  std::vector<Diagnostic> errors;
+  std::vector<std::string> out;
+  if (!ReadRules(path, Slurp(path), &raw, &errors)) return out;
+  for (const RawRule& r : raw.rules) {
+    if (r.pattern.present) {
+      if (std::optional<RulePatternText> t = RulePatternQuery(r, nullptr)) out.push_back(t->query);
+    } else if (r.query.present) {
+      out.push_back(r.query.value);
+    }
+    if (r.done_when.present) out.push_back(r.done_when.value);
+    for (const RawPrecondition& p : r.preconditions) {
+      for (const RawScalar* q : {&p.present, &p.absent}) {
+        if (q->present) out.push_back(q->value);
       }
     }
-  } else if (n.IsSequence()) {
-    for (const auto& x : n) CollectQueries(x, out);
   }
-}
-
-// The query texts of rules/bi100.yaml (queries and preconditions).
-inline std::vector<std::string> Bi100Queries() {
-  std::vector<std::string> out;
-  CollectQueries(YAML::LoadFile(std::string(MUHPATCH_SOURCE_DIR) + "/rules/bi100.yaml"), &out);
   return out;
 }
 

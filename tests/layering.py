@@ -19,7 +19,8 @@ LAYERS = {
     "python": ["base"],
     "query": ["base", "python"],
     "model": ["base", "python"],
-    "rules": ["base", "python", "query", "model", "liveness"],
+    "pattern": ["base", "python"],  # code patterns, compiled to query text
+    "rules": ["base", "python", "query", "pattern", "model", "liveness"],
     "patch": ["base"],
     "plan": ["base", "python", "query", "model", "liveness", "rules", "patch"],
     "liveness": ["base", "python", "query"],  # pure: strings in, verdicts out

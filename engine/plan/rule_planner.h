@@ -68,11 +68,19 @@ class Planner {
   void PlanRule(const Rule& rule);
   // The error for a rule that found no site in `file`, saying why.
   Diagnostic FoundNothing(const Rule& rule, const SourceText& file, std::string msg);
+  // For a rule whose pattern names its knob's variable: what the variable
+  // holds now, where, and the pattern that would match that; nullopt when
+  // the file assigns it no code.
+  std::optional<Diagnostic> KnobReplaced(const Rule& rule, const SourceText& file,
+                                         const std::string& msg);
   void PlanMatch(const Rule& rule, const SourceText& file, const QueryMatch& match,
                  RuleOutcome* outcome);
   // Whether bytes [begin, end) of `file` lie on `+` lines of the patch
   // muhpatch wrote before (RuleSet::written_by_muhpatch).
   bool WrittenByMuhpatch(const SourceText& file, std::size_t begin, std::size_t end) const;
+  // Whether `target`, which a literal would replace, is computed at run
+  // time from other names: then an error names them, and the rule fails.
+  bool ComputedAtRunTime(const Rule& rule, const SourceText& file, const Capture& target);
   void AddEdit(const Edit& e, RuleOutcome* outcome);
   // Keeps the rule's staged edits unless it failed or one overlaps another
   // rule's (then the rule fails, naming both).

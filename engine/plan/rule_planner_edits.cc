@@ -10,6 +10,7 @@
 #include "engine/base/one_line.h"
 #include "engine/plan/config_list.h"
 #include "engine/plan/rule_planner.h"
+#include "engine/python/assigned_values.h"
 #include "engine/python/py_literal.h"
 
 namespace muh {
@@ -77,6 +78,29 @@ bool Planner::WrittenByMuhpatch(const SourceText& file, std::size_t begin, std::
   }
 }
 
+bool Planner::ComputedAtRunTime(const Rule& rule, const SourceText& file, const Capture& target) {
+  // A template that keeps captured code (`{{@keep}} if {{@cond}} else ...`)
+  // writes an expression itself; only a literal replaces a literal.
+  for (const TemplatePart& p : rule.with.parts()) {
+    if (p.kind == TemplatePart::Kind::kCapture) return false;
+  }
+  std::optional<RunTimeValue> v =
+      RunTimeInputs(*SyntaxTreeOf(file.path()), target.begin, target.end);
+  if (!v) return false;
+  std::vector<std::string> inputs;
+  for (const ValueInput& in : v->inputs) {
+    inputs.push_back(
+        in.assigned ? fmt::format("{} (line {})", in.name, file.PositionOf(in.assigned_at).line)
+                    : in.name);
+  }
+  out_->diagnostics.push_back(
+      At(file.path(), target.begin, Severity::kError,
+         fmt::format("rule '{}': {} is computed from {}: no literal to rewrite (it holds `{}`)",
+                     rule.id, v->assigned_to.empty() ? "@" + rule.target : v->assigned_to,
+                     fmt::join(inputs, ", "), target.text)));
+  return true;
+}
+
 void Planner::PlanMatch(const Rule& rule, const SourceText& file, const QueryMatch& match,
                         RuleOutcome* outcome) {
   const Capture* target = match.Find(rule.target);
@@ -99,6 +123,10 @@ void Planner::PlanMatch(const Rule& rule, const SourceText& file, const QueryMat
   site.deletes = rule.action == ActionKind::kDeleteLines;
   switch (rule.action) {
     case ActionKind::kReplace: {
+      if (ComputedAtRunTime(rule, file, *target)) {
+        outcome->status = RuleStatus::kFailed;
+        return;
+      }
       std::string text;
       std::string error;
       std::string why;

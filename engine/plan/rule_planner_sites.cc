@@ -3,11 +3,15 @@
 // expects; the error for a rule that found none says why (see
 // rule_planner.h).
 #include <fmt/format.h>
+#include <re2/re2.h>
 
 #include <algorithm>
 #include <optional>
 
+#include "engine/base/edit_distance.h"
 #include "engine/plan/rule_planner.h"
+#include "engine/python/assigned_values.h"
+#include "engine/python/py_literal.h"
 #include "engine/query/no_match.h"
 
 namespace muh {
@@ -87,7 +91,38 @@ void Planner::RecordSkippedSites(const Rule& rule, RuleOutcome* outcome) {
   }
 }
 
+std::optional<Diagnostic> Planner::KnobReplaced(const Rule& rule, const SourceText& file,
+                                                const std::string& msg) {
+  if (rule.knob.empty()) return std::nullopt;
+  // The nearest of the variable's assignments that holds code, not a
+  // constant (`use_v1 = True` is an override, not the heuristic).
+  std::optional<AssignmentTo> nearest;
+  int best = 0;
+  for (const AssignmentTo& a : AssignmentsTo(*SyntaxTreeOf(file.path()), rule.knob)) {
+    if (CanonicalLiteral(a.value)) continue;
+    int d = EditDistance(a.value, rule.knob_shape);
+    if (!nearest || d < best) {
+      nearest = a;
+      best = d;
+    }
+  }
+  if (!nearest) return std::nullopt;
+  std::string text =
+      fmt::format("{}: {} is now `{}` at line {}: no `{}` term remains", msg, rule.knob,
+                  nearest->value, file.PositionOf(nearest->begin).line, rule.knob_shape);
+  // Propose the pattern that would match it: its last number as the target.
+  static const re2::RE2 kLastNumber("^(.*[^0-9A-Za-z_.])?([0-9]+)([^0-9A-Za-z_.].*)?$");
+  std::string before, number, after;
+  if (rule.action == ActionKind::kReplace &&
+      re2::RE2::FullMatch(nearest->value, kLastNumber, &before, &number, &after)) {
+    text += fmt::format("; a pattern that would match it: `{} = {}${}{}`", rule.knob, before,
+                        rule.target, after);
+  }
+  return At(file.path(), nearest->begin, Severity::kError, text);
+}
+
 Diagnostic Planner::FoundNothing(const Rule& rule, const SourceText& file, std::string msg) {
+  if (std::optional<Diagnostic> replaced = KnobReplaced(rule, file, msg)) return *replaced;
   // Help the user rebase: the part of the query that still matches, where,
   // and the shape around it that no longer does. Located at the knob's
   // nearest candidate in the source when there is one.
@@ -96,7 +131,8 @@ Diagnostic Planner::FoundNothing(const Rule& rule, const SourceText& file, std::
     return Diagnostic{rules_.path, rule.loc.line, rule.loc.column, Severity::kError, msg};
   }
   if (why->matching_part.empty()) {
-    msg += fmt::format(": no `{}` in the file", why->failing_part);
+    msg += fmt::format(": no `{}` in the file",
+                       rule.knob_shape.empty() ? why->failing_part : rule.knob_shape);
     return Diagnostic{rules_.path, rule.loc.line, rule.loc.column, Severity::kError, msg};
   }
   std::vector<int> lines;
@@ -107,8 +143,14 @@ Diagnostic Planner::FoundNothing(const Rule& rule, const SourceText& file, std::
   std::string where = fmt::format(
       "{}", fmt::join(lines.begin(), lines.begin() + std::min<std::size_t>(lines.size(), 5), ", "));
   if (lines.size() > 5) where += fmt::format(" and {} more", lines.size() - 5);
-  msg += fmt::format(": `{}` matches at line{} {}, but not inside `{}`", why->matching_part,
-                     lines.size() == 1 ? "" : "s", where, why->failing_part);
+  if (!rule.knob_shape.empty()) {
+    // A code pattern's rule: its query is not the user's text to quote.
+    msg += fmt::format(": no `{}` remains; the nearest candidate{} at line{} {}", rule.knob_shape,
+                       lines.size() == 1 ? " is" : "s are", lines.size() == 1 ? "" : "s", where);
+  } else {
+    msg += fmt::format(": `{}` matches at line{} {}, but not inside `{}`", why->matching_part,
+                       lines.size() == 1 ? "" : "s", where, why->failing_part);
+  }
   return At(file.path(), why->matching_at.front(), Severity::kError, msg);
 }
 
@@ -153,13 +195,17 @@ void Planner::PlanRule(const Rule& rule) {
     std::vector<QueryMatch> matches = rule.query->Run(*SyntaxTreeOf(path));
     int n = static_cast<int>(matches.size());
     outcome.sites += n;
-    if (n != rule.expect) {
+    auto expected = [&](int count) { return count >= rule.expect && count <= rule.expect_max; };
+    if (!expected(n)) {
       if (rule.done_when &&
-          static_cast<int>(rule.done_when->Run(*SyntaxTreeOf(path)).size()) == rule.expect) {
+          expected(static_cast<int>(rule.done_when->Run(*SyntaxTreeOf(path)).size()))) {
         continue;  // already applied
       }
-      std::string msg = fmt::format("rule '{}' expects {} match{} in {}, found {}", rule.id,
-                                    rule.expect, rule.expect == 1 ? "" : "es", path, n);
+      std::string count = rule.expect == rule.expect_max
+                              ? std::to_string(rule.expect)
+                              : fmt::format("{} to {}", rule.expect, rule.expect_max);
+      std::string msg = fmt::format("rule '{}' expects {} match{} in {}, found {}", rule.id, count,
+                                    rule.expect_max == 1 ? "" : "es", path, n);
       if (n == 0) {
         outcome.lost = true;
         if (auto problem = rule.query->StructureProblem()) {
@@ -179,7 +225,8 @@ void Planner::PlanRule(const Rule& rule) {
           lines.push_back(file.PositionOf(target != nullptr ? target->begin : m.Begin()).line);
         }
         msg += fmt::format(" (at lines {})", fmt::join(lines, ", "));
-        const QueryMatch& extra = matches[std::min<std::size_t>(matches.size() - 1, rule.expect)];
+        const QueryMatch& extra =
+            matches[std::min<std::size_t>(matches.size() - 1, rule.expect_max)];
         const Capture* extra_target = extra.Find(rule.target);
         out_->diagnostics.push_back(
             At(path, extra_target != nullptr ? extra_target->begin : extra.Begin(),

@@ -23,13 +23,28 @@ struct RawPrecondition {
   std::vector<RawScalar> files;
 };
 
+// One `where:` entry of a code pattern (code_pattern.h): a metavariable and
+// what its text must be.
+struct RawWhere {
+  std::string name;  // without '$'
+  YAML::Mark mark;   // of the key
+  enum class Kind { kEquals, kRegex, kRange, kAnyOf } kind = Kind::kEquals;
+  RawScalar value;                // kEquals, kRegex
+  std::vector<RawScalar> values;  // kAnyOf; kRange: the two bounds
+};
+
 struct RawRule {
   YAML::Mark mark;
   std::vector<std::string> misspelled;  // keys that unknown keys probably meant
   RawScalar id, description, query, replace, with, del, append_to, entries, expect, done_when,
-      upstream, retune;
+      upstream, retune, pattern, inside;
   // `pin:`, a mapping: its own mark, and its `value` and `reason`.
   RawScalar pin, pin_value, pin_reason;
+  // `pattern:` a code pattern, or a list of alternatives (the first is
+  // also in `pattern`, whose marks locate the key).
+  std::vector<RawScalar> patterns;
+  std::vector<RawWhere> where;
+  RawScalar where_key;
   std::vector<RawScalar> files;
   std::vector<RawScalar> also_matches;
   RawScalar files_key;

@@ -52,11 +52,18 @@ struct Rule {
   std::vector<std::string> also_matches;
   RuleLoc files_loc;
   std::shared_ptr<const Query> query;
+  // From a code pattern (code_pattern.h): the variable the knob is assigned
+  // to and the code it sits in (`use_v1`, `max_seq_len <= N`); empty when
+  // the pattern does not say, or for a raw query. A rule that finds no site
+  // then says what the variable holds now.
+  std::string knob;
+  std::string knob_shape;
   ActionKind action = ActionKind::kReplace;
   std::string target;   // capture name, without '@'
   Template with;        // kReplace
   std::string entries;  // kAppendEntries: name of a list value
   int expect = 1;       // matches expected in each file in scope
+  int expect_max = 1;   // `expect: LO..HI`: at most this many (a family of sites)
   // Optional: a query that matches `expect` times once the rule has been
   // applied, for rewrites after which `query` no longer matches (deletions).
   std::shared_ptr<const Query> done_when;

@@ -9,6 +9,7 @@
 #include "engine/base/edit_distance.h"
 #include "engine/query/query_cache.h"
 #include "engine/rules/combined_values.h"
+#include "engine/rules/rule_pattern.h"
 
 namespace muh {
 
@@ -31,6 +32,22 @@ class Checker {
     return q;
   }
 
+  // The query a rule's code pattern compiles to (rule_pattern.h).
+  std::shared_ptr<const Query> CompilePattern(const RawRule& r, Rule* rule) {
+    std::optional<RulePatternText> text = RulePatternQuery(r, &l_);
+    if (!text) return nullptr;
+    rule->knob = text->knob;
+    rule->knob_shape = text->shape;
+    QueryError qe;
+    std::shared_ptr<const Query> q = queries_->Get(text->query, &qe);
+    if (!q) {
+      l_.Error(r.pattern.mark, fmt::format("the pattern compiles to a query tree-sitter refuses "
+                                           "({}): {}",
+                                           qe.message, text->query));
+    }
+    return q;
+  }
+
   bool CheckPath(const RawScalar& s) {
     if (s.value.empty() || s.value.front() == '/' || s.value == ".." ||
         s.value.rfind("../", 0) == 0 || s.value.find("/../") != std::string::npos ||
@@ -45,7 +62,10 @@ class Checker {
                      const char* key) {
     if (q.HasCapture(name)) return true;
     std::string list;
-    for (const std::string& c : q.capture_names()) list += (list.empty() ? "@" : ", @") + c;
+    for (const std::string& c : q.capture_names()) {
+      // A code pattern's own captures (`@_p0`, its literals) are not the user's.
+      if (c.rfind("_p", 0) != 0) list += (list.empty() ? "@" : ", @") + c;
+    }
     l_.Error(mark, fmt::format("unknown capture '@{}' in '{}'{} (query captures: {})", name, key,
                                DidYouMean(name, q.capture_names()), list));
     return false;
@@ -124,10 +144,19 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
   for (const RawScalar& f : r.also_matches) {
     if (CheckPath(f)) rule.also_matches.push_back(f.value);
   }
-  if (!r.query.present) {
-    if (!meant("query")) l_.Error(r.mark, fmt::format("rule '{}' has no 'query'", rule.id));
+  if (r.pattern.present && r.query.present) {
+    l_.Error(r.pattern.key_mark, "a rule has a 'pattern' or a 'query', not both");
+  } else if (r.pattern.present) {
+    rule.query = CompilePattern(r, &rule);
+  } else if (!r.query.present) {
+    if (!meant("query") && !meant("pattern"))
+      l_.Error(r.mark, fmt::format("rule '{}' has no 'pattern' or 'query'", rule.id));
   } else {
     rule.query = CompileQuery(r.query);
+  }
+  if (!r.pattern.present) {
+    if (r.inside.present) l_.Error(r.inside.key_mark, "'inside' only goes with 'pattern'");
+    if (r.where_key.present) l_.Error(r.where_key.key_mark, "'where' only goes with 'pattern'");
   }
   int actions = int(r.replace.present) + int(r.del.present) + int(r.append_to.present);
   // With no action key, a misspelled one was reported with its suggestion;
@@ -186,11 +215,20 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
     l_.Error(r.entries.key_mark, "'entries' only goes with 'append-to'");
   }
   if (r.expect.present) {
+    // A number, or a range `LO..HI` for a family of sites (the tiers of a
+    // chain, which the fork may grow).
+    std::size_t dots = r.expect.value.find("..");
+    std::string lo = r.expect.value.substr(0, dots);
+    std::string hi = dots == std::string::npos ? lo : r.expect.value.substr(dots + 2);
     try {
-      rule.expect = std::stoi(r.expect.value);
-      if (rule.expect < 1 || std::to_string(rule.expect) != r.expect.value) throw std::exception();
+      rule.expect = std::stoi(lo);
+      rule.expect_max = std::stoi(hi);
+      if (rule.expect < 1 || std::to_string(rule.expect) != lo ||
+          std::to_string(rule.expect_max) != hi || rule.expect_max < rule.expect)
+        throw std::exception();
     } catch (...) {
-      l_.Error(r.expect.mark, fmt::format("'expect' must be a whole number of at least 1, got '{}'",
+      l_.Error(r.expect.mark, fmt::format("'expect' must be a whole number of at least 1, or a "
+                                          "range LO..HI of them, got '{}'",
                                           r.expect.value));
     }
   }
@@ -274,6 +312,10 @@ bool CheckRuleFile(const RawRuleFile& raw, std::shared_ptr<const ValueSource> mo
   QueryCache queries;
   std::vector<std::string> texts;
   for (const RawRule& r : raw.rules) {
+    if (r.pattern.present) {
+      if (std::optional<RulePatternText> text = RulePatternQuery(r, nullptr))
+        texts.push_back(text->query);
+    }
     for (const RawScalar* q : {&r.query, &r.done_when}) {
       if (q->present) texts.push_back(q->value);
     }

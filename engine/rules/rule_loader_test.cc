@@ -73,7 +73,8 @@ TEST_CASE("expect and paths are checked") {
   text.replace(text.find("files: vllm/a.py"), 16, "files: ../a.py");
   CHECK(Errors(text) ==
         "r.yaml:6:12: error: '../a.py' must be a path inside the tree\n"
-        "r.yaml:12:13: error: 'expect' must be a whole number of at least 1, got '0'\n");
+        "r.yaml:12:13: error: 'expect' must be a whole number of at least 1, or a range LO..HI of "
+        "them, got '0'\n");
 }
 
 }  // namespace muh

@@ -1,0 +1,95 @@
+#include "engine/python/assigned_values.h"
+
+#include <algorithm>
+#include <string_view>
+
+namespace muh {
+
+namespace {
+
+std::string_view TextOf(const SyntaxTree& tree, TSNode n) {
+  return tree.bytes().substr(ts_node_start_byte(n), ts_node_end_byte(n) - ts_node_start_byte(n));
+}
+
+bool Is(TSNode n, std::string_view type) { return std::string_view(ts_node_type(n)) == type; }
+
+// The identifiers `n` reads, leaving out the function a call names and the
+// attribute part of `a.b` (`b`).
+void ReadNames(const SyntaxTree& tree, TSNode n, std::vector<std::string>* out) {
+  if (Is(n, "identifier")) {
+    std::string name(TextOf(tree, n));
+    if (std::find(out->begin(), out->end(), name) == out->end()) out->push_back(name);
+    return;
+  }
+  if (Is(n, "call")) {
+    TSNode args = ts_node_child_by_field_name(n, "arguments", 9);
+    if (!ts_node_is_null(args)) ReadNames(tree, args, out);
+    return;
+  }
+  if (Is(n, "attribute")) {
+    ReadNames(tree, ts_node_child_by_field_name(n, "object", 6), out);
+    return;
+  }
+  for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i)
+    ReadNames(tree, ts_node_named_child(n, i), out);
+}
+
+// Pre-order walk of every assignment node.
+template <typename F>
+void EachAssignment(TSNode n, F f) {
+  std::vector<TSNode> stack{n};
+  while (!stack.empty()) {
+    TSNode node = stack.back();
+    stack.pop_back();
+    if (Is(node, "assignment")) f(node);
+    for (uint32_t i = ts_node_named_child_count(node); i > 0; --i)
+      stack.push_back(ts_node_named_child(node, i - 1));
+  }
+}
+
+}  // namespace
+
+std::optional<RunTimeValue> RunTimeInputs(const SyntaxTree& tree, std::size_t begin,
+                                          std::size_t end) {
+  TSNode n = ts_node_descendant_for_byte_range(tree.Root(), static_cast<uint32_t>(begin),
+                                               static_cast<uint32_t>(end));
+  if (ts_node_is_null(n) || ts_node_start_byte(n) != begin || ts_node_end_byte(n) != end)
+    return std::nullopt;
+  while (!ts_node_is_named(n)) n = ts_node_parent(n);
+  if (Is(n, "identifier") || Is(n, "attribute") || Is(n, "string")) return std::nullopt;
+  std::vector<std::string> names;
+  ReadNames(tree, n, &names);
+  if (names.empty()) return std::nullopt;
+  RunTimeValue v;
+  TSNode parent = ts_node_parent(n);
+  if (!ts_node_is_null(parent) && Is(parent, "assignment")) {
+    TSNode left = ts_node_child_by_field_name(parent, "left", 4);
+    if (!ts_node_is_null(left)) v.assigned_to = std::string(TextOf(tree, left));
+  }
+  for (const std::string& name : names) {
+    ValueInput in{name, 0, false};
+    EachAssignment(tree.Root(), [&](TSNode a) {
+      TSNode left = ts_node_child_by_field_name(a, "left", 4);
+      if (ts_node_end_byte(a) <= begin && !ts_node_is_null(left) && Is(left, "identifier") &&
+          TextOf(tree, left) == name) {
+        in.assigned_at = ts_node_start_byte(a);
+        in.assigned = true;
+      }
+    });
+    v.inputs.push_back(in);
+  }
+  return v;
+}
+
+std::vector<AssignmentTo> AssignmentsTo(const SyntaxTree& tree, const std::string& name) {
+  std::vector<AssignmentTo> out;
+  EachAssignment(tree.Root(), [&](TSNode a) {
+    TSNode left = ts_node_child_by_field_name(a, "left", 4);
+    TSNode right = ts_node_child_by_field_name(a, "right", 5);
+    if (ts_node_is_null(left) || ts_node_is_null(right) || TextOf(tree, left) != name) return;
+    out.push_back({ts_node_start_byte(a), std::string(TextOf(tree, right))});
+  });
+  return out;
+}
+
+}  // namespace muh

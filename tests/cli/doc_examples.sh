@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Runs every example of muhpatch-rules(5)'s PATTERNS section (each .EX/.EE
+# block there is one rule, read as the page's reader sees it) on a copy of
+# the miniature tree (fixtures/enginex-vllm), alone in a rule file with
+# `version: 1`. Each must load, `diff` must exit 0 and rewrite the rule's
+# file, and `status` must show a site it will rewrite. The run fails when
+# the section holds fewer than three examples.
+#
+# Usage: doc_examples.sh MUHPATCH
+set -euo pipefail
+muhpatch=$(realpath "$1")
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+fail() { echo "FAIL: doc_examples: $*" >&2; exit 1; }
+
+sed -e 's/\\-/-/g' -e "s/\\\\(aq/'/g" -e 's/\\e/\\/g' "$repo/dist/muhpatch-rules.5" | awk -v dir="$scratch" '
+  /^\.SH / { inside = ($0 == ".SH PATTERNS") }
+  inside && /^\.EX$/ { n++; file = dir "/example" n ".yaml"; print "version: 1\nrules:" >file; copying = 1; next }
+  copying && /^\.EE$/ { copying = 0; close(file); next }
+  copying { print >>file }
+'
+
+count=0
+for rules in "$scratch"/example*.yaml; do
+  [[ -f $rules ]] || continue
+  count=$((count + 1))
+  id=$(sed -n 's/^  - id: //p' "$rules" | head -1)
+  file=$(sed -n 's/^    files: //p' "$rules" | head -1)
+  rm -rf "$scratch/tree"
+  cp -a "$repo/fixtures/enginex-vllm" "$scratch/tree"
+  "$muhpatch" diff "$rules" "$scratch/tree" >"$scratch/out.diff" 2>"$scratch/err" ||
+    fail "example '$id': diff exits $?: $(cat "$scratch/err")"
+  grep -q "^+++ b/$file$" "$scratch/out.diff" || fail "example '$id' does not rewrite $file"
+  "$muhpatch" status "$rules" "$scratch/tree" >"$scratch/status" 2>&1 ||
+    fail "example '$id': status exits $?"
+  grep -q "^$id .*will rewrite" "$scratch/status" || fail "example '$id': status shows no site it will rewrite"
+  echo "ok example '$id' rewrites $file"
+done
+[[ $count -ge 3 ]] || fail "found $count examples in muhpatch-rules(5)'s PATTERNS section"
+echo "ok $count examples"
