@@ -59,7 +59,7 @@ _muhpatch() {
       ;;
     diff) opts="--rule --hw --set --hf-config --serve-args --explain --include-dead --format" ;;
     apply) opts="--rule --hw --set --hf-config --serve-args --explain --include-dead --keep-going" ;;
-    verify) opts="--rule --hw --set --hf-config --serve-args --include-dead --patch --threads --format" ;;
+    verify) opts="--rule --hw --set --hf-config --serve-args --include-dead --patch --threads --format --explain" ;;
     status) opts="--rule --hw --set --hf-config --serve-args --include-dead --format" ;;
     model) opts="--hw --set --hf-config --serve-args --explain --tree" ;;
     test) opts="--hw --set --hf-config --serve-args" ;;

@@ -53,10 +53,9 @@ std::string FormatGithubAnnotations(const std::vector<Finding>& findings, bool a
     std::string title = "muhpatch " + f.kind;
     if (!f.rule_id.empty()) title += ": rule " + f.rule_id;
     props.push_back("title=" + EscapeAnnotationProperty(title));
-    std::string message = f.where.message;
-    for (const std::string& d : f.details) message += "\n" + d;
+    // One line: the derivation stays in the text and JSON reports.
     out += fmt::format("::{} {}::{}\n", command, fmt::join(props, ","),
-                       EscapeAnnotationMessage(message));
+                       EscapeAnnotationMessage(f.where.message));
   }
   return out;
 }

@@ -18,10 +18,11 @@ namespace muh {
 std::string EscapeAnnotationProperty(std::string_view value);
 
 // A message: '%', '\r' and '\n' become %25, %0D and %0A (a command ends at
-// a newline, so a finding's detail lines travel as %0A).
+// a newline).
 std::string EscapeAnnotationMessage(std::string_view message);
 
-// One workflow command per finding, in order, each ending in '\n'. Notes are
+// One workflow command per finding, in order, each one line: the finding's
+// message without its derivation (details). Notes are
 // annotated only when `annotate_notes`; `*left_out` counts the notes left out.
 std::string FormatGithubAnnotations(const std::vector<Finding>& findings, bool annotate_notes,
                                     int* left_out);

@@ -50,7 +50,7 @@ const std::vector<CommandSpec>& Commands() {
        "fail (exit 1) when the tree or the committed patch has drifted",
        2,
        true,
-       false,
+       true,
        RunVerify,
        {"text", "json", "sarif", "github"}},
       {"status",
@@ -155,6 +155,12 @@ int Dispatch(int argc, char** argv) {
     }
     if (c.takes_patch) {
       sub->add_option("--patch", opts.patch_path, "the committed patch to compare");
+      if (std::string(c.name) == "verify") {
+        sub->add_option("-p", opts.strip,
+                        "strip N leading components from the patch's file names, as git apply "
+                        "-p N does (default 1)")
+            ->check(CLI::NonNegativeNumber);
+      }
       sub->add_option("--threads", opts.threads,
                       "workers for the whole-tree search (0: one per core)");
     }
@@ -184,6 +190,7 @@ int Dispatch(int argc, char** argv) {
   if (help->parsed()) return PrintHelp(app, global.help_topic);
   SetColourMode(global.colour);
   SetUpLogging(verbosity, global.quiet);
+  SetExplainDerivations(opts.explain);
   int code = kExitBadInput;
   for (const auto& [sub, spec] : subs) {
     if (sub->parsed()) code = spec->run(opts);

@@ -7,6 +7,8 @@
 #include <new>
 #include <optional>
 
+#include "engine/app/diag_output.h"
+#include "engine/app/outcome_report.h"
 #include "engine/app/pr_summary.h"
 #include "engine/app/rule_test_runner.h"
 #include "engine/app/status.h"
@@ -31,8 +33,18 @@ int OpenRun(const CommandOptions& opts, TreeAccess access, OpenedRun* run) {
   if (!LoadInputs(opts.inputs, &run->inputs, &run->errors)) return kExitBadInput;
   int code = OpenTree(opts.tree_path, access, &w, &errors);
   w.rules_path = run->inputs.rules.path;
+  // A reader does not recover an interrupted apply (apply does, holding the
+  // tree's lock alone), but says that one left its journal.
+  if (code == kExitClean && access == TreeAccess::kRead) {
+    if (std::optional<Diagnostic> journal = w.tree.InterruptedApply()) errors.push_back(*journal);
+  }
   if (code == kExitClean) code = ReadRuleFiles(run->inputs.rules, &w, &errors);
   for (const Diagnostic& d : errors) run->errors.push_back(w.Shown(d));
+  if (code == kExitClean) {
+    // What recovery did, and the journal a reader found: said, not errors.
+    for (const Diagnostic& d : run->errors) spdlog::get("diag")->info(d.Format());
+    run->errors.clear();
+  }
   return code;
 }
 
@@ -82,8 +94,17 @@ PlanResult PlanTree(const OpenedRun& run, bool include_dead) {
 PlanResult PlanAndReport(const OpenedRun& run, const CommandOptions& opts) {
   const Workspace& w = run.workspace;
   PlanResult plan = PlanTree(run, opts.include_dead);
-  w.ReportAll(plan.diagnostics);
+  // Quiet by default (outcome_report.h): what needs the user, located; the
+  // rules left alone counted in one line, and listed under -v.
+  OutcomeReport report = ReportOutcomes(plan, run.inputs.rules.path);
+  w.ReportAll(report.needs_you);
   ReportMovedKnobs(run, plan);
+  if (Verbosity() > 0) w.ReportAll(report.left_alone);
+  if (!report.summary.empty()) {
+    spdlog::get("diag")->info("muhpatch: {}", report.summary);
+  } else {
+    spdlog::info("{}", PlanSummary(plan));
+  }
   if (opts.explain) {
     for (const RuleOutcome& o : plan.outcomes) {
       for (const Site& site : o.found) {
@@ -248,7 +269,6 @@ int RunDiff(const CommandOptions& opts) {
     return kExitInternal;
   }
   Explain(opts, w, plan);
-  spdlog::info("{}", PlanSummary(plan));
   return plan.ok() ? kExitClean : kExitRulesFailed;
 }
 

@@ -17,6 +17,7 @@ struct CommandOptions {
   InputOptions inputs;
   std::string tree_path;
   std::string patch_path;       // verify --patch
+  int strip = -1;               // verify -p N: leading path components to strip (-1: git's default)
   std::string tests_path;       // test TESTS
   bool explain = false;         // --explain: say why each edit / value is what it is
   std::string format = "text";  // --format: verify text/json/sarif/github, status, diff (cli.cc)

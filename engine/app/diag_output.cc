@@ -81,7 +81,11 @@ namespace muh {
 namespace {
 int verbosity_level = 0;
 bool quiet_output = false;
+bool explain_derivations = false;
 }  // namespace
+
+void SetExplainDerivations(bool explain) { explain_derivations = explain; }
+bool ExplainDerivations() { return explain_derivations; }
 
 void SetVerbosity(int verbosity, bool quiet) {
   verbosity_level = verbosity;

@@ -44,4 +44,9 @@ void SetVerbosity(int verbosity, bool quiet);
 int Verbosity();
 bool Quiet();
 
+// --explain, set once by the CLI: derivations print only when it is given
+// (verify's findings carry theirs; outcome_report.h).
+void SetExplainDerivations(bool explain);
+bool ExplainDerivations();
+
 }  // namespace muh

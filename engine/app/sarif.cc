@@ -31,6 +31,9 @@ constexpr KindInfo kKinds[] = {
     {"stale", "The committed patch differs from what the rules produce now."},
     {"hunk", "A hunk of the committed patch no longer applies to the tree."},
     {"patch-file", "A file the committed patch names is not in the tree."},
+    {"patch-change",
+     "The committed patch renames a file, changes its mode, creates or deletes it: changes "
+     "muhpatch never makes."},
 };
 
 const char* Level(Severity s) {
@@ -58,7 +61,7 @@ std::string SarifUri(std::string_view path) {
 }
 
 std::string FormatSarif(const std::vector<Finding>& findings, std::string_view version,
-                        int exit_code) {
+                        int exit_code, bool with_details) {
   using Json = nlohmann::ordered_json;
   std::vector<std::string> ids;
   Json rules = Json::array();
@@ -72,7 +75,9 @@ std::string FormatSarif(const std::vector<Finding>& findings, std::string_view v
     std::size_t index = std::find(ids.begin(), ids.end(), f.kind) - ids.begin();
     if (index == ids.size()) add_rule(f.kind, "A finding of kind '" + f.kind + "'.");
     std::string text = f.where.message;
-    for (const std::string& d : f.details) text += "\n" + d;
+    if (with_details) {
+      for (const std::string& d : f.details) text += "\n" + d;
+    }
     Json result = {{"ruleId", f.kind},
                    {"ruleIndex", index},
                    {"level", Level(f.where.severity)},

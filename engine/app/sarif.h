@@ -17,13 +17,14 @@ std::string SarifUri(std::string_view path);
 // One run of tool "muhpatch" `version`: a reportingDescriptor per finding
 // kind (every kind verify knows, in a fixed order, then any other kind the
 // findings use), and a result per finding with its kind as ruleId, its level
-// (error, warning, note), its message with the detail lines, the rule it
+// (error, warning, note), its message (one line; with `with_details`, the
+// derivation's lines after it, as --explain asks), the rule it
 // concerns (properties.muhpatch-rule) and its location. A location is
 // written as the finding shows it, relative to the directory muhpatch ran in
 // (uriBaseId %SRCROOT%, which is how code scanning resolves it against the
 // checkout), or as a file:// URI when absolute. `exit_code` goes to the
 // invocation. Bytes that are not UTF-8 are escaped as \xHH.
 std::string FormatSarif(const std::vector<Finding>& findings, std::string_view version,
-                        int exit_code);
+                        int exit_code, bool with_details = false);
 
 }  // namespace muh

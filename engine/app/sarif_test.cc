@@ -31,14 +31,17 @@ TEST_CASE("sarif: one result per finding, one descriptor per kind") {
   CHECK(run["tool"]["driver"]["name"] == "muhpatch");
   CHECK(run["tool"]["driver"]["version"] == "1.2.3");
   const auto& rules = run["tool"]["driver"]["rules"];
-  CHECK(rules.size() == 11);  // the ten kinds verify knows, then "liveness"
+  CHECK(rules.size() == 12);  // the eleven kinds verify knows, then "liveness"
   CHECK(rules.back()["id"] == "liveness");
   const auto& results = run["results"];
   REQUIRE(results.size() == 4);
   CHECK(results[0]["ruleId"] == "site");
   CHECK(rules[results[0]["ruleIndex"].get<std::size_t>()]["id"] == "site");
   CHECK(results[0]["level"] == "error");
-  CHECK(results[0]["message"]["text"] == "drift: rule 'r' finds '1'\n  x = 2");
+  CHECK(results[0]["message"]["text"] == "drift: rule 'r' finds '1'");  // one line
+  auto explained = nlohmann::json::parse(FormatSarif(findings, "1.2.3", kExitDrift, true));
+  CHECK(explained["runs"][0]["results"][0]["message"]["text"] ==
+        "drift: rule 'r' finds '1'\n  x = 2");  // --explain: with its derivation
   CHECK(results[0]["properties"]["muhpatch-rule"] == "r");
   const auto& loc = results[0]["locations"][0]["physicalLocation"];
   CHECK(loc["artifactLocation"]["uri"] == "tree/a%20b.py");
@@ -48,7 +51,7 @@ TEST_CASE("sarif: one result per finding, one descriptor per kind") {
   CHECK(results[1]["level"] == "note");
   CHECK_FALSE(results[1]["locations"][0]["physicalLocation"]["region"].contains("startColumn"));
   CHECK_FALSE(results[2]["locations"][0]["physicalLocation"].contains("region"));
-  CHECK(results[3]["ruleIndex"] == 10);
+  CHECK(results[3]["ruleIndex"] == 11);
   CHECK_FALSE(
       results[3]["locations"][0]["physicalLocation"]["artifactLocation"].contains("uriBaseId"));
   CHECK(run["invocations"][0]["executionSuccessful"] == true);

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "engine/app/multiplied_sites.h"
+
 namespace muh {
 
 LivenessFacts FactsFor(const Inputs& inputs) {
@@ -97,6 +99,7 @@ void MarkLiveness(const LivenessAnalysis& analysis, PlanResult* plan) {
 void ApplyLiveness(const LivenessAnalysis& analysis, const std::map<std::string, SourceText>& files,
                    bool include_dead, PlanResult* plan) {
   MarkLiveness(analysis, plan);
+  FailMultipliedSites(analysis, files, plan);
   if (!include_dead) LeaveDeadSitesAlone(plan, files);
 }
 

@@ -33,8 +33,9 @@ LivenessAnalysis AnalyseTree(const Inputs& inputs, const Workspace& w,
 void MarkLiveness(const LivenessAnalysis& analysis, PlanResult* plan);
 
 // What every planning command does with the analysis (Plan's filter):
-// MarkLiveness, then, unless `include_dead`, the dead sites of `files`
-// left alone.
+// MarkLiveness, the rules whose knob is written twice failed
+// (multiplied_sites.h), then, unless `include_dead`, the dead sites of
+// `files` left alone.
 void ApplyLiveness(const LivenessAnalysis& analysis, const std::map<std::string, SourceText>& files,
                    bool include_dead, PlanResult* plan);
 

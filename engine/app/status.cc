@@ -49,6 +49,17 @@ const Diagnostic* FirstError(const PlanResult& plan, const std::string& rule_id)
   return nullptr;
 }
 
+// Why a skipped rule is skipped: its note's words, with the place that
+// decided it when that is in the tree (the site that blocked a precondition).
+std::string SkipReason(const RuleSet& rules, const PlanResult& plan, const RuleOutcome& o) {
+  std::string reason = Reason(o.rule_id, o.reason);
+  for (const Diagnostic& d : plan.diagnostics) {
+    if (d.message != o.reason || d.file.empty() || d.file == rules.path || d.line <= 0) continue;
+    return fmt::format("{} ({}:{})", reason, d.file, d.line);
+  }
+  return reason;
+}
+
 StatusRow RowAt(const std::string& rule_id, const Diagnostic& where) {
   StatusRow row;
   row.rule_id = rule_id;
@@ -115,7 +126,8 @@ std::vector<StatusRow> StatusRows(const RuleSet& rules, const PlanResult& plan) 
           break;
         case RuleStatus::kSkipped:
           row.state = "skipped";
-          row.reason = Reason(rule.id, o->reason);
+          row.model = "-";
+          row.reason = SkipReason(rules, plan, *o);
           break;
         default:
           row.state = rewrites ? "will rewrite" : "at value";
@@ -124,7 +136,10 @@ std::vector<StatusRow> StatusRows(const RuleSet& rules, const PlanResult& plan) 
           break;
       }
       row.liveness = site.liveness;
-      if (!site.liveness.empty() && site.liveness != "live") row.reason = site.liveness_reason;
+      // A skipped rule's reason is its precondition, whatever the site's liveness.
+      if (!site.liveness.empty() && site.liveness != "live" && o->status != RuleStatus::kSkipped) {
+        row.reason = site.liveness_reason;
+      }
       rows.push_back(row);
     }
   }

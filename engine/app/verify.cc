@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 
+#include "engine/app/next_command.h"
 #include "engine/app/verify_checks.h"
 #include "engine/base/exit_codes.h"
 #include "engine/base/parallel.h"
@@ -19,16 +20,18 @@ namespace muh {
 
 namespace {
 
-// Reads and parses --patch. False with the reasons in `findings` (kind
-// "input"): a bad --patch is bad input whatever state the tree is in.
-bool ReadCommittedPatch(const std::string& path, VerifyInput* in, std::vector<Finding>* findings) {
+// Reads --patch as `git apply -p STRIP` reads it. False with the reasons in
+// `findings` (kind "input"): a bad --patch is bad input whatever state the
+// tree is in.
+bool ReadCommittedPatch(const std::string& path, int strip, VerifyInput* in,
+                        std::vector<Finding>* findings) {
   std::string err;
   if (!ReadWholeFile(path, &in->committed, &err)) {
     findings->push_back({"input", MakeError(path, 0, 0, err), {}, ""});
     return false;
   }
   std::vector<Diagnostic> errors;
-  if (!ParsePatch(path, in->committed, &in->patch, &errors, &in->preamble)) {
+  if (!ReadPatch(path, in->committed, strip, &in->patch, &errors, &in->preamble)) {
     for (const Diagnostic& d : errors) findings->push_back({"input", d, {}, ""});
     return false;
   }
@@ -99,10 +102,25 @@ int RunVerify(const CommandOptions& opts) {
   std::optional<LivenessAnalysis> analysis;
   PlanResult plan = PlanAndSearch(run, opts, &foreign, &searched, &analysis);
   spdlog::debug("verify: planned, searched, liveness decided: {:.1f} ms", ms());
-  VerifyInput in{
-      run.inputs, run.workspace, plan, foreign, opts.tree_path, opts.patch_path, "", {}, {},
-      "",         nullptr};
-  if (!opts.patch_path.empty() && !ReadCommittedPatch(opts.patch_path, &in, &findings)) {
+  VerifyInput in{run.inputs,
+                 run.workspace,
+                 plan,
+                 foreign,
+                 opts.tree_path,
+                 opts.patch_path,
+                 "",
+                 {},
+                 {},
+                 "",
+                 "",
+                 "",
+                 "",
+                 nullptr};
+  in.refresh = RefreshPatchCommand(opts);
+  in.apply_command = CommandLine(opts, "apply");
+  in.status_command = CommandLine(opts, "status");
+  if (!opts.patch_path.empty() &&
+      !ReadCommittedPatch(opts.patch_path, opts.strip, &in, &findings)) {
     return PrintVerifyReport(findings, opts.format, kExitBadInput,
                              in.committed.empty() && in.patch.empty()
                                  ? "cannot read the committed patch"

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "engine/app/next_command.h"
 #include "engine/patch/unified_diff.h"
 
 namespace muh {
@@ -30,18 +31,10 @@ std::string OneLine(std::string_view text) {
   return out.size() > 70 ? out.substr(0, 67) + "..." : out;
 }
 
-// The rule a planner message is about: the last `rule 'ID'` or `rules 'A'
-// and 'B'` it names (rule ids hold no quote, rule_checker.cc).
-std::string RuleIdOf(const std::string& message) {
-  std::size_t at = message.find("rule '");
-  std::size_t skip = 6;
-  if (std::size_t two = message.find("rules '"); two != std::string::npos && two <= at) {
-    at = message.find("and '", two);
-    skip = 5;
-  }
-  if (at == std::string::npos) return "";
-  std::size_t end = message.find('\'', at + skip);
-  return end == std::string::npos ? "" : message.substr(at + skip, end - at - skip);
+// `d` with the next command to run after its message.
+Diagnostic Next(Diagnostic d, const std::string& next) {
+  if (!next.empty()) d.message += "; next: " + next;
+  return d;
 }
 
 bool Active(const std::string& status) { return status == "rewrites" || status == "at value"; }
@@ -55,8 +48,8 @@ const Site* SiteAt(const RuleOutcome* o, const std::string& path, std::size_t of
 }
 
 // One finding per site the rules would still rewrite: what is there, what
-// the model derives, and the derivation. A site holding neither upstream's
-// value nor the model's is "hand-edited".
+// the model derives, the derivation, and the command that writes it. A
+// site holding neither upstream's value nor the model's is "hand-edited".
 void AddSites(const VerifyInput& in, std::vector<Finding>* out, bool only_hand_edited = false) {
   for (const auto& [path, edits] : in.plan.edits) {
     const SourceText& file = in.workspace.files.at(path);
@@ -85,8 +78,9 @@ void AddSites(const VerifyInput& in, std::vector<Finding>* out, bool only_hand_e
         msg = fmt::format("drift: rule '{}' finds '{}' where the model derives '{}'", e.rule_id,
                           OneLine(current), OneLine(e.text));
       }
-      out->push_back({kind, Diagnostic{path, p.line, p.column, Severity::kError, msg}, Lines(e.why),
-                      e.rule_id});
+      out->push_back(
+          {kind, Next(Diagnostic{path, p.line, p.column, Severity::kError, msg}, in.apply_command),
+           Lines(e.why), e.rule_id});
     }
   }
 }
@@ -105,65 +99,138 @@ CheckResult Clean(std::string summary) {
   return r;
 }
 
-// The committed patch applied to the tree's files, forwards or backwards.
-// Every file it names must take it exactly.
-bool ApplyCommitted(const VerifyInput& in, bool reverse, std::map<std::string, SourceText>* out) {
-  for (const FilePatch& fp : in.patch) {
-    std::string current, result;
-    Diagnostic ignored;
-    if (!in.workspace.tree.Read(fp.path, &current, &ignored)) return false;
-    if (!ApplyFilePatch(in.patch_path, fp, current, reverse, &result, &ignored)) return false;
-    (*out)[fp.path] = SourceText(fp.path, std::move(result));
+// The bytes of `path`: as the rules read them, else from the tree; false
+// when the tree has no such file.
+bool TreeBytes(const VerifyInput& in, const std::string& path, std::string* out) {
+  auto it = in.workspace.files.find(path);
+  if (it != in.workspace.files.end()) {
+    *out = it->second.bytes();
+    return true;
   }
-  return true;
+  Diagnostic ignored;
+  return in.workspace.tree.Read(path, out, &ignored);
 }
 
-// Every hunk of the committed patch that does not apply in `reverse`'s
-// direction, located where its lines are now in the tree.
-std::vector<Finding> FailingHunkFindings(const VerifyInput& in, bool reverse) {
-  std::vector<Finding> out;
+// One hunk git would refuse, in the file it names.
+struct Miss {
+  const FilePatch* file;
+  HunkMiss miss;
+};
+
+// The committed patch applied to the tree as `git apply` applies it,
+// forwards or (reverse) backwards: the new bytes of every file it names,
+// and every hunk git would refuse.
+std::map<std::string, std::string> ApplyCommitted(const VerifyInput& in, bool reverse,
+                                                  std::vector<Miss>* misses) {
+  std::map<std::string, std::string> out;
   for (const FilePatch& fp : in.patch) {
+    auto it = out.find(fp.path);
     std::string current;
-    Diagnostic ignored;
-    if (!in.workspace.tree.Read(fp.path, &current, &ignored)) continue;
-    for (const HunkFailure& f : FailingHunks(fp, current, reverse)) {
-      std::string head =
-          fmt::format("drift: hunk {} of {} ({}:{}) no longer applies{}", f.hunk + 1, fp.path,
-                      in.patch_path, f.patch_line, reverse ? " in reverse" : "");
-      std::size_t line = f.expected;
-      std::string why;
-      if (f.now_at != 0) {
-        line = f.now_at;
-        why = fmt::format("its lines are at line {} now (the hunk says {})", f.now_at, f.expected);
-      } else {
-        line = f.differs_at != 0 ? f.differs_at : f.expected;
-        why = f.wanted.empty() ? fmt::format("line {} should be empty", line)
-                               : fmt::format("line {} should be '{}'", line, OneLine(f.wanted));
-        if (f.changed_lines_at != 0) {
-          why += fmt::format("; the line it changes is at line {}, under other context",
-                             f.changed_lines_at);
-        } else {
-          why += ", and the lines it changes are nowhere in the file";
-        }
-      }
-      out.push_back(
-          {"hunk",
-           Diagnostic{fp.path, static_cast<int>(line), 0, Severity::kError, head + ": " + why},
-           {},
-           ""});
+    if (it != out.end()) {
+      current = it->second;  // a file the patch names twice takes both, in turn
+    } else if (!TreeBytes(in, fp.path, &current)) {
+      continue;
     }
+    std::vector<HunkMiss> file_misses;
+    out[fp.path] = ApplyAsGit(fp, current, reverse, &file_misses);
+    for (HunkMiss& m : file_misses) misses->push_back({&fp, std::move(m)});
   }
   return out;
 }
 
-std::size_t Count(const std::vector<Finding>& fs) { return fs.size(); }
+// Whether `changed` (path -> bytes; other files as the tree has them) and
+// `want` agree on every file either changes.
+bool SameTree(const VerifyInput& in, const std::map<std::string, std::string>& changed,
+              const std::map<std::string, std::string>& want) {
+  auto bytes = [&in](const std::map<std::string, std::string>& m, const std::string& path) {
+    auto it = m.find(path);
+    std::string b;
+    if (it != m.end()) return it->second;
+    TreeBytes(in, path, &b);
+    return b;
+  };
+  for (const auto& [path, text] : changed) {
+    if (bytes(want, path) != text) return false;
+  }
+  for (const auto& [path, text] : want) {
+    if (bytes(changed, path) != text) return false;
+  }
+  return true;
+}
+
+// Two lines that differ, quoted for a message: shortened as OneLine does,
+// but around their first difference when that would hide it; an empty line
+// is said to be one.
+std::pair<std::string, std::string> Contrast(const std::string& a, const std::string& b) {
+  auto quote = [](const std::string& s) { return s.empty() ? "an empty line" : "'" + s + "'"; };
+  std::string x = OneLine(a), y = OneLine(b);
+  if (x != y || a == b) return {quote(x), quote(y)};
+  std::size_t at = 0;
+  while (at < a.size() && at < b.size() && a[at] == b[at]) ++at;
+  std::size_t from = at > 30 ? at - 30 : 0;
+  return {quote("..." + OneLine(a.substr(from))), quote("..." + OneLine(b.substr(from)))};
+}
+
+// Why git refuses the hunk, and where its lines are now.
+std::string MissReason(const HunkMiss& m) {
+  if (m.now_at == 0) {
+    return fmt::format("none of its lines is in the file now (the hunk says line {})", m.expected);
+  }
+  std::string where = m.span == 1 ? fmt::format("its lines are at line {} now", m.now_at)
+                                  : fmt::format("its lines are at lines {}-{} now", m.now_at,
+                                                m.now_at + m.span - 1);
+  where += fmt::format(" (the hunk says {})", m.expected);
+  if (m.line_ends) {
+    auto ending = [](const std::string& l) {
+      return l.size() >= 2 && l.compare(l.size() - 2, 2, "\r\n") == 0 ? "CRLF"
+             : !l.empty() && l.back() == '\n'                         ? "LF"
+                                                                      : "no newline";
+    };
+    return where + fmt::format(", but they end in {} in the hunk and in {} in the file",
+                               ending(m.wanted), ending(m.has));
+  }
+  if (m.anchored) {
+    return where + (m.expected == 1 ? ", but it starts the file, and git applies it only there"
+                                    : ", but it has no context after its change, and git "
+                                      "applies it only at the end of the file");
+  }
+  auto [has, wanted] = Contrast(m.has, m.wanted);
+  return where + fmt::format(", where line {} is {} and the hunk has {} ({})", m.differs_at, has,
+                             wanted,
+                             m.context ? "a context line changed" : "a line it changes differs");
+}
+
+std::vector<Finding> MissFindings(const VerifyInput& in, const std::vector<Miss>& misses,
+                                  bool reverse, const std::string& next) {
+  std::vector<Finding> out;
+  for (const Miss& x : misses) {
+    const HunkMiss& m = x.miss;
+    std::size_t line = m.differs_at != 0 ? m.differs_at : m.now_at != 0 ? m.now_at : m.expected;
+    std::string msg = fmt::format("drift: hunk {} of {} ({}:{}) no longer applies{}: {}",
+                                  m.hunk + 1, x.file->path, in.patch_path, m.patch_line,
+                                  reverse ? " in reverse" : "", MissReason(m));
+    out.push_back(
+        {"hunk",
+         Next(Diagnostic{x.file->path, static_cast<int>(line), 0, Severity::kError, msg}, next),
+         {},
+         ""});
+  }
+  return out;
+}
 
 }  // namespace
 
 CheckResult CheckRulesApply(const VerifyInput& in) {
   CheckResult r;
   for (const Diagnostic& d : in.plan.diagnostics) {
-    r.findings.push_back({"plan", d, {}, RuleIdOf(d.message)});
+    // An error is drift: its rule's sites, as status shows them, are where
+    // to look next.
+    std::string next;
+    if (d.severity == Severity::kError) {
+      next = d.rule_id.empty() ? in.status_command
+                               : in.status_command + " --rule " + ShellWord(d.rule_id);
+    }
+    r.findings.push_back({"plan", Next(d, next), {}, d.rule_id});
   }
   if (!in.plan.ok()) {
     r.drift = true;
@@ -181,15 +248,15 @@ CheckResult CheckCopies(const VerifyInput& in) {
     if (o != nullptr && ManagesNothing(o->status)) {
       continue;
     }
-    r.findings.push_back(
-        {"foreign",
-         Diagnostic{m.path, m.line, m.column, Severity::kError,
-                    fmt::format("drift: rule '{}' matches here, outside its files: a moved "
-                                "or copied knob (list the path under 'also-matches' if it "
-                                "belongs here)",
-                                m.rule_id)},
-         {},
-         m.rule_id});
+    std::string msg = fmt::format(
+        "drift: rule '{}' matches here, outside its files: a moved or copied knob (list the path "
+        "under 'also-matches' if it belongs here)",
+        m.rule_id);
+    r.findings.push_back({"foreign",
+                          Next(Diagnostic{m.path, m.line, m.column, Severity::kError, msg},
+                               in.status_command + " --rule " + ShellWord(m.rule_id)),
+                          {},
+                          m.rule_id});
   }
   if (!r.findings.empty()) {
     r.drift = true;
@@ -224,78 +291,109 @@ CheckResult CheckRuleStates(const VerifyInput& in) {
         o.decided_at ? *o.decided_at : Diagnostic{in.inputs.rules.path, 0, 0, Severity::kError, ""};
     where.severity = Severity::kError;
     std::string why = o.decided_at ? o.decided_at->message : o.reason;
-    where.message = fmt::format(
-        "drift: rule '{}' was '{}' when {} was made and is '{}' now{}; regenerate the patch",
-        o.rule_id, before, in.patch_path, now, why.empty() ? "" : " (" + why + ")");
-    r.findings.push_back({"state", where, {}, o.rule_id});
+    where.message =
+        fmt::format("drift: rule '{}' was '{}' when {} was made and is '{}' now{}", o.rule_id,
+                    before, in.patch_path, now, why.empty() ? "" : " (" + why + ")");
+    r.findings.push_back({"state", Next(where, in.refresh), {}, o.rule_id});
   }
   if (!r.findings.empty()) {
     r.drift = true;
-    r.summary = fmt::format("{} was made while rules were in another state", in.patch_path);
+    r.summary = fmt::format("{} was made while rules were in another state; next: {}",
+                            in.patch_path, in.refresh);
   }
   return r;
 }
 
 CheckResult CheckCommittedPatch(const VerifyInput& in) {
-  std::vector<FilePatch> regenerated;
-  std::vector<Diagnostic> ignored_errors;
-  ParsePatch("regenerated", in.regenerated, &regenerated, &ignored_errors);
-  if (SameChange(in.patch, regenerated)) {
-    return Clean(fmt::format("{} matches the rules ({})", in.patch_path, PlanSummary(in.plan)));
+  // Renames, mode changes, new or deleted files: muhpatch writes none.
+  std::vector<Finding> other;
+  for (const FilePatch& fp : in.patch) {
+    std::string what = fp.OtherChange();
+    if (what.empty()) continue;
+    std::string msg = fmt::format("drift: for {}, the patch {}: muhpatch never makes such a change",
+                                  fp.path, what);
+    other.push_back(
+        {"patch-change", Next(MakeError(in.patch_path, fp.line, 1, msg), in.refresh), {}, ""});
+  }
+  if (!other.empty()) {
+    CheckResult r = Drift(
+        fmt::format("{} makes a change muhpatch never makes; next: {}", in.patch_path, in.refresh));
+    r.findings = std::move(other);
+    return r;
   }
   std::vector<Finding> unreadable;
   for (const FilePatch& fp : in.patch) {
     std::string ignored;
     Diagnostic derr;
-    if (!in.workspace.tree.Read(fp.path, &ignored, &derr)) {
-      unreadable.push_back({"patch-file", derr, {}, ""});
+    if (in.workspace.files.count(fp.path) == 0 &&
+        !in.workspace.tree.Read(fp.path, &ignored, &derr)) {
+      unreadable.push_back({"patch-file", Next(derr, in.refresh), {}, ""});
     }
   }
   if (!unreadable.empty()) {
-    CheckResult r = Drift(fmt::format("{} names a file the tree does not have", in.patch_path));
+    CheckResult r = Drift(
+        fmt::format("{} names a file the tree does not have; next: {}", in.patch_path, in.refresh));
     r.findings = std::move(unreadable);
     return r;
   }
-  std::string stale = fmt::format(
+  const std::string stale = fmt::format(
       "{} is stale: the rules, the model or the tree changed, and the patch they produce now "
-      "differs (committed -> regenerated, on stdout)",
-      in.patch_path);
-  const std::map<std::string, SourceText>& files = in.workspace.files;
-  std::map<std::string, SourceText> scratch = files;
-  if (!in.plan.new_contents.empty() && ApplyCommitted(in, false, &scratch)) {
-    // A pristine tree whose committed patch applies but differs from what
-    // the rules produce now: the rules or the model moved.
-    CheckResult r = Drift(stale, UnifiedDiff(in.patch_path, in.committed, in.regenerated));
-    r.findings.push_back({"stale", MakeError(in.patch_path, 0, 0, "drift: " + stale), {}, ""});
-    return r;
+      "differs (committed -> regenerated, on stdout); next: {}",
+      in.patch_path, in.refresh);
+  auto stale_finding = [&in, &stale]() {
+    return Finding{"stale", MakeError(in.patch_path, 0, 0, "drift: " + stale), {}, ""};
+  };
+  // A pristine tree: the patch applies as git applies it, offsets allowed,
+  // and its edits are the rules' (the same files result).
+  std::vector<Miss> forward_misses;
+  std::map<std::string, std::string> forward = ApplyCommitted(in, false, &forward_misses);
+  if (forward_misses.empty()) {
+    if (SameTree(in, forward, in.plan.new_contents)) {
+      return Clean(fmt::format("{} matches the rules ({})", in.patch_path, PlanSummary(in.plan)));
+    }
+    if (!in.plan.new_contents.empty()) {
+      // It applies but makes other edits: the rules or the model moved.
+      CheckResult r = Drift(stale, UnifiedDiff(in.patch_path, in.committed, in.regenerated));
+      r.findings.push_back(stale_finding());
+      return r;
+    }
   }
   // Otherwise the tree should be patched: undoing the committed patch must
-  // give a tree for which the rules produce that very patch.
-  std::map<std::string, SourceText> undone = files;
-  if (!ApplyCommitted(in, true, &undone)) {
-    // Neither way: every hunk that fails, in the direction with fewer.
-    std::vector<Finding> forward = FailingHunkFindings(in, false);
-    std::vector<Finding> backward = FailingHunkFindings(in, true);
-    bool reverse = Count(backward) < Count(forward);
-    CheckResult r = Drift(
-        fmt::format("{} no longer applies to {}{}: {} hunk{} fail{}", in.patch_path, in.tree_path,
-                    reverse ? " (in reverse)" : "", reverse ? backward.size() : forward.size(),
-                    (reverse ? backward.size() : forward.size()) == 1 ? "" : "s",
-                    (reverse ? backward.size() : forward.size()) == 1 ? "s" : ""));
-    r.findings = reverse ? std::move(backward) : std::move(forward);
+  // give a tree for which the rules make that very change.
+  std::vector<Miss> backward_misses;
+  std::map<std::string, std::string> backward = ApplyCommitted(in, true, &backward_misses);
+  if (!backward_misses.empty()) {
+    // Neither way: git would refuse the patch. Every hunk it refuses, in
+    // the direction with fewer.
+    bool reverse = !forward_misses.empty() && backward_misses.size() < forward_misses.size();
+    std::size_t n = reverse ? backward_misses.size() : forward_misses.size();
+    // A patched tree: `apply` writes the sites back (a value edited since
+    // the patch), or the patch must be made again from the tree without it.
+    std::string next = !reverse ? in.refresh
+                       : !in.plan.new_contents.empty()
+                           ? in.apply_command
+                           : in.refresh + ", on the tree without the patch";
+    CheckResult r = Drift(fmt::format(
+        "{} is stale: {} hunk{} no longer appl{} to {}{}, as git apply would refuse {}; next: {}",
+        in.patch_path, n, n == 1 ? "" : "s", n == 1 ? "ies" : "y", in.tree_path,
+        reverse ? " (in reverse)" : "", n == 1 ? "it" : "them", next));
+    r.findings = MissFindings(in, reverse ? backward_misses : forward_misses, reverse, next);
     // A patched tree: also name the sites whose values moved since; a
     // pristine one: the sites someone tuned by hand.
     AddSites(in, &r.findings, /*only_hand_edited=*/!reverse);
     return r;
   }
+  std::map<std::string, SourceText> undone = in.workspace.files;
+  for (auto& [path, text] : backward) undone[path] = SourceText(path, text);
   PlanResult replan =
       in.replan ? in.replan(undone) : Plan(in.inputs.rules, undone, in.workspace.tree_paths);
-  std::string reproduced = RenderPatch(undone, replan);
-  std::vector<FilePatch> reproduced_patch;
-  ParsePatch("reproduced", reproduced, &reproduced_patch, &ignored_errors);
-  if (!SameChange(in.patch, reproduced_patch)) {
-    CheckResult r = Drift(stale, UnifiedDiff(in.patch_path, in.committed, reproduced));
-    r.findings.push_back({"stale", MakeError(in.patch_path, 0, 0, "drift: " + stale), {}, ""});
+  // The rules on the undone tree must give the tree as it is.
+  std::map<std::string, std::string> reproduced = replan.new_contents;
+  for (const auto& [path, text] : backward) reproduced.emplace(path, text);
+  if (!SameTree(in, {}, reproduced)) {
+    CheckResult r =
+        Drift(stale, UnifiedDiff(in.patch_path, in.committed, RenderPatch(undone, replan)));
+    r.findings.push_back(stale_finding());
     return r;
   }
   if (in.plan.new_contents.empty()) {

@@ -30,6 +30,10 @@ struct VerifyInput {
   std::vector<FilePatch> patch;
   std::vector<std::string> preamble;  // the committed patch's lines before its first file
   std::string regenerated;            // the patch the rules produce for the tree as it is
+  // What a finding tells the user to run next (next_command.h): the command
+  // that writes the patch afresh, the one that rewrites the tree, and the
+  // one that lists the rules' sites.
+  std::string refresh, apply_command, status_command;
   // Plans other files (the tree with the committed patch undone) as the
   // run planned the tree: same rules, liveness and --include-dead.
   std::function<PlanResult(const std::map<std::string, SourceText>&)> replan;
@@ -52,10 +56,13 @@ CheckResult CheckCopies(const VerifyInput& in);
 CheckResult CheckRuleStates(const VerifyInput& in);
 // Without --patch: every site the rules would still rewrite is drift.
 CheckResult CheckNothingLeft(const VerifyInput& in);
-// With --patch: the tree is pristine and the rules produce the committed
-// patch, or the tree carries the patch and undoing it gives a tree for
-// which the rules reproduce it; stale, unappliable and hand-edited
-// otherwise.
+// With --patch: the tree is pristine, the committed patch applies to it as
+// `git apply` applies it (offsets allowed) and gives what the rules write;
+// or the tree carries the patch, and undoing it gives a tree for which the
+// rules write the tree as it is. Otherwise drift: a change muhpatch never
+// makes (a rename, a mode), a file the tree lacks, a stale patch (other
+// edits than the rules', or hunks git would refuse, each located where its
+// lines are now), or sites edited since.
 CheckResult CheckCommittedPatch(const VerifyInput& in);
 
 }  // namespace muh

@@ -15,9 +15,37 @@
 
 namespace muh {
 
+namespace {
+
+// Whether `f` says why verify could not run: the rules, the tree or the
+// patch would not load, or the whole-tree search could not read a file.
+bool CouldNotRun(const Finding& f) {
+  return f.where.severity == Severity::kError &&
+         (f.kind == "load" || f.kind == "input" || f.kind == "unreadable" ||
+          f.kind == "over-budget");
+}
+
+// In a machine format the report goes to stdout, which a CI log may not
+// show: why verify could not run is said on stderr too, each reason as
+// `file:line:col: error: message`, then the verdict.
+void ReportErrorsOnStderr(const std::vector<Finding>& findings, const std::string& verdict) {
+  auto diag = spdlog::get("diag");
+  for (const Finding& f : findings) {
+    if (CouldNotRun(f)) diag->error(f.where.Format());
+  }
+  diag->error(verdict);
+}
+
+}  // namespace
+
 int PrintVerifyReport(const std::vector<Finding>& findings, const std::string& format, int code,
-                      const std::string& status, const std::string& patch_diff) {
+                      const std::string& status, const std::string& patch_diff,
+                      const std::string& rules_summary) {
   const char* verdict = code == kExitClean ? "clean" : code == kExitDrift ? "drift" : "error";
+  std::string last = fmt::format("verify: {}: {}", verdict, status);
+  if (format != "text" && code != kExitClean && code != kExitDrift) {
+    ReportErrorsOnStderr(findings, last);
+  }
   if (format == "json") {
     nlohmann::ordered_json j;
     j["status"] = verdict;
@@ -43,11 +71,17 @@ int PrintVerifyReport(const std::vector<Finding>& findings, const std::string& f
     return code;
   }
   auto diag = spdlog::get("diag");
-  if (format == "sarif") std::cout << FormatSarif(findings, MUHPATCH_VERSION, code);
+  if (format == "sarif")
+    std::cout << FormatSarif(findings, MUHPATCH_VERSION, code, ExplainDerivations());
+  // Quiet by default: the rules left alone are counted in one line, and
+  // their notes wait for -v.
+  const bool summarise = (code == kExitClean || code == kExitDrift) && !rules_summary.empty();
   if (format == "github") {
     int left_out = 0;
     std::cout << FormatGithubAnnotations(findings, Verbosity() > 0, &left_out);
-    if (left_out > 0) {
+    if (summarise) {
+      diag->info("muhpatch: {}", rules_summary);
+    } else if (left_out > 0) {
       diag->info("verify: {} note{} not annotated (-v annotates them)", left_out,
                  left_out == 1 ? "" : "s");
     }
@@ -56,14 +90,18 @@ int PrintVerifyReport(const std::vector<Finding>& findings, const std::string& f
     if (format != "text") break;
     // In text, the verdict line says what a stale finding would.
     if (f.kind == "stale") continue;
+    if (f.where.severity == Severity::kNote && f.kind == "plan" && Verbosity() == 0) continue;
     diag->info(f.where.Format());
+    // The derivation, only when asked for.
+    if (!ExplainDerivations()) continue;
     for (const std::string& d : f.details) diag->info("    {}", d);
   }
+  if (format == "text" && summarise) diag->info("muhpatch: {}", rules_summary);
   if (format == "text" && !patch_diff.empty()) {
     std::cout << (ColourStdout() ? ColourUnifiedDiff(patch_diff) : patch_diff);
   }
-  std::string last = fmt::format("verify: {}: {}", verdict, status);
   if (code == kExitBadInput && format == "text") return code;  // the errors say it all
+  if (format != "text" && code != kExitClean && code != kExitDrift) return code;  // said above
   // The verdict goes to stderr, after the findings; -q keeps it unless clean.
   if (code == kExitClean) {
     diag->info(last);

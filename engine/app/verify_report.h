@@ -18,8 +18,10 @@ struct Finding {
   // "hand-edited": a knob holding neither upstream's nor the model's value;
   // "state": a rule's status differs from the one the patch was made in;
   // "stale": the committed patch differs from what the rules produce;
-  // "hunk": a hunk of the committed patch that no longer applies;
-  // "patch-file": a file the committed patch names is not in the tree.
+  // "hunk": a hunk of the committed patch that git apply would refuse;
+  // "patch-file": a file the committed patch names is not in the tree;
+  // "patch-change": the committed patch renames a file, changes its mode,
+  // creates or deletes it (changes muhpatch never makes).
   std::string kind;
   Diagnostic where;
   std::vector<std::string> details;  // derivation lines
@@ -29,8 +31,17 @@ struct Finding {
 // Prints `findings`, then the verdict line `verify: <verdict>: <summary>`,
 // in `format` ("text", "json", "sarif" or "github"), and returns `code`. The
 // verdict line goes to stderr (in JSON, it is the object's "message").
+// When verify could not run (exit 2 or 4), every format says why on stderr
+// too: each such finding as `file:line:col: error: message`, then the
+// verdict, before the report goes to stdout.
 // `patch_diff` (committed -> regenerated) goes to stdout in text and JSON.
+// Quiet by default (outcome_report.h): in text, notes print only under -v
+// and a finding's derivation only under --explain; text and GitHub
+// output end with `rules_summary` (the rules left alone, counted)
+// before the verdict. A GitHub annotation is one line, a SARIF message one
+// line unless --explain; JSON keeps every finding's details.
 int PrintVerifyReport(const std::vector<Finding>& findings, const std::string& format, int code,
-                      const std::string& summary, const std::string& patch_diff);
+                      const std::string& summary, const std::string& patch_diff,
+                      const std::string& rules_summary = "");
 
 }  // namespace muh

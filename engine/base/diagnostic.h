@@ -18,6 +18,9 @@ struct Diagnostic {
   int column = 0;    // 1-based byte column; 0 means "the whole line"
   Severity severity = Severity::kError;
   std::string message;
+  // The rule the message is about, when one is (the plan's diagnostics):
+  // what reports file it under, without reading the message.
+  std::string rule_id = {};
 
   // `file:line:col: error: message`; line/col are omitted when 0, and the
   // whole place when `file` is empty (a message about the run itself).

@@ -415,13 +415,14 @@ TEST_CASE("RecoverInterruptedApply refuses a journal it cannot trust and keeps i
   const TreeIo tree = OpenTree(dir, nullptr);
   std::vector<Diagnostic> errs;
   const WriteResult result = tree.RecoverInterruptedApply(&errs);
-  CHECK(result.cause == FailureCause::kInternal);
-  CHECK(ExitCodeFor(result) == 4);
+  CHECK(result.cause == FailureCause::kBadInput);
+  CHECK(ExitCodeFor(result) == 2);
   REQUIRE(errs.size() == 1);
   CHECK(errs[0].Format() ==
         ".muhpatch-journal: error: cannot read the journal of an interrupted apply: line 3: temp "
-        "and backup must be muhpatch's files beside their target; muhpatch changes nothing until "
-        "it is removed");
+        "and backup must be muhpatch's files beside their target; muhpatch changes nothing while "
+        "it is there. Once the files it names hold what you want, rm '" +
+            dir.str() + "/.muhpatch-journal' and run apply again");
   CHECK(fs::exists(dir.path() / kJournalName));
   CHECK(dir.Slurp("x.muhpatch-tmp.txt") == "also mine\n");
   errs.clear();

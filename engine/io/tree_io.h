@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -139,6 +140,12 @@ class TreeIo {
   // Removes only the files the journal names (listed in `removed`), then the
   // journal. A journal it cannot parse is refused (kInternal) and kept.
   WriteResult RecoverInterruptedApply(std::vector<Diagnostic>* errs) const;
+
+  // For the commands that only read (diff, verify, status): a warning at
+  // the journal when an apply was interrupted, saying how many files it
+  // names and that the next apply finishes or rolls it back; nullopt
+  // without a journal. Changes nothing.
+  std::optional<Diagnostic> InterruptedApply() const;
 
   // An advisory lock on the tree (flock(2) on its root directory), so that
   // two `apply` runs never interleave and readers never see one half done.

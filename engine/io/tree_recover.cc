@@ -1,6 +1,6 @@
 // TreeIo::RecoverInterruptedApply: rolls a killed apply forward or back from
 // its journal (see tree_io.h and write_journal.h).
-#include <spdlog/spdlog.h>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -19,6 +19,19 @@ namespace {
 
 using io::Why;
 
+// `s` in single quotes, as a POSIX shell reads it back.
+std::string ShellQuoted(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) {
+    if (c == '\'') {
+      out += "'\\''";
+    } else {
+      out += c;
+    }
+  }
+  return out + "'";
+}
+
 // A journal entry with absolute paths and what is on disk now.
 struct Found {
   const JournalEntry* entry;
@@ -32,8 +45,12 @@ enum class Holds { kOld, kNew, kOther };
 
 class Recovery {
  public:
-  Recovery(SysCalls* sys, std::string real_root, std::vector<Diagnostic>* errs)
-      : sys_(sys), real_root_(std::move(real_root)), errs_(errs) {}
+  Recovery(SysCalls* sys, std::string real_root, std::string shown_root,
+           std::vector<Diagnostic>* errs)
+      : sys_(sys),
+        real_root_(std::move(real_root)),
+        shown_root_(std::move(shown_root)),
+        errs_(errs) {}
 
   // Out of memory (std::bad_alloc) goes on to the caller (exit 4) while
   // this run has renamed nothing; after a rename, ExitOutOfMemory exits 3:
@@ -61,9 +78,15 @@ class Recovery {
   // Removes the journal once nothing it names is left.
   void Done(WriteResult* result);
   std::string Rel(const std::string& real) const { return io::RelativeTo(real, real_root_); }
+  // A tree-relative path as the user may type it: under the root as given,
+  // quoted for the shell.
+  std::string Typed(const std::string& rel) const {
+    return ShellQuoted(io::JoinRoot(shown_root_, rel));
+  }
 
   SysCalls* sys_;
   std::string real_root_;
+  std::string shown_root_;
   std::vector<Diagnostic>* errs_;
   Journal journal_;
   std::vector<Found> found_;
@@ -164,11 +187,14 @@ WriteResult Recovery::RollBack() {
     if (!f.backup_exists) continue;
     const Holds now = target_exists ? WhatHolds(f.target, e, false) : Holds::kOld;
     if (now == Holds::kOther && !f.temp_exists) {
-      // Renamed by the interrupted run, then changed by someone else.
-      errs_->push_back(MakeError(e.target, 0, 0,
-                                 "changed since an apply was interrupted; left as it is, its "
-                                 "content before that apply is in " +
-                                     io::BaseName(f.backup)));
+      // Renamed by the interrupted run, then changed by someone else: their
+      // edit is kept, and the journal with it, until they choose.
+      errs_->push_back(MakeError(
+          e.target, 0, 0,
+          "changed since an apply was interrupted, so it is left as it is, and every apply stops "
+          "here until you choose: to keep it as it is now, rm " +
+              Typed(e.backup) + "; to take back its content from before that apply, mv " +
+              Typed(e.backup) + " " + Typed(e.target)));
       result.cause = FailureCause::kConflict;
       result.leftovers.push_back(e.backup);
     } else if (now == Holds::kNew || !target_exists) {
@@ -239,10 +265,14 @@ WriteResult Recovery::Steps() {
   }
   std::string err;
   if (!ParseJournal(text, &journal_, &err)) {
-    errs_->push_back(MakeError(kJournalName, 0, 0,
-                               "cannot read the journal of an interrupted apply: " + err +
-                                   "; muhpatch changes nothing until it is removed"));
-    none.cause = FailureCause::kInternal;
+    // Not muhpatch's own state any more: bad input, for a person to judge.
+    errs_->push_back(MakeError(
+        kJournalName, 0, 0,
+        "cannot read the journal of an interrupted apply: " + err +
+            "; muhpatch changes nothing while it is there. Once the files it names hold what you "
+            "want, rm " +
+            Typed(kJournalName) + " and run apply again"));
+    none.cause = FailureCause::kBadInput;
     return none;
   }
   for (const JournalEntry& e : journal_.entries) {
@@ -265,7 +295,9 @@ WriteResult Recovery::Steps() {
     const char* what = result.state == WriteState::kWritten      ? "completed"
                        : result.state == WriteState::kRolledBack ? "rolled back"
                                                                  : "cleaned up after";
-    spdlog::info("{} an apply that was interrupted ({} files)", what, found_.size());
+    errs_->push_back(MakeNote(kJournalName, 0, 0,
+                              fmt::format("{} an apply that was interrupted ({} file{})", what,
+                                          found_.size(), found_.size() == 1 ? "" : "s")));
   }
   return result;
 }
@@ -273,8 +305,36 @@ WriteResult Recovery::Steps() {
 }  // namespace
 
 WriteResult TreeIo::RecoverInterruptedApply(std::vector<Diagnostic>* errs) const {
-  Recovery recovery(sys_, real_root_, errs);
+  Recovery recovery(sys_, real_root_, root_, errs);
   return recovery.Run();
+}
+
+std::optional<Diagnostic> TreeIo::InterruptedApply() const {
+  std::string text;
+  struct stat st;
+  const std::string path = io::JoinRoot(real_root_, kJournalName);
+  if (!io::ReadRegular(sys_, path, kDefaultMaxTreeFileBytes, &text, &st)) {
+    if (errno == ENOENT) return std::nullopt;
+    return Diagnostic{kJournalName, 0, 0, Severity::kWarning,
+                      "an apply was interrupted here, and its journal cannot be read" + Why(errno) +
+                          "; this run reads the files as they are"};
+  }
+  Journal journal;
+  std::string err;
+  if (!ParseJournal(text, &journal, &err)) {
+    return Diagnostic{kJournalName, 0, 0, Severity::kWarning,
+                      "an apply was interrupted here, and its journal cannot be read (" + err +
+                          "); this run reads the files as they are, and apply says what to do"};
+  }
+  const char* state = journal.state == JournalState::kPreparing ? "none of them changed yet"
+                      : journal.state == JournalState::kCommitted
+                          ? "each holds its new content, only the backups are left"
+                          : "some may hold their new content";
+  return Diagnostic{
+      kJournalName, 0, 0, Severity::kWarning,
+      fmt::format("an apply was interrupted here ({} file{}: {}); this run reads the files as "
+                  "they are; the next apply finishes or rolls it back first",
+                  journal.entries.size(), journal.entries.size() == 1 ? "" : "s", state)};
 }
 
 }  // namespace muh

@@ -5,7 +5,11 @@
 // functions it is passed to by name (a call of a def in the same file or in
 // a module imported by alias), where `**var` reads every key and a call of
 // a function outside the tree may read any, unless a declared fact says
-// which keys that function reads.
+// which keys that function reads. Every occurrence of the dict's name in
+// the flow must be a form the flow models (Flow::Follow lists them: copies
+// and `return` are followed, `.pop('KEY')` reads), and every occurrence of
+// the key in a string that runs must be a read, a write or prose
+// (prose.h); any other gives unknown, naming it.
 #pragma once
 
 #include <string>

@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <utility>
 
 #include "engine/liveness/key_reads.h"
 #include "engine/liveness/overwrite.h"
+#include "engine/liveness/prose.h"
 #include "engine/liveness/reachability.h"
 #include "engine/liveness/references.h"
 
@@ -79,6 +81,33 @@ std::vector<Evidence> Importers(TreeIndex* index, const Reachability& reach,
     }
   }
   return out;
+}
+
+// A string in a reached module that holds `word` and is not prose
+// (prose.h): it may name the module to something that loads it (exec, a
+// table of plugins).
+std::optional<Evidence> StringNaming(TreeIndex* index, const Reachability& reach,
+                                     const std::string& word) {
+  for (const std::string& q : index->paths()) {
+    if (!reach.Reached(q)) continue;
+    const std::vector<std::size_t>& occ = index->Occurrences(q, word);
+    if (occ.empty()) continue;
+    const PyLines* lines = index->Lines(q);
+    if (lines == nullptr) continue;
+    for (std::size_t o : occ) {
+      if (!lines->InString(o) || InProse(*lines, o)) continue;
+      int k = lines->IndexAt(o);
+      if (k < 0) continue;
+      Evidence e = index->At(q, k);
+      e.what = "'" + word +
+               "' in a string that may name the module to a loader (exec, a plugin table); "
+               "an import statement or import_module call would decide it, a docstring or "
+               "message would not count: " +
+               e.what;
+      return e;
+    }
+  }
+  return std::nullopt;
 }
 
 SiteLiveness Verdict(Liveness state, std::string reason, std::vector<Evidence> evidence) {
@@ -170,6 +199,14 @@ SiteLiveness LivenessAnalysis::At(const std::string& path, std::size_t offset) c
   }
   bool open = !reach.opaque().empty();
   if (!reach.Reached(path)) {
+    if (const std::string* module = index->modules().ModuleOf(path)) {
+      std::string last = module->substr(module->rfind('.') + 1);
+      if (auto named = StringNaming(index, reach, last)) {
+        return Verdict(Liveness::kUnknown,
+                       "no import reaches it, but a string in a module that runs names it",
+                       {*named});
+      }
+    }
     if (open) {
       return Verdict(Liveness::kUnknown,
                      "no import reaches it, but a dynamic import the analysis cannot follow may "

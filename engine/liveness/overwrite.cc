@@ -47,7 +47,20 @@ class Scanner {
       if (kw == "def" || kw == "async") return Flow::kKilled;  // a local dies here
       if (kw == "if" || kw == "elif" || kw == "else" || kw == "try" || kw == "except" ||
           kw == "finally" || kw == "with") {
-        x = ChainEnd(parent);
+        int end = ChainEnd(parent);
+        // Out of a try block or handler, the later handlers and the
+        // `finally` may run and read the variable.
+        bool try_chain = kw == "try" || kw == "except" || kw == "finally";
+        for (int h = index_->BlockEnd(path_, parent); h <= end; h = index_->BlockEnd(path_, h)) {
+          std::string_view hk = lines_.Keyword(h);
+          try_chain = try_chain || hk == "except" || hk == "finally";
+        }
+        if (try_chain) {
+          for (int h = index_->BlockEnd(path_, parent); h <= end; h = index_->BlockEnd(path_, h)) {
+            if (BlockMentions(h)) return Flow::kRead;
+          }
+        }
+        x = end;
         continue;
       }
       return Flow::kRead;  // loops come round; anything else is a doubt
@@ -105,6 +118,12 @@ class Scanner {
   // Statement `j`; sets `*next` to the line after it (and after its chain).
   Flow Statement(int j, int* next) {
     std::string_view kw = lines_.Keyword(j);
+    // Several statements on one line (`;`, a one-line `if c: return v`):
+    // a mention anywhere on it reads.
+    if (lines_.HasSeveralStatements(j) && Mentions(j)) {
+      *next = index_->BlockEnd(path_, kw == "if" || kw == "try" ? ChainEnd(j) : j);
+      return Flow::kRead;
+    }
     if (kw == "if") {
       int end = ChainEnd(j);
       *next = index_->BlockEnd(path_, end);
@@ -113,7 +132,7 @@ class Scanner {
       for (int h = j; h <= end; h = index_->BlockEnd(path_, h)) {
         std::string_view hk = lines_.Keyword(h);
         has_else = has_else || hk == "else";
-        if (hk != "else" && HasWord(lines_.HeaderCondition(h), site_.var)) return Flow::kRead;
+        if (Mentions(h)) return Flow::kRead;  // its condition, or a one-line body
         Flow f = Body(h);
         if (f == Flow::kRead) return f;
         all_killed = all_killed && f == Flow::kKilled;
@@ -223,6 +242,33 @@ OverwriteResult Overwritten(TreeIndex* index, const std::string& path, const Wri
   bool in_function = false;
   index->OutermostUnit(path, site.line, &in_function);
   if (!in_function) return out;
+  // The site's own line holds more statements (`v = {...}; return v`): no
+  // verdict.
+  if (lines->HasSeveralStatements(site.line)) return out;
+  // The nearest def around it: a nested def, class or lambda that mentions
+  // the variable reads it whenever it is called (a closure), and locals(),
+  // vars(), eval or exec read every local.
+  int def = lines->lines()[static_cast<std::size_t>(site.line)].parent;
+  while (def >= 0 && lines->Keyword(def) != "def" && lines->Keyword(def) != "async") {
+    def = lines->lines()[static_cast<std::size_t>(def)].parent;
+  }
+  if (def < 0) return out;
+  int def_end = index->BlockEnd(path, def);
+  for (int j = def + 1; j < def_end; ++j) {
+    std::string_view code = lines->Code(j);
+    std::string_view kw = lines->Keyword(j);
+    bool nested = kw == "def" || kw == "class" || kw == "async" || HasWord(code, "lambda");
+    if (nested && HasWord(code, site.var)) return out;
+    if (nested && (kw == "def" || kw == "class" || kw == "async")) {
+      int e = index->BlockEnd(path, j);
+      for (int i = j + 1; i < e; ++i) {
+        if (HasWord(lines->Code(i), site.var)) return out;
+      }
+    }
+    for (const char* w : {"locals", "vars", "eval", "exec"}) {
+      if (HasWord(code, w)) return out;
+    }
+  }
   // A `global` or `nonlocal` declaration makes the variable outlive the function.
   for (std::size_t o : index->Occurrences(path, site.var)) {
     int k = lines->IndexAt(o);

@@ -4,7 +4,11 @@
 // over the logical lines of the function (py_lines.h): a loop or `with`/
 // `try` block that mentions the variable counts as a read, and any mention
 // other than a plain reassignment is a read, so a doubt always keeps the
-// write live.
+// write live. A line of several statements (`;`, a one-line `if c: return
+// v`) that mentions it reads; leaving a try block or handler, the later
+// handlers and `finally` count; no verdict when the site's line holds more
+// statements, or the function has a nested def, class or lambda mentioning
+// the variable (a closure), or calls locals(), vars(), eval or exec.
 #pragma once
 
 #include <optional>

@@ -172,6 +172,32 @@ DynamicImportArgument ClassifyImportArgument(std::string_view arg) {
     }
   }
   std::string_view first = arg.substr(0, end);
+  std::string package;
+  if (end < arg.size()) {
+    std::string_view rest = arg.substr(end + 1);
+    // The second argument, or a `package=` keyword anywhere after the first.
+    std::size_t kw = rest.find("package");
+    std::string_view second = rest;
+    if (kw != std::string_view::npos) {
+      std::size_t eq = rest.find('=', kw);
+      if (eq != std::string_view::npos) second = rest.substr(eq + 1);
+    }
+    std::size_t comma = second.find(',');
+    if (comma != std::string_view::npos) second = second.substr(0, comma);
+    while (!second.empty() && std::isspace(static_cast<unsigned char>(second.back()))) {
+      second.remove_suffix(1);
+    }
+    while (!second.empty() && std::isspace(static_cast<unsigned char>(second.front()))) {
+      second.remove_prefix(1);
+    }
+    if (auto v = StringLiteralValue(second)) {
+      package = *v;
+    } else if (second == "__name__" || second == "__package__") {
+      package = std::string(second);
+    } else if (!second.empty() && second != "None") {
+      package = "?";
+    }
+  }
   while (!first.empty() && std::isspace(static_cast<unsigned char>(first.back()))) {
     first.remove_suffix(1);
   }
@@ -179,6 +205,7 @@ DynamicImportArgument ClassifyImportArgument(std::string_view arg) {
     first.remove_prefix(1);
   }
   DynamicImportArgument out;
+  out.package = package;
   if (auto v = StringLiteralValue(first)) {
     out.kind = DynamicImportArgument::Kind::kLiteral;
     out.value = *v;

@@ -35,6 +35,10 @@ struct DynamicImportArgument {
   };
   Kind kind = Kind::kOpaque;
   std::string value;
+  // The `package` argument (second, or `package=`): a literal's value,
+  // `__name__` or `__package__` as written, "?" for any other expression,
+  // empty when there is none.
+  std::string package;
 };
 
 // The argument text's kind (the first argument only).

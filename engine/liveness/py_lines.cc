@@ -185,6 +185,16 @@ bool PyLines::InCode(std::size_t offset) const {
 
 bool PyLines::InString(std::size_t offset) const { return InRanges(strings_, offset); }
 
+std::optional<PyLines::Range> PyLines::StringAt(std::size_t offset) const {
+  auto it =
+      std::upper_bound(strings_.begin(), strings_.end(), offset,
+                       [](std::size_t off, const PyLines::Range& r) { return off < r.first; });
+  if (it == strings_.begin()) return std::nullopt;
+  --it;
+  if (offset >= it->second) return std::nullopt;
+  return *it;
+}
+
 std::string_view PyLines::Code(int k) const {
   const LogicalLine& l = lines_[static_cast<std::size_t>(k)];
   return src_.substr(l.code, l.code_end > l.code ? l.code_end - l.code : 0);
@@ -224,6 +234,86 @@ std::string_view PyLines::HeaderCondition(int k) const {
     cond.remove_suffix(1);
   }
   return cond;
+}
+
+namespace {
+
+// Whether a line starting with `kw` is a compound statement's header, whose
+// first `:` outside brackets ends the header.
+bool IsCompoundKeyword(std::string_view kw) {
+  for (std::string_view c : {"if", "elif", "else", "try", "except", "finally", "for", "while",
+                             "with", "def", "class", "async", "match", "case"}) {
+    if (kw == c) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+template <typename Visit>
+void PyLines::StatementBoundaries(int k, const Visit& visit) const {
+  const LogicalLine& l = lines_[static_cast<std::size_t>(k)];
+  bool header = IsCompoundKeyword(Keyword(k));
+  auto first_after = [](const std::vector<Range>& v, std::size_t from) {
+    return std::lower_bound(v.begin(), v.end(), from,
+                            [](const Range& r, std::size_t off) { return r.second <= off; });
+  };
+  auto str = first_after(strings_, l.code);
+  auto com = first_after(comments_, l.code);
+  int depth = 0;
+  for (std::size_t j = l.code; j < l.code_end; ++j) {
+    // Strings and comments are skipped by range.
+    while (str != strings_.end() && str->second <= j) ++str;
+    if (str != strings_.end() && j >= str->first) {
+      j = str->second - 1;
+      continue;
+    }
+    while (com != comments_.end() && com->second <= j) ++com;
+    if (com != comments_.end() && j >= com->first) {
+      j = com->second - 1;
+      continue;
+    }
+    char c = src_[j];
+    if (c == '(' || c == '[' || c == '{') ++depth;
+    if (c == ')' || c == ']' || c == '}') --depth;
+    if (depth != 0) continue;
+    if (c == ';') {
+      if (!visit(j)) return;
+    } else if (c == ':' && header && (j + 1 >= src_.size() || src_[j + 1] != '=')) {
+      header = false;  // only the header's own colon
+      if (!visit(j)) return;
+    }
+  }
+}
+
+std::string_view PyLines::StatementAt(int k, std::size_t offset, std::size_t* begin) const {
+  const LogicalLine& l = lines_[static_cast<std::size_t>(k)];
+  std::size_t b = l.code;
+  std::size_t e = l.code_end;
+  StatementBoundaries(k, [&](std::size_t j) {
+    if (j < offset) {
+      b = j + 1;
+      return true;
+    }
+    e = j;
+    return false;
+  });
+  while (b < e && (src_[b] == ' ' || src_[b] == '\t')) ++b;
+  while (e > b && (src_[e - 1] == ' ' || src_[e - 1] == '\t')) --e;
+  if (begin != nullptr) *begin = b;
+  return src_.substr(b, e - b);
+}
+
+bool PyLines::HasSeveralStatements(int k) const {
+  const LogicalLine& l = lines_[static_cast<std::size_t>(k)];
+  bool several = false;
+  StatementBoundaries(k, [&](std::size_t j) {
+    std::size_t n = j + 1;
+    while (n < l.code_end && (src_[n] == ' ' || src_[n] == '\t')) ++n;
+    several = src_[j] == ';' || n < l.code_end;
+    return !several;
+  });
+  return several;
 }
 
 int PyLines::LineOf(std::size_t offset) const {

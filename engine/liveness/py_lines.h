@@ -42,6 +42,9 @@ class PyLines {
   bool InCode(std::size_t offset) const;
   // Whether `offset` is inside a string literal.
   bool InString(std::size_t offset) const;
+  // The string literal holding `offset` (from its opening quote to after its
+  // closing one; a prefix such as `f` or `rb` stands before it), if any.
+  std::optional<std::pair<std::uint32_t, std::uint32_t>> StringAt(std::size_t offset) const;
   // The line's code text, and its first word (`if`, `from`, `def` ...; empty
   // when it starts with punctuation).
   std::string_view Code(int k) const;
@@ -49,6 +52,15 @@ class PyLines {
   // For a compound statement's header (`if x:`): the text between its
   // keyword and the colon that ends it; empty when the line is no header.
   std::string_view HeaderCondition(int k) const;
+  // The simple statement of line `k` that holds `offset`: from the `;` or
+  // the compound header's `:` before it (outside brackets and strings) or
+  // the line's start, to the next `;` or the line's end. `if c: import m;
+  // x = 1` holds three: `if c:`'s header, `import m` and `x = 1`. `*begin`
+  // gets its first byte.
+  std::string_view StatementAt(int k, std::size_t offset, std::size_t* begin = nullptr) const;
+  // Whether line `k` holds more than one statement: a `;`, or a compound
+  // header's `:` followed by code (outside brackets and strings).
+  bool HasSeveralStatements(int k) const;
   // The 1-based line of `offset`, counted when asked: the analysis does not
   // ask, so no table of newlines is kept for every file.
   int LineOf(std::size_t offset) const;
@@ -56,6 +68,11 @@ class PyLines {
   using Range = std::pair<std::uint32_t, std::uint32_t>;  // [begin, end)
 
  private:
+  // Calls visit(j) for each `;` and the header's own `:` of line `k` that
+  // lie outside brackets, strings and comments, in order, while it returns true.
+  template <typename Visit>
+  void StatementBoundaries(int k, const Visit& visit) const;
+
   std::string_view src_;
   std::vector<LogicalLine> lines_;
   std::vector<Range> strings_;   // in order

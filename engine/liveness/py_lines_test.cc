@@ -101,3 +101,33 @@ TEST_CASE("the lexer gives up on a string still open at the file's end") {
 }
 
 }  // namespace muh
+
+namespace muh {
+
+TEST_CASE("the statements of one line: ';' and a compound header's colon separate them") {
+  std::string src =
+      "import os; import a.b  # c; d\n"
+      "if x: import y; z = {1: 2}\n"
+      "f = lambda: g(';')\n"
+      "v: Dict = w\n"
+      "try: from m import (p,\n    q)\n";
+  auto lines = PyLines::Lex(src);
+  REQUIRE(lines.has_value());
+  CHECK(lines->StatementAt(0, src.find("os")) == "import os");
+  CHECK(lines->StatementAt(0, src.find("a.b")) == "import a.b");
+  std::size_t begin = 0;
+  CHECK(lines->StatementAt(1, src.find("y;"), &begin) == "import y");
+  CHECK(begin == src.find("import y"));
+  CHECK(lines->StatementAt(1, src.find("{1")) == "z = {1: 2}");
+  CHECK(lines->StatementAt(1, src.find("x:")) == "if x");
+  CHECK(lines->StatementAt(2, src.find("g(")) == "f = lambda: g(';')");
+  CHECK(lines->StatementAt(3, src.find("w\n")) == "v: Dict = w");
+  CHECK(lines->StatementAt(4, src.find("q)")) == "from m import (p,\n    q)");
+  CHECK(lines->HasSeveralStatements(0));
+  CHECK(lines->HasSeveralStatements(1));
+  CHECK_FALSE(lines->HasSeveralStatements(2));
+  CHECK_FALSE(lines->HasSeveralStatements(3));
+  CHECK(lines->HasSeveralStatements(4));
+}
+
+}  // namespace muh

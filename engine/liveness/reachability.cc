@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 
 namespace muh {
 
@@ -129,6 +130,43 @@ bool Reachability::Resolve(const Dynamic& d, References* refs) {
   if (d.unit >= 0 && refs->Of(d.path, d.unit).referenced == Tri::kFalse) return false;
   Evidence at = index_->At(d.path, d.line);
   using Kind = DynamicImportArgument::Kind;
+  bool relative = !d.arg.value.empty() && d.arg.value[0] == '.';
+  if (relative && d.arg.kind == Kind::kLiteral) {
+    // `import_module('.m', package=P)`: resolved against P as `from . import`
+    // would be; a package the analysis cannot name leaves the result open.
+    std::optional<std::string> module;
+    std::size_t level = d.arg.value.find_first_not_of('.');
+    std::string rest = level == std::string::npos ? "" : d.arg.value.substr(level);
+    if (level == std::string::npos) level = d.arg.value.size();
+    const std::string* me = index_->modules().ModuleOf(d.path);
+    std::string base;
+    if (d.arg.package == "__name__" && me != nullptr) {
+      base = *me;
+    } else if (d.arg.package == "__package__" && me != nullptr) {
+      std::size_t dot = me->rfind('.');
+      if (IsPackageInit(d.path)) {
+        base = *me;
+      } else if (dot != std::string::npos) {
+        base = me->substr(0, dot);
+      }
+    } else if (!d.arg.package.empty() && d.arg.package != "?") {
+      base = d.arg.package;
+    }
+    if (!base.empty()) {
+      // `base` is a package: `from .x import` inside its __init__.
+      module = ResolveRelative(base, true, static_cast<int>(level), rest);
+    }
+    if (!module) {
+      opaque_.push_back(at);
+      return true;
+    }
+    Reach(*module, at);
+    return true;
+  }
+  if (relative) {
+    opaque_.push_back(at);
+    return true;
+  }
   if (d.arg.kind == Kind::kLiteral) {
     Reach(d.arg.value, at);
   } else if (d.arg.kind == Kind::kPrefix) {
@@ -214,23 +252,42 @@ void Reachability::Scan(const std::string& path) {
     opaque_.push_back(Evidence{path, 0, "the file could not be read or lexed"});
     return;
   }
-  std::string_view src = lines->src();
-  for (int k = 0; k < static_cast<int>(lines->lines().size()); ++k) {
-    char first = src[lines->lines()[static_cast<std::size_t>(k)].code];
-    if (first != 'i' && first != 'f') continue;  // most lines: no need for the keyword
-    std::string_view kw = lines->Keyword(k);
-    if (kw != "import" && kw != "from") continue;
-    if (!MayLoadTree(index_->modules(), lines->Code(k))) continue;
-    auto stmt = ParseImport(lines->Code(k));
-    if (!stmt) continue;
+  // `import` is a hard keyword: each time the word is code, it belongs to an
+  // import statement, wherever the statement stands on its line (after a
+  // `;`, after a one-line header such as `if c:` or `try:`).
+  std::size_t last_begin = std::string_view::npos;
+  for (std::size_t o : index_->Occurrences(path, "import")) {
+    if (!lines->InCode(o)) continue;
+    int k = lines->IndexAt(o);
+    if (k < 0) continue;
+    std::size_t begin = 0;
+    std::string_view code = lines->StatementAt(k, o, &begin);
+    if (begin == last_begin) continue;  // `from m import x`: one statement
+    last_begin = begin;
+    if (!MayLoadTree(index_->modules(), code)) continue;
+    auto stmt = ParseImport(code);
+    if (!stmt) {
+      Evidence e = index_->At(path, k);
+      e.what = "an import the analysis cannot read: " + e.what;
+      opaque_.push_back(e);
+      continue;
+    }
     std::vector<std::string> targets = Targets(path, *stmt);
     if (targets.empty()) continue;
     const LineGuard& g = index_->Guard(path, k);
-    if (g.value == Tri::kFalse) {
+    // On an `if` header's line, the statement is in that branch too.
+    const LogicalLine& l = lines->lines()[static_cast<std::size_t>(k)];
+    bool own_branch = begin > l.code && lines->Keyword(k) == "if";
+    const ConditionResult* own = own_branch ? &index_->HeaderValueOf(path, k) : nullptr;
+    if (g.value == Tri::kFalse || (own != nullptr && own->value == Tri::kFalse)) {
       BlockedImport b;
-      b.why = "imported only where " + g.why;
+      b.why = "imported only where " + (g.value == Tri::kFalse ? g.why : own->why);
       b.evidence.push_back(index_->At(path, k));
-      b.evidence.insert(b.evidence.end(), g.evidence.begin(), g.evidence.end());
+      if (g.value == Tri::kFalse) {
+        b.evidence.insert(b.evidence.end(), g.evidence.begin(), g.evidence.end());
+      } else {
+        b.evidence.insert(b.evidence.end(), own->evidence.begin(), own->evidence.end());
+      }
       for (const std::string& t : targets) {
         if (const std::string* p = index_->modules().PathOf(t)) blocked_[*p].push_back(b);
       }
@@ -256,7 +313,10 @@ void Reachability::ScanDynamic(const std::string& path, const PyLines& lines) {
       while (open < src.size() && src[open] == ' ') ++open;
       if (open >= src.size() || src[open] != '(') continue;
       int k = lines.IndexAt(o);
-      std::string_view kw = lines.Keyword(k);
+      // An import of the function, or a def of one by that name, calls
+      // nothing; a call after `;` or in a one-line body is a call.
+      std::string_view stmt = lines.StatementAt(k, o);
+      std::string_view kw = stmt.substr(0, stmt.find_first_of(" \t("));
       if (kw == "import" || kw == "from" || kw == "def") continue;
       if (index_->Guard(path, k).value == Tri::kFalse || index_->AfterExit(path, k)) continue;
       bool in_function = false;

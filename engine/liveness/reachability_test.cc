@@ -55,3 +55,24 @@ TEST_CASE("imports reach relative, absolute and aliased modules, and nothing out
 }
 
 }  // namespace muh
+
+namespace muh {
+
+TEST_CASE("a dynamic import in a one-line def or after ';' is seen") {
+  for (const char* main : {"import importlib\ndef load(n): return importlib.import_module(n)\n",
+                           "import importlib; m = importlib.import_module(NAME)\n"}) {
+    std::map<std::string, std::string> files = {
+        {"app/__init__.py", ""}, {"app/main.py", main}, {"app/other.py", ""}};
+    std::vector<std::string> paths;
+    for (const auto& [p, bytes] : files) paths.push_back(p);
+    ReadFn read = [&files](const std::string& p) { return &files.at(p); };
+    LivenessFacts facts;
+    facts.entry_module = "app.main";
+    TreeIndex index(paths, read, facts);
+    Reachability reach = Reachability::Run(&index);
+    CHECK_FALSE(reach.Reached("app/other.py"));
+    CHECK_MESSAGE(reach.opaque().size() == 1, main);
+  }
+}
+
+}  // namespace muh

@@ -3,11 +3,17 @@
 // referenced that way (transitively). Found lexically: every whole-word
 // occurrence of the name in the reached modules' code, less those in
 // branches not taken (tree_index.h's guards), after an unconditional
-// return, in the definition itself, in import lines (which only bind the
-// name) and in other definitions of the same name.
+// return, in the definition itself, in import statements (which only bind
+// the name: an alias they bind, `from m import f as g`, is looked for in
+// that file in its place) and in other definitions of the same name. An
+// occurrence in a string counts unless the string is prose (prose.h); a
+// decorator other than the modeled wrappers (staticmethod, lru_cache,
+// triton.jit ...) on the def or on a def around a use may register it with
+// a caller the analysis cannot see: both give unknown.
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -30,11 +36,15 @@ class References {
       : index_(index), reached_(std::move(reached)) {}
 
   // For the def or class whose header is line `k` of `path`. kUnknown when
-  // the name also appears as a whole string literal (getattr, a registry)
-  // or the definition has a decorator that registers it.
+  // the name also appears in a string that is not prose (getattr, a
+  // registry) or a decorator the analysis does not model may register it.
   ReferenceResult Of(const std::string& path, int k);
 
  private:
+  // The first decorator of the def or class on line `k` that the analysis
+  // does not model (it may register its function), as evidence.
+  std::optional<Evidence> DecoratorDoubt(const std::string& path, int k);
+
   TreeIndex* index_;
   std::function<bool(const std::string& path)> reached_;
   std::set<std::pair<std::string, int>> visiting_;

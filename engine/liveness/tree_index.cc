@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstring>
 
+#include "engine/liveness/prose.h"
 #include "engine/python/py_literal.h"
 
 namespace muh {
@@ -341,6 +342,54 @@ int TreeIndex::BlockEnd(const std::string& path, int k) {
   return j;
 }
 
+bool TreeIndex::ReboundElsewhere(const std::string& path, const std::string& name) {
+  // Another module may rebind it as an attribute (`import m as t;
+  // t.FLAG = True`, `del t.FLAG`, `for t.FLAG in ...`) or through a string
+  // (`setattr(t, "FLAG", True)`). Every file of the tree is looked at, run
+  // or not: the flag decides what runs.
+  for (const std::string& q : paths_) {
+    if (q == path) continue;
+    const std::vector<std::size_t>& occ = Occurrences(q, name);
+    if (occ.empty()) continue;
+    const PyLines* lines = Lines(q);
+    if (lines == nullptr) return true;
+    std::string_view src = lines->src();
+    for (std::size_t o : occ) {
+      int k = lines->IndexAt(o);
+      if (k < 0) continue;
+      if (lines->InString(o)) {
+        if (!InProse(*lines, o)) return true;
+        continue;
+      }
+      if (!lines->InCode(o)) continue;
+      std::size_t b = o;
+      while (b > 0 && (src[b - 1] == ' ' || src[b - 1] == '\t' || src[b - 1] == '\n' ||
+                       src[b - 1] == '\\')) {
+        --b;
+      }
+      if (b == 0 || src[b - 1] != '.') continue;  // its own module's name: not this flag
+      std::size_t sb = 0;
+      std::string_view stmt = lines->StatementAt(k, o, &sb);
+      std::string_view first = stmt.substr(0, stmt.find_first_of(" \t("));
+      if (first == "del" || first == "for" || first == "with" || first == "async") return true;
+      // A `=` after it that is no comparison: it may be the target.
+      std::string_view after = src.substr(o + name.size(), sb + stmt.size() - o - name.size());
+      for (std::size_t i = 0; i < after.size(); ++i) {
+        if (after[i] != '=' || !lines->InCode(o + name.size() + i)) continue;
+        char p = i > 0 ? after[i - 1] : ' ';
+        char n = i + 1 < after.size() ? after[i + 1] : ' ';
+        if (n == '=') {
+          ++i;
+          continue;
+        }
+        if (p == '=' || p == '!' || p == '<' || p == '>') continue;
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 std::optional<ConstantFlag> TreeIndex::Flag(const std::string& path, const std::string& name) {
   return FlagAt(path, name, 0);
 }
@@ -359,9 +408,14 @@ std::optional<ConstantFlag> TreeIndex::FlagAt(const std::string& path, const std
   int assigned = -1;
   std::optional<std::pair<ImportStatement, ImportedName>> imported;
   for (std::size_t o : Occurrences(path, name)) {
-    if (!lines->InCode(o)) continue;
     int k = lines->IndexAt(o);
     if (k < 0) continue;
+    // A string naming it may rebind it (setattr, a monkeypatch).
+    if (lines->InString(o) && !InProse(*lines, o)) return std::nullopt;
+    if (!lines->InCode(o)) continue;
+    // Several statements on its line (`x = 0; FLAG = True`, `if c: del
+    // FLAG`): the keyword rules below would not see them.
+    if (lines->HasSeveralStatements(k)) return std::nullopt;
     std::string_view kw = lines->Keyword(k);
     if (kw == "import" || kw == "from") {
       auto stmt = ParseImport(lines->Code(k));
@@ -399,6 +453,7 @@ std::optional<ConstantFlag> TreeIndex::FlagAt(const std::string& path, const std
   if (bindings != 1) return std::nullopt;
   std::optional<ConstantFlag> out;
   if (assigned >= 0) {
+    if (ReboundElsewhere(path, name)) return std::nullopt;
     const LogicalLine& l = lines->lines()[static_cast<std::size_t>(assigned)];
     std::size_t eq = *AssignmentEquals(*lines, assigned);
     std::string_view target = Trim(src.substr(l.code, eq - l.code));

@@ -62,6 +62,10 @@ class TreeIndex {
   // Whether the branches around line `k` of `path` are taken (kept: valid
   // while the index lives).
   const LineGuard& Guard(const std::string& path, int k);
+  // The value of header `h`'s condition (an `if`, `elif` or `while` line).
+  const ConditionResult& HeaderValueOf(const std::string& path, int h) {
+    return HeaderValue(path, h);
+  }
   // The line of an unconditional return, raise, continue or break that
   // precedes line `k` in one of its enclosing blocks (same function).
   std::optional<int> AfterExit(const std::string& path, int k);
@@ -74,8 +78,10 @@ class TreeIndex {
   int BlockEnd(const std::string& path, int k);
 
   // The constant a module-level name of `path` denotes: assigned a constant
-  // exactly once at the top level and bound nowhere else, or imported (also
-  // through re-exports) from a module where that holds.
+  // exactly once at the top level and bound nowhere else (no line of
+  // several statements mentions it, no string that is not prose names it,
+  // and no other file stores to `.name` or names it in such a string), or
+  // imported (also through re-exports) from a module where that holds.
   std::optional<ConstantFlag> Flag(const std::string& path, const std::string& name);
 
   // `path:line` evidence with the line's code.
@@ -89,6 +95,10 @@ class TreeIndex {
   // differ.
   const ConditionResult& HeaderValue(const std::string& path, int h);
   std::optional<ConstantFlag> FlagAt(const std::string& path, const std::string& name, int depth);
+  // Whether a file other than `path` may rebind `path`'s module-level
+  // `name`: an attribute store or del of `.name`, or `name` in a string
+  // that is not prose.
+  bool ReboundElsewhere(const std::string& path, const std::string& name);
 
   struct FileState {
     const std::string* bytes = nullptr;  // read_'s, or `own`

@@ -2,141 +2,23 @@
 
 #include <fmt/format.h>
 
-#include <cstdio>
+#include <algorithm>
 #include <optional>
+#include <string_view>
 
-#include "engine/patch/git_path.h"
 #include "engine/patch/line_diff.h"
 
 namespace muh {
 
 namespace {
 
-bool StartsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
-
 std::string_view Chomp(std::string_view s) {
   if (!s.empty() && s.back() == '\n') s.remove_suffix(1);
+  if (!s.empty() && s.back() == '\r') s.remove_suffix(1);
   return s;
 }
 
-bool ParseRange(std::string_view s, std::size_t* start, std::size_t* count) {
-  std::size_t comma = s.find(',');
-  try {
-    *start = std::stoul(std::string(s.substr(0, comma)));
-    *count = comma == std::string_view::npos ? 1 : std::stoul(std::string(s.substr(comma + 1)));
-  } catch (...) {
-    return false;
-  }
-  return true;
-}
-
-// The path of `a/PATH b/PATH` (both the same, as muhpatch writes them),
-// quoted or not; nullopt when the two differ or the header is malformed.
-std::optional<std::string> HeaderPath(std::string_view rest) {
-  if (!rest.empty() && rest[0] == '"') {
-    std::size_t used = 0;
-    std::optional<std::string> a = UnquoteGitPath(rest, &used);
-    if (!a || used >= rest.size() || rest[used] != ' ') return std::nullopt;
-    std::size_t used_b = 0;
-    std::optional<std::string> b = UnquoteGitPath(rest.substr(used + 1), &used_b);
-    if (!b || used + 1 + used_b != rest.size()) return std::nullopt;
-    if (a->rfind("a/", 0) != 0 || b->rfind("b/", 0) != 0 || a->substr(2) != b->substr(2)) {
-      return std::nullopt;
-    }
-    return a->substr(2);
-  }
-  // Unquoted: "a/" P " b/" P, so P is as long as the rest of it (P may hold " b/").
-  if (rest.size() < 5 || (rest.size() - 5) % 2 != 0) return std::nullopt;
-  std::size_t n = (rest.size() - 5) / 2;
-  std::string_view p = rest.substr(2, n);
-  if (rest.substr(0, 2) != "a/" || rest.substr(2 + n, 3) != " b/" || rest.substr(5 + n) != p) {
-    return std::nullopt;
-  }
-  return std::string(p);
-}
-
 }  // namespace
-
-bool ParsePatch(const std::string& display_path, const std::string& text,
-                std::vector<FilePatch>* out, std::vector<Diagnostic>* errors,
-                std::vector<std::string>* preamble) {
-  std::vector<std::string_view> lines = SplitLines(text);
-  // A missing final newline of the patch itself (not of a file it changes,
-  // which "\ No newline at end of file" marks) is an editor's doing.
-  std::string last_line;
-  if (!lines.empty() && lines.back().back() != '\n') {
-    last_line = std::string(lines.back()) + "\n";
-    lines.back() = last_line;
-  }
-  // Blank lines after the last hunk are dropped, as git apply does.
-  while (!lines.empty() && (lines.back() == "\n" || lines.back() == "\r\n")) lines.pop_back();
-  auto fail = [&](std::size_t i, const std::string& msg) {
-    errors->push_back(
-        MakeError(display_path, static_cast<int>(i + 1), 1, "malformed patch: " + msg));
-    return false;
-  };
-  std::size_t i = 0;
-  for (; i < lines.size() && !StartsWith(lines[i], "diff --git "); ++i) {
-    if (preamble != nullptr) preamble->emplace_back(Chomp(lines[i]));
-  }
-  // Text alone, with no file in it, is not a patch (git apply: "No valid
-  // patches in input").
-  if (i == lines.size() && !lines.empty()) return fail(0, "expected 'diff --git a/PATH b/PATH'");
-  while (i < lines.size()) {
-    std::string_view l = Chomp(lines[i]);
-    if (!StartsWith(l, "diff --git ")) return fail(i, "expected 'diff --git a/PATH b/PATH'");
-    FilePatch fp;
-    fp.line = static_cast<int>(i + 1);
-    std::optional<std::string> path = HeaderPath(l.substr(11));
-    if (!path) return fail(i, "expected 'diff --git a/PATH b/PATH'");
-    fp.path = *path;
-    // A name holding a space ends in a tab on the ---/+++ lines (git's way).
-    const char* tab = fp.path.find(' ') != std::string::npos ? "\t" : "";
-    const std::string old_name = QuoteGitPath("a/" + fp.path) + tab;
-    const std::string new_name = QuoteGitPath("b/" + fp.path) + tab;
-    if (i + 2 >= lines.size() || Chomp(lines[i + 1]) != "--- " + old_name ||
-        Chomp(lines[i + 2]) != "+++ " + new_name) {
-      return fail(i + 1, "expected '--- " + old_name + "' and '+++ " + new_name + "'");
-    }
-    i += 3;
-    while (i < lines.size() && StartsWith(lines[i], "@@ -")) {
-      PatchHunk h;
-      h.line = static_cast<int>(i + 1);
-      std::string_view hl = Chomp(lines[i]);
-      std::size_t plus = hl.find(" +");
-      std::size_t end = hl.find(" @@", plus == std::string_view::npos ? 0 : plus);
-      if (plus == std::string_view::npos || end == std::string_view::npos ||
-          !ParseRange(hl.substr(4, plus - 4), &h.old_start, &h.old_count) ||
-          !ParseRange(hl.substr(plus + 2, end - plus - 2), &h.new_start, &h.new_count)) {
-        return fail(i, "bad hunk header");
-      }
-      ++i;
-      std::size_t olds = 0, news = 0;
-      while (i < lines.size() && (olds < h.old_count || news < h.new_count)) {
-        std::string_view b = lines[i];
-        // A blank context line whose leading space an editor stripped.
-        bool bare_blank = b == "\n" || b == "\r\n";
-        char kind = bare_blank ? ' ' : b[0];
-        if (kind != ' ' && kind != '-' && kind != '+') return fail(i, "bad hunk line");
-        std::string body(bare_blank ? b : b.substr(1));
-        if (i + 1 < lines.size() && StartsWith(lines[i + 1], "\\ No newline at end of file")) {
-          if (!body.empty() && body.back() == '\n') body.pop_back();
-          ++i;
-        }
-        h.body.emplace_back(kind, std::move(body));
-        olds += kind != '+';
-        news += kind != '-';
-        ++i;
-      }
-      if (olds != h.old_count || news != h.new_count)
-        return fail(i, "hunk is shorter than its header says");
-      fp.hunks.push_back(std::move(h));
-    }
-    if (fp.hunks.empty()) return fail(i, "file '" + fp.path + "' has no hunks");
-    out->push_back(std::move(fp));
-  }
-  return true;
-}
 
 bool ApplyFilePatch(const std::string& display_path, const FilePatch& patch,
                     const std::string& content, bool reverse, std::string* out, Diagnostic* error) {
@@ -192,64 +74,174 @@ bool SameChange(const std::vector<FilePatch>& a, const std::vector<FilePatch>& b
 
 namespace {
 
-// 0-based index of the first place where `want` occurs whole in `lines`
-// at or after `from`, nearest to `near` first; npos when nowhere.
-std::size_t FindNearest(const std::vector<std::string_view>& lines,
-                        const std::vector<std::string_view>& want, std::size_t near) {
-  if (want.empty() || want.size() > lines.size()) return std::string::npos;
-  std::size_t best = std::string::npos;
-  std::size_t best_distance = 0;
-  for (std::size_t at = 0; at + want.size() <= lines.size(); ++at) {
-    bool ok = true;
-    for (std::size_t k = 0; k < want.size() && ok; ++k) ok = lines[at + k] == want[k];
-    if (!ok) continue;
-    std::size_t distance = at > near ? at - near : near - at;
-    if (best == std::string::npos || distance < best_distance) {
+// One side of a hunk: its lines as the file must hold them (old) or will
+// (new), the context lines before its first change and after its last.
+struct Side {
+  std::vector<std::string_view> old_lines, new_lines;
+  std::size_t trailing = 0;
+  std::vector<bool> is_context;  // per old line
+};
+
+Side Sides(const PatchHunk& h, bool reverse) {
+  char drop = reverse ? '+' : '-';
+  char add = reverse ? '-' : '+';
+  Side s;
+  for (const auto& [kind, text] : h.body) {
+    if (kind != add) {
+      s.old_lines.push_back(text);
+      s.is_context.push_back(kind != drop);
+    }
+    if (kind != drop) s.new_lines.push_back(text);
+    s.trailing = kind == ' ' ? s.trailing + 1 : 0;
+  }
+  return s;
+}
+
+bool MatchesAt(const std::vector<std::string_view>& image,
+               const std::vector<std::string_view>& want, std::size_t at) {
+  if (at + want.size() > image.size()) return false;
+  for (std::size_t k = 0; k < want.size(); ++k) {
+    if (image[at + k] != want[k]) return false;
+  }
+  return true;
+}
+
+// git's search: the named line, then one after, one before, two after...
+// A hunk anchored at the start or the end is tried there only.
+std::optional<std::size_t> FindAsGit(const std::vector<std::string_view>& image, const Side& s,
+                                     std::size_t hint, bool at_start, bool at_end) {
+  const std::size_t n = image.size(), m = s.old_lines.size();
+  if (m > n) return std::nullopt;
+  if (at_start)
+    return MatchesAt(image, s.old_lines, 0) && (!at_end || m == n) ? 0
+                                                                   : std::optional<std::size_t>();
+  if (at_end) return MatchesAt(image, s.old_lines, n - m) ? n - m : std::optional<std::size_t>();
+  hint = std::min(hint, n);
+  for (std::size_t d = 0; d <= n; ++d) {
+    if (hint + d <= n && MatchesAt(image, s.old_lines, hint + d)) return hint + d;
+    if (d > 0 && d <= hint && MatchesAt(image, s.old_lines, hint - d)) return hint - d;
+  }
+  return std::nullopt;
+}
+
+// Describes why `s` is found nowhere git would take it: where most of its
+// old lines are (nearest `hint` on a tie) and the first that differs.
+// `origin` maps image lines to the lines of the file as given (1-based).
+HunkMiss Describe(const std::vector<std::string_view>& image,
+                  const std::vector<std::size_t>& origin, const Side& s, std::size_t hint) {
+  HunkMiss miss;
+  const std::size_t n = image.size(), m = s.old_lines.size();
+  hint = std::min(hint, n);
+  // A place scores the lines that match there, and again those of its
+  // unbroken run from the hunk's first line: where the hunk begins wins
+  // over a place that matches as many lines further down (a line inserted
+  // inside the hunk shifts the rest).
+  std::size_t best = 0, best_count = 0, best_score = 0, best_distance = 0;
+  for (std::size_t at = 0; m <= n && at + m <= n; ++at) {
+    std::size_t count = 0, run = 0;
+    for (std::size_t k = 0; k < m; ++k) {
+      bool same = image[at + k] == s.old_lines[k];
+      count += same;
+      run += same && run == k;
+    }
+    std::size_t score = count + run;
+    std::size_t distance = at > hint ? at - hint : hint - at;
+    if (score > best_score || (score == best_score && score > 0 && distance < best_distance)) {
       best = at;
+      best_count = count;
+      best_score = score;
       best_distance = distance;
     }
   }
-  return best;
+  // The lines there whole but for their line ends (a CRLF patch, an LF file).
+  auto loose_at = [&](std::size_t at) {
+    if (m == 0 || at + m > n) return false;
+    bool loose = true;
+    for (std::size_t k = 0; k < m && loose; ++k) {
+      loose = Chomp(image[at + k]) == Chomp(s.old_lines[k]);
+    }
+    return loose && !MatchesAt(image, s.old_lines, at);
+  };
+  for (std::size_t d = 0; m <= n && d <= n; ++d) {
+    std::optional<std::size_t> at;
+    if (loose_at(hint + d)) {
+      at = hint + d;
+    } else if (d > 0 && d <= hint && loose_at(hint - d)) {
+      at = hint - d;
+    }
+    if (!at) continue;
+    std::size_t k = 0;
+    while (image[*at + k] == s.old_lines[k]) ++k;
+    miss.line_ends = true;
+    miss.differs_at = origin[*at + k];
+    miss.has = std::string(image[*at + k]);
+    miss.wanted = std::string(s.old_lines[k]);
+    miss.now_at = origin[*at];
+    miss.span = origin[*at + m - 1] - origin[*at] + 1;
+    return miss;
+  }
+  if (best_count == 0) return miss;
+  miss.now_at = origin[best];
+  miss.span = origin[best + m - 1] - origin[best] + 1;
+  if (best_count == m) {
+    miss.anchored = true;
+    return miss;
+  }
+  for (std::size_t k = 0; k < m; ++k) {
+    if (image[best + k] == s.old_lines[k]) continue;
+    miss.differs_at = origin[best + k];
+    miss.has = std::string(Chomp(image[best + k]));
+    miss.wanted = std::string(Chomp(s.old_lines[k]));
+    miss.context = s.is_context[k];
+    break;
+  }
+  return miss;
 }
 
 }  // namespace
 
-std::vector<HunkFailure> FailingHunks(const FilePatch& patch, const std::string& content,
-                                      bool reverse) {
-  std::vector<std::string_view> lines = SplitLines(content);
-  char add = reverse ? '-' : '+';
-  char drop = reverse ? '+' : '-';
-  std::vector<HunkFailure> out;
+std::string ApplyAsGit(const FilePatch& patch, const std::string& content, bool reverse,
+                       std::vector<HunkMiss>* misses) {
+  std::vector<std::string_view> image = SplitLines(content);
+  // The line of the file as given that each image line was (a line a hunk
+  // added: the one it replaced, or the line after).
+  std::vector<std::size_t> origin(image.size());
+  for (std::size_t k = 0; k < origin.size(); ++k) origin[k] = k + 1;
   for (std::size_t k = 0; k < patch.hunks.size(); ++k) {
     const PatchHunk& h = patch.hunks[k];
-    std::size_t start = reverse ? h.new_start : h.old_start;
-    std::size_t count = reverse ? h.new_count : h.old_count;
-    std::size_t at = count == 0 ? start : start - 1;
-    std::vector<std::string_view> old_side;
-    std::vector<std::string_view> changed;
-    for (const auto& [kind, text] : h.body) {
-      if (kind == add) continue;
-      old_side.push_back(text);
-      if (kind == drop) changed.push_back(text);
+    const std::size_t old_start = reverse ? h.new_start : h.old_start;
+    const std::size_t new_start = reverse ? h.old_start : h.new_start;
+    Side s = Sides(h, reverse);
+    const bool at_start = old_start <= 1;
+    const bool at_end = s.trailing == 0;
+    const std::size_t hint = new_start == 0 ? 0 : new_start - 1;
+    std::optional<std::size_t> at = FindAsGit(image, s, hint, at_start, at_end);
+    if (!at) {
+      HunkMiss miss = Describe(image, origin, s, hint);
+      miss.hunk = k;
+      miss.patch_line = h.line;
+      miss.expected = old_start == 0 ? 1 : old_start;
+      misses->push_back(std::move(miss));
+      continue;
     }
-    HunkFailure f;
-    f.hunk = k;
-    f.patch_line = h.line;
-    f.expected = at + 1;
-    std::size_t j = 0;
-    for (; j < old_side.size(); ++j) {
-      if (at + j >= lines.size() || lines[at + j] != old_side[j]) break;
+    // The new lines take the origins of the old ones they replace, and any
+    // more that of the line after them.
+    const auto from = static_cast<std::ptrdiff_t>(*at);
+    const auto to = static_cast<std::ptrdiff_t>(*at + s.old_lines.size());
+    std::size_t after = static_cast<std::size_t>(to) < origin.size()
+                            ? origin[static_cast<std::size_t>(to)]
+                            : (origin.empty() ? 1 : origin.back() + 1);
+    std::vector<std::size_t> added(s.new_lines.size(), after);
+    for (std::size_t j = 0; j < added.size() && j < s.old_lines.size(); ++j) {
+      added[j] = origin[*at + j];
     }
-    if (j == old_side.size() && at <= lines.size()) continue;  // applies where it says
-    f.differs_at = at + j < lines.size() ? at + j + 1 : 0;
-    if (j < old_side.size()) f.wanted = std::string(Chomp(old_side[j]));
-    std::size_t whole = FindNearest(lines, old_side, at);
-    if (whole != std::string::npos) f.now_at = whole + 1;
-    std::size_t part =
-        changed.empty() ? std::string::npos : FindNearest(lines, {changed.front()}, at);
-    if (part != std::string::npos) f.changed_lines_at = part + 1;
-    out.push_back(std::move(f));
+    image.erase(image.begin() + from, image.begin() + to);
+    image.insert(image.begin() + from, s.new_lines.begin(), s.new_lines.end());
+    origin.erase(origin.begin() + from, origin.begin() + to);
+    origin.insert(origin.begin() + from, added.begin(), added.end());
   }
+  std::string out;
+  for (std::string_view l : image) out += l;
   return out;
 }
 

@@ -1,7 +1,9 @@
-// Reading and applying the unified diffs muhpatch writes, exactly: no fuzz,
-// no offsets. `verify` uses it to tell whether a committed patch still
-// applies to a tree, forwards (pristine tree) or backwards (patched tree).
-// Pure: strings in, strings out.
+// Applying a read patch (patch_reader.h) to a file's content: as `git
+// apply` applies it (offsets allowed, no fuzz), which `verify` uses to tell
+// whether a committed patch still applies to a tree, forwards (pristine
+// tree) or backwards (patched tree); or exactly where its hunks say, which
+// the fuzzers use to check muhpatch's own diffs. Pure: strings in, strings
+// out.
 #pragma once
 
 #include <cstddef>
@@ -10,59 +12,47 @@
 #include <vector>
 
 #include "engine/base/diagnostic.h"
+#include "engine/patch/patch_reader.h"
 
 namespace muh {
-
-struct PatchHunk {
-  std::size_t old_start = 0, old_count = 0, new_start = 0, new_count = 0;
-  int line = 0;  // line of the `@@` header in the patch file
-  // Each body line: its kind (' ', '-', '+') and its bytes, terminator
-  // included unless the patch marks "\ No newline at end of file".
-  std::vector<std::pair<char, std::string>> body;
-};
-
-struct FilePatch {
-  std::string path;
-  int line = 0;  // line of the `diff --git` header
-  std::vector<PatchHunk> hunks;
-};
-
-// Parses `text` (the content of `display_path`). Errors are located in it.
-// Reads as leniently as `git apply` does, and no more: lines before the
-// first `diff --git` are a preamble (returned in `preamble` when given,
-// terminators removed), a blank context line may have lost its leading
-// space, blank lines may follow the last hunk, and the patch's own final
-// newline may be missing.
-bool ParsePatch(const std::string& display_path, const std::string& text,
-                std::vector<FilePatch>* out, std::vector<Diagnostic>* errors,
-                std::vector<std::string>* preamble = nullptr);
 
 // Whether two parsed patches make the same change: same files, hunk ranges
 // and bodies (patch line numbers aside).
 bool SameChange(const std::vector<FilePatch>& a, const std::vector<FilePatch>& b);
 
-// One hunk that does not apply, and where its lines are now.
-struct HunkFailure {
+// A hunk `git apply` would refuse, and where its lines are now.
+struct HunkMiss {
   std::size_t hunk = 0;      // 0-based index in the file's hunks
   int patch_line = 0;        // its `@@` line in the patch file
-  std::size_t expected = 0;  // 1-based line where the hunk says its lines are
-  // 1-based line where the hunk's old side (context and removed lines) is
-  // found whole now; 0 when it is nowhere.
-  std::size_t now_at = 0;
-  // When not found whole: the first line of the expected place that
-  // differs (1-based, 0 past the end) and what the hunk wanted there.
+  std::size_t expected = 0;  // 1-based line where the hunk says its lines start
+  // Where most of the hunk's old side (its context and removed lines) is
+  // now, nearest `expected` first: its first line (1-based, in the file as
+  // given) and the lines it spans; 0 when none of those lines is anywhere.
+  std::size_t now_at = 0, span = 0;
+  // The old side is there whole, but the hunk names line 1 (it must match
+  // at the start of the file) or has no context after its change (it must
+  // match at the end), and git takes it nowhere else.
+  bool anchored = false;
+  // The old side is there whole but for the line ends (one has "\r\n"
+  // where the other has "\n"): `has` and `wanted` are the first such lines,
+  // terminators kept.
+  bool line_ends = false;
+  // Otherwise the first line there that differs: its number, what the file
+  // has (chomped), what the hunk wants, and whether the hunk has it as
+  // context (else it is a line the hunk removes).
   std::size_t differs_at = 0;
-  std::string wanted;
-  // When not found whole: 1-based line where the hunk's first removed line
-  // is found now, nearest to `expected` (the context around it changed);
-  // 0 when it is gone.
-  std::size_t changed_lines_at = 0;
+  std::string has, wanted;
+  bool context = false;
 };
 
-// Tries every hunk of `patch` on `content` on its own (reverse: undoing),
-// and describes each one that does not apply exactly where it says.
-std::vector<HunkFailure> FailingHunks(const FilePatch& patch, const std::string& content,
-                                      bool reverse);
+// `patch` applied to `content` (reverse: undone) as `git apply` applies it:
+// hunk after hunk in the patch's order, each where its old side is found
+// whole nearest the line it names (offsets allowed, no fuzz); a hunk naming
+// line 1 (or 0) must match at the start, one without context after its last
+// change at the end. A hunk that fails is left out, as `git apply --reject`
+// leaves it, and described in `misses`.
+std::string ApplyAsGit(const FilePatch& patch, const std::string& content, bool reverse,
+                       std::vector<HunkMiss>* misses);
 
 // Applies `patch` to `content` (reverse: undoes it). On a hunk that does not
 // match exactly, returns false with an error located at the hunk header in

@@ -44,19 +44,6 @@ TEST_CASE("a hunk that does not match is reported at its header") {
         "p.diff:4:1: error: hunk 1 of a.py does not apply in reverse: a.py:2 differs");
 }
 
-TEST_CASE("malformed patches are located") {
-  std::vector<FilePatch> patch;
-  std::vector<Diagnostic> errs;
-  CHECK_FALSE(ParsePatch("p.diff", "hello\n", &patch, &errs));
-  CHECK(errs[0].Format() ==
-        "p.diff:1:1: error: malformed patch: expected 'diff --git a/PATH b/PATH'");
-  errs.clear();
-  CHECK_FALSE(ParsePatch(
-      "p.diff", "diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n-a\n+b\n", &patch, &errs));
-  CHECK(errs[0].Format() ==
-        "p.diff:7:1: error: malformed patch: hunk is shorter than its header says");
-}
-
 TEST_CASE("patches are read as leniently as git apply reads them") {
   std::string before = "a\n\nc\nd\n";
   std::string after = "a\n\nC\nd\n";
@@ -64,13 +51,11 @@ TEST_CASE("patches are read as leniently as git apply reads them") {
   std::vector<FilePatch> exact;
   std::vector<Diagnostic> errs;
   REQUIRE(ParsePatch("p.diff", diff, &exact, &errs));
-  // A preamble, the blank context line's space stripped, trailing blank
-  // lines, and no final newline: the same change.
+  // A preamble, the blank context line's space stripped and trailing blank
+  // lines: the same change.
   std::string damaged = "muhpatch rule r: rewrites\n" + diff;
   damaged.replace(damaged.find("\n \n"), 3, "\n\n");
-  damaged.pop_back();
-  damaged += "\n\n\n";
-  damaged.pop_back();
+  damaged += "\n\n";
   std::vector<FilePatch> lenient;
   std::vector<std::string> preamble;
   REQUIRE(ParsePatch("p.diff", damaged, &lenient, &errs, &preamble));
@@ -81,39 +66,123 @@ TEST_CASE("patches are read as leniently as git apply reads them") {
   Diagnostic err;
   REQUIRE(ApplyFilePatch("p.diff", lenient[0], before, false, &out, &err));
   CHECK(out == after);
-  // No final newline on the last body line.
+  // No final newline on the last body line: git calls it corrupt.
   std::string cut = diff.substr(0, diff.size() - 1);
   std::vector<FilePatch> cut_patch;
-  REQUIRE(ParsePatch("p.diff", cut, &cut_patch, &errs));
-  CHECK(SameChange(exact, cut_patch));
+  CHECK_FALSE(ParsePatch("p.diff", cut, &cut_patch, &errs));
 }
 
-TEST_CASE("every failing hunk says where its lines are now") {
-  std::string before;
-  for (int i = 1; i <= 30; ++i) before += "line" + std::to_string(i) + "\n";
-  std::string after = before;
-  after.replace(after.find("line5\n"), 6, "LINE5\n");
-  after.replace(after.find("line20\n"), 7, "LINE20\n");
-  after.replace(after.find("line24\n"), 7, "LINE24\n");
+namespace {
+
+std::string Numbered(int n) {
+  std::string out;
+  for (int i = 1; i <= n; ++i) out += "line" + std::to_string(i) + "\n";
+  return out;
+}
+
+std::string Replaced(std::string text, const std::string& from, const std::string& to) {
+  text.replace(text.find(from), from.size(), to);
+  return text;
+}
+
+FilePatch OnePatch(const std::string& before, const std::string& after) {
   std::vector<FilePatch> patch;
   std::vector<Diagnostic> errs;
   REQUIRE(ParsePatch("p.diff", UnifiedDiff("a.py", before, after), &patch, &errs));
-  REQUIRE(patch[0].hunks.size() == 2);
-  // Two lines inserted at the top move both hunks; line21 changes under
-  // the second one's context; line5 stays.
-  std::string now = "new1\nnew2\n" + before;
-  now.replace(now.find("line21\n"), 7, "edited\n");
-  std::vector<HunkFailure> f = FailingHunks(patch[0], now, false);
-  REQUIRE(f.size() == 2);
-  CHECK(f[0].hunk == 0);
-  CHECK(f[0].expected == 2);
-  CHECK(f[0].now_at == 4);
-  CHECK(f[1].hunk == 1);
-  CHECK(f[1].now_at == 0);
-  CHECK(f[1].changed_lines_at == 22);
-  CHECK(f[1].wanted == "line17");
-  CHECK(FailingHunks(patch[0], before, false).empty());
-  CHECK(FailingHunks(patch[0], after, true).empty());
+  REQUIRE(patch.size() == 1);
+  return patch[0];
+}
+
+}  // namespace
+
+TEST_CASE("ApplyAsGit allows offsets, as git apply does") {
+  std::string before = Numbered(30);
+  std::string after = Replaced(Replaced(before, "line5\n", "LINE5\n"), "line20\n", "LINE20\n");
+  FilePatch p = OnePatch(before, after);
+  REQUIRE(p.hunks.size() == 2);
+  std::vector<HunkMiss> misses;
+  CHECK(ApplyAsGit(p, before, false, &misses) == after);
+  CHECK(ApplyAsGit(p, after, true, &misses) == before);
+  // Two lines added at the top, one deleted between the hunks.
+  std::string moved = "new1\nnew2\n" + Replaced(before, "line12\n", "");
+  std::string want = "new1\nnew2\n" + Replaced(after, "line12\n", "");
+  CHECK(ApplyAsGit(p, moved, false, &misses) == want);
+  CHECK(ApplyAsGit(p, want, true, &misses) == moved);
+  // Hunks in the other order.
+  std::swap(p.hunks[0], p.hunks[1]);
+  CHECK(ApplyAsGit(p, moved, false, &misses) == want);
+  CHECK(misses.empty());
+}
+
+TEST_CASE("ApplyAsGit takes the nearest place, and anchors hunks at the file's ends") {
+  // The same lines twice: the copy nearest the named line changes.
+  std::string block = "x\ny\nz\nK = 1\nq\nw\ne\n";
+  FilePatch p = OnePatch("h\n" + block, "h\n" + Replaced(block, "K = 1", "K = 2"));
+  std::vector<HunkMiss> misses;
+  CHECK(ApplyAsGit(p, "h\n" + block + block, false, &misses) ==
+        "h\n" + Replaced(block, "K = 1", "K = 2") + block);
+  // A hunk naming line 1 must match at the start; one without context
+  // after its change, at the end.
+  std::string six = "l1\nl2\nl3\nl4\nl5\nl6\n";
+  FilePatch top = OnePatch(six, Replaced(six, "l2", "L2"));
+  CHECK(ApplyAsGit(top, "# added\n" + six, false, &misses) == "# added\n" + six);
+  REQUIRE(misses.size() == 1);
+  CHECK(misses[0].anchored);
+  CHECK(misses[0].now_at == 2);
+  misses.clear();
+  FilePatch bottom = OnePatch(six, Replaced(six, "l6", "L6"));
+  CHECK(ApplyAsGit(bottom, six + "more\n", false, &misses) == six + "more\n");
+  REQUIRE(misses.size() == 1);
+  CHECK(misses[0].anchored);
+}
+
+TEST_CASE("every hunk git would refuse says where its lines are now") {
+  std::string before = Numbered(30);
+  std::string after = Replaced(Replaced(before, "line5\n", "LINE5\n"), "line24\n", "LINE24\n");
+  FilePatch p = OnePatch(before, after);
+  REQUIRE(p.hunks.size() == 2);
+  // Two lines inserted at the top move both hunks; line22, context of the
+  // second, changes.
+  std::string now = "new1\nnew2\n" + Replaced(before, "line22\n", "edited\n");
+  std::vector<HunkMiss> misses;
+  CHECK(ApplyAsGit(p, now, false, &misses) == Replaced(now, "line5\n", "LINE5\n"));
+  REQUIRE(misses.size() == 1);
+  CHECK(misses[0].hunk == 1);
+  CHECK(misses[0].patch_line == p.hunks[1].line);
+  CHECK(misses[0].expected == 21);
+  CHECK(misses[0].now_at == 23);
+  CHECK(misses[0].span == 7);
+  CHECK_FALSE(misses[0].anchored);
+  CHECK(misses[0].differs_at == 24);
+  CHECK(misses[0].has == "edited");
+  CHECK(misses[0].wanted == "line22");
+  CHECK(misses[0].context);
+  // The removed line itself changed.
+  misses.clear();
+  ApplyAsGit(p, Replaced(before, "line24\n", "line24 = 2\n"), false, &misses);
+  REQUIRE(misses.size() == 1);
+  CHECK(misses[0].differs_at == 24);
+  CHECK_FALSE(misses[0].context);
+  // A CRLF patch on an LF file: the lines are there, with other ends.
+  misses.clear();
+  std::vector<FilePatch> crlf;
+  std::vector<Diagnostic> errs;
+  std::string diff = UnifiedDiff("a.py", before, after);
+  std::string crlf_diff;
+  for (char c : diff) crlf_diff += c == '\n' ? std::string("\r\n") : std::string(1, c);
+  REQUIRE(ParsePatch("p.diff", crlf_diff, &crlf, &errs));
+  CHECK(ApplyAsGit(crlf[0], before, false, &misses) == before);
+  REQUIRE(misses.size() == 2);
+  CHECK(misses[1].line_ends);
+  CHECK(misses[1].now_at == 21);
+  CHECK(misses[1].differs_at == 21);
+  CHECK(misses[1].has == "line21\n");
+  CHECK(misses[1].wanted == "line21\r\n");
+  // Nothing of it anywhere.
+  misses.clear();
+  ApplyAsGit(p, "other\n", false, &misses);
+  REQUIRE(misses.size() == 2);
+  CHECK(misses[0].now_at == 0);
 }
 
 }  // namespace muh

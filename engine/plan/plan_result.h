@@ -56,10 +56,12 @@ struct Site {
 struct RuleOutcome {
   std::string rule_id;
   RuleStatus status = RuleStatus::kFailed;
-  int sites = 0;            // matches found
-  int edits = 0;            // edits that change bytes
-  bool lost = false;        // a file in scope had no site at all (the knob may have moved)
-  std::vector<Site> found;  // the target of every match, in file order
+  int sites = 0;      // matches found
+  int edits = 0;      // edits that change bytes
+  bool lost = false;  // a file in scope had no site at all (the knob may have moved)
+  // The target of every match, in file order; for a rule its precondition
+  // skipped too, unplanned (`wanted` empty, the count unchecked).
+  std::vector<Site> found;
   // For kSkipped and kNoValue: the note that says why.
   std::string reason;
   // Where the rule's state was decided, when a precondition decided it: the

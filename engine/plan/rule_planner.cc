@@ -120,6 +120,7 @@ void Planner::Run() {
   if (!lazy_) ParseAll();
   spdlog::debug("plan: {} files parsed: {:.1f} ms", files_.size(), ms());
   for (const Rule& rule : rules_.rules) {
+    const std::size_t first = out_->diagnostics.size();
     try {
       PlanRule(rule);
     } catch (const QueryBudgetExceeded& e) {  // the rule fails, located at its query
@@ -127,6 +128,10 @@ void Planner::Run() {
       out_->diagnostics.push_back(MakeError(rules_.path, rule.loc.line, rule.loc.column,
                                             fmt::format("rule '{}': {}", rule.id, e.what())));
       out_->outcomes.emplace_back().rule_id = rule.id;  // kFailed
+    }
+    // What planning the rule reported is about the rule.
+    for (std::size_t k = first; k < out_->diagnostics.size(); ++k) {
+      if (out_->diagnostics[k].rule_id.empty()) out_->diagnostics[k].rule_id = rule.id;
     }
   }
   spdlog::debug("plan: rules matched and edits planned: {:.1f} ms", ms());

@@ -63,6 +63,8 @@ class Planner {
   Diagnostic At(const std::string& path, std::size_t offset, Severity sev, std::string msg) const;
   // False when the rule must not rewrite (skipped or failed).
   bool CheckPreconditions(const Rule& rule, RuleOutcome* outcome);
+  // A rule its precondition skipped: the sites its query finds, unplanned.
+  void RecordSkippedSites(const Rule& rule, RuleOutcome* outcome);
   void PlanRule(const Rule& rule);
   // The error for a rule that found no site in `file`, saying why.
   Diagnostic FoundNothing(const Rule& rule, const SourceText& file, std::string msg);

@@ -67,6 +67,7 @@ void Planner::ApplyAndReparse() {
           At(path, blamed->offset, Severity::kError,
              fmt::format("rewrite by rule '{}' ('{}' -> '{}') would introduce a {}; refused",
                          blamed->rule_id, old_text, blamed->text, problem->what)));
+      out_->diagnostics.back().rule_id = blamed->rule_id;
       blamed_rules.push_back(blamed->rule_id);
     }
     if (blamed_rules.empty()) break;

@@ -64,6 +64,29 @@ bool Planner::CheckPreconditions(const Rule& rule, RuleOutcome* outcome) {
   return true;
 }
 
+void Planner::RecordSkippedSites(const Rule& rule, RuleOutcome* outcome) {
+  // Where the knob is and what it holds, so that `status` shows it: the
+  // match count is not checked (a skipped rule manages nothing), nothing is
+  // planned, and the site deletes nothing (the liveness of a line another
+  // rule deletes, site_liveness.h, is not this rule's to change).
+  for (const std::string& path : Scope(rule.files)) {
+    const SourceText& file = files_.at(path);
+    for (const QueryMatch& m : rule.query->Run(*SyntaxTreeOf(path))) {
+      const Capture* target = m.Find(rule.target);
+      if (target == nullptr) continue;
+      Position at = file.PositionOf(target->begin);
+      Site site;
+      site.path = path;
+      site.begin = target->begin;
+      site.end = target->end;
+      site.line = at.line;
+      site.column = at.column;
+      site.current = target->text;
+      outcome->found.push_back(site);
+    }
+  }
+}
+
 Diagnostic Planner::FoundNothing(const Rule& rule, const SourceText& file, std::string msg) {
   // Help the user rebase: the part of the query that still matches, where,
   // and the shape around it that no longer does. Located at the knob's
@@ -120,6 +143,7 @@ void Planner::PlanRule(const Rule& rule) {
     return;
   }
   if (!CheckPreconditions(rule, &outcome)) {
+    if (outcome.status == RuleStatus::kSkipped) RecordSkippedSites(rule, &outcome);
     out_->outcomes.push_back(outcome);
     return;
   }

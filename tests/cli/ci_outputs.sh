@@ -70,7 +70,9 @@ set -e
 grep -q '^::error file=committed.diff,title=muhpatch stale::drift: committed.diff is stale' gh.out ||
   { cat gh.out >&2; fail "no ::error for the stale patch"; }
 ! grep -q '^::notice' gh.out || fail "notes annotated without -v"
-grep -qx "verify: [0-9]* notes not annotated (-v annotates them)" gh.err || { cat gh.err >&2; fail "no line for the notes left out"; }
+grep -qx "muhpatch: [0-9]* rules: .* (-v lists the [0-9]* left alone; \`muhpatch status\` says why)" gh.err ||
+  { cat gh.err >&2; fail "no summary line counting the rules left alone"; }
+[[ $(wc -l <gh.err) -eq 2 ]] || { cat gh.err >&2; fail "stderr is more than the summary line and the verdict"; }
 [[ $(tail -n 1 gh.err) == "verify: drift: committed.diff is stale: "* ]] || fail "the verdict is not stderr's last line"
 set +e
 "$muhpatch" -v verify --hw "$card" rules.yaml tree --patch committed.diff --format github >ghv.out 2>/dev/null
@@ -87,6 +89,8 @@ set -e
 [[ $code -eq 1 ]] || fail "pristine odd tree: exit $code, expected 1"
 n_err=$(grep -c '^::error file=odd/a%2Cb%3Ac/vllm/[^,:]*,line=[0-9]*,col=[0-9]*,title=muhpatch site%3A rule [a-z0-9-]*::drift: ' odd.out)
 [[ $n_err -gt 0 && $n_err -eq $(grep -c . odd.out) ]] || { cat odd.out >&2; fail "not every line is an escaped ::error"; }
+# Each annotation is one line: no derivation travels as %0A.
+! grep -q '%0A' odd.out gh.out || { grep '%0A' odd.out gh.out >&2; fail "an annotation embeds more lines"; }
 ok "verify --format github: $n_err drift findings, each an ::error with file= escaped"
 
 # --- -q and the verdict on stderr --------------------------------------------------
@@ -100,8 +104,8 @@ cp -a tree patched && "$muhpatch" apply --hw "$card" rules.yaml patched 2>/dev/n
 set +e
 "$muhpatch" verify -q --hw "$card" rules.yaml tree >/dev/null 2>q.err
 set -e
-! grep -q ': note: ' q.err && grep -q ': error: drift: ' q.err && grep -q '^    ' q.err &&
-  [[ $(tail -n 1 q.err) == "verify: drift: "* ]] || { cat q.err >&2; fail "-q verify on drift: notes shown, or errors or the verdict missing"; }
+! grep -q ': note: ' q.err && grep -q ': error: drift: ' q.err && ! grep -q '^    ' q.err &&
+  [[ $(tail -n 1 q.err) == "verify: drift: "* ]] || { cat q.err >&2; fail "-q verify on drift: notes or derivations shown, or errors or the verdict missing"; }
 ok "-q: no notes and no clean verdict; drift errors with their derivations and the verdict stay"
 
 # --- --version, help, typos ---------------------------------------------------------

@@ -15,7 +15,8 @@
 #     the expected number of hunks, and modifies nothing;
 #   - the rules that rewrite, that are skipped and that find their value
 #     already in place are exactly the sets stated below (from the `writes`
-#     and `skipped` notes of `diff --explain` and the `-v` summary line);
+#     and `skipped` notes of `diff --explain` and the summary line); diff's
+#     stderr is that summary line alone, and -v lists every rule left alone;
 #   - `git apply --check` (in a git repo made from the copy) and
 #     `patch -p1 --dry-run` accept the patch;
 #   - `verify --patch P` on the pristine copy exits 0 (so the whole-tree
@@ -151,10 +152,26 @@ check() {
   [[ $dead == "$want_dead" ]] ||
     fail "$name: rules left alone as dead: $(echo $dead); expected: $(echo $want_dead)"
   at_value=$(printf '%s\n' "${all_rules[@]}" | LC_ALL=C comm -23 - <(printf '%s\n%s\n%s\n' "$rewrite" "$skipped" "$dead" | sed '/^$/d' | LC_ALL=C sort))
-  summary="17 rules: $(wc -w <<<"$rewrite") rewrite, $(wc -w <<<"$at_value") already at their value, $(wc -w <<<"$skipped") skipped"
+  local n_at n_left
+  n_at=$(wc -w <<<"$at_value")
+  n_left=$((n_at + $(wc -w <<<"$skipped") + $(wc -w <<<"$dead")))
+  summary="17 rules: $(wc -w <<<"$rewrite") rewrite"
+  [[ $n_at -eq 1 ]] && summary+=", 1 already at its value"
+  [[ $n_at -gt 1 ]] && summary+=", $n_at already at their value"
+  [[ -n $skipped ]] && summary+=", $(wc -w <<<"$skipped") skipped"
   [[ -n $dead ]] && summary+=", $(wc -w <<<"$dead") dead"
-  grep -qxF "muhpatch: info: $summary" "$name.explain.err" ||
+  summary+=" (-v lists the $n_left left alone; \`muhpatch status\` says why)"
+  grep -qxF "muhpatch: $summary" "$name.explain.err" ||
     fail "$name: no summary line '$summary' in diff -v"
+  # Quiet by default: no rule fails and every site's liveness is known, so
+  # diff's stderr is the summary line alone.
+  [[ $(cat "$name.diff.err") == "muhpatch: $summary" ]] ||
+    { cat "$name.diff.err" >&2; fail "$name: diff's stderr is not the one summary line"; }
+  # -v lists each rule left alone at its knob, with its reason.
+  local listed
+  listed=$(sed -n "s/.*: note: rule '\([^']*\)' \(skipped\|left alone\|at its value\).*/\1/p" "$name.explain.err" | LC_ALL=C sort -u)
+  [[ $(wc -w <<<"$listed") -eq $n_left ]] ||
+    fail "$name: diff -v lists $(wc -w <<<"$listed") rules left alone, expected $n_left"
   ok "$name: $summary; rewrite: $(echo $rewrite); skipped: $(echo ${skipped:-none}); dead: $(echo ${dead:-none}); at value: $(echo ${at_value:-none})"
 
   # --- the outcome table: status against its golden --------------------------------
@@ -257,3 +274,45 @@ for f in sys.argv[4:]:
     assert data.count(b'\n') == data.count(b'\r\n'), f + ' has a bare LF after apply'
 PY
 ok "crlf: its patch is the LF patch with CRLF hunk lines; the patched files stay CRLF"
+
+# A dead site multiplied: NUM_WARPS = 8 written twice in context_attention_fwd
+# (prefix_prefill is dead on the served platform). The query still matches
+# once, but the copy overwrites the site the rule manages: the rule fails in
+# status and diff (exit 6) and verify reports it (exit 1), with or without
+# the committed patch.
+cp -a lf twice && chmod -R u+w twice
+python3 - twice/vllm/attention/ops/prefix_prefill.py <<'PY' || fail "could not write NUM_WARPS twice"
+import sys
+path = sys.argv[1]
+src = open(path, encoding='utf-8').read()
+line = '        NUM_WARPS = 8\n'
+assert src.count(line) == 1, 'NUM_WARPS = 8 is not written once'
+open(path, 'w', encoding='utf-8').write(src.replace(line, line + line))
+PY
+copy_line=$(grep -n '^        NUM_WARPS = 8$' twice/vllm/attention/ops/prefix_prefill.py | sed -n '2s/:.*//p')
+site_line=$((copy_line - 1))
+want="twice/vllm/attention/ops/prefix_prefill.py:$copy_line:9: error: rule 'prefix-prefill-num-warps': its knob is written again at line $copy_line, which no rule's query matches, and that write overwrites the rule's site at line $site_line before anything reads it: the site multiplied (make the query match the write that runs, or remove the other)"
+set +e
+"$muhpatch" status rules.yaml twice >twice.status 2>/dev/null
+code=$?
+set -e
+[[ $code -eq 6 ]] || fail "NUM_WARPS twice: status exited $code, expected 6"
+grep -q "^prefix-prefill-num-warps  *vllm/attention/ops/prefix_prefill.py:$copy_line .* failing: rule 'prefix-prefill-num-warps': its knob is written again at line $copy_line" twice.status ||
+  { cat twice.status >&2; fail "NUM_WARPS twice: status has no failing row for the rule"; }
+[[ $(grep -c '^prefix-prefill-num-warps ' twice.status) -eq 1 ]] || fail "NUM_WARPS twice: more than one row"
+set +e
+"$muhpatch" diff rules.yaml twice >/dev/null 2>twice.diff.err
+code=$?
+set -e
+[[ $code -eq 6 ]] || fail "NUM_WARPS twice: diff exited $code, expected 6"
+[[ $(head -1 twice.diff.err) == "$want" ]] || { cat twice.diff.err >&2; fail "NUM_WARPS twice: diff does not say where"; }
+for args in "" "--patch lf.diff"; do
+  set +e
+  # shellcheck disable=SC2086
+  "$muhpatch" verify rules.yaml twice $args >/dev/null 2>twice.verify.err
+  code=$?
+  set -e
+  [[ $code -eq 1 ]] || { cat twice.verify.err >&2; fail "NUM_WARPS twice: verify ${args:-(no --patch)} exited $code, expected 1"; }
+  grep -qxF "$want" twice.verify.err || { cat twice.verify.err >&2; fail "NUM_WARPS twice: verify ${args:-(no --patch)} has no finding"; }
+done
+ok "NUM_WARPS = 8 written twice (a dead site multiplied): status and diff fail the rule at line $copy_line (exit 6), verify reports it (exit 1)"

@@ -16,9 +16,12 @@
 #   3. after `apply`: exit 0 without --patch (`nothing left to change`) and
 #      with the committed patch (`is applied and the rules reproduce it`);
 #   4. after apply, the patch with a `+` line hand-edited (in the first and in
-#      the last hunk): exit 1, `PATCH:L:1: error: hunk K of FILE does not apply
-#      in reverse: FILE:N differs` at that hunk's header line, then
-#      `verify: drift: PATCH no longer applies to tree (in reverse)`;
+#      the last hunk): exit 1, `tree/FILE:N: error: drift: hunk K of FILE
+#      (PATCH:L) no longer applies in reverse: its lines are at lines A-B now
+#      (the hunk says A), where line N is '...' and the hunk has '...' (a line
+#      it changes differs); next: muhpatch diff ... > PATCH` at the edited
+#      line, then `verify: drift: PATCH is stale: 1 hunk no longer applies to
+#      tree (in reverse), as git apply would refuse it; next: ...`;
 #   5. pristine, the patch with a `-` line hand-edited: the same, forwards;
 #   6. stale patches: exit 1, stdout a unified diff of the patch file that
 #      turns the committed patch into the regenerated one (checked by applying
@@ -30,7 +33,8 @@
 #      without it against the override's patch: exit 1, recorded as what verify
 #      does today (`no longer applies`, forwards; see QUESTIONABLE below);
 #   7. a value hand-edited after apply (the CRLF _custom_ops.py smem limit):
-#      exit 1, the exact drift error at its line:col, derivation lines, and
+#      exit 1, the exact drift error at its line:col (ending with the `apply`
+#      command to run next, as every site's does), derivation lines, and
 #      `verify: drift: 1 file would change`; with --patch, exit 1;
 #   8. the NUM_WARPS line deleted from a pristine copy: exit 1, the count
 #      error at the rule's `id:` in rules.yaml, then `verify: drift: the rules
@@ -44,8 +48,8 @@
 #  10. a --patch file that does not exist (relative and absolute), on a
 #      pristine and on a patched tree: exit 2, exactly `nope.diff: error:
 #      cannot open (No such file or directory)`; a malformed one (`hello`):
-#      exit 2, `bad.diff:1:1: error: malformed patch: expected 'diff --git
-#      a/PATH b/PATH'`; a patch naming a file the tree lacks: exit 1;
+#      exit 2, `bad.diff:1:1: error: malformed patch: no file in it ...`; a
+#      patch naming a file the tree lacks: exit 1;
 #  11. every verify run is checked for writes: the tree must equal the copy
 #      taken before the run (diff -r), and nothing in the scratch dir (tree,
 #      patch files, TMPDIR, which points into it) may change its listing,
@@ -83,7 +87,24 @@ cd "$scratch"
 crlf_file=vllm/_custom_ops.py
 smem_fn=get_max_shared_memory_per_block_device_attribute
 pp_file=vllm/attention/ops/prefix_prefill.py
-stale_tail="the rules, the model or the tree changed, and the patch they produce now differs (committed -> regenerated, on stdout)"
+# What a finding says to run next: the run's own inputs (the measured card
+# included), `diff` into the patch to refresh it, `apply` to write a site,
+# `status --rule` to see a rule's sites.
+next_apply="muhpatch apply rules.yaml tree --hw $card"
+next_status="muhpatch status rules.yaml tree --hw $card"
+refresh() { echo "muhpatch diff rules.yaml tree --hw $card > $1"; }
+# stale_tail PATCH: the end of the verdict for a stale PATCH.
+stale_tail() { echo "the rules, the model or the tree changed, and the patch they produce now differs (committed -> regenerated, on stdout); next: $(refresh "$1")"; }
+# no_longer PATCH [REVERSE NEXT]: the verdict for a PATCH of which git refuses
+# 1 hunk (forwards, or in reverse with NEXT to run: a patched tree needs
+# `apply` when a site was edited since, else a patch made without it).
+no_longer() {
+  if [[ -z ${2:-} ]]; then
+    echo "verify: drift: $1 is stale: 1 hunk no longer applies to tree, as git apply would refuse it; next: $(refresh "$1")"
+  else
+    echo "verify: drift: $1 is stale: 1 hunk no longer applies to tree (in reverse), as git apply would refuse it; next: $3"
+  fi
+}
 
 # check.py blocks ERR NOTES LAST: ERR must be the lines of NOTES, then blocks of
 # one unindented line followed by indented derivation lines (one of them
@@ -131,6 +152,10 @@ def sites(pristine, applied, errors_path):
                     r"(?:finds '(.*?)' where the model derives '(.*)'|would insert (\d+ lines? starting '.*'))$")
     edits = {}
     for line in open(errors_path, encoding='utf-8').read().splitlines():
+        next_apply = '; next: ' + os.environ['NEXT_APPLY']
+        if not line.endswith(next_apply):
+            sys.exit('drift error does not end with %r: %r' % (next_apply, line))
+        line = line[:-len(next_apply)]
         m = rx.match(line)
         if not m:
             sys.exit('malformed drift error: %r' % line)
@@ -319,7 +344,7 @@ mp rules.yaml tree
 drift_last="verify: drift: $n_files file$([[ $n_files -eq 1 ]] || echo s) would change"
 python3 check.py blocks mp.err notes.txt "$drift_last" >drift.txt ||
   { printf '%s\n' "$err" >&2; fail "pristine, no --patch: stderr is not notes + drift errors with derivations + '$drift_last'"; }
-n_sites=$(python3 check.py sites pristine applied drift.txt) ||
+n_sites=$(NEXT_APPLY=$next_apply python3 check.py sites pristine applied drift.txt) ||
   { cat drift.txt >&2; fail "pristine, no --patch: the drift errors are not the edits apply makes"; }
 [[ $n_sites -eq $to_apply ]] || fail "pristine, no --patch: $n_sites drift errors, but $to_apply rules to apply"
 while read -r id; do
@@ -344,8 +369,8 @@ for which in first last; do
   read -r hl hn f _ new_line < <(hunk_at plus.diff "$n") || fail "line $n of plus.diff is not in a hunk"
   mp rules.yaml tree --patch plus.diff
   [[ $code -eq 1 && -z $out ]] &&
-    grep -q "^tree/$f:$new_line: error: drift: hunk $hn of $f (plus.diff:$hl) no longer applies in reverse: line $new_line should be '" mp.err &&
-    [[ $(tail -n 1 mp.err) == "verify: drift: plus.diff no longer applies to tree (in reverse): 1 hunk fails" ]] ||
+    grep -q "^tree/$f:$new_line: error: drift: hunk $hn of $f (plus.diff:$hl) no longer applies in reverse: its lines are at lines [0-9]*-[0-9]* now (the hunk says [0-9]*), where line $new_line is '.*' and the hunk has '.*987654.*' (a line it changes differs); next: $(refresh plus.diff), on the tree without the patch\$" mp.err &&
+    [[ $(tail -n 1 mp.err) == "$(no_longer plus.diff reverse "$(refresh plus.diff), on the tree without the patch")" ]] ||
     { printf '%s\n' "$err" >&2; fail "patched --patch plus.diff ($which '+' line): expected exit 1, hunk $hn at tree/$f:$new_line, in reverse"; }
   ok "4. after apply, patch with its $which '+' line edited (line $n): exit 1, hunk $hn of $f (plus.diff:$hl), in reverse, at tree/$f:$new_line"
 done
@@ -357,8 +382,8 @@ for which in first last; do
   read -r hl hn f old_line _ < <(hunk_at minus.diff "$n") || fail "line $n of minus.diff is not in a hunk"
   mp rules.yaml tree --patch minus.diff
   [[ $code -eq 1 && -z $out ]] &&
-    grep -q "^tree/$f:$old_line: error: drift: hunk $hn of $f (minus.diff:$hl) no longer applies: line $old_line should be '" mp.err &&
-    [[ $(tail -n 1 mp.err) == "verify: drift: minus.diff no longer applies to tree: 1 hunk fails" ]] ||
+    grep -q "^tree/$f:$old_line: error: drift: hunk $hn of $f (minus.diff:$hl) no longer applies: its lines are at lines [0-9]*-[0-9]* now (the hunk says [0-9]*), where line $old_line is '.*' and the hunk has '.*987654.*' (a line it changes differs); next: $(refresh minus.diff)\$" mp.err &&
+    [[ $(tail -n 1 mp.err) == "$(no_longer minus.diff)" ]] ||
     { printf '%s\n' "$err" >&2; fail "pristine --patch minus.diff ($which '-' line): expected exit 1, hunk $hn at tree/$f:$old_line"; }
   ok "5. pristine, patch with its $which '-' line edited (line $n): exit 1, hunk $hn of $f (minus.diff:$hl) at tree/$f:$old_line"
 done
@@ -369,7 +394,7 @@ drift_body=$(sed '$d' drift.err)
 "$muhpatch" diff rules.yaml tree --set smem_per_block=65536 >ov.diff 2>/dev/null || fail "diff --set failed"
 cmp -s ov.diff committed.diff && fail "--set smem_per_block=65536 does not change the diff; pick another override"
 mp rules.yaml tree --patch ov.diff
-expect "pristine --patch ov.diff" 1 "$out" "$(lines "$notes" "verify: drift: ov.diff is stale: $stale_tail")"
+expect "pristine --patch ov.diff" 1 "$out" "$(lines "$notes" "verify: drift: ov.diff is stale: $(stale_tail ov.diff)")"
 stale_stdout ov.diff committed.diff "pristine --patch ov.diff"
 mp rules.yaml tree --patch ov.diff --set smem_per_block=65536
 [[ $code -eq 0 && -z $out && $(tail -n 1 mp.err) =~ ^"verify: clean: ov.diff matches the rules "$summary_re ]] ||
@@ -379,7 +404,7 @@ ok "6. pristine, patch made with --set smem_per_block=65536, verified without: e
 # A `+` line hand-edited, on the pristine tree: it applies forwards but differs.
 edit_line committed.diff first + plus.diff >/dev/null
 mp rules.yaml tree --patch plus.diff
-expect "pristine --patch plus.diff" 1 "$out" "$(lines "$notes" "verify: drift: plus.diff is stale: $stale_tail")"
+expect "pristine --patch plus.diff" 1 "$out" "$(lines "$notes" "verify: drift: plus.diff is stale: $(stale_tail plus.diff)")"
 stale_stdout plus.diff committed.diff "pristine --patch plus.diff"
 ok "6. pristine, patch with a '+' line edited: exit 1, stale, stdout turns plus.diff into the regenerated patch"
 
@@ -403,7 +428,7 @@ snap
 mp rules.yaml tree
 expect "tree patched with extra.diff, no --patch" 0 "" "$(lines "$notes" "verify: clean: nothing left to change ($summary_patched)")"
 mp rules.yaml tree --patch extra.diff
-expect "tree patched with extra.diff --patch extra.diff" 1 "$out" "$(lines "$notes" "verify: drift: extra.diff is stale: $stale_tail")"
+expect "tree patched with extra.diff --patch extra.diff" 1 "$out" "$(lines "$notes" "verify: drift: extra.diff is stale: $(stale_tail extra.diff)")"
 stale_stdout extra.diff committed.diff "tree patched with extra.diff --patch extra.diff"
 ok "6. patched tree, patch with a hunk line the rules do not make: exit 1, stale, stdout turns it into the reproduced patch"
 
@@ -413,7 +438,7 @@ ok "6. patched tree, patch with a hunk line the rules do not make: exit 1, stale
 # override, it is clean.
 fresh patched --set smem_per_block=65536
 mp rules.yaml tree --patch ov.diff
-expect "patched with the override --patch ov.diff" 1 "$out" "$(lines "$notes" "verify: drift: ov.diff is stale: $stale_tail")"
+expect "patched with the override --patch ov.diff" 1 "$out" "$(lines "$notes" "verify: drift: ov.diff is stale: $(stale_tail ov.diff)")"
 stale_stdout ov.diff committed.diff "patched with the override --patch ov.diff"
 # (With the override, the values in place are the model's: no hand-tuned warnings.)
 notes_set=$("$muhpatch" diff rules.yaml tree --set smem_per_block=65536 2>&1 >/dev/null)
@@ -451,7 +476,7 @@ snap
 notes=$(cat notes.txt)
 grep -qF "warning: rule 'custom-ops-smem-limit' replaces '$new * 1024', which is neither upstream's '32 * 1024' nor the model's '$derived': a hand-tuned value is overwritten" notes.txt ||
   { cat notes.txt >&2; fail "diff does not warn about the hand-tuned smem limit"; }
-want="tree/$crlf_file:$l:$col: error: drift: rule 'custom-ops-smem-limit' finds '$new * 1024', a hand-edited value (upstream's is '32 * 1024', the model derives '$derived')"
+want="tree/$crlf_file:$l:$col: error: drift: rule 'custom-ops-smem-limit' finds '$new * 1024', a hand-edited value (upstream's is '32 * 1024', the model derives '$derived'); next: $next_apply"
 mp rules.yaml tree
 [[ $code -eq 1 && -z $out ]] || { printf '%s\n' "$err" >&2; fail "hand-edited smem limit: exit $code (expected 1), stdout '$out'"; }
 got=$(python3 check.py blocks mp.err notes.txt "verify: drift: 1 file would change") ||
@@ -461,9 +486,9 @@ ok "7. after apply, '$new * 1024' written over '$derived': exit 1, '$want' + der
 mp rules.yaml tree --patch committed.diff
 # The edited line is one the patch wrote, so the patch undoes no more: the
 # failing hunk names the edited line.
-[[ $code -eq 1 ]] && grep -q "^tree/$crlf_file:$l: error: drift: hunk [0-9]* of $crlf_file (committed.diff:[0-9]*) no longer applies in reverse: line $l should be " mp.err &&
+[[ $code -eq 1 ]] && grep -q "^tree/$crlf_file:$l: error: drift: hunk [0-9]* of $crlf_file (committed.diff:[0-9]*) no longer applies in reverse: its lines are at lines [0-9]*-[0-9]* now (the hunk says [0-9]*), where line $l is '    return $new \* 1024' and the hunk has '    return ${derived//\*/\\*}' (a line it changes differs); next: $next_apply\$" mp.err &&
   grep -qF "$want" mp.err &&
-  [[ $(tail -n 1 mp.err) == "verify: drift: committed.diff no longer applies to tree (in reverse): 1 hunk fails" ]] ||
+  [[ $(tail -n 1 mp.err) == "$(no_longer committed.diff reverse "$next_apply")" ]] ||
   { printf '%s\n' "$err" >&2; fail "hand-edited smem limit --patch committed.diff: expected exit 1, the failing hunk at line $l and 'no longer applies'"; }
 ok "7. ... with --patch committed.diff: exit 1, the hunk that no longer applies (in reverse) at the edited line, and the site's value"
 # An edit elsewhere (a line the patch does not touch, inside a patched file's
@@ -535,7 +560,7 @@ mapfile -t defs < <(grep -n "^def $smem_fn(" "tree/$crlf_file" | cut -d: -f1)
 mapfile -t vals < <(grep -n "^    return [0-9]* \* 1024" "tree/$crlf_file" | cut -d: -f1)
 [[ ${#vals[@]} -eq 2 ]] || fail "expected two 'return N * 1024' lines"
 col=$(awk -v l="${vals[1]}" 'NR == l {print match($0, /[0-9]/)}' "tree/$crlf_file")
-want="tree/$crlf_file:${vals[1]}:$col: error: rule 'custom-ops-smem-limit' expects 1 match in $crlf_file, found 2 (at lines ${vals[0]}, ${vals[1]})"
+want="tree/$crlf_file:${vals[1]}:$col: error: rule 'custom-ops-smem-limit' expects 1 match in $crlf_file, found 2 (at lines ${vals[0]}, ${vals[1]}); next: $next_status --rule custom-ops-smem-limit"
 for patch_args in "" "--patch committed.diff"; do
   # shellcheck disable=SC2086
   mp rules.yaml tree $patch_args
@@ -568,7 +593,7 @@ PY
 snap
 l=$(grep -n "^def $smem_fn(" "tree/$copy_file" | cut -d: -f1)
 col=$(awk -v l="$l" -v f="$smem_fn" 'NR == l {print index($0, f)}' "tree/$copy_file")
-want="tree/$copy_file:$l:$col: error: drift: rule 'custom-ops-smem-limit' matches here, outside its files: a moved or copied knob (list the path under 'also-matches' if it belongs here)"
+want="tree/$copy_file:$l:$col: error: drift: rule 'custom-ops-smem-limit' matches here, outside its files: a moved or copied knob (list the path under 'also-matches' if it belongs here); next: $next_status --rule custom-ops-smem-limit"
 for patch_args in "" "--patch committed.diff"; do
   # shellcheck disable=SC2086
   mp rules.yaml tree $patch_args
@@ -592,7 +617,7 @@ mp rules.yaml tree --patch committed.diff
 python3 "$repo/fixtures/evolution/precondition_true/evolve.py" tree
 snap
 l=$(grep -n "^_PARTITION_SIZE = 512" "tree/$gated_copy" | cut -d: -f1)
-want="tree/$gated_copy:$l:1: error: drift: rule 'paged-attn-partition-size' matches here, outside its files: a moved or copied knob (list the path under 'also-matches' if it belongs here)"
+want="tree/$gated_copy:$l:1: error: drift: rule 'paged-attn-partition-size' matches here, outside its files: a moved or copied knob (list the path under 'also-matches' if it belongs here); next: $next_status --rule paged-attn-partition-size"
 mp rules.yaml tree --patch committed.diff
 [[ $code -eq 1 ]] && grep -qxF "$want" mp.err ||
   { printf '%s\n' "$err" >&2; fail "_PARTITION_SIZE copied into $gated_copy, v2 implemented: expected exit 1 and '$want'"; }
@@ -608,11 +633,11 @@ for state in pristine patched; do
   mp rules.yaml tree --patch "$scratch/nope.diff"
   expect "$state, missing absolute --patch" 2 "" "$(lines "$scratch/nope.diff: error: cannot open (No such file or directory)")"
   mp rules.yaml tree --patch bad.diff
-  expect "$state, malformed --patch" 2 "" "$(lines "bad.diff:1:1: error: malformed patch: expected 'diff --git a/PATH b/PATH'")"
+  expect "$state, malformed --patch" 2 "" "$(lines "bad.diff:1:1: error: malformed patch: no file in it (neither 'diff --git' nor a '---'/'+++' pair before '@@')")"
   mp rules.yaml tree --patch nf.diff
   expect "$state, --patch naming a missing file" 1 "" "$(lines "$notes" \
-    "tree/vllm/nothere.py: error: no such file in the tree" \
-    "verify: drift: nf.diff names a file the tree does not have")"
+    "tree/vllm/nothere.py: error: no such file in the tree; next: $(refresh nf.diff)" \
+    "verify: drift: nf.diff names a file the tree does not have; next: $(refresh nf.diff)")"
   ok "10. $state tree: missing --patch file (relative, absolute) and malformed one: exit 2, named as given; a patch naming a file the tree lacks: exit 1"
 done
 

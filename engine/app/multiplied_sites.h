@@ -1,0 +1,30 @@
+// A knob written twice. A rule's query may match once while the code writes
+// the knob again, on a statement the query does not match (`NUM_WARPS = 8`
+// copied under itself): the liveness analysis then finds the rule's site
+// overwritten before anything reads it, and calls it dead. The rule no
+// longer describes the code: the site it rewrites is not the one that runs,
+// and the day the code goes live the rewrite does nothing. Such a rule
+// fails like one whose match count is wrong, dead or not; only a rule that
+// manages nothing (skipped, no value) is left out.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "engine/base/source_text.h"
+#include "engine/liveness/liveness.h"
+#include "engine/plan/plan_result.h"
+
+namespace muh {
+
+// For every site of `plan` that `analysis` finds overwritten, the writes
+// that overwrite it: one that assigns the same variable (or key) and holds
+// no site of any rule multiplies the knob. Its rule fails: an error located
+// at that write, its edits dropped and the new contents of `files` made
+// again. A file where the plan reported an error already is left out: the
+// rule that failed there recorded no sites, and may own the write. Returns
+// how many rules it failed.
+int FailMultipliedSites(const LivenessAnalysis& analysis,
+                        const std::map<std::string, SourceText>& files, PlanResult* plan);
+
+}  // namespace muh

@@ -1,0 +1,172 @@
+#include "engine/app/multiplied_sites.h"
+
+#include <doctest/doctest.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace muh {
+
+namespace {
+
+// A two-file tree whose entry calls `launch` in app/kern.py, and a plan
+// with one site per (rule, text) pair, each found by searching kern.py.
+struct Tree {
+  std::map<std::string, std::string> bytes;
+  std::map<std::string, SourceText> files;
+  std::unique_ptr<LivenessAnalysis> analysis;
+  PlanResult plan;
+
+  explicit Tree(const std::string& kern) {
+    bytes["app/main.py"] = "from app.kern import launch\nlaunch()\n";
+    bytes["app/kern.py"] = kern;
+    for (const auto& [p, b] : bytes) files.emplace(p, SourceText(p, b));
+    LivenessFacts facts;
+    facts.entry_module = "app.main";
+    ReadFn read = [this](const std::string& p) -> const std::string* {
+      auto it = bytes.find(p);
+      return it == bytes.end() ? nullptr : &it->second;
+    };
+    analysis = std::make_unique<LivenessAnalysis>(
+        LivenessAnalysis::Run({"app/kern.py", "app/main.py"}, read, facts));
+  }
+
+  // A site of `rule` at the `nth` occurrence of `text` in kern.py, with an
+  // edit writing `wanted` there when it differs.
+  void AddSite(const std::string& rule, const std::string& text, int nth, const std::string& wanted,
+               RuleStatus status = RuleStatus::kRewrites) {
+    const SourceText& file = files.at("app/kern.py");
+    std::size_t at = file.bytes().find(text);
+    for (int i = 1; i < nth; ++i) at = file.bytes().find(text, at + 1);
+    REQUIRE(at != std::string::npos);
+    RuleOutcome* o = nullptr;
+    for (RuleOutcome& have : plan.outcomes) {
+      if (have.rule_id == rule) o = &have;
+    }
+    if (o == nullptr) {
+      plan.outcomes.push_back(RuleOutcome{});
+      o = &plan.outcomes.back();
+      o->rule_id = rule;
+      o->status = status;
+    }
+    Site s;
+    s.path = "app/kern.py";
+    s.begin = at;
+    s.end = at + text.size();
+    s.line = file.PositionOf(at).line;
+    s.current = text;
+    s.wanted = wanted;
+    o->found.push_back(s);
+    if (wanted != text && status == RuleStatus::kRewrites) {
+      plan.edits["app/kern.py"].push_back(Edit{"app/kern.py", at, text.size(), wanted, rule, ""});
+      ++o->edits;
+      plan.new_contents["app/kern.py"] = ApplyEdits(file.bytes(), plan.edits["app/kern.py"]);
+    }
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a knob written again by a statement no rule matches fails its rule") {
+  Tree t(
+      "def launch():\n"
+      "    BLOCK = 64\n"
+      "    NUM_WARPS = 8\n"
+      "    NUM_WARPS = 8\n"
+      "    run(BLOCK, NUM_WARPS)\n");
+  t.AddSite("num-warps", "8", 1, "4");
+  REQUIRE(t.analysis->At("app/kern.py", t.plan.outcomes[0].found[0].begin).state ==
+          Liveness::kDead);
+  CHECK(FailMultipliedSites(*t.analysis, t.files, &t.plan) == 1);
+  CHECK(t.plan.outcomes[0].status == RuleStatus::kFailed);
+  REQUIRE(t.plan.diagnostics.size() == 1);
+  CHECK(t.plan.diagnostics[0].Format() ==
+        "app/kern.py:4:5: error: rule 'num-warps': its knob is written again at line 4, which no "
+        "rule's query matches, and that write overwrites the rule's site at line 3 before "
+        "anything reads it: the site multiplied (make the query match the write that runs, or "
+        "remove the other)");
+  CHECK(t.plan.edits.empty());
+  CHECK(t.plan.new_contents.empty());
+}
+
+TEST_CASE("a knob overwritten by another rule's site is no multiplied site") {
+  // The tiers' writes overwrite the default dict's key: each is a site.
+  Tree t(
+      "def launch(m):\n"
+      "    config = {'M': 64, 'N': 32}\n"
+      "    if m < 8:\n"
+      "        config['M'] = 16\n"
+      "    else:\n"
+      "        config['M'] = 128\n"
+      "    run(config)\n");
+  t.AddSite("default-m", "64", 1, "32");
+  t.AddSite("tier-small", "16", 1, "32");
+  t.AddSite("tier-large", "128", 1, "64");
+  REQUIRE(t.analysis->At("app/kern.py", t.plan.outcomes[0].found[0].begin).state ==
+          Liveness::kDead);
+  CHECK(FailMultipliedSites(*t.analysis, t.files, &t.plan) == 0);
+  CHECK(t.plan.diagnostics.empty());
+  CHECK(t.plan.edits.at("app/kern.py").size() == 3);
+}
+
+TEST_CASE("the dict's key written again by hand fails the rule; its other edits stay") {
+  Tree t(
+      "def launch(m):\n"
+      "    config = {'M': 64, 'N': 32}\n"
+      "    config['M'] = 16\n"
+      "    run(config)\n");
+  t.AddSite("default-m", "64", 1, "32");
+  t.AddSite("default-n", "32", 1, "64");
+  CHECK(FailMultipliedSites(*t.analysis, t.files, &t.plan) == 1);
+  CHECK(t.plan.outcomes[0].status == RuleStatus::kFailed);
+  CHECK(t.plan.outcomes[1].status == RuleStatus::kRewrites);
+  REQUIRE(t.plan.diagnostics.size() == 1);
+  CHECK(t.plan.diagnostics[0].line == 3);
+  REQUIRE(t.plan.edits.at("app/kern.py").size() == 1);
+  CHECK(t.plan.edits.at("app/kern.py")[0].rule_id == "default-n");
+  CHECK(t.plan.new_contents.at("app/kern.py") ==
+        "def launch(m):\n"
+        "    config = {'M': 64, 'N': 64}\n"
+        "    config['M'] = 16\n"
+        "    run(config)\n");
+}
+
+TEST_CASE("a rule its precondition skipped manages nothing: its overwritten site is no finding") {
+  Tree t(
+      "def launch():\n"
+      "    NUM_WARPS = 8\n"
+      "    NUM_WARPS = 4\n"
+      "    run(NUM_WARPS)\n");
+  t.AddSite("num-warps", "8", 1, "", RuleStatus::kSkipped);
+  CHECK(FailMultipliedSites(*t.analysis, t.files, &t.plan) == 0);
+  CHECK(t.plan.outcomes[0].status == RuleStatus::kSkipped);
+  CHECK(t.plan.diagnostics.empty());
+}
+
+TEST_CASE("in a file where a rule failed, the writes no site holds may be that rule's") {
+  Tree t(
+      "def launch():\n"
+      "    NUM_WARPS = 8\n"
+      "    NUM_WARPS = 4\n"
+      "    run(NUM_WARPS)\n");
+  t.AddSite("num-warps", "8", 1, "2");
+  t.plan.diagnostics.push_back(MakeError("app/kern.py", 3, 5, "rule 'other' expects 1 match"));
+  CHECK(FailMultipliedSites(*t.analysis, t.files, &t.plan) == 0);
+  CHECK(t.plan.outcomes[0].status == RuleStatus::kRewrites);
+}
+
+TEST_CASE("a site that runs, or another variable written after it, is no finding") {
+  Tree t(
+      "def launch():\n"
+      "    NUM_WARPS = 8\n"
+      "    run(NUM_WARPS)\n"
+      "    NUM_WARPS_2 = 8\n"
+      "    NUM_WARPS = 4\n"
+      "    run(NUM_WARPS, NUM_WARPS_2)\n");
+  t.AddSite("num-warps", "8", 1, "4");
+  CHECK(FailMultipliedSites(*t.analysis, t.files, &t.plan) == 0);
+  CHECK(t.plan.outcomes[0].status == RuleStatus::kRewrites);
+}
+
+}  // namespace muh

@@ -1,0 +1,43 @@
+#include "engine/app/next_command.h"
+
+namespace muh {
+
+std::string ShellWord(std::string_view word) {
+  bool plain = !word.empty();
+  for (char c : word) {
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              std::string_view("_-./:=,+@%").find(c) != std::string_view::npos;
+    plain = plain && ok;
+  }
+  if (plain) return std::string(word);
+  std::string out = "'";
+  for (char c : word) {
+    if (c == '\'') {
+      out += "'\\''";
+    } else {
+      out += c;
+    }
+  }
+  return out + "'";
+}
+
+std::string CommandLine(const CommandOptions& opts, std::string_view command) {
+  std::string out = "muhpatch " + std::string(command);
+  auto add = [&out](std::string_view flag, const std::string& value) {
+    if (!value.empty()) out += " " + std::string(flag) + " " + ShellWord(value);
+  };
+  out += " " + ShellWord(opts.inputs.rules_path) + " " + ShellWord(opts.tree_path);
+  add("--hw", opts.inputs.hw_path);
+  add("--hf-config", opts.inputs.hf_config_path);
+  add("--serve-args", opts.inputs.serve_args_path);
+  for (const std::string& s : opts.inputs.sets) add("--set", s);
+  for (const std::string& r : opts.inputs.only_rules) add("--rule", r);
+  if (opts.include_dead) out += " --include-dead";
+  return out;
+}
+
+std::string RefreshPatchCommand(const CommandOptions& opts) {
+  return CommandLine(opts, "diff") + " > " + ShellWord(opts.patch_path);
+}
+
+}  // namespace muh

@@ -1,0 +1,137 @@
+#include "engine/app/outcome_report.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "engine/base/one_line.h"
+
+namespace muh {
+
+namespace {
+
+bool LeftAlone(RuleStatus s) {
+  return s == RuleStatus::kSkipped || s == RuleStatus::kNoValue || s == RuleStatus::kDead ||
+         s == RuleStatus::kAlreadyApplied;
+}
+
+// Whether `plan` keeps an edit of `rule_id` at `site`.
+bool Rewritten(const PlanResult& plan, const std::string& rule_id, const Site& site) {
+  auto it = plan.edits.find(site.path);
+  if (it == plan.edits.end()) return false;
+  return std::any_of(it->second.begin(), it->second.end(), [&](const Edit& e) {
+    return e.rule_id == rule_id && e.offset <= site.end && site.begin <= e.offset + e.length;
+  });
+}
+
+// A warning about a hand-tuned value at a site the plan no longer rewrites
+// (dead, left alone): nothing is overwritten, so nothing needs the user.
+bool Withdrawn(const PlanResult& plan, const Diagnostic& d) {
+  if (d.severity != Severity::kWarning) return false;
+  for (const RuleOutcome& o : plan.outcomes) {
+    for (const Site& s : o.found) {
+      if (s.hand_tuned && s.path == d.file && s.line == d.line && s.column == d.column &&
+          !Rewritten(plan, o.rule_id, s)) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+// The note that made `o` skipped, without the words that name the rule.
+const Diagnostic* SkipNote(const PlanResult& plan, const RuleOutcome& o) {
+  for (const Diagnostic& d : plan.diagnostics) {
+    if (d.severity == Severity::kNote && d.message == o.reason) return &d;
+  }
+  return nullptr;
+}
+
+void ListLeftAlone(const PlanResult& plan, const std::string& rules_path, const RuleOutcome& o,
+                   std::vector<Diagnostic>* out) {
+  auto note = [&](const Site& s, std::string message) {
+    out->push_back(MakeNote(s.path, s.line, s.column, std::move(message)));
+  };
+  if (o.status == RuleStatus::kSkipped || o.status == RuleStatus::kNoValue) {
+    const Diagnostic* why = SkipNote(plan, o);
+    if (o.found.empty() || o.status == RuleStatus::kNoValue) {
+      // No knob found (or the note is at it already): the note as it was.
+      if (why != nullptr) out->push_back(*why);
+      return;
+    }
+    std::string reason = o.reason;
+    if (why != nullptr && !why->file.empty() && why->file != rules_path && why->line > 0) {
+      reason += fmt::format(" ({}:{})", why->file, why->line);
+    }
+    for (const Site& s : o.found) note(s, reason);
+    return;
+  }
+  for (const Site& s : o.found) {
+    if (Rewritten(plan, o.rule_id, s)) continue;
+    if (s.liveness == "dead" && s.current != s.wanted) {
+      note(s, fmt::format("rule '{}' left alone: dead: {} (--include-dead rewrites it)", o.rule_id,
+                          s.liveness_reason));
+    } else if (s.liveness == "dead") {
+      note(s, fmt::format("rule '{}' at its value '{}', and dead: {}", o.rule_id,
+                          OneLine(s.current, 40), s.liveness_reason));
+    } else {
+      note(s, fmt::format("rule '{}' at its value '{}'", o.rule_id, OneLine(s.current, 40)));
+    }
+  }
+}
+
+}  // namespace
+
+std::string LeftAloneSummary(const PlanResult& plan) {
+  int rewrite = 0, at_value = 0, skipped = 0, no_value = 0, dead = 0, failed = 0;
+  for (const RuleOutcome& o : plan.outcomes) {
+    rewrite += o.status == RuleStatus::kRewrites;
+    at_value += o.status == RuleStatus::kAlreadyApplied;
+    skipped += o.status == RuleStatus::kSkipped;
+    no_value += o.status == RuleStatus::kNoValue;
+    dead += o.status == RuleStatus::kDead;
+    failed += o.status == RuleStatus::kFailed;
+  }
+  int left = at_value + skipped + no_value + dead;
+  if (left == 0) return "";
+  std::string out = fmt::format("{} rule{}: {} rewrite", plan.outcomes.size(),
+                                plan.outcomes.size() == 1 ? "" : "s", rewrite);
+  if (at_value > 0) {
+    out += fmt::format(", {} already at {} value", at_value, at_value == 1 ? "its" : "their");
+  }
+  if (skipped > 0) out += fmt::format(", {} skipped", skipped);
+  if (no_value > 0) out += fmt::format(", {} without a valid value", no_value);
+  if (dead > 0) out += fmt::format(", {} dead", dead);
+  if (failed > 0) out += fmt::format(", {} failed", failed);
+  out += fmt::format(" (-v lists the {} left alone; `muhpatch status` says why)", left);
+  return out;
+}
+
+OutcomeReport ReportOutcomes(const PlanResult& plan, const std::string& rules_path) {
+  OutcomeReport r;
+  for (const Diagnostic& d : plan.diagnostics) {
+    // Notes (a skip, a missing value, dead sites left alone) are the
+    // summary's to count and -v's to list.
+    if (d.severity == Severity::kNote || Withdrawn(plan, d)) continue;
+    r.needs_you.push_back(d);
+  }
+  for (const RuleOutcome& o : plan.outcomes) {
+    if (o.status == RuleStatus::kRewrites) {
+      for (const Site& s : o.found) {
+        if (s.liveness != "unknown" || !Rewritten(plan, o.rule_id, s)) continue;
+        r.needs_you.push_back(MakeNote(
+            s.path, s.line, s.column,
+            fmt::format("rule '{}' rewrites a site that may not run: cannot tell whether it runs "
+                        "on the served platform ({})",
+                        o.rule_id, s.liveness_reason)));
+      }
+    }
+    if (LeftAlone(o.status) || o.status == RuleStatus::kRewrites) {
+      ListLeftAlone(plan, rules_path, o, &r.left_alone);
+    }
+  }
+  r.summary = LeftAloneSummary(plan);
+  return r;
+}
+
+}  // namespace muh
