@@ -55,9 +55,12 @@ for code in $(grep -oE 'kExit[A-Za-z]+ = [0-9]+' "$repo/engine/base/exit_codes.h
 done
 ok "EXIT STATUS lists every code of exit_codes.h"
 
-# The rule loader's keys, read from its source.
-keys=$(sed -n '/^const std::vector<std::string> k[A-Za-z]*Keys = {/,/};/p' "$repo/engine/rules/raw_rule_file.cc" |
-  grep -oE '"[a-z_-]+"' | tr -d '"' | sort -u)
+# The rule loader's keys, read from its source
+# (the kXxxKeys lists, and the lists given to CheckKeys inline).
+keys=$({
+  sed -n '/^const std::vector<std::string> k[A-Za-z]*Keys = {/,/};/p' "$repo/engine/rules/raw_rule_file.cc"
+  grep -oE 'CheckKeys\([^,]*, \{[^}]*\}' "$repo/engine/rules/raw_rule_file.cc"
+} | grep -oE '"[a-z_-]+"' | tr -d '"' | sort -u)
 [[ $(wc -l <<<"$keys") -ge 25 ]] || fail "could not read the rule loader's keys"
 for k in $keys; do
   grep -qE -- "(^|[^a-z_-])$k([^a-z_-]|$)" <<<"$t5" || fail "muhpatch-rules.5 does not name '$k'"
