@@ -82,8 +82,19 @@ void ListLeftAlone(const PlanResult& plan, const std::string& rules_path, const 
 
 }  // namespace
 
+// Whether `d` is the note of a hand-tuned value the plan keeps: that site
+// needs the user (keep it, pin it or retune it), so it is never folded away.
+static bool AtKeptSite(const PlanResult& plan, const Diagnostic& d) {
+  for (const RuleOutcome& o : plan.outcomes) {
+    for (const Site& s : o.found) {
+      if (s.kept && s.path == d.file && s.line == d.line && s.column == d.column) return true;
+    }
+  }
+  return false;
+}
+
 std::string LeftAloneSummary(const PlanResult& plan) {
-  int rewrite = 0, at_value = 0, skipped = 0, no_value = 0, dead = 0, failed = 0;
+  int rewrite = 0, at_value = 0, skipped = 0, no_value = 0, dead = 0, failed = 0, kept = 0;
   for (const RuleOutcome& o : plan.outcomes) {
     rewrite += o.status == RuleStatus::kRewrites;
     at_value += o.status == RuleStatus::kAlreadyApplied;
@@ -91,8 +102,9 @@ std::string LeftAloneSummary(const PlanResult& plan) {
     no_value += o.status == RuleStatus::kNoValue;
     dead += o.status == RuleStatus::kDead;
     failed += o.status == RuleStatus::kFailed;
+    kept += o.status == RuleStatus::kHandTuned;
   }
-  int left = at_value + skipped + no_value + dead;
+  int left = at_value + skipped + no_value + dead + kept;
   if (left == 0) return "";
   std::string out = fmt::format("{} rule{}: {} rewrite", plan.outcomes.size(),
                                 plan.outcomes.size() == 1 ? "" : "s", rewrite);
@@ -102,6 +114,7 @@ std::string LeftAloneSummary(const PlanResult& plan) {
   if (skipped > 0) out += fmt::format(", {} skipped", skipped);
   if (no_value > 0) out += fmt::format(", {} without a valid value", no_value);
   if (dead > 0) out += fmt::format(", {} dead", dead);
+  if (kept > 0) out += fmt::format(", {} keeping a hand-tuned value", kept);
   if (failed > 0) out += fmt::format(", {} failed", failed);
   out += fmt::format(" (-v lists the {} left alone; `muhpatch status` says why)", left);
   return out;
@@ -112,7 +125,7 @@ OutcomeReport ReportOutcomes(const PlanResult& plan, const std::string& rules_pa
   for (const Diagnostic& d : plan.diagnostics) {
     // Notes (a skip, a missing value, dead sites left alone) are the
     // summary's to count and -v's to list.
-    if (d.severity == Severity::kNote || Withdrawn(plan, d)) continue;
+    if ((d.severity == Severity::kNote && !AtKeptSite(plan, d)) || Withdrawn(plan, d)) continue;
     r.needs_you.push_back(d);
   }
   for (const RuleOutcome& o : plan.outcomes) {

@@ -313,6 +313,6 @@ for args in "" "--patch lf.diff"; do
   code=$?
   set -e
   [[ $code -eq 1 ]] || { cat twice.verify.err >&2; fail "NUM_WARPS twice: verify ${args:-(no --patch)} exited $code, expected 1"; }
-  grep -qxF "$want" twice.verify.err || { cat twice.verify.err >&2; fail "NUM_WARPS twice: verify ${args:-(no --patch)} has no finding"; }
+  grep -qF "$want; next: muhpatch status rules.yaml twice" twice.verify.err || { cat twice.verify.err >&2; fail "NUM_WARPS twice: verify ${args:-(no --patch)} has no finding"; }
 done
 ok "NUM_WARPS = 8 written twice (a dead site multiplied): status and diff fail the rule at line $copy_line (exit 6), verify reports it (exit 1)"
