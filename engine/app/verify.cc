@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "engine/app/next_command.h"
+#include "engine/app/outcome_report.h"
 #include "engine/app/patch_written.h"
 #include "engine/app/verify_checks.h"
 #include "engine/base/exit_codes.h"
@@ -179,7 +180,7 @@ int RunVerify(const CommandOptions& opts) {
                              "the whole-tree search could not search every file", patch_diff);
   }
   const int code = PrintVerifyReport(findings, opts.format, drift ? kExitDrift : kExitClean,
-                                     summary, patch_diff);
+                                     summary, patch_diff, LeftAloneSummary(plan));
   // The tree, its analysis and every file read are left to the kernel.
   if (QuickExitAllowed()) QuickExit(code);
   return code;

@@ -98,9 +98,12 @@ void AddSites(const VerifyInput& in, std::vector<Finding>* out, bool only_hand_e
           "drift: rule '{}' finds '{}', a hand-edited value (upstream's is '{}', the model "
           "derives '{}')",
           o.rule_id, OneLine(site.current), OneLine(site.upstream), OneLine(site.wanted));
-      out->push_back({"hand-edited",
-                      Diagnostic{site.path, site.line, site.column, Severity::kError, msg},
-                      Lines(site.why), o.rule_id});
+      // Kept: the patch is the one to bring up to date (or --retune
+      // overwrites the value).
+      out->push_back(
+          {"hand-edited",
+           Next(Diagnostic{site.path, site.line, site.column, Severity::kError, msg}, in.refresh),
+           Lines(site.why), o.rule_id});
     }
   }
 }

@@ -5,12 +5,13 @@
 # change (with FILE: undoing it exactly gives a tree for which the rules
 # reproduce it). Drift is exit 1, a bad --patch file exit 2.
 #   1. pristine + --patch = the `diff` output: exit 0, stdout empty, stderr the
-#      notes then `verify: clean: committed.diff matches the rules (N rules: ...)`, the
-#      summary adding up (N = the rules of rules.yaml, skipped = the notes);
+#      summary line then `verify: clean: committed.diff matches the rules (N rules: ...)`, the
+#      summary adding up (N = the rules of rules.yaml, skipped = diff's count);
 #   2. pristine, no --patch: exit 1, stderr = the notes, then per site one
 #      `tree/FILE:LINE:COL: error: drift: rule 'ID' finds 'X' where the model
-#      derives 'Y'` (or `would insert N lines starting '...'`) followed by indented derivation
-#      lines with a `decided by:`, then `verify: drift: N files would change`.
+#      derives 'Y'` (or `would insert N lines starting '...'`), with --explain
+#      followed by indented derivation lines with a `decided by:` (without it,
+#      none), then the summary line and `verify: drift: N files would change`.
 #      Model values are not hard-coded: the reported edits, made at their
 #      line:col on the pristine tree, must give exactly what `apply` writes;
 #   3. after `apply`: exit 0 without --patch (`nothing left to change`) and
@@ -54,8 +55,10 @@
 #      taken before the run (diff -r), and nothing in the scratch dir (tree,
 #      patch files, TMPDIR, which points into it) may change its listing,
 #      mode, inode, size, mtime or content.
-# The notes the rules print (skipped rules) are taken from `diff` on the same
-# tree, so stderr is compared exactly without hard-coding them. Arguments go
+# What verify prints besides its findings (the plan's warnings, and the one
+# summary line counting the rules left alone, last before the verdict) is
+# taken from `diff` on the same tree (take_notes), so stderr is compared
+# exactly without hard-coding it. Derivations print only under --explain. Arguments go
 # RULES TREE first: `--set` before RULES swallows the positionals when
 # `--patch` follows.
 #
@@ -126,6 +129,8 @@ def blocks(err_path, notes_path, last):
     if not err or err[-1] != last:
         sys.exit('last stderr line is %r, expected %r' % (err[-1] if err else '', last))
     body = err[len(notes):-1]
+    if body and re.match(r'^muhpatch: \d+ rules: ', body[-1]):
+        body.pop()  # the summary line, before the verdict
     heads, i = [], 0
     while i < len(body):
         head = body[i]
@@ -256,17 +261,28 @@ expect() {
   [[ $err == "$4" ]] || { diff -u <(printf '%s\n' "$4") <(printf '%s\n' "$err") >&2 || true; fail "$1: stderr differs"; }
 }
 # fresh [patched [APPLY-ARGS...]]: a new copy of the fixture in ./tree,
-# optionally applied (with APPLY-ARGS, e.g. --set); sets $notes to what `diff`
-# prints on stderr for it (the skipped-rule notes) and takes the snapshot.
+# optionally applied (with APPLY-ARGS, e.g. --set); sets $notes and
+# $summary_line from what `diff` prints on stderr for it (take_notes) and
+# takes the snapshot.
 fresh() {
   rm -rf tree
   cp -a pristine tree
   if [[ ${1:-} == patched ]]; then
     "$muhpatch" apply rules.yaml tree "${@:2}" 2>/dev/null || fail "apply ${*:2} on a fresh copy failed"
   fi
-  "$muhpatch" diff rules.yaml tree >/dev/null 2>notes.txt || fail "diff on a fresh copy failed"
-  notes=$(cat notes.txt)
+  "$muhpatch" diff rules.yaml tree >/dev/null 2>diff.err || fail "diff on a fresh copy failed"
+  take_notes
   snap
+}
+# take_notes: from diff's stderr (diff.err), the lines verify prints too
+# ($notes, in notes.txt: the plan's errors and warnings) and the summary
+# line counting the rules left alone ($summary_line), which verify prints
+# last before its verdict. diff's notes on sites it rewrites without knowing
+# whether they run are diff's alone.
+take_notes() {
+  grep -v -e '^muhpatch: [0-9]* rules: ' -e ": note: rule '[^']*' rewrites a site that may not run: " diff.err >notes.txt || true
+  notes=$(cat notes.txt)
+  summary_line=$(grep '^muhpatch: [0-9]* rules: ' diff.err || true)
 }
 snap() { rm -rf snapshot && cp -a tree snapshot; }
 # lines A B...: the non-empty arguments joined by newlines.
@@ -319,14 +335,14 @@ fresh
 [[ -s committed.diff ]] || fail "diff is empty"
 mapfile -t diff_files < <(sed -n 's|^diff --git a/\([^ ]*\) b/.*|\1|p' committed.diff)
 n_files=${#diff_files[@]}
-n_skipped=$(printf '%s\n' "$notes" | grep -c "^tree/.*: note: rule '.*' skipped: " || true)
-n_dead=$(printf '%s\n' "$notes" | grep -c "^note: [0-9]* dead sites\? left alone" || true)
-[[ $(printf '%s' "$notes" | grep -c '') -eq $((n_skipped + n_dead)) ]] || fail "diff prints more than skipped-rule and dead-site notes: $notes"
+n_skipped=$(sed -n 's/.*, \([0-9]*\) skipped.*/\1/p' <<<"$summary_line")
+n_skipped=${n_skipped:-0}
+[[ -z $notes && -n $summary_line ]] || fail "diff prints more than its summary line and the sites it cannot tell run: $(cat diff.err)"
 
 mp rules.yaml tree --patch committed.diff
 summary_re='\(([0-9]+) rules: ([0-9]+) rewrite, ([0-9]+) already at their value, ([0-9]+) skipped(, ([0-9]+) dead)?\)$'
 clean_line=$(tail -n 1 mp.err)
-[[ $code -eq 0 && -z $out && $(sed '$d' mp.err) == "$notes" ]] || { printf '%s\n' "$err" >&2; fail "pristine --patch committed.diff: exit $code (expected 0), stdout not empty or stderr not the notes and the verdict"; }
+[[ $code -eq 0 && -z $out && $(sed '$d' mp.err) == "$(lines "$notes" "$summary_line")" ]] || { printf '%s\n' "$err" >&2; fail "pristine --patch committed.diff: exit $code (expected 0), stdout not empty or stderr not the notes and the verdict"; }
 [[ $clean_line =~ ^"verify: clean: committed.diff matches the rules "$summary_re ]] ||
   fail "pristine --patch committed.diff: last stderr line is '$clean_line'"
 total=${BASH_REMATCH[1]} to_apply=${BASH_REMATCH[2]} applied=${BASH_REMATCH[3]} skipped=${BASH_REMATCH[4]}
@@ -339,7 +355,11 @@ ok "1. pristine --patch committed.diff: exit 0, '$clean_line'"
 # === 2. pristine tree, no --patch ====================================================
 rm -rf applied && cp -a pristine applied
 "$muhpatch" apply rules.yaml applied 2>/dev/null || fail "apply failed"
+# Without --explain each drift error is one line; --explain adds its derivation.
 mp rules.yaml tree
+[[ $code -eq 1 && -z $out ]] && ! grep -q '^ ' mp.err ||
+  { printf '%s\n' "$err" >&2; fail "pristine, no --patch, no --explain: exit $code (expected 1), or a derivation printed"; }
+mp rules.yaml tree --explain
 [[ $code -eq 1 && -z $out ]] || { printf '%s\n' "$err" >&2; fail "pristine, no --patch: exit $code (expected 1), stdout '$out'"; }
 drift_last="verify: drift: $n_files file$([[ $n_files -eq 1 ]] || echo s) would change"
 python3 check.py blocks mp.err notes.txt "$drift_last" >drift.txt ||
@@ -357,10 +377,10 @@ sed 's/^/     /' drift.txt
 # === 3. patched tree ================================================================
 fresh patched
 mp rules.yaml tree
-expect "patched, no --patch" 0 "" "$(lines "$notes" "verify: clean: nothing left to change ($summary_patched)")"
+expect "patched, no --patch" 0 "" "$(lines "$notes" "$summary_line" "verify: clean: nothing left to change ($summary_patched)")"
 mp rules.yaml tree --patch committed.diff
 expect "patched --patch committed.diff" 0 "" \
-  "$(lines "$notes" "verify: clean: committed.diff is applied and the rules reproduce it ($summary_patched)")"
+  "$(lines "$notes" "$summary_line" "verify: clean: committed.diff is applied and the rules reproduce it ($summary_patched)")"
 ok "3. after apply: exit 0 without --patch and with committed.diff ($summary_patched)"
 
 # === 4. patched tree, a `+` line of the patch hand-edited ================================
@@ -394,7 +414,7 @@ drift_body=$(sed '$d' drift.err)
 "$muhpatch" diff rules.yaml tree --set smem_per_block=65536 >ov.diff 2>/dev/null || fail "diff --set failed"
 cmp -s ov.diff committed.diff && fail "--set smem_per_block=65536 does not change the diff; pick another override"
 mp rules.yaml tree --patch ov.diff
-expect "pristine --patch ov.diff" 1 "$out" "$(lines "$notes" "verify: drift: ov.diff is stale: $(stale_tail ov.diff)")"
+expect "pristine --patch ov.diff" 1 "$out" "$(lines "$notes" "$summary_line" "verify: drift: ov.diff is stale: $(stale_tail ov.diff)")"
 stale_stdout ov.diff committed.diff "pristine --patch ov.diff"
 mp rules.yaml tree --patch ov.diff --set smem_per_block=65536
 [[ $code -eq 0 && -z $out && $(tail -n 1 mp.err) =~ ^"verify: clean: ov.diff matches the rules "$summary_re ]] ||
@@ -404,7 +424,7 @@ ok "6. pristine, patch made with --set smem_per_block=65536, verified without: e
 # A `+` line hand-edited, on the pristine tree: it applies forwards but differs.
 edit_line committed.diff first + plus.diff >/dev/null
 mp rules.yaml tree --patch plus.diff
-expect "pristine --patch plus.diff" 1 "$out" "$(lines "$notes" "verify: drift: plus.diff is stale: $(stale_tail plus.diff)")"
+expect "pristine --patch plus.diff" 1 "$out" "$(lines "$notes" "$summary_line" "verify: drift: plus.diff is stale: $(stale_tail plus.diff)")"
 stale_stdout plus.diff committed.diff "pristine --patch plus.diff"
 ok "6. pristine, patch with a '+' line edited: exit 1, stale, stdout turns plus.diff into the regenerated patch"
 
@@ -425,10 +445,12 @@ PY
 rm -rf tree && cp -a pristine tree
 (cd tree && patch -p1 --batch --silent --no-backup-if-mismatch <../extra.diff >/dev/null) || fail "patch -p1 rejects extra.diff"
 snap
+"$muhpatch" diff rules.yaml tree >/dev/null 2>diff.err || fail "diff on the tree patched with extra.diff failed"
+take_notes
 mp rules.yaml tree
-expect "tree patched with extra.diff, no --patch" 0 "" "$(lines "$notes" "verify: clean: nothing left to change ($summary_patched)")"
+expect "tree patched with extra.diff, no --patch" 0 "" "$(lines "$notes" "$summary_line" "verify: clean: nothing left to change ($summary_patched)")"
 mp rules.yaml tree --patch extra.diff
-expect "tree patched with extra.diff --patch extra.diff" 1 "$out" "$(lines "$notes" "verify: drift: extra.diff is stale: $(stale_tail extra.diff)")"
+expect "tree patched with extra.diff --patch extra.diff" 1 "$out" "$(lines "$notes" "$summary_line" "verify: drift: extra.diff is stale: $(stale_tail extra.diff)")"
 stale_stdout extra.diff committed.diff "tree patched with extra.diff --patch extra.diff"
 ok "6. patched tree, patch with a hunk line the rules do not make: exit 1, stale, stdout turns it into the reproduced patch"
 
@@ -439,15 +461,17 @@ ok "6. patched tree, patch with a hunk line the rules do not make: exit 1, stale
 fresh patched --set smem_per_block=65536
 # The override's values are ov.diff's `+` lines: with --patch ov.diff they
 # are muhpatch's own, not hand-tuned (diff's notes the same way).
-notes=$("$muhpatch" diff rules.yaml tree --patch ov.diff 2>&1 >/dev/null)
+"$muhpatch" diff rules.yaml tree --patch ov.diff 2>diff.err >/dev/null || true
+take_notes
 mp rules.yaml tree --patch ov.diff
-expect "patched with the override --patch ov.diff" 1 "$out" "$(lines "$notes" "verify: drift: ov.diff is stale: $(stale_tail ov.diff)")"
+expect "patched with the override --patch ov.diff" 1 "$out" "$(lines "$notes" "$summary_line" "verify: drift: ov.diff is stale: $(stale_tail ov.diff)")"
 stale_stdout ov.diff committed.diff "patched with the override --patch ov.diff"
 # (With the override, the values in place are the model's: no hand-tuned warnings.)
-notes_set=$("$muhpatch" diff rules.yaml tree --set smem_per_block=65536 2>&1 >/dev/null)
+"$muhpatch" diff rules.yaml tree --set smem_per_block=65536 2>diff.err >/dev/null || true
+take_notes
 mp rules.yaml tree --patch ov.diff --set smem_per_block=65536
 expect "patched with the override --patch ov.diff --set smem_per_block=65536" 0 \
-  "" "$(lines "$notes_set" "verify: clean: ov.diff is applied and the rules reproduce it ($summary_patched)")"
+  "" "$(lines "$notes" "$summary_line" "verify: clean: ov.diff is applied and the rules reproduce it ($summary_patched)")"
 ok "6. patched with --set smem_per_block=65536, verified without it against ov.diff: exit 1, stale, stdout turns ov.diff into committed.diff; with the --set: exit 0"
 
 # === 7. a value hand-edited after apply ===================================================
@@ -483,16 +507,15 @@ grep -qF "tree/$crlf_file:$l:$col: note: rule 'custom-ops-smem-limit' keeps '$ne
 [[ -s kept.diff ]] && fail "diff rewrites the hand-tuned smem limit"
 want="tree/$crlf_file:$l:$col: error: drift: rule 'custom-ops-smem-limit' finds '$new * 1024', a hand-edited value (upstream's is '32 * 1024', the model derives '$derived'); next: $next_apply"
 mp rules.yaml tree
-[[ $code -eq 0 && -z $out && $(tail -n 1 mp.err) == "verify: clean: nothing left to change ("*", 1 hand-tuned site kept)" ]] &&
-  grep -qF "note: rule 'custom-ops-smem-limit' keeps '$new * 1024'" mp.err ||
+[[ $code -eq 0 && -z $out && $(tail -n 1 mp.err) == "verify: clean: nothing left to change ("*", 1 hand-tuned site kept)" ]] ||
   { printf '%s\n' "$err" >&2; fail "hand-edited smem limit: exit $code (expected 0, the note, 'nothing left to change')"; }
 ok "7. after apply, '$new * 1024' written over '$derived': diff keeps it with a note; verify: exit 0, nothing left to change"
 # --retune overwrites it, as before: diff warns, verify calls it hand-edited.
-"$muhpatch" diff --retune rules.yaml tree >/dev/null 2>notes.txt || fail "diff --retune after the hand edit failed"
-notes=$(cat notes.txt)
+"$muhpatch" diff --retune rules.yaml tree >/dev/null 2>diff.err || fail "diff --retune after the hand edit failed"
+take_notes
 grep -qF "warning: rule 'custom-ops-smem-limit' replaces '$new * 1024', which is neither upstream's '32 * 1024' nor the model's '$derived': a hand-tuned value is overwritten" notes.txt ||
   { cat notes.txt >&2; fail "diff --retune does not warn about the hand-tuned smem limit"; }
-mp rules.yaml tree --retune
+mp rules.yaml tree --retune --explain
 [[ $code -eq 1 && -z $out ]] || { printf '%s\n' "$err" >&2; fail "hand-edited smem limit --retune: exit $code (expected 1), stdout '$out'"; }
 got=$(python3 check.py blocks mp.err notes.txt "verify: drift: 1 file would change") ||
   { printf '%s\n' "$err" >&2; fail "hand-edited smem limit --retune: stderr is not notes + one drift error with derivation + 'verify: drift: 1 file would change'"; }
@@ -502,8 +525,8 @@ mp rules.yaml tree --patch committed.diff
 # The edited line is one the patch wrote, so the patch undoes no more: the
 # failing hunk names the edited line. The rule, which rewrote when the patch
 # was made, now keeps a hand-tuned value: the state check says so too.
-[[ $code -eq 1 ]] && grep -q "^tree/$crlf_file:$l: error: drift: hunk [0-9]* of $crlf_file (committed.diff:[0-9]*) no longer applies in reverse: its lines are at lines [0-9]*-[0-9]* now (the hunk says [0-9]*), where line $l is '    return $new \* 1024' and the hunk has '    return ${derived//\*/\\*}' (a line it changes differs); next: $next_apply\$" mp.err &&
-  grep -qF "$want" mp.err &&
+[[ $code -eq 1 ]] && grep -q "^tree/$crlf_file:$l: error: drift: hunk [0-9]* of $crlf_file (committed.diff:[0-9]*) no longer applies in reverse: its lines are at lines [0-9]*-[0-9]* now (the hunk says [0-9]*), where line $l is '    return $new \* 1024' and the hunk has '    return ${derived//\*/\\*}' (a line it changes differs); next: muhpatch " mp.err &&
+  grep -qF "${want%%; next: *}" mp.err &&
   grep -q "^tree/$crlf_file:$l:$col: error: drift: rule 'custom-ops-smem-limit' was 'rewrites' when committed.diff was made and is 'hand-tuned' now" mp.err &&
   [[ $(tail -n 1 mp.err) == "verify: drift: committed.diff was made while rules were in another state"* ]] ||
   { printf '%s\n' "$err" >&2; fail "hand-edited smem limit --patch committed.diff: expected exit 1, the failing hunk at line $l and 'no longer applies'"; }
@@ -653,7 +676,7 @@ for state in pristine patched; do
   expect "$state, malformed --patch" 2 "" "$(lines "bad.diff:1:1: error: malformed patch: no file in it (neither 'diff --git' nor a '---'/'+++' pair before '@@')")"
   mp rules.yaml tree --patch nf.diff
   expect "$state, --patch naming a missing file" 1 "" "$(lines "$notes" \
-    "tree/vllm/nothere.py: error: no such file in the tree; next: $(refresh nf.diff)" \
+    "tree/vllm/nothere.py: error: no such file in the tree; next: $(refresh nf.diff)" "$summary_line" \
     "verify: drift: nf.diff names a file the tree does not have; next: $(refresh nf.diff)")"
   ok "10. $state tree: missing --patch file (relative, absolute) and malformed one: exit 2, named as given; a patch naming a file the tree lacks: exit 1"
 done
