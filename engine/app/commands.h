@@ -19,7 +19,7 @@ struct CommandOptions {
   // --patch: verify's committed patch; for diff, apply and status the patch
   // muhpatch wrote before, whose `+` values are not hand-tuned.
   std::string patch_path;
-  int strip = -1;  // verify -p N: leading path components to strip (-1: git's default)
+  int strip = -1;               // verify -p N: leading path components to strip (-1: git's default)
   std::string tests_path;       // test TESTS
   bool explain = false;         // --explain: say why each edit / value is what it is
   std::string format = "text";  // --format: verify text/json/sarif/github, status, diff (cli.cc)

@@ -22,9 +22,9 @@ const std::vector<std::string> kDeclaredKeys = {"path", "callee", "reads-keys", 
                                                 "source"};
 const std::vector<std::string> kSpaceKeys = {"kernel", "dims", "ignore", "max_new", "constraints"};
 const std::vector<std::string> kRuleKeys = {
-    "id",           "description", "files",   "query",  "replace",   "with",
-    "delete",       "append-to",   "entries", "expect", "done-when", "preconditions",
-    "also-matches", "upstream",    "retune",  "pin",     "pattern", "inside", "where"};
+    "id",        "description", "files",   "query",     "replace",       "with",         "delete",
+    "append-to", "entries",     "expect",  "done-when", "preconditions", "also-matches", "upstream",
+    "retune",    "pin",         "pattern", "inside",    "where"};
 const std::vector<std::string> kPreconditionKeys = {"name", "files", "present", "absent",
                                                     "required"};
 

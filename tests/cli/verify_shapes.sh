@@ -260,7 +260,7 @@ for shape in mode-change rename; do
   want="$shape.diff:$(grep -n '^diff --git ' "$shape.diff" | head -n 1 | cut -d: -f1):1: error: drift: for $at, the patch $what: muhpatch never makes such a change; next: $refresh > $shape.diff
 verify: drift: $shape.diff makes a change muhpatch never makes; next: $refresh > $shape.diff"
   for which in fwd rev; do
-    got=$(if [[ $which == fwd ]]; then cat err_fwd.txt; else cat err_rev.txt; fi | grep -v ': note: \|^note: ')
+    got=$(if [[ $which == fwd ]]; then cat err_fwd.txt; else cat err_rev.txt; fi | grep -v ': note: \|^note: \|^muhpatch: [0-9]* rules: ')
     code=$v_fwd
     w=$want
     [[ $which == rev ]] && code=$v_rev && w=${want//rules.yaml pristine/rules.yaml applied}
