@@ -273,11 +273,11 @@ class Moe:
         c2 = torch.full((M, MOE_TOPK, MOE_H), float("nan"), device="cuda", dtype=torch.bfloat16)
         act = d["act"]
 
+        run = self.ns.get("launch") or (lambda *a: moe_launch(self.ns, *a))
+
         def both(i):
-            moe_launch(self.ns, cfg, d["x"], self.w1, c1, d["topk_w"], d["topk_ids"], aligned,
-                       False, MOE_TOPK)
-            moe_launch(self.ns, cfg, act, self.w2, c2, d["topk_w"], d["topk_ids"], aligned,
-                       True, 1)
+            run(cfg, d["x"], self.w1, c1, d["topk_w"], d["topk_ids"], aligned, False, MOE_TOPK)
+            run(cfg, act, self.w2, c2, d["topk_w"], d["topk_ids"], aligned, True, 1)
 
         both(0)
         torch.cuda.synchronize()
@@ -448,9 +448,76 @@ def run_prefix(args, out):
                 log("prefix %s cap %s seqs %d: %s" % (var, row["capability"], n, row["status"]))
 
 
+# --------------------------------------------------------------------------
+# The owner's probe: get_default_config's BLOCK_SIZE_M tiers, measured
+
+# Each tier knob of rules/bi100.yaml with the token counts whose M * top 8
+# falls in the tier (vLLM 0.6.3's bounds 64 and 1024 on numel); a candidate's
+# time is the sum over them.
+PROBE_TIERS = {"moe_block_m_for_numel(64)": [1, 4, 8],
+               "moe_block_m_for_numel(1024)": [16, 64, 128],
+               "moe_block_m_large_tier": [256, 1024, 4096, 16384]}
+PROBE_BLOCK_M = [16, 32, 64, 128, 256]
+
+
+def run_probe(args, out):
+    """Times each candidate BLOCK_SIZE_M of each tier with the rest of the
+    config as the staged variant's get_default_config gives it, and writes a
+    muhpatch-probe/1 measurement file (knobs rows) that `--measurements`
+    reads. --backend triton runs the tree's Triton kernel (any NVIDIA GPU);
+    --backend tree calls the installed vllm's invoke_fused_moe_kernel, which
+    on the BI-V100 is the ixformer op the fork dispatches to."""
+    import torch
+    shipped = os.path.join(args.tree, "shipped", MOE)
+    ns = tree_kernels.load_functions(shipped, ["fused_moe_kernel"])
+    if args.backend == "tree":
+        from vllm.model_executor.layers.fused_moe import fused_moe as fm  # the card's vllm
+        import triton.language as tl
+
+        def launch(cfg, A, B, C, topk_w, topk_ids, aligned, mul_weight, top_k):
+            fm.invoke_fused_moe_kernel(A, B, C, None, None, topk_w, topk_ids, *aligned,
+                                       mul_weight, top_k, cfg, compute_type=tl.bfloat16,
+                                       use_fp8_w8a8=False, use_int8_w8a16=False)
+        ns = dict(ns, launch=launch)
+    variant = os.path.join(args.tree, args.variant, MOE)
+    f = tree_kernels.load_functions(variant, ["get_default_config"])
+    moe = Moe(torch, ns)
+    rows = []
+    for knob, Ms in PROBE_TIERS.items():
+        for bm in PROBE_BLOCK_M:
+            total, status, reason = 0.0, "ok", ""
+            for M in Ms:
+                cfg = dict(f["get_default_config"](M, MOE_E, MOE_I, MOE_H, MOE_TOPK, None, False))
+                cfg["BLOCK_SIZE_M"] = bm
+                try:
+                    errs, ts = moe.run(cfg, M, check=True)
+                except Exception as ex:  # noqa: BLE001 - recorded per candidate
+                    status, reason = "error", "%s: %s" % (type(ex).__name__, str(ex)[:120])
+                    break
+                if not all(e == e and e < MOE_TOL for e in errs):
+                    status, reason = "wrong", "relative error %.3g at M %d" % (max(errs), M)
+                    break
+                total += statistics.median(ts)
+            row = [knob, {}, bm, status, round(total, 2) if status == "ok" else 0,
+                   reason or "sum over M = %s" % ", ".join(map(str, Ms))]
+            rows.append(row)
+            out.write(json.dumps({"part": "probe", "row": row}) + "\n")
+            out.flush()
+            log("probe %s BM%d: %s %.1f" % (knob, bm, status, total))
+    doc = {"format": "muhpatch-probe/1", "device": torch.cuda.get_device_name(0),
+           "columns": {"knobs": ["knob", "point", "value", "status", "us", "reason"]},
+           "knobs": rows}
+    with open(os.path.join(args.out, "moe-block-m.json"), "w") as fh:
+        json.dump(doc, fh, indent=1)
+        fh.write("\n")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("part", choices=["attention", "moe", "prefix"])
+    ap.add_argument("part", choices=["attention", "moe", "prefix", "probe"])
+    ap.add_argument("--backend", choices=["triton", "tree"], default="triton",
+                    help="probe: the tree's Triton kernel, or the installed vllm's launch")
+    ap.add_argument("--variant", default="h200", help="probe: whose get_default_config")
     ap.add_argument("--tree", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 4) - 2))
@@ -466,7 +533,8 @@ def main():
                    "versions": {"torch": torch.__version__, "triton": triton.__version__,
                                 "cuda": torch.version.cuda}}, f)
     with open(os.path.join(args.out, args.part + ".jsonl"), "a") as out:
-        {"attention": run_attention, "moe": run_moe, "prefix": run_prefix}[args.part](args, out)
+        {"attention": run_attention, "moe": run_moe, "prefix": run_prefix,
+         "probe": run_probe}[args.part](args, out)
 
 
 if __name__ == "__main__":
