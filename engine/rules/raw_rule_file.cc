@@ -19,7 +19,7 @@ const std::vector<std::string> kDeclaredKeys = {"path", "callee", "reads-keys", 
 const std::vector<std::string> kRuleKeys = {
     "id",        "description", "files",   "query",     "replace",       "with",         "delete",
     "append-to", "entries",     "expect",  "done-when", "preconditions", "also-matches", "upstream",
-    "retune",    "pin",         "pattern", "inside",    "where"};
+    "retune",    "pin",         "pattern", "inside",    "where",         "value-of"};
 const std::vector<std::string> kPreconditionKeys = {"name", "files", "present", "absent",
                                                     "required"};
 
@@ -149,6 +149,8 @@ RawRule ReadRule(YamlReader* l, const YAML::Node& node) {
       l->Scalar(kv.first, kv.second, &r.retune);
     else if (k == "pin")
       ReadPin(l, kv.first, kv.second, &r);
+    else if (k == "value-of")
+      ReadValueOf(l, kv.first, kv.second, &r.value_of);
     else if (k == "pattern") {
       l->ScalarList(kv.first, kv.second, &r.patterns);
       r.pattern.present = true;
