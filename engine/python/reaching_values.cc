@@ -157,7 +157,12 @@ class Walker {
     if (ts_node_is_null(right)) return;
     TSNode value = right;
     while (Is(value, "assignment")) value = Field(value, "right");
-    if (IsVariable(left)) {
+    if (IsVariable(left) && q_.key.empty()) {
+      s->defs = {value};
+    } else if (IsVariable(left)) {
+      DictAssigned(a, value, s);
+    } else if (!q_.key.empty() && Is(left, "subscript") && IsVariable(Field(left, "value")) &&
+               IsKey(Field(left, "subscript"))) {
       s->defs = {value};
     } else if (Is(left, "pattern_list") || Is(left, "tuple_pattern") || Is(left, "list_pattern")) {
       for (uint32_t i = 0; i < ts_node_named_child_count(left); ++i) {
@@ -166,6 +171,31 @@ class Walker {
                                q_.variable, Text(right)));
         s->defs = {};
       }
+    }
+  }
+
+  // Whether `n` is the string literal of the question's key.
+  bool IsKey(TSNode n) const {
+    if (ts_node_is_null(n) || !Is(n, "string")) return false;
+    std::string_view t = Text(n);
+    if (t.size() < 2 || (t.front() != '\'' && t.front() != '"') || t.back() != t.front())
+      return false;
+    return t.substr(1, t.size() - 2) == q_.key;
+  }
+
+  // `D = {...}`: the key's entry is the value; a dict without it has none,
+  // and anything else builds the dict at run time.
+  void DictAssigned(TSNode a, TSNode value, State* s) {
+    s->defs = {};
+    TSNode dict = Unwrapped(value);
+    if (!Is(dict, "dictionary")) {
+      Problem(a, fmt::format("{} is built by `{}`: no '{}' entry to rewrite", q_.variable,
+                             Text(value), q_.key));
+      return;
+    }
+    for (uint32_t i = 0; i < ts_node_named_child_count(dict); ++i) {
+      TSNode pair = ts_node_named_child(dict, i);
+      if (Is(pair, "pair") && IsKey(Field(pair, "key"))) s->defs = {Field(pair, "value")};
     }
   }
 
@@ -301,6 +331,7 @@ ReachingValues FindReachingValues(const SyntaxTree& tree, const ValueQuestion& q
   out.condition_true = core_true;
   std::string path =
       fmt::format("where `{}` is {}", q.condition_as_written, q.holds ? "true" : "false");
+  std::string knob = q.key.empty() ? q.variable : fmt::format("{}['{}']", q.variable, q.key);
   std::vector<TSNode> functions;
   Functions(tree, tree.Root(), q.function, &functions);
   if (functions.empty()) {
@@ -339,9 +370,9 @@ ReachingValues FindReachingValues(const SyntaxTree& tree, const ValueQuestion& q
       out.problem = here.read_at_ ? fmt::format(
                                         "{} is read here, but assigned nowhere before "
                                         "on the path {} in {}",
-                                        q.variable, path, q.function)
-                                  : fmt::format("{} is assigned nowhere on the path {} in {}",
-                                                q.variable, path, q.function);
+                                        knob, path, q.function)
+                                  : fmt::format("{} is assigned nowhere on the path {} in {}", knob,
+                                                path, q.function);
       out.problem_at = here.read_at_ ? *here.read_at_ : ts_node_start_byte(fn);
     }
     for (TSNode l : leaves) {

@@ -1,5 +1,5 @@
 // What a rule's `value-of:` names (muhpatch-rules(5)): the values a variable
-// may hold where a function first reads it, on the path where a condition
+// (or one key of a dict) may hold where a function first reads it, on the path where a condition
 // is false (or true). Every assignment that reaches that read on that path
 // counts, whatever the syntax: `V = A if C else B`, `if C:`/`else:` blocks,
 // `elif` chains, `if not C:`, nested blocks. Branches on other conditions
@@ -19,6 +19,9 @@ namespace muh {
 struct ValueQuestion {
   std::string function;  // the `def` to look in, by name (every one of that name)
   std::string variable;
+  // Non-empty: the value of this key of the dict `variable` holds, from
+  // `variable = {'KEY': VALUE, ...}` or `variable['KEY'] = VALUE`.
+  std::string key;
   BranchCondition condition;
   std::string condition_as_written;  // for messages
   bool holds = false;                // the path where `condition`, as written, is true

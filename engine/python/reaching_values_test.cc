@@ -10,13 +10,15 @@ namespace {
 // each as its text, `~` marking one shared with the other path; or the
 // problem.
 std::string Below(const std::string& body, const std::string& condition = "cap(80)",
-                  bool holds = false, const std::string& variable = "BLOCK") {
+                  bool holds = false, const std::string& variable = "BLOCK",
+                  const std::string& key = "") {
   std::string source = "def f(x):\n" + body;
   PythonParser parser;
   SyntaxTree tree = parser.Parse(source);
   ValueQuestion q;
   q.function = "f";
   q.variable = variable;
+  q.key = key;
   std::size_t at = 0;
   std::string error;
   q.condition = *ParseBranchCondition(condition, &at, &error);
@@ -79,6 +81,21 @@ TEST_CASE("a rule that cannot be answered says why") {
         "problem: BLOCK is unpacked from `64, 4`: no value of its own to rewrite");
   CHECK(Below("    if cap(80):\n        BLOCK = 128\n    run(BLOCK)\n", "cap(80)", false, "N")
             .rfind("problem:", 0) == 0);
+}
+
+TEST_CASE("a dict's key: its entry in a dict literal, or a write to the key") {
+  CHECK(Below("    if cap(80):\n        cfg = {'M': 128, 'N': 64}\n    else:\n"
+              "        cfg = {'M': 32, 'N': 16}\n    run(**cfg)\n",
+              "cap(80)", false, "cfg", "M") == "32");
+  CHECK(Below("    cfg = {'M': 128}\n    if not cap(80):\n        cfg[\"M\"] = 16\n    run(cfg)\n",
+              "cap(80)", false, "cfg", "M") == "16");
+  CHECK(Below("    cfg = {'M': 128}\n    if not cap(80):\n        cfg = load()\n    run(cfg)\n",
+              "cap(80)", false, "cfg",
+              "M") == "problem: cfg is built by `load()`: no 'M' entry to rewrite");
+  CHECK(
+      Below("    x = cap(80)\n    cfg = {'N': 1}\n    run(cfg)\n", "cap(80)", false, "cfg", "M") ==
+      "problem: cfg['M'] is read here, but assigned nowhere before on the path where `cap(80)` "
+      "is false in f");
 }
 
 TEST_CASE("the rewrite that changes a shared value on one path only") {

@@ -4,7 +4,7 @@ namespace muh {
 
 namespace {
 
-const std::vector<std::string> kValueOfKeys = {"name", "in", "when-false", "when-true"};
+const std::vector<std::string> kValueOfKeys = {"name", "key", "in", "when-false", "when-true"};
 
 }  // namespace
 
@@ -21,6 +21,7 @@ void ReadValueOf(YamlReader* l, const YAML::Node& key, const YAML::Node& node, R
   for (const auto& kv : node) {
     std::string k = kv.first.as<std::string>();
     RawScalar* into = k == "name"         ? &out->name
+                      : k == "key"        ? &out->key
                       : k == "in"         ? &out->in
                       : k == "when-false" ? &out->when_false
                       : k == "when-true"  ? &out->when_true

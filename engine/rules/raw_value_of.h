@@ -6,6 +6,7 @@
 //     in: context_attention_fwd
 //     when-false: current_platform.has_device_capability(80)
 //
+// `key: K` names one key of the dict `name` instead.
 // Step 1 of loading (raw_rule_file.h): shape only; rule_value_of.h checks it.
 #pragma once
 
@@ -17,7 +18,7 @@ struct RawValueOf {
   bool present = false;
   YAML::Mark key_mark;  // of `value-of`
   YAML::Mark mark;      // of its mapping
-  RawScalar name, in, when_false, when_true;
+  RawScalar name, key, in, when_false, when_true;
 };
 
 // Reads `node`, the value of the `value-of` key `key`.

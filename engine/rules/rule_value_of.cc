@@ -35,6 +35,12 @@ std::optional<RuleValueOf> CheckValueOf(const RawValueOf& v, YamlReader* reader)
   };
   name(v.name, "name", "the variable whose value the rule rewrites", &out.question.variable);
   name(v.in, "in", "the function that reads it", &out.question.function);
+  if (v.key.present) {
+    if (v.key.value.empty() || v.key.value.find_first_of("'\"\\\n") != std::string::npos)
+      reader->Error(v.key.mark, "'key' is a dict key as its string holds it, without quotes");
+    else
+      out.question.key = v.key.value;
+  }
   if (v.when_false.present == v.when_true.present) {
     reader->Error(v.when_true.present ? v.when_true.key_mark : v.mark,
                   "'value-of' needs one of 'when-false' or 'when-true': the condition whose path "
@@ -56,12 +62,21 @@ std::optional<RuleValueOf> CheckValueOf(const RawValueOf& v, YamlReader* reader)
     }
   }
   if (reader->errors_->size() != errors_before) return std::nullopt;
+  // Every assignment of the knob in the function, whatever the path.
+  const std::string& var = out.question.variable;
+  const std::string& key = out.question.key;
+  std::string target = std::string("$") + kValueOfTarget;
+  std::vector<std::string> alternatives = {var + " = " + target};
+  if (!key.empty()) {
+    alternatives = {var + " = {'" + key + "': " + target + "}",
+                    var + "['" + key + "'] = " + target};
+  }
   CodePattern p;
-  p.pattern = out.question.variable + " = $" + kValueOfTarget;
   p.inside = "def " + out.question.function + "($$$):\n    $$$";
   CompiledPattern compiled;
   CodePatternError e;
-  if (!CompileCodePattern(p, &compiled, &e, kValueOfTarget)) {
+  std::size_t failing = 0;
+  if (!CompileCodePatterns(alternatives, p, &compiled, &e, &failing, kValueOfTarget)) {
     reader->Error(v.key_mark, "'value-of' compiles to no query: " + e.message);
     return std::nullopt;
   }

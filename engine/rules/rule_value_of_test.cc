@@ -42,6 +42,20 @@ TEST_CASE("a value-of rule loads: its question, the value as its target, any num
   CHECK(r.query->HasCapture("value"));
 }
 
+TEST_CASE("value-of a dict's key: its query finds the entry and writes to the key") {
+  RuleSet set;
+  CHECK(Errors("    value-of:\n      name: config\n      key: BLOCK_SIZE_M\n      in: fwd\n"
+               "      when-true: small\n    with: \"{{size}}\"\n",
+               &set) == "");
+  REQUIRE(set.rules.size() == 1);
+  REQUIRE(set.rules[0].value_of);
+  CHECK(set.rules[0].value_of->key == "BLOCK_SIZE_M");
+  CHECK(set.rules[0].value_of->holds);
+  CHECK(Errors("    value-of:\n      name: config\n      key: \"'M'\"\n      in: fwd\n"
+               "      when-true: small\n    with: \"1\"\n") ==
+        "r.yaml:9:12: error: 'key' is a dict key as its string holds it, without quotes\n");
+}
+
 TEST_CASE("value-of errors are located in the rule file") {
   CHECK(Errors("    value-of: BLOCK\n    with: \"1\"\n") ==
         "r.yaml:7:15: error: 'value-of' must be a mapping: {name: VARIABLE, in: FUNCTION, "
