@@ -6,6 +6,8 @@
 #include <optional>
 #include <string_view>
 
+#include "engine/python/assigned_values.h"
+
 namespace muh {
 
 namespace {
@@ -379,6 +381,15 @@ ReachingValues FindReachingValues(const SyntaxTree& tree, const ValueQuestion& q
       ReachingValue v;
       v.begin = ts_node_start_byte(l);
       v.end = ts_node_end_byte(l);
+      // A call that reads no names (`get_max_shared_memory_bytes()`) is
+      // still computed at run time; RunTimeInputs names the others' inputs.
+      if (Is(l, "call") && !RunTimeInputs(tree, v.begin, v.end)) {
+        out.problem = fmt::format("{} is computed by `{}`: no literal to rewrite", knob,
+                                  tree.bytes().substr(v.begin, v.end - v.begin));
+        out.problem_at = v.begin;
+        out.values.clear();
+        return out;
+      }
       v.text = std::string(tree.bytes().substr(v.begin, v.end - v.begin));
       v.shared =
           std::any_of(other.begin(), other.end(), [&](TSNode o) { return ts_node_eq(o, l); });

@@ -71,6 +71,12 @@ TEST_CASE("a conditional expression on another condition is one value, computed"
         "64 if smem >= 65536 else 32");
 }
 
+TEST_CASE("a call that reads no names is computed too") {
+  CHECK(Below("    if cap(80):\n        BLOCK = 128\n    else:\n        BLOCK = smem_block()\n"
+              "    run(BLOCK)\n") ==
+        "problem: BLOCK is computed by `smem_block()`: no literal to rewrite");
+}
+
 TEST_CASE("a rule that cannot be answered says why") {
   CHECK(Below("    BLOCK = 64\n    run(BLOCK)\n") ==
         "problem: `cap(80)` is tested nowhere in f: no path where `cap(80)` is false");
