@@ -28,6 +28,12 @@
 namespace muh {
 namespace plan {
 
+// For a `value-of` site (RuleMatches) whose value is shared with the other
+// path: the code that gives `value` on the rule's path and keeps `kept` on
+// the other; else `value`.
+std::string OnRulePathOnly(const QueryMatch& match, const std::string& kept,
+                           const std::string& value);
+
 // Freeing a tree walks all its nodes: free them on the workers.
 void FreeTrees(std::map<std::string, std::unique_ptr<SyntaxTree>>* trees);
 
@@ -66,6 +72,11 @@ class Planner {
   // A rule its precondition skipped: the sites its query finds, unplanned.
   void RecordSkippedSites(const Rule& rule, RuleOutcome* outcome);
   void PlanRule(const Rule& rule);
+  // The rule's sites in `path`: its query's matches, or its `value-of`
+  // question's values (rule_planner_value_of.cc), whose problem, when it
+  // has no answer, fails `outcome` with an error (unless null).
+  std::vector<QueryMatch> RuleMatches(const Rule& rule, const std::string& path,
+                                      RuleOutcome* outcome);
   // The error for a rule that found no site in `file`, saying why.
   Diagnostic FoundNothing(const Rule& rule, const SourceText& file, std::string msg);
   // For a rule whose pattern names its knob's variable: what the variable

@@ -153,6 +153,7 @@ void Planner::PlanMatch(const Rule& rule, const SourceText& file, const QueryMat
                           rules_.path, rule.pin->loc.line, rule.pin->reason, site.model) +
               why;
       }
+      if (rule.value_of) text = DropEqualBranches(OnRulePathOnly(match, target->text, text));
       site.wanted = text;
       site.ours = WrittenByMuhpatch(file, target->begin, target->end);
       if (rule.upstream) {

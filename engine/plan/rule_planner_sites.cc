@@ -75,7 +75,7 @@ void Planner::RecordSkippedSites(const Rule& rule, RuleOutcome* outcome) {
   // rule deletes, site_liveness.h, is not this rule's to change).
   for (const std::string& path : Scope(rule.files)) {
     const SourceText& file = files_.at(path);
-    for (const QueryMatch& m : rule.query->Run(*SyntaxTreeOf(path))) {
+    for (const QueryMatch& m : RuleMatches(rule, path, nullptr)) {
       const Capture* target = m.Find(rule.target);
       if (target == nullptr) continue;
       Position at = file.PositionOf(target->begin);
@@ -192,7 +192,8 @@ void Planner::PlanRule(const Rule& rule) {
   for (const std::string& path : paths) {
     if (outcome.status == RuleStatus::kNoValue) break;
     const SourceText& file = files_.at(path);
-    std::vector<QueryMatch> matches = rule.query->Run(*SyntaxTreeOf(path));
+    std::vector<QueryMatch> matches = RuleMatches(rule, path, &outcome);
+    if (rule.value_of && matches.empty()) continue;  // RuleMatches said why
     int n = static_cast<int>(matches.size());
     outcome.sites += n;
     auto expected = [&](int count) { return count >= rule.expect && count <= rule.expect_max; };

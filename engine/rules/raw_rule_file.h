@@ -12,6 +12,7 @@
 #include "engine/base/diagnostic.h"
 #include "engine/model/value_source.h"
 #include "engine/model/workload.h"
+#include "engine/rules/raw_value_of.h"
 #include "engine/rules/rule.h"
 #include "engine/rules/yaml_reader.h"
 
@@ -49,6 +50,7 @@ struct RawRule {
   std::vector<RawScalar> also_matches;
   RawScalar files_key;
   std::vector<RawPrecondition> preconditions;
+  RawValueOf value_of;
 };
 
 // One `workload:` entry as written, for the model to check and apply.

@@ -11,6 +11,7 @@
 
 #include "engine/liveness/liveness_types.h"
 #include "engine/model/value_source.h"
+#include "engine/python/reaching_values.h"
 #include "engine/query/query.h"
 #include "engine/rules/template.h"
 
@@ -58,6 +59,10 @@ struct Rule {
   // then says what the variable holds now.
   std::string knob;
   std::string knob_shape;
+  // `value-of:` the rule's sites are the values this question finds
+  // (reaching_values.h), not `query`'s matches; `query` finds every
+  // assignment of the variable in the function.
+  std::optional<ValueQuestion> value_of;
   ActionKind action = ActionKind::kReplace;
   std::string target;   // capture name, without '@'
   Template with;        // kReplace

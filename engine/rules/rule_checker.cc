@@ -10,10 +10,14 @@
 #include "engine/query/query_cache.h"
 #include "engine/rules/combined_values.h"
 #include "engine/rules/rule_pattern.h"
+#include "engine/rules/rule_value_of.h"
 
 namespace muh {
 
 namespace {
+
+// A `value-of` rule without `expect:` takes every value its question finds.
+constexpr int kManySites = 1000;
 
 class Checker {
  public:
@@ -30,6 +34,17 @@ class Checker {
       return nullptr;
     }
     return q;
+  }
+
+  // The query that stands for a `value-of` rule (rule_value_of.h); the
+  // rule's sites are every value the question finds, however many.
+  std::shared_ptr<const Query> CompileValueOf(const RawRule& r, Rule* rule) {
+    std::optional<RuleValueOf> v = CheckValueOf(r.value_of, &l_);
+    if (!v) return nullptr;
+    rule->value_of = v->question;
+    rule->expect_max = kManySites;
+    QueryError qe;
+    return queries_->Get(v->query, &qe);
   }
 
   // The query a rule's code pattern compiles to (rule_pattern.h).
@@ -144,7 +159,11 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
   for (const RawScalar& f : r.also_matches) {
     if (CheckPath(f)) rule.also_matches.push_back(f.value);
   }
-  if (r.pattern.present && r.query.present) {
+  if (r.value_of.present && (r.pattern.present || r.query.present)) {
+    l_.Error(r.value_of.key_mark, "a rule has one of 'value-of', 'pattern' or 'query'");
+  } else if (r.value_of.present) {
+    rule.query = CompileValueOf(r, &rule);
+  } else if (r.pattern.present && r.query.present) {
     l_.Error(r.pattern.key_mark, "a rule has a 'pattern' or a 'query', not both");
   } else if (r.pattern.present) {
     rule.query = CompilePattern(r, &rule);
@@ -162,15 +181,19 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
   // With no action key, a misspelled one was reported with its suggestion;
   // nothing else about the action is said (no "'with' only goes with ...").
   bool action_unknown = actions == 0 && (meant("replace") || meant("delete") || meant("append-to"));
-  if (actions != 1 && !action_unknown) {
+  if (r.value_of.present && actions != 0) {
+    l_.Error(r.mark,
+             "a 'value-of' rule replaces the value it names: no 'replace', 'delete' or "
+             "'append-to'");
+  } else if (actions != 1 && !action_unknown && !r.value_of.present) {
     l_.Error(r.mark, fmt::format("rule '{}' needs exactly one of 'replace', 'delete', 'append-to'",
                                  rule.id));
   }
   const RawScalar* target = r.replace.present ? &r.replace : r.del.present ? &r.del : &r.append_to;
-  rule.action = r.replace.present ? ActionKind::kReplace
-                : r.del.present   ? ActionKind::kDeleteLines
-                                  : ActionKind::kAppendEntries;
-  std::string target_name = target->value;
+  rule.action = r.replace.present || r.value_of.present ? ActionKind::kReplace
+                : r.del.present                         ? ActionKind::kDeleteLines
+                                                        : ActionKind::kAppendEntries;
+  std::string target_name = r.value_of.present ? kValueOfTarget : target->value;
   if (!target_name.empty() && target_name.front() == '@') target_name.erase(0, 1);
   rule.target = target_name;
   const char* target_key = r.replace.present ? "replace" : r.del.present ? "delete" : "append-to";
@@ -178,7 +201,9 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
     CaptureExists(*rule.query, target_name, target->mark, target_key);
   if (rule.action == ActionKind::kReplace) {
     if (!r.with.present) {
-      l_.Error(r.replace.key_mark, fmt::format("rule '{}' has 'replace' but no 'with'", rule.id));
+      l_.Error(r.value_of.present ? r.value_of.key_mark : r.replace.key_mark,
+               fmt::format("rule '{}' has '{}' but no 'with'", rule.id,
+                           r.value_of.present ? "value-of" : "replace"));
     } else {
       std::string err;
       std::size_t off = 0;

@@ -3,11 +3,24 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 
 #include "engine/base/edit_distance.h"
 
 namespace muh {
+
+std::string PythonLiteral(const std::string& yaml_scalar) {
+  if (yaml_scalar == "true" || yaml_scalar == "True") return "True";
+  if (yaml_scalar == "false" || yaml_scalar == "False") return "False";
+  bool numeric = !yaml_scalar.empty();
+  for (std::size_t i = 0; i < yaml_scalar.size(); ++i) {
+    char c = yaml_scalar[i];
+    bool sign = i == 0 && c == '-';
+    if (!sign && !std::isdigit(static_cast<unsigned char>(c)) && c != '.') numeric = false;
+  }
+  return numeric ? yaml_scalar : "\"" + yaml_scalar + "\"";
+}
 
 void YamlReader::Error(const YAML::Mark& m, const std::string& msg) {
   errors_->push_back(MakeError(path_, m.line + 1, m.column + 1, msg));

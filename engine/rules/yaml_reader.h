@@ -23,6 +23,10 @@ struct RawScalar {
   YAML::Mark key_mark;  // of the key
 };
 
+// A YAML scalar as Python source: true/false as True/False, a number as
+// written, anything else as a double-quoted string.
+std::string PythonLiteral(const std::string& yaml_scalar);
+
 // Reports located errors about one YAML file into `errors`.
 class YamlReader {
  public:

@@ -4,7 +4,7 @@
 # muhpatch(1) has the sections a man page needs and names every command
 # `muhpatch --help` lists and every option `--help` and `muhpatch help
 # COMMAND` show; muhpatch-rules(5) names every key the rule loader accepts
-# (the key lists of engine/rules/raw_rule_file.cc), every hardware fact,
+# (the key lists of engine/rules/raw_*.cc), every hardware fact,
 # workload entry and quantity `muhpatch model` prints, and every model
 # function.
 #
@@ -55,11 +55,12 @@ for code in $(grep -oE 'kExit[A-Za-z]+ = [0-9]+' "$repo/engine/base/exit_codes.h
 done
 ok "EXIT STATUS lists every code of exit_codes.h"
 
-# The rule loader's keys, read from its source
-# (the kXxxKeys lists, and the lists given to CheckKeys inline).
+# The rule loader's keys, read from its source: step 1's files
+# (engine/rules/raw_*.cc), their kXxxKeys lists and the lists given to
+# CheckKeys inline.
 keys=$({
-  sed -n '/^const std::vector<std::string> k[A-Za-z]*Keys = {/,/};/p' "$repo/engine/rules/raw_rule_file.cc"
-  grep -oE 'CheckKeys\([^,]*, \{[^}]*\}' "$repo/engine/rules/raw_rule_file.cc"
+  sed -n '/^const std::vector<std::string> k[A-Za-z]*Keys = {/,/};/p' "$repo"/engine/rules/raw_*.cc
+  grep -ohE 'CheckKeys\([^,]*, \{[^}]*\}' "$repo"/engine/rules/raw_*.cc
 } | grep -oE '"[a-z_-]+"' | tr -d '"' | sort -u)
 [[ $(wc -l <<<"$keys") -ge 25 ]] || fail "could not read the rule loader's keys"
 for k in $keys; do

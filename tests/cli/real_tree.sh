@@ -275,11 +275,14 @@ for f in sys.argv[4:]:
 PY
 ok "crlf: its patch is the LF patch with CRLF hunk lines; the patched files stay CRLF"
 
-# A dead site multiplied: NUM_WARPS = 8 written twice in context_attention_fwd
-# (prefix_prefill is dead on the served platform). The query still matches
-# once, but the copy overwrites the site the rule manages: the rule fails in
-# status and diff (exit 6) and verify reports it (exit 1), with or without
-# the committed patch.
+# NUM_WARPS = 8 written twice in context_attention_fwd (prefix_prefill is
+# dead on the served platform). The rule names its knob by what it is
+# (value-of: the value NUM_WARPS holds where the launch reads it, below
+# SM80), so its site is the second write, the one that runs; the first is
+# overwritten and no site. No rule fails: status shows the site at the
+# copy's line, dead as before, diff exits 0 and the committed patch still
+# verifies clean. (A query that matches the overwritten write is caught as a
+# site multiplied: evolution/site_multiplied.)
 cp -a lf twice && chmod -R u+w twice
 python3 - twice/vllm/attention/ops/prefix_prefill.py <<'PY' || fail "could not write NUM_WARPS twice"
 import sys
@@ -290,29 +293,20 @@ assert src.count(line) == 1, 'NUM_WARPS = 8 is not written once'
 open(path, 'w', encoding='utf-8').write(src.replace(line, line + line))
 PY
 copy_line=$(grep -n '^        NUM_WARPS = 8$' twice/vllm/attention/ops/prefix_prefill.py | sed -n '2s/:.*//p')
-site_line=$((copy_line - 1))
-want="twice/vllm/attention/ops/prefix_prefill.py:$copy_line:9: error: rule 'prefix-prefill-num-warps': its knob is written again at line $copy_line, which no rule's query matches, and that write overwrites the rule's site at line $site_line before anything reads it: the site multiplied (make the query match the write that runs, or remove the other)"
 set +e
 "$muhpatch" status rules.yaml twice >twice.status 2>/dev/null
 code=$?
 set -e
-[[ $code -eq 6 ]] || fail "NUM_WARPS twice: status exited $code, expected 6"
-grep -q "^prefix-prefill-num-warps  *vllm/attention/ops/prefix_prefill.py:$copy_line .* failing: rule 'prefix-prefill-num-warps': its knob is written again at line $copy_line" twice.status ||
-  { cat twice.status >&2; fail "NUM_WARPS twice: status has no failing row for the rule"; }
+[[ $code -eq 0 ]] || { cat twice.status >&2; fail "NUM_WARPS twice: status exited $code, expected 0"; }
+grep -q "^prefix-prefill-num-warps  *vllm/attention/ops/prefix_prefill.py:$copy_line .* dead" twice.status ||
+  { cat twice.status >&2; fail "NUM_WARPS twice: status has no dead row at the copy's line $copy_line"; }
 [[ $(grep -c '^prefix-prefill-num-warps ' twice.status) -eq 1 ]] || fail "NUM_WARPS twice: more than one row"
 set +e
 "$muhpatch" diff rules.yaml twice >/dev/null 2>twice.diff.err
 code=$?
+"$muhpatch" verify rules.yaml twice --patch lf.diff >/dev/null 2>twice.verify.err
+vcode=$?
 set -e
-[[ $code -eq 6 ]] || fail "NUM_WARPS twice: diff exited $code, expected 6"
-[[ $(head -1 twice.diff.err) == "$want" ]] || { cat twice.diff.err >&2; fail "NUM_WARPS twice: diff does not say where"; }
-for args in "" "--patch lf.diff"; do
-  set +e
-  # shellcheck disable=SC2086
-  "$muhpatch" verify rules.yaml twice $args >/dev/null 2>twice.verify.err
-  code=$?
-  set -e
-  [[ $code -eq 1 ]] || { cat twice.verify.err >&2; fail "NUM_WARPS twice: verify ${args:-(no --patch)} exited $code, expected 1"; }
-  grep -qF "$want; next: muhpatch status rules.yaml twice" twice.verify.err || { cat twice.verify.err >&2; fail "NUM_WARPS twice: verify ${args:-(no --patch)} has no finding"; }
-done
-ok "NUM_WARPS = 8 written twice (a dead site multiplied): status and diff fail the rule at line $copy_line (exit 6), verify reports it (exit 1)"
+[[ $code -eq 0 ]] || { cat twice.diff.err >&2; fail "NUM_WARPS twice: diff exited $code, expected 0"; }
+[[ $vcode -eq 0 ]] || { cat twice.verify.err >&2; fail "NUM_WARPS twice: verify --patch lf.diff exited $vcode, expected 0"; }
+ok "NUM_WARPS = 8 written twice: the rule's site is the write that runs (line $copy_line, dead); status, diff and verify --patch exit 0"

@@ -31,7 +31,7 @@ set +e
 code=$?
 set -e
 [[ $code -eq 6 ]] || fail "a failing rule: exit $code, expected 6"
-grep -q "^prefix-prefill-num-warps .* failing: rule 'prefix-prefill-num-warps' expects 1 match in vllm/attention/ops/prefix_prefill.py, found 0" failing.txt ||
+grep -q "^prefix-prefill-num-warps .* failing: rule 'prefix-prefill-num-warps': NUM_WARPS is read here, but assigned nowhere before" failing.txt ||
   { cat failing.txt >&2; fail "the failing row does not say why"; }
 echo "ok a rule that finds no site: exit 6, its row is 'failing' with the reason"
 

@@ -1,0 +1,54 @@
+#include <doctest/doctest.h>
+
+#include "engine/plan/planner.h"
+#include "engine/rules/rule_loader.h"
+
+namespace muh {
+
+namespace {
+
+// Plans one `value-of` rule (NUM_WARPS in f where cap(80) is false, to 4)
+// on `source`: the new file, or the messages.
+std::string PlanWarps(const std::string& source) {
+  const std::string rules =
+      "version: 1\nrules:\n  - id: warps\n    files: a.py\n    value-of:\n"
+      "      name: NUM_WARPS\n      in: f\n      when-false: cap(80)\n    with: \"4\"\n";
+  RuleSet set;
+  std::vector<Diagnostic> errs;
+  REQUIRE(LoadRules("r.yaml", rules, {}, &set, &errs));
+  std::map<std::string, SourceText> files;
+  files.emplace("a.py", SourceText("a.py", source));
+  PlanResult r = Plan(set, files, {"a.py"});
+  if (r.ok()) return r.new_contents.count("a.py") != 0 ? r.new_contents.at("a.py") : source;
+  std::string out;
+  for (const Diagnostic& d : r.diagnostics) out += d.Format() + "\n";
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("value-of: each value on the path is a site; a shared one changes on this path only") {
+  CHECK(PlanWarps("def f():\n    if cap(80):\n        NUM_WARPS = 8\n    else:\n"
+                  "        NUM_WARPS = 2\n    go(NUM_WARPS)\n") ==
+        "def f():\n    if cap(80):\n        NUM_WARPS = 8\n    else:\n"
+        "        NUM_WARPS = 4\n    go(NUM_WARPS)\n");
+  std::string once = PlanWarps(
+      "def f():\n    B = 1 if (cap(80)) else 2\n    NUM_WARPS = 8\n"
+      "    go(NUM_WARPS)\n");
+  CHECK(once ==
+        "def f():\n    B = 1 if (cap(80)) else 2\n    NUM_WARPS = 8 if cap(80) else 4\n"
+        "    go(NUM_WARPS)\n");
+  CHECK(PlanWarps(once) == once);  // the written conditional is the site's value now
+}
+
+TEST_CASE("value-of: a value computed at run time, or none, fails the rule at the code") {
+  CHECK(PlanWarps("def f(n):\n    if cap(80):\n        NUM_WARPS = 8\n    else:\n"
+                  "        NUM_WARPS = 4 if n > 1 else 2\n    go(NUM_WARPS)\n") ==
+        "a.py:5:21: error: rule 'warps': NUM_WARPS is computed from n: no literal to rewrite "
+        "(it holds `4 if n > 1 else 2`)\n");
+  CHECK(PlanWarps("def f():\n    NUM_WARPS = 8\n    go(NUM_WARPS)\n") ==
+        "a.py:1:1: error: rule 'warps': `cap(80)` is tested nowhere in f: no path where "
+        "`cap(80)` is false\n");
+}
+
+}  // namespace muh

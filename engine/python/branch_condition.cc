@@ -1,0 +1,92 @@
+#include "engine/python/branch_condition.h"
+
+#include <string_view>
+
+namespace muh {
+
+namespace {
+
+bool Is(TSNode n, std::string_view type) { return std::string_view(ts_node_type(n)) == type; }
+
+// `(x)` and `((x))` are `x`.
+TSNode Unwrapped(TSNode n) {
+  while (Is(n, "parenthesized_expression") && ts_node_named_child_count(n) == 1)
+    n = ts_node_named_child(n, 0);
+  return n;
+}
+
+// Parentheses around an atom group nothing: `a and (b)` is `a and b`.
+bool Atom(TSNode n) {
+  for (std::string_view t : {"identifier", "call", "attribute", "subscript", "integer", "float",
+                             "string", "true", "false", "none", "parenthesized_expression"}) {
+    if (Is(n, t)) return true;
+  }
+  return false;
+}
+
+void Tokens(const SyntaxTree& tree, TSNode n, std::string* out) {
+  if (Is(n, "comment")) return;
+  if (Is(n, "parenthesized_expression") && ts_node_named_child_count(n) == 1 &&
+      Atom(ts_node_named_child(n, 0))) {
+    Tokens(tree, ts_node_named_child(n, 0), out);
+    return;
+  }
+  if (ts_node_child_count(n) == 0 || Is(n, "string")) {
+    std::string_view bytes = tree.bytes();
+    if (!out->empty()) *out += ' ';
+    *out += bytes.substr(ts_node_start_byte(n), ts_node_end_byte(n) - ts_node_start_byte(n));
+    return;
+  }
+  for (uint32_t i = 0; i < ts_node_child_count(n); ++i) Tokens(tree, ts_node_child(n, i), out);
+}
+
+}  // namespace
+
+BranchCondition ConditionOf(const SyntaxTree& tree, TSNode n) {
+  BranchCondition c;
+  n = Unwrapped(n);
+  while (Is(n, "not_operator")) {
+    c.negated = !c.negated;
+    n = Unwrapped(ts_node_child_by_field_name(n, "argument", 8));
+  }
+  Tokens(tree, n, &c.canonical);
+  return c;
+}
+
+std::optional<BranchCondition> ParseBranchCondition(std::string_view text, std::size_t* error_at,
+                                                    std::string* error) {
+  PythonParser parser;
+  SyntaxTree tree = parser.Parse(text);
+  if (std::optional<SyntaxProblem> p = tree.FirstProblem()) {
+    // An ERROR over the whole text: Python stopped making sense at its end.
+    std::size_t at = p->offset;
+    if (at == 0) {
+      at = text.size();
+      while (at > 0 && (text[at - 1] == ' ' || text[at - 1] == '\n')) --at;
+    }
+    *error_at = at;
+    *error = p->what + " in the condition (is it Python?)";
+    return std::nullopt;
+  }
+  TSNode module = tree.Root();
+  std::optional<TSNode> expression;
+  for (uint32_t i = 0; i < ts_node_named_child_count(module); ++i) {
+    TSNode s = ts_node_named_child(module, i);
+    if (Is(s, "comment")) continue;
+    if (expression || !Is(s, "expression_statement") || ts_node_named_child_count(s) != 1 ||
+        Is(ts_node_named_child(s, 0), "assignment")) {
+      *error_at = ts_node_start_byte(s);
+      *error = "a condition is one Python expression, such as `current_platform.is_rocm()`";
+      return std::nullopt;
+    }
+    expression = ts_node_named_child(s, 0);
+  }
+  if (!expression) {
+    *error_at = 0;
+    *error = "the condition is empty";
+    return std::nullopt;
+  }
+  return ConditionOf(tree, *expression);
+}
+
+}  // namespace muh

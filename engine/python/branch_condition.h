@@ -1,0 +1,32 @@
+// A condition a rule names (`current_platform.has_device_capability(80)`),
+// matched as code: two spellings are the same condition when they differ
+// only in whitespace, comments or redundant parentheses. A leading `not`
+// is split off, so that `if not C:` is read as the else-branch of `C`.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "engine/python/syntax_tree.h"
+
+namespace muh {
+
+// A condition in canonical form: its tokens, one space apart, with no
+// parentheses that only group the whole or a `not`'s operand.
+struct BranchCondition {
+  std::string canonical;
+  bool negated = false;  // the text was `not C`; `canonical` is C's
+};
+
+// Reads `text`, a Python expression. nullopt, with the byte offset at fault
+// and a message, when it is not one expression.
+std::optional<BranchCondition> ParseBranchCondition(std::string_view text, std::size_t* error_at,
+                                                    std::string* error);
+
+// The canonical form of node `n` of `tree`, its outer `not`s split off the
+// same way.
+BranchCondition ConditionOf(const SyntaxTree& tree, TSNode n);
+
+}  // namespace muh

@@ -1,0 +1,42 @@
+#include "engine/python/branch_condition.h"
+
+#include <doctest/doctest.h>
+
+namespace muh {
+
+namespace {
+
+std::string Canonical(std::string_view text, bool* negated = nullptr) {
+  std::size_t at = 0;
+  std::string error;
+  std::optional<BranchCondition> c = ParseBranchCondition(text, &at, &error);
+  if (!c) return "error at " + std::to_string(at) + ": " + error;
+  if (negated != nullptr) *negated = c->negated;
+  return c->canonical;
+}
+
+}  // namespace
+
+TEST_CASE("spellings that differ in whitespace or outer parentheses are one condition") {
+  CHECK(Canonical("current_platform.has_device_capability(80)") ==
+        Canonical("( current_platform.has_device_capability( 80 ) )"));
+  CHECK(Canonical("a  and (b)") == "a and b");
+  CHECK(Canonical("(a or b) and c") != Canonical("a or b and c"));
+}
+
+TEST_CASE("a leading not is split off, twice is none") {
+  bool negated = false;
+  CHECK(Canonical("not (x.is_rocm())", &negated) == Canonical("x.is_rocm()"));
+  CHECK(negated);
+  CHECK(Canonical("not not x", &negated) == "x");
+  CHECK_FALSE(negated);
+}
+
+TEST_CASE("a condition that is not one expression is refused where it goes wrong") {
+  CHECK(Canonical("x = 1") ==
+        "error at 0: a condition is one Python expression, such as `current_platform.is_rocm()`");
+  CHECK(Canonical("") == "error at 0: the condition is empty");
+  CHECK(Canonical("f(80").rfind("error at", 0) == 0);
+}
+
+}  // namespace muh

@@ -1,0 +1,411 @@
+#include "engine/python/reaching_values.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <optional>
+#include <string_view>
+
+#include "engine/python/assigned_values.h"
+
+namespace muh {
+
+namespace {
+
+enum class Truth { kFalse, kTrue, kUnknown };
+
+bool Is(TSNode n, std::string_view type) { return std::string_view(ts_node_type(n)) == type; }
+
+TSNode Field(TSNode n, const char* name) {
+  return ts_node_child_by_field_name(n, name, static_cast<uint32_t>(std::string_view(name).size()));
+}
+
+bool SameNode(TSNode a, TSNode b) { return !ts_node_is_null(b) && ts_node_eq(a, b); }
+
+TSNode Unwrapped(TSNode n) {
+  while (Is(n, "parenthesized_expression") && ts_node_named_child_count(n) == 1)
+    n = ts_node_named_child(n, 0);
+  return n;
+}
+
+// The values that reach a point: the expressions assigned, by node.
+struct State {
+  bool live = true;
+  std::vector<TSNode> defs;
+};
+
+State Union(const State& a, const State& b) {
+  if (!a.live) return b;
+  if (!b.live) return a;
+  State u = a;
+  for (TSNode d : b.defs) {
+    bool known =
+        std::any_of(u.defs.begin(), u.defs.end(), [&](TSNode e) { return ts_node_eq(d, e); });
+    if (!known) u.defs.push_back(d);
+  }
+  return u;
+}
+
+// One walk of a function's body with the condition assumed one way.
+class Walker {
+ public:
+  Walker(const SyntaxTree& tree, const ValueQuestion& q, bool core_true)
+      : tree_(tree), q_(q), core_true_(core_true) {}
+
+  // The values assigned to the variable that reach its first read (or the
+  // function's end), by node.
+  std::vector<TSNode> Run(TSNode body) {
+    State s;
+    Block(body, &s);
+    if (at_use_) return *at_use_;
+    State end = s;
+    for (const State& r : returned_) end = Union(end, r);
+    return end.live ? end.defs : std::vector<TSNode>{};
+  }
+
+  Truth Eval(TSNode cond) const {
+    cond = Unwrapped(cond);
+    if (Is(cond, "not_operator")) {
+      Truth t = Eval(Field(cond, "argument"));
+      return t == Truth::kUnknown ? t : t == Truth::kTrue ? Truth::kFalse : Truth::kTrue;
+    }
+    if (ConditionOf(tree_, cond).canonical == q_.condition.canonical)
+      return core_true_ ? Truth::kTrue : Truth::kFalse;
+    if (Is(cond, "boolean_operator")) {
+      Truth l = Eval(Field(cond, "left"));
+      Truth r = Eval(Field(cond, "right"));
+      TSNode op = Field(cond, "operator");
+      bool is_and = !ts_node_is_null(op) && std::string_view(ts_node_type(op)) == "and";
+      Truth absorbing = is_and ? Truth::kFalse : Truth::kTrue;
+      if (l == absorbing || r == absorbing) return absorbing;
+      if (l == Truth::kUnknown || r == Truth::kUnknown) return Truth::kUnknown;
+      return l;
+    }
+    return Truth::kUnknown;
+  }
+
+  // The values of `value` on this walk's path: the branch of a conditional
+  // expression on the condition, else the expression itself.
+  void Leaves(TSNode value, std::vector<TSNode>* out) const {
+    TSNode v = Unwrapped(value);
+    if (Is(v, "conditional_expression") && ts_node_named_child_count(v) == 3) {
+      Truth t = Eval(ts_node_named_child(v, 1));
+      if (t != Truth::kUnknown) {
+        Leaves(ts_node_named_child(v, t == Truth::kTrue ? 0 : 2), out);
+        return;
+      }
+    }
+    out->push_back(v);
+  }
+
+  std::string problem_;
+  std::size_t problem_at_ = 0;
+  std::optional<std::size_t> read_at_;  // the use Run's values reach, if read
+
+ private:
+  std::string_view Text(TSNode n) const {
+    return tree_.bytes().substr(ts_node_start_byte(n), ts_node_end_byte(n) - ts_node_start_byte(n));
+  }
+
+  bool IsVariable(TSNode n) const { return Is(n, "identifier") && Text(n) == q_.variable; }
+
+  // Where `n` first reads the variable: a name that is not assigned to,
+  // not a keyword's name and not an attribute's.
+  std::optional<TSNode> Read(TSNode n) const {
+    if (IsVariable(n)) {
+      TSNode parent = ts_node_parent(n);
+      if (ts_node_is_null(parent)) return n;
+      if (Is(parent, "keyword_argument") && SameNode(n, Field(parent, "name"))) return {};
+      if (Is(parent, "attribute") && SameNode(n, Field(parent, "attribute"))) return {};
+      if (Is(parent, "assignment") && SameNode(n, Field(parent, "left"))) return {};
+      return n;
+    }
+    if (Is(n, "function_definition") || Is(n, "class_definition")) return {};
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
+      if (std::optional<TSNode> r = Read(ts_node_named_child(n, i))) return r;
+    }
+    return {};
+  }
+
+  void NoteReads(TSNode n, const State& s) {
+    if (at_use_ || !s.live) return;
+    if (std::optional<TSNode> r = Read(n)) {
+      at_use_ = s.defs;
+      read_at_ = ts_node_start_byte(*r);
+    }
+  }
+
+  void Problem(TSNode at, std::string message) {
+    if (!problem_.empty()) return;
+    problem_ = std::move(message);
+    problem_at_ = ts_node_start_byte(at);
+  }
+
+  void Block(TSNode block, State* s) {
+    for (uint32_t i = 0; i < ts_node_named_child_count(block) && s->live; ++i)
+      Statement(ts_node_named_child(block, i), s);
+  }
+
+  void Assignment(TSNode a, State* s) {
+    TSNode left = Field(a, "left");
+    TSNode right = Field(a, "right");
+    if (!ts_node_is_null(right)) {
+      if (Is(right, "assignment")) {
+        Assignment(right, s);  // `a = b = 1`: b first
+      } else {
+        NoteReads(right, *s);
+      }
+    }
+    if (ts_node_is_null(right)) return;
+    TSNode value = right;
+    while (Is(value, "assignment")) value = Field(value, "right");
+    if (IsVariable(left) && q_.key.empty()) {
+      s->defs = {value};
+    } else if (IsVariable(left)) {
+      DictAssigned(a, value, s);
+    } else if (!q_.key.empty() && Is(left, "subscript") && IsVariable(Field(left, "value")) &&
+               IsKey(Field(left, "subscript"))) {
+      s->defs = {value};
+    } else if (Is(left, "pattern_list") || Is(left, "tuple_pattern") || Is(left, "list_pattern")) {
+      for (uint32_t i = 0; i < ts_node_named_child_count(left); ++i) {
+        if (!IsVariable(ts_node_named_child(left, i))) continue;
+        Problem(a, fmt::format("{} is unpacked from `{}`: no value of its own to rewrite",
+                               q_.variable, Text(right)));
+        s->defs = {};
+      }
+    }
+  }
+
+  // Whether `n` is the string literal of the question's key.
+  bool IsKey(TSNode n) const {
+    if (ts_node_is_null(n) || !Is(n, "string")) return false;
+    std::string_view t = Text(n);
+    if (t.size() < 2 || (t.front() != '\'' && t.front() != '"') || t.back() != t.front())
+      return false;
+    return t.substr(1, t.size() - 2) == q_.key;
+  }
+
+  // `D = {...}`: the key's entry is the value; a dict without it has none,
+  // and anything else builds the dict at run time.
+  void DictAssigned(TSNode a, TSNode value, State* s) {
+    s->defs = {};
+    TSNode dict = Unwrapped(value);
+    if (!Is(dict, "dictionary")) {
+      Problem(a, fmt::format("{} is built by `{}`: no '{}' entry to rewrite", q_.variable,
+                             Text(value), q_.key));
+      return;
+    }
+    for (uint32_t i = 0; i < ts_node_named_child_count(dict); ++i) {
+      TSNode pair = ts_node_named_child(dict, i);
+      if (Is(pair, "pair") && IsKey(Field(pair, "key"))) s->defs = {Field(pair, "value")};
+    }
+  }
+
+  void Statement(TSNode st, State* s) {
+    if (Is(st, "expression_statement")) {
+      for (uint32_t i = 0; i < ts_node_named_child_count(st); ++i) {
+        TSNode e = ts_node_named_child(st, i);
+        if (Is(e, "assignment")) {
+          Assignment(e, s);
+        } else {
+          NoteReads(e, *s);
+          if (Is(e, "augmented_assignment") && IsVariable(Field(e, "left"))) s->defs = {e};
+        }
+      }
+    } else if (Is(st, "if_statement")) {
+      If(st, s);
+    } else if (Is(st, "for_statement") || Is(st, "while_statement")) {
+      NoteReads(Is(st, "for_statement") ? Field(st, "right") : Field(st, "condition"), *s);
+      State body = *s;
+      Block(Field(st, "body"), &body);
+      *s = Union(*s, body);
+      TSNode alt = Field(st, "alternative");
+      if (!ts_node_is_null(alt)) Block(Field(alt, "body"), s);
+    } else if (Is(st, "with_statement")) {
+      for (uint32_t i = 0; i < ts_node_named_child_count(st); ++i) {
+        TSNode c = ts_node_named_child(st, i);
+        if (Is(c, "block"))
+          Block(c, s);
+        else
+          NoteReads(c, *s);
+      }
+    } else if (Is(st, "try_statement")) {
+      // Any statement of the body may raise: a handler starts from any of
+      // the body's states, which this approximates by their union.
+      State before = *s;
+      Block(Field(st, "body"), s);
+      State any = Union(before, *s);
+      for (uint32_t i = 0; i < ts_node_named_child_count(st); ++i) {
+        TSNode c = ts_node_named_child(st, i);
+        if (!Is(c, "except_clause") && !Is(c, "finally_clause") && !Is(c, "else_clause")) continue;
+        for (uint32_t j = 0; j < ts_node_named_child_count(c); ++j) {
+          TSNode b = ts_node_named_child(c, j);
+          if (!Is(b, "block")) continue;
+          State h = Is(c, "else_clause") ? *s : any;
+          Block(b, &h);
+          *s = Is(c, "except_clause") ? Union(*s, h) : h;
+        }
+      }
+    } else if (Is(st, "return_statement") || Is(st, "raise_statement")) {
+      NoteReads(st, *s);
+      if (Is(st, "return_statement")) returned_.push_back(*s);
+      s->live = false;
+    } else if (Is(st, "function_definition") || Is(st, "class_definition") ||
+               Is(st, "decorated_definition")) {
+      // A nested definition runs later, if at all.
+    } else {
+      NoteReads(st, *s);
+    }
+  }
+
+  // `if`/`elif`/`else`: each clause whose condition may hold is a path; the
+  // first that surely holds ends the chain.
+  void If(TSNode st, State* s) {
+    State in = *s;
+    State out;
+    out.live = false;
+    bool certain = false;
+    auto clause = [&](TSNode condition, TSNode body) {
+      Truth t = Truth::kTrue;
+      if (!ts_node_is_null(condition)) {
+        NoteReads(condition, in);
+        t = Eval(condition);
+      }
+      if (t != Truth::kFalse) {
+        State b = in;
+        Block(body, &b);
+        out = Union(out, b);
+      }
+      certain = t == Truth::kTrue;
+    };
+    clause(Field(st, "condition"), Field(st, "consequence"));
+    for (uint32_t i = 0; i < ts_node_named_child_count(st) && !certain; ++i) {
+      TSNode c = ts_node_named_child(st, i);
+      if (Is(c, "elif_clause"))
+        clause(Field(c, "condition"), Field(c, "consequence"));
+      else if (Is(c, "else_clause"))
+        clause(TSNode{}, Field(c, "body"));
+    }
+    if (!certain) out = Union(out, in);
+    *s = out;
+  }
+
+  const SyntaxTree& tree_;
+  const ValueQuestion& q_;
+  bool core_true_;
+  std::optional<std::vector<TSNode>> at_use_;
+  std::vector<State> returned_;
+};
+
+void Functions(const SyntaxTree& tree, TSNode n, const std::string& name,
+               std::vector<TSNode>* out) {
+  if (Is(n, "function_definition")) {
+    TSNode id = Field(n, "name");
+    if (!ts_node_is_null(id) &&
+        tree.bytes().substr(ts_node_start_byte(id),
+                            ts_node_end_byte(id) - ts_node_start_byte(id)) == name)
+      out->push_back(n);
+  }
+  for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i)
+    Functions(tree, ts_node_named_child(n, i), name, out);
+}
+
+// The first node of `n`'s subtree that is the condition (outer `not`s and
+// parentheses aside), in document order.
+std::optional<TSNode> FindCondition(const SyntaxTree& tree, TSNode n,
+                                    const std::string& canonical) {
+  if (ts_node_is_named(n) && !Is(n, "not_operator") && !Is(n, "parenthesized_expression") &&
+      ConditionOf(tree, n).canonical == canonical)
+    return n;
+  for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
+    if (std::optional<TSNode> c = FindCondition(tree, ts_node_named_child(n, i), canonical))
+      return c;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+ReachingValues FindReachingValues(const SyntaxTree& tree, const ValueQuestion& q) {
+  ReachingValues out;
+  // The path, said of the condition without its `not`.
+  bool core_true = q.holds != q.condition.negated;
+  out.condition_true = core_true;
+  std::string path =
+      fmt::format("where `{}` is {}", q.condition_as_written, q.holds ? "true" : "false");
+  std::string knob = q.key.empty() ? q.variable : fmt::format("{}['{}']", q.variable, q.key);
+  std::vector<TSNode> functions;
+  Functions(tree, tree.Root(), q.function, &functions);
+  if (functions.empty()) {
+    out.problem = fmt::format("no function `{}` in the file", q.function);
+    return out;
+  }
+  for (TSNode fn : functions) {
+    TSNode body = Field(fn, "body");
+    std::optional<TSNode> cond = FindCondition(tree, body, q.condition.canonical);
+    if (!cond) {
+      if (out.problem.empty()) {
+        out.problem = fmt::format("`{}` is tested nowhere in {}: no path {}",
+                                  q.condition_as_written, q.function, path);
+        out.problem_at = ts_node_start_byte(fn);
+      }
+      continue;
+    }
+    if (out.condition_text.empty()) {
+      out.condition_text = std::string(tree.bytes().substr(
+          ts_node_start_byte(*cond), ts_node_end_byte(*cond) - ts_node_start_byte(*cond)));
+    }
+    Walker here(tree, q, core_true);
+    Walker there(tree, q, !core_true);
+    std::vector<TSNode> defs = here.Run(body);
+    std::vector<TSNode> other_defs = there.Run(body);
+    if (!here.problem_.empty()) {
+      out.problem = here.problem_;
+      out.problem_at = here.problem_at_;
+      out.values.clear();
+      return out;
+    }
+    std::vector<TSNode> leaves, other;
+    for (TSNode d : defs) here.Leaves(d, &leaves);
+    for (TSNode d : other_defs) there.Leaves(d, &other);
+    if (leaves.empty() && out.problem.empty()) {
+      out.problem = here.read_at_ ? fmt::format(
+                                        "{} is read here, but assigned nowhere before "
+                                        "on the path {} in {}",
+                                        knob, path, q.function)
+                                  : fmt::format("{} is assigned nowhere on the path {} in {}", knob,
+                                                path, q.function);
+      out.problem_at = here.read_at_ ? *here.read_at_ : ts_node_start_byte(fn);
+    }
+    for (TSNode l : leaves) {
+      ReachingValue v;
+      v.begin = ts_node_start_byte(l);
+      v.end = ts_node_end_byte(l);
+      // A call that reads no names (`get_max_shared_memory_bytes()`) is
+      // still computed at run time; RunTimeInputs names the others' inputs.
+      if (Is(l, "call") && !RunTimeInputs(tree, v.begin, v.end)) {
+        out.problem = fmt::format("{} is computed by `{}`: no literal to rewrite", knob,
+                                  tree.bytes().substr(v.begin, v.end - v.begin));
+        out.problem_at = v.begin;
+        out.values.clear();
+        return out;
+      }
+      v.text = std::string(tree.bytes().substr(v.begin, v.end - v.begin));
+      v.shared =
+          std::any_of(other.begin(), other.end(), [&](TSNode o) { return ts_node_eq(o, l); });
+      out.values.push_back(v);
+    }
+  }
+  if (!out.values.empty()) out.problem.clear();
+  std::sort(out.values.begin(), out.values.end(),
+            [](const ReachingValue& a, const ReachingValue& b) { return a.begin < b.begin; });
+  return out;
+}
+
+std::string OnThisPath(const std::string& condition_text, bool condition_true,
+                       const std::string& kept, const std::string& value) {
+  return condition_true ? fmt::format("{} if {} else {}", value, condition_text, kept)
+                        : fmt::format("{} if {} else {}", kept, condition_text, value);
+}
+
+}  // namespace muh

@@ -1,0 +1,112 @@
+#include "engine/python/reaching_values.h"
+
+#include <doctest/doctest.h>
+
+namespace muh {
+
+namespace {
+
+// The values BLOCK takes in `f` where `cap(80)` is false (or as asked):
+// each as its text, `~` marking one shared with the other path; or the
+// problem.
+std::string Below(const std::string& body, const std::string& condition = "cap(80)",
+                  bool holds = false, const std::string& variable = "BLOCK",
+                  const std::string& key = "") {
+  std::string source = "def f(x):\n" + body;
+  PythonParser parser;
+  SyntaxTree tree = parser.Parse(source);
+  ValueQuestion q;
+  q.function = "f";
+  q.variable = variable;
+  q.key = key;
+  std::size_t at = 0;
+  std::string error;
+  q.condition = *ParseBranchCondition(condition, &at, &error);
+  q.condition_as_written = condition;
+  q.holds = holds;
+  ReachingValues r = FindReachingValues(tree, q);
+  if (!r.problem.empty()) return "problem: " + r.problem;
+  std::string out;
+  for (const ReachingValue& v : r.values)
+    out += (out.empty() ? "" : " ") + v.text + (v.shared ? "~" : "");
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a conditional expression on the condition gives its branch") {
+  CHECK(Below("    BLOCK = 128 if cap(80) else 64\n    run(BLOCK)\n") == "64");
+  CHECK(Below("    BLOCK = 128 if cap(80) else 64\n    run(BLOCK)\n", "cap(80)", true) == "128");
+  CHECK(Below("    BLOCK = 128 if ( cap( 80 ) ) else 64\n    run(BLOCK)\n") == "64");
+}
+
+TEST_CASE("if/else blocks, several statements a branch, if not, nested blocks") {
+  CHECK(Below("    if cap(80):\n        BLOCK = 128\n        W = 8\n    else:\n        BLOCK = 64\n"
+              "        W = 4\n    run(BLOCK, W)\n") == "64");
+  CHECK(Below("    if cap(80):\n        BLOCK = 128\n        W = 8\n    else:\n        BLOCK = 64\n"
+              "        W = 4\n    run(BLOCK, W)\n",
+              "cap(80)", false, "W") == "4");
+  CHECK(Below("    if not cap(80):\n        BLOCK = 64\n    else:\n        BLOCK = 128\n"
+              "    run(BLOCK)\n") == "64");
+  CHECK(Below("    BLOCK = 128\n    if x:\n        if not (cap(80)):\n            BLOCK = 32\n"
+              "    run(BLOCK)\n") == "128~ 32");
+  CHECK(Below("    if x > 1:\n        BLOCK = 16\n    elif cap(80):\n        BLOCK = 128\n"
+              "    else:\n        BLOCK = 64\n    run(BLOCK)\n") == "16~ 64");
+}
+
+TEST_CASE("a value on both paths is shared; `when-true` of `not C` is the false path") {
+  CHECK(Below("    BLOCK = 128 if cap(80) else 64\n    W = 8\n    run(BLOCK, W)\n", "cap(80)",
+              false, "W") == "8~");
+  CHECK(Below("    BLOCK = 128 if cap(80) else 64\n    run(BLOCK)\n", "not cap(80)", true) == "64");
+}
+
+TEST_CASE("the value at the first read counts; later changes do not") {
+  CHECK(Below("    BLOCK = 128 if cap(80) else 64\n    if x:\n        BLOCK = BLOCK // 2\n"
+              "    run(BLOCK)\n") == "64");
+}
+
+TEST_CASE("a conditional expression on another condition is one value, computed") {
+  CHECK(Below("    if cap(80):\n        BLOCK = 128\n    else:\n        smem = get()\n"
+              "        BLOCK = 64 if smem >= 65536 else 32\n    run(BLOCK)\n") ==
+        "64 if smem >= 65536 else 32");
+}
+
+TEST_CASE("a call that reads no names is computed too") {
+  CHECK(Below("    if cap(80):\n        BLOCK = 128\n    else:\n        BLOCK = smem_block()\n"
+              "    run(BLOCK)\n") ==
+        "problem: BLOCK is computed by `smem_block()`: no literal to rewrite");
+}
+
+TEST_CASE("a rule that cannot be answered says why") {
+  CHECK(Below("    BLOCK = 64\n    run(BLOCK)\n") ==
+        "problem: `cap(80)` is tested nowhere in f: no path where `cap(80)` is false");
+  CHECK(Below("    if cap(80):\n        BLOCK = 128\n    run(BLOCK)\n") ==
+        "problem: BLOCK is read here, but assigned nowhere before on the path where `cap(80)` "
+        "is false in f");
+  CHECK(Below("    y = cap(80)\n    BLOCK, W = 64, 4\n    run(BLOCK)\n") ==
+        "problem: BLOCK is unpacked from `64, 4`: no value of its own to rewrite");
+  CHECK(Below("    if cap(80):\n        BLOCK = 128\n    run(BLOCK)\n", "cap(80)", false, "N")
+            .rfind("problem:", 0) == 0);
+}
+
+TEST_CASE("a dict's key: its entry in a dict literal, or a write to the key") {
+  CHECK(Below("    if cap(80):\n        cfg = {'M': 128, 'N': 64}\n    else:\n"
+              "        cfg = {'M': 32, 'N': 16}\n    run(**cfg)\n",
+              "cap(80)", false, "cfg", "M") == "32");
+  CHECK(Below("    cfg = {'M': 128}\n    if not cap(80):\n        cfg[\"M\"] = 16\n    run(cfg)\n",
+              "cap(80)", false, "cfg", "M") == "16");
+  CHECK(Below("    cfg = {'M': 128}\n    if not cap(80):\n        cfg = load()\n    run(cfg)\n",
+              "cap(80)", false, "cfg",
+              "M") == "problem: cfg is built by `load()`: no 'M' entry to rewrite");
+  CHECK(
+      Below("    x = cap(80)\n    cfg = {'N': 1}\n    run(cfg)\n", "cap(80)", false, "cfg", "M") ==
+      "problem: cfg['M'] is read here, but assigned nowhere before on the path where `cap(80)` "
+      "is false in f");
+}
+
+TEST_CASE("the rewrite that changes a shared value on one path only") {
+  CHECK(OnThisPath("cap(80)", false, "8", "4") == "8 if cap(80) else 4");
+  CHECK(OnThisPath("cap(80)", true, "8", "4") == "4 if cap(80) else 8");
+}
+
+}  // namespace muh
