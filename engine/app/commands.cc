@@ -218,9 +218,13 @@ int RunModel(const CommandOptions& opts) {
         continue;
       }
       for (const Site& site : o->found) {
-        report += fmt::format("  {}: rule '{}' at {}:{}: {}{}\n",
+        std::string tier = site.tier.empty() ? ""
+                           : site.wanted == site.current
+                               ? fmt::format(" [{}, at value]", site.tier)
+                               : fmt::format(" [{}, writes {}]", site.tier, site.wanted);
+        report += fmt::format("  {}: rule '{}' at {}:{}{}: {}{}\n",
                               quantities.empty() ? "-" : quantities, rule.id, site.path, site.line,
-                              site.liveness.empty() ? "not analysed" : site.liveness,
+                              tier, site.liveness.empty() ? "not analysed" : site.liveness,
                               site.liveness_reason.empty() ? "" : ": " + site.liveness_reason);
       }
     }

@@ -13,6 +13,7 @@
 #include "engine/model/value_source.h"
 #include "engine/model/workload.h"
 #include "engine/rules/rule.h"
+#include "engine/rules/tier_rule.h"
 #include "engine/rules/yaml_reader.h"
 
 namespace muh {
@@ -49,6 +50,7 @@ struct RawRule {
   std::vector<RawScalar> also_matches;
   RawScalar files_key;
   std::vector<RawPrecondition> preconditions;
+  RawTiers tiers;  // `tiers:` (tier_rule.h)
 };
 
 // One `workload:` entry as written, for the model to check and apply.
