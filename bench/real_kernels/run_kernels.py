@@ -451,13 +451,15 @@ def run_prefix(args, out):
 # --------------------------------------------------------------------------
 # The owner's probe: get_default_config's BLOCK_SIZE_M tiers, measured
 
-# Each tier knob of rules/bi100.yaml with the token counts whose M * top 8
-# falls in the tier (vLLM 0.6.3's bounds 64 and 1024 on numel); a candidate's
-# time is the sum over them.
-PROBE_TIERS = {"moe_block_m_for_numel(64)": [1, 4, 8],
-               "moe_block_m_for_numel(1024)": [16, 64, 128],
-               "moe_block_m_large_tier": [256, 1024, 4096, 16384]}
+# The token counts M the probe times: each is a point numel = M * top 8 of
+# rules/bi100.yaml's tier family (`moe_block_m_tier`), whose rows let the
+# measurements choose the tier bounds as well as the values.
+PROBE_M = [1, 4, 8, 16, 64, 128, 256, 1024, 4096, 16384]
 PROBE_BLOCK_M = [16, 32, 64, 128, 256]
+# The workload the probe's shape is, as rules/bi100.yaml's workload names it.
+PROBE_POINT = {"num_experts": MOE_E, "topk": MOE_TOPK, "hidden_size": MOE_H,
+               "moe_intermediate_size": MOE_I * 4, "tensor_parallel_size": 4,
+               "dtype": "bfloat16"}
 
 
 def run_probe(args, out):
@@ -483,27 +485,25 @@ def run_probe(args, out):
     f = tree_kernels.load_functions(variant, ["get_default_config"])
     moe = Moe(torch, ns)
     rows = []
-    for knob, Ms in PROBE_TIERS.items():
+    for M in PROBE_M:
         for bm in PROBE_BLOCK_M:
-            total, status, reason = 0.0, "ok", ""
-            for M in Ms:
-                cfg = dict(f["get_default_config"](M, MOE_E, MOE_I, MOE_H, MOE_TOPK, None, False))
-                cfg["BLOCK_SIZE_M"] = bm
-                try:
-                    errs, ts = moe.run(cfg, M, check=True)
-                except Exception as ex:  # noqa: BLE001 - recorded per candidate
-                    status, reason = "error", "%s: %s" % (type(ex).__name__, str(ex)[:120])
-                    break
+            cfg = dict(f["get_default_config"](M, MOE_E, MOE_I, MOE_H, MOE_TOPK, None, False))
+            cfg["BLOCK_SIZE_M"] = bm
+            status, reason, us = "ok", "", 0
+            try:
+                errs, ts = moe.run(cfg, M, check=True)
                 if not all(e == e and e < MOE_TOL for e in errs):
-                    status, reason = "wrong", "relative error %.3g at M %d" % (max(errs), M)
-                    break
-                total += statistics.median(ts)
-            row = [knob, {}, bm, status, round(total, 2) if status == "ok" else 0,
-                   reason or "sum over M = %s" % ", ".join(map(str, Ms))]
+                    status, reason = "wrong", "relative error %.3g" % max(errs)
+                else:
+                    us = round(statistics.median(ts), 2)
+            except Exception as ex:  # noqa: BLE001 - recorded per candidate
+                status, reason = "error", "%s: %s" % (type(ex).__name__, str(ex)[:120])
+            row = ["moe_block_m_tier", dict(PROBE_POINT, numel=M * MOE_TOPK), bm, status, us,
+                   reason or "M %d: %s" % (M, moe_key(cfg))]
             rows.append(row)
             out.write(json.dumps({"part": "probe", "row": row}) + "\n")
             out.flush()
-            log("probe %s BM%d: %s %.1f" % (knob, bm, status, total))
+            log("probe M%d BM%d: %s %.1f" % (M, bm, status, us))
     doc = {"format": "muhpatch-probe/1", "device": torch.cuda.get_device_name(0),
            "columns": {"knobs": ["knob", "point", "value", "status", "us", "reason"]},
            "knobs": rows}

@@ -14,7 +14,10 @@ dest=${3:-$root/bench/real_kernels/staged}
 files=(vllm/attention/ops/triton_flash_attention.py
        vllm/model_executor/layers/fused_moe/fused_moe.py
        vllm/attention/ops/prefix_prefill.py)
-declare -A profiles=([bi100]="" [h200]="--hw $root/bench/probe/h200/profile.yaml")
+# The H200 variant also reads the H200's measurements of the MoE tier family
+# (tier_measurements.py), which choose get_default_config's bounds and values.
+declare -A profiles=([bi100]=""
+  [h200]="--hw $root/bench/probe/h200/profile.yaml --measurements $root/bench/probe/h200/moe-tiers.json")
 
 rm -rf "$dest"
 mkdir -p "$dest"
@@ -30,7 +33,7 @@ trap 'rm -rf "$work"' EXIT
 for name in "${!profiles[@]}"; do
   cp -r "$tree" "$work/$name"
   chmod -R u+w "$work/$name"
-  # shellcheck disable=SC2086 # the profile option is one word or none
+  # shellcheck disable=SC2086 # the profile options split into words
   "$muhpatch" apply "$root/rules/bi100.yaml" "$work/$name" --include-dead ${profiles[$name]} \
     >/dev/null 2>"$dest/$name.apply.log" || { cat "$dest/$name.apply.log" >&2; exit 1; }
   copy "$work/$name" "$dest/$name"

@@ -209,6 +209,11 @@ int RunModel(const CommandOptions& opts) {
           names.push_back(part.text);
         }
       }
+      if (rule.tiers && rule.tiers->has_bound_with) {
+        for (const TemplatePart& part : rule.tiers->bound_with.parts()) {
+          if (part.kind == TemplatePart::Kind::kCall) names.push_back(part.text);
+        }
+      }
       if (!rule.entries.empty()) names.push_back(rule.entries);
       const RuleOutcome* o = plan.Find(rule.id);
       std::string quantities = fmt::format("{}", fmt::join(names, ", "));
@@ -218,9 +223,19 @@ int RunModel(const CommandOptions& opts) {
         continue;
       }
       for (const Site& site : o->found) {
-        report += fmt::format("  {}: rule '{}' at {}:{}: {}{}\n",
+        // A tier family's site: its tier or bound, the range the code gives it.
+        std::string tier;
+        if (site.kept && !site.tier.empty()) {
+          tier = fmt::format(" [{}, keeps {}: hand-tuned; the model derives {}]", site.tier,
+                             site.current, site.wanted);
+        } else if (!site.tier.empty()) {
+          tier = site.wanted == site.current
+                     ? fmt::format(" [{}, at value]", site.tier)
+                     : fmt::format(" [{}, writes {}]", site.tier, site.wanted);
+        }
+        report += fmt::format("  {}: rule '{}' at {}:{}{}: {}{}\n",
                               quantities.empty() ? "-" : quantities, rule.id, site.path, site.line,
-                              site.liveness.empty() ? "not analysed" : site.liveness,
+                              tier, site.liveness.empty() ? "not analysed" : site.liveness,
                               site.liveness_reason.empty() ? "" : ": " + site.liveness_reason);
       }
     }

@@ -120,6 +120,7 @@ bool CheckMeasuredKnobs(const ModelValues& model, std::vector<Diagnostic>* error
   std::vector<std::string> names = model.Names();
   for (const KnobMeasurement& k : measured->data.knobs) {
     for (const auto& [entry, value] : k.point) {
+      if (ModelValues::TierVariable(k.knob, entry)) continue;
       Workload w = Workload::Defaults();
       std::string err;
       if (!w.Set(entry, value, &err)) {
@@ -157,6 +158,11 @@ std::shared_ptr<const ModelValues> BuildModel(const InputOptions& opts, const Pr
   std::shared_ptr<const MeasuredKnobs> measured;
   if (!LoadMeasurements(opts, raw, &measured, errors)) return nullptr;
   auto model = std::make_shared<ModelValues>(profile, workload, raw.search_spaces, measured);
+  for (const RawRule& r : raw.rules) {
+    if (std::optional<TierChainShape> chain = DeclaredTierChain(r.tiers)) {
+      model->DeclareTierChain(*chain);
+    }
+  }
   if (!CheckMeasuredKnobs(*model, errors)) return nullptr;
   return model;
 }

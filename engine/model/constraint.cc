@@ -326,4 +326,14 @@ ConstraintValue EvaluateConstraint(const Constraint& c, const NameValue& value) 
   return out;
 }
 
+IntegerValue EvaluateInteger(const Constraint& c, const NameValue& value) {
+  IntegerValue out;
+  try {
+    out.value = Value(c.expr, value);
+  } catch (const Failure& f) {
+    out.error = f.message;
+  }
+  return out;
+}
+
 }  // namespace muh

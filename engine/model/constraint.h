@@ -68,4 +68,12 @@ struct ConstraintValue {
 
 ConstraintValue EvaluateConstraint(const Constraint& c, const NameValue& value);
 
+// The expression's integer value (a comparison is 1 or 0), for integer
+// expressions outside constraints (a tier bound `_MAX_BLOCKS * 64`).
+struct IntegerValue {
+  int64_t value = 0;
+  std::string error;  // "" when evaluated
+};
+IntegerValue EvaluateInteger(const Constraint& c, const NameValue& value);
+
 }  // namespace muh

@@ -93,12 +93,7 @@ void ModelValues::Add(const Derivation& given) {
 Derivation ModelValues::Measure(Derivation d) const {
   if (!measured_ || !d.measured.empty()) return d;
   auto matches = [this](const std::string& entry, const std::string& value) {
-    // `dtype` is written by name and kept in bytes.
-    std::string key = entry == "dtype" ? "dtype_bytes" : entry;
-    Workload w = workload_;
-    std::string ignored;
-    return w.Find(key) != nullptr && w.Set(entry, value, &ignored) &&
-           w.Get(key) == workload_.Get(key);
+    return PointMatches(entry, value);
   };
   std::optional<MeasuredChoice> choice = ChooseMeasured(measured_->data, d.quantity, matches);
   if (!choice) return d;
@@ -121,7 +116,66 @@ Derivation ModelValues::Measure(Derivation d) const {
   return d;
 }
 
+bool ModelValues::PointMatches(const std::string& entry, const std::string& value) const {
+  // `dtype` is written by name and kept in bytes.
+  std::string key = entry == "dtype" ? "dtype_bytes" : entry;
+  Workload w = workload_;
+  std::string ignored;
+  return w.Find(key) != nullptr && w.Set(entry, value, &ignored) &&
+         w.Get(key) == workload_.Get(key);
+}
+
+bool ModelValues::TierVariable(const std::string& knob, const std::string& entry) {
+  return knob == kMoeTierKnob && entry == "numel";
+}
+
+MoeTierMeasurements ModelValues::TierPoints() const {
+  MoeTierMeasurements out;
+  if (!measured_) return out;
+  out.path = measured_->path;
+  std::map<int64_t, TierPoint> points;
+  for (const KnobMeasurement& k : measured_->data.knobs) {
+    if (k.knob != kMoeTierKnob || k.status != "ok") continue;
+    std::optional<int64_t> at;
+    bool holds = true;
+    for (const auto& [entry, value] : k.point) {
+      if (TierVariable(k.knob, entry)) {
+        if (!value.empty() && value.size() < 16 &&
+            value.find_first_not_of("0123456789") == std::string::npos) {
+          at = std::stoll(value);
+        }
+      } else {
+        holds = holds && PointMatches(entry, value);
+      }
+    }
+    if (!at || !holds) continue;
+    TierPoint& p = points[*at];
+    p.at = *at;
+    auto same =
+        std::find_if(p.us.begin(), p.us.end(), [&](const auto& c) { return c.first == k.value; });
+    if (same == p.us.end()) {
+      p.us.emplace_back(k.value, k.us);
+    } else {
+      same->second = std::min(same->second, k.us);
+    }
+  }
+  for (auto& [at, p] : points) out.points.push_back(std::move(p));
+  return out;
+}
+
+void ModelValues::DeclareTierChain(const TierChainShape& chain) {
+  MoeTierMeasurements m = TierPoints();
+  MoeTierFamily f = DeriveMoeTiers(profile_, workload_, chain, measured_ ? &m : nullptr);
+  for (const std::vector<Derivation>* part : {&f.values, &f.bounds}) {
+    for (const Derivation& d : *part) {
+      derivations_.push_back(d);
+      values_[d.quantity] = ValueOf(d);
+    }
+  }
+}
+
 bool ModelValues::Measurable(const std::string& knob) const {
+  if (knob == kMoeTierKnob) return true;
   if (values_.count(knob) != 0 && !values_.find(knob)->second.is_list) return true;
   for (const std::string& f : Functions()) {
     if (knob.rfind(f + "(", 0) == 0 && knob.back() == ')') return true;
@@ -140,10 +194,13 @@ std::vector<std::string> ModelValues::Names() const {
   return names;
 }
 
-std::vector<std::string> ModelValues::Functions() const { return {"moe_block_m_for_numel"}; }
+std::vector<std::string> ModelValues::Functions() const {
+  return {"moe_block_m_for_numel", "moe_block_m_tier", "moe_tier_bound"};
+}
 
 std::optional<Value> ModelValues::Call(std::string_view name,
                                        const std::vector<std::string>& args) const {
+  if (name == kMoeTierKnob || name == kMoeTierBoundKnob) return CallTier(name, args);
   if (name != "moe_block_m_for_numel") return std::nullopt;
   Value v;
   std::optional<std::string> bound = args.size() == 1 ? CanonicalLiteral(args[0]) : std::nullopt;
@@ -157,6 +214,32 @@ std::optional<Value> ModelValues::Call(std::string_view name,
   }
   return ValueOf(Measure(DeriveMoeTierBlockM(profile_, workload_, std::stoll(*bound),
                                              "moe_block_m_for_numel(" + *bound + ")")));
+}
+
+std::optional<Value> ModelValues::CallTier(std::string_view name,
+                                           const std::vector<std::string>& args) const {
+  Value v;
+  TierChainShape chain;
+  std::string error;
+  std::size_t index = 0;
+  if (args.size() != 2 || args[0].empty() || args[0].size() > 3 ||
+      args[0].find_first_not_of("0123456789") != std::string::npos) {
+    v.error = fmt::format("{} needs @tier and @bounds, the captures a `tiers:` rule gives", name);
+    return v;
+  }
+  index = std::stoul(args[0]);
+  if (!ParseTierChain(args[1], &chain, &error)) {
+    v.error = fmt::format("{}: {}", name, error);
+    return v;
+  }
+  MoeTierMeasurements m = TierPoints();
+  MoeTierFamily f = DeriveMoeTiers(profile_, workload_, chain, measured_ ? &m : nullptr);
+  const std::vector<Derivation>& part = name == kMoeTierKnob ? f.values : f.bounds;
+  if (index == 0 || index > part.size()) {
+    v.error = fmt::format("{}: no tier {} in a chain of {}", name, index, part.size());
+    return v;
+  }
+  return ValueOf(part[index - 1]);
 }
 
 }  // namespace muh

@@ -12,6 +12,7 @@
 #include "engine/model/derivation.h"
 #include "engine/model/facts.h"
 #include "engine/model/measurements.h"
+#include "engine/model/moe_tiers.h"
 #include "engine/model/value_source.h"
 #include "engine/model/workload.h"
 
@@ -47,11 +48,24 @@ class ModelValues : public ValueSource {
   // Whether `knob` names a quantity or a call (`moe_block_m_for_numel(64)`)
   // that a measurement can decide.
   bool Measurable(const std::string& knob) const;
+  // Whether a knobs row of `knob` may name `entry` in its point besides the
+  // workload's entries: the tier variable of a family (`numel`).
+  static bool TierVariable(const std::string& knob, const std::string& entry);
+  // The tier family the rule file declares (`tiers: bounds:`), shown by
+  // `muhpatch model` as if read from a tree: its values and bounds join
+  // the derivations.
+  void DeclareTierChain(const TierChainShape& chain);
 
  private:
   void Add(const Derivation& d);
   // `d`, decided by the measurements where they have data for it.
   Derivation Measure(Derivation d) const;
+  // Whether a knobs row's point entry holds at the workload.
+  bool PointMatches(const std::string& entry, const std::string& value) const;
+  // The family's measured points of numel (knobs rows of moe_block_m_tier).
+  MoeTierMeasurements TierPoints() const;
+  // moe_block_m_tier / moe_tier_bound (moe_tiers.h).
+  std::optional<Value> CallTier(std::string_view name, const std::vector<std::string>& args) const;
 
   Profile profile_;
   Workload workload_;

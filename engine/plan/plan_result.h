@@ -65,6 +65,9 @@ struct Site {
   // empty when none ran; the reason and its evidence (`file:line: what`).
   std::string liveness;
   std::string liveness_reason;
+  // A `tiers:` rule's site: which tier or bound of its chain, and the range
+  // the code gives it ("tier 2 of 3: 64 < numel <= 1024").
+  std::string tier;
 };
 
 struct RuleOutcome {

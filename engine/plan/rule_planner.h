@@ -86,6 +86,10 @@ class Planner {
                                          const std::string& msg);
   void PlanMatch(const Rule& rule, const SourceText& file, const QueryMatch& match,
                  RuleOutcome* outcome);
+  // A `tiers:` rule's matches in `file` (rule_planner_tiers.cc): each value
+  // site with its chain's @tier and @bounds, and the chain's literal bounds.
+  void PlanTiers(const Rule& rule, const SourceText& file, const std::vector<QueryMatch>& matches,
+                 RuleOutcome* outcome);
   // Whether bytes [begin, end) of `file` lie on `+` lines of the patch
   // muhpatch wrote before (RuleSet::written_by_muhpatch).
   bool WrittenByMuhpatch(const SourceText& file, std::size_t begin, std::size_t end) const;

@@ -236,6 +236,10 @@ void Planner::PlanRule(const Rule& rule) {
       outcome.status = RuleStatus::kFailed;
       continue;
     }
+    if (rule.tiers) {
+      PlanTiers(rule, file, matches, &outcome);
+      continue;
+    }
     for (const QueryMatch& m : matches) {
       if (outcome.status == RuleStatus::kNoValue) break;
       PlanMatch(rule, file, m, &outcome);

@@ -19,7 +19,7 @@ const std::vector<std::string> kDeclaredKeys = {"path", "callee", "reads-keys", 
 const std::vector<std::string> kRuleKeys = {
     "id",        "description", "files",   "query",     "replace",       "with",         "delete",
     "append-to", "entries",     "expect",  "done-when", "preconditions", "also-matches", "upstream",
-    "retune",    "pin",         "pattern", "inside",    "where",         "value-of"};
+    "retune",    "pin",         "pattern", "inside",    "where",         "value-of",     "tiers"};
 const std::vector<std::string> kPreconditionKeys = {"name", "files", "present", "absent",
                                                     "required"};
 
@@ -157,6 +157,8 @@ RawRule ReadRule(YamlReader* l, const YAML::Node& node) {
       r.pattern.key_mark = kv.first.Mark();
       r.pattern.mark = kv.second.Mark();
       if (!r.patterns.empty()) r.pattern = r.patterns.front();
+    } else if (k == "tiers") {
+      ReadTiers(l, kv.first, kv.second, &r.tiers);
     } else if (k == "inside")
       l->Scalar(kv.first, kv.second, &r.inside);
     else if (k == "where") {

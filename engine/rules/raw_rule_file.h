@@ -14,6 +14,7 @@
 #include "engine/model/workload.h"
 #include "engine/rules/raw_value_of.h"
 #include "engine/rules/rule.h"
+#include "engine/rules/tier_rule.h"
 #include "engine/rules/yaml_reader.h"
 
 namespace muh {
@@ -51,6 +52,7 @@ struct RawRule {
   RawScalar files_key;
   std::vector<RawPrecondition> preconditions;
   RawValueOf value_of;
+  RawTiers tiers;  // `tiers:` (tier_rule.h)
 };
 
 // One `workload:` entry as written, for the model to check and apply.

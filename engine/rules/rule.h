@@ -14,6 +14,7 @@
 #include "engine/python/reaching_values.h"
 #include "engine/query/query.h"
 #include "engine/rules/template.h"
+#include "engine/rules/tier_spec.h"
 
 namespace muh {
 
@@ -89,6 +90,8 @@ struct Rule {
   };
   std::optional<Pin> pin;
   std::vector<Precondition> preconditions;
+  // `tiers:` one rule for every tier of a chain (tier_spec.h); null otherwise.
+  std::shared_ptr<const TierSpec> tiers;
 };
 
 struct RuleSet {

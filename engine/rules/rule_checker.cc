@@ -213,14 +213,16 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
       } else {
         for (const TemplatePart& p : rule.with.parts()) {
           YAML::Mark at = PartMark(r.with, p.offset);
-          if (p.kind == TemplatePart::Kind::kCapture && rule.query) {
+          bool tier = r.tiers.key.present && IsTierCapture(p.text);
+          if (p.kind == TemplatePart::Kind::kCapture && rule.query && !tier) {
             CaptureExists(*rule.query, p.text, at, "with");
           } else if (p.kind == TemplatePart::Kind::kValue) {
             ValueExists(p.text, at, false);
           } else if (p.kind == TemplatePart::Kind::kCall) {
             FunctionExists(p.text, at);
             for (const std::string& a : p.args) {
-              if (rule.query) CaptureExists(*rule.query, a, at, "with");
+              if (rule.query && !(r.tiers.key.present && IsTierCapture(a)))
+                CaptureExists(*rule.query, a, at, "with");
             }
           }
         }
@@ -258,6 +260,14 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
     }
   }
   if (r.done_when.present) rule.done_when = CompileQuery(r.done_when);
+  if (r.tiers.key.present) {
+    if (!r.pattern.present || rule.action != ActionKind::kReplace || r.upstream.present) {
+      l_.Error(r.tiers.key.key_mark,
+               "'tiers' goes with a 'pattern' (the statement in each tier), 'replace' and "
+               "'with'; upstream values go in 'tiers: upstream:'");
+    }
+    rule.tiers = CheckTiers(r.tiers, &l_, *values_);
+  }
   if (r.upstream.present) {
     if (rule.action != ActionKind::kReplace && actions != 0) {
       l_.Error(r.upstream.key_mark, "'upstream' only goes with 'replace'");

@@ -87,7 +87,9 @@ std::optional<RulePatternText> RulePatternQuery(const RawRule& r, YamlReader* re
   CodePatternError e;
   std::size_t failing = 0;
   if (CompileCodePatterns(alternatives, p, &compiled, &e, &failing, target)) {
-    out.query = compiled.query;
+    // A tier family's statement, in any clause of a chain (tier_rule.h).
+    out.query =
+        r.tiers.key.present ? TierQuery(r.tiers.variable.value, compiled.query) : compiled.query;
     out.knob = compiled.knob;
     out.shape = compiled.shape;
     return out;

@@ -66,13 +66,14 @@ cp -a tree edited
 "$muhpatch" diff rules.yaml tree >kept.diff 2>kept.err || fail "diff exited $? (stderr: $(cat kept.err))"
 grep -qF "tree/$smem:$smem_line:12: note: rule 'custom-ops-smem-limit' keeps '49152', a hand-tuned value: neither upstream's '32 * 1024' nor the model's '32 * 1024'" kept.err ||
   { cat kept.err >&2; fail "no located note for the kept smem limit"; }
-grep -qF "tree/$moe:$moe_line:34: note: rule 'fused-moe-tier-medium' keeps '48', a hand-tuned value: neither upstream's '64' nor the model's" kept.err ||
+grep -qF "tree/$moe:$moe_line:34: note: rule 'fused-moe-tier-block-m' keeps '48', a hand-tuned value: neither upstream's '64' nor the model's" kept.err ||
   { cat kept.err >&2; fail "no located note for the kept MoE tier"; }
 grep -q "warning" kept.err && { cat kept.err >&2; fail "diff warns although it overwrites nothing"; }
 # (The smem limit's one site is dead code on the served platform: the rule's
-# state is "dead", and the note says the value is kept all the same.)
+# state is "dead", and the note says the value is kept all the same. The
+# tier family rewrites its other tiers around the kept one.)
 grep -q "^muhpatch: rule custom-ops-smem-limit: dead$" kept.diff &&
-  grep -q "^muhpatch: rule fused-moe-tier-medium: hand-tuned$" kept.diff ||
+  grep -q "^muhpatch: rule fused-moe-tier-block-m: rewrites$" kept.diff ||
   fail "the patch's preamble does not record the rules' states"
 grep -q "^[-+] *return 49152" kept.diff && fail "the patch touches the kept smem limit"
 grep -q "^[-+].*BLOCK_SIZE_M'\] = 48" kept.diff && fail "the patch touches the kept MoE tier"
@@ -90,11 +91,11 @@ ok "1. verify --patch agrees with the patch diff wrote (pristine copy)"
 
 "$muhpatch" status rules.yaml tree >status.txt 2>/dev/null || fail "status failed"
 grep -qE "^custom-ops-smem-limit +$smem:$smem_line +49152 +32 \* 1024 +[a-z-]+ +hand-tuned" status.txt &&
-  grep -qE "^fused-moe-tier-medium +$moe:$moe_line +48 +[0-9]+ +[a-z-]+ +hand-tuned" status.txt ||
+  grep -qE "^fused-moe-tier-block-m +$moe:$moe_line +48 +[0-9]+ +[a-z-]+ +hand-tuned" status.txt ||
   { cat status.txt >&2; fail "status does not call both rows hand-tuned"; }
 "$muhpatch" diff --format markdown rules.yaml tree >summary.md 2>/dev/null || fail "diff --format markdown failed"
 [[ $(grep -c "kept a hand-tuned value" summary.md) -eq 2 ]] || { cat summary.md >&2; fail "the markdown summary lacks a line per kept value"; }
-grep -qF -- "- \`fused-moe-tier-medium\` kept a hand-tuned value at \`$moe:$moe_line\`: \`48\`" summary.md ||
+grep -qF -- "- \`fused-moe-tier-block-m\` kept a hand-tuned value at \`$moe:$moe_line\`: \`48\`" summary.md ||
   { cat summary.md >&2; fail "the summary line does not name the tier"; }
 ok "1. status calls both rows hand-tuned; the markdown summary names both"
 
@@ -110,7 +111,7 @@ rm -rf tree && cp -a edited tree
 # (--include-dead: the smem limit's site is dead code, left alone otherwise.)
 "$muhpatch" diff --retune --include-dead rules.yaml tree >retune.diff 2>retune.err || fail "diff --retune failed"
 grep -qF "tree/$smem:$smem_line:12: warning: rule 'custom-ops-smem-limit' replaces '49152', which is neither upstream's '32 * 1024' nor the model's '32 * 1024': a hand-tuned value is overwritten" retune.err &&
-  grep -qF "warning: rule 'fused-moe-tier-medium' replaces '48'" retune.err ||
+  grep -qF "warning: rule 'fused-moe-tier-block-m' replaces '48'" retune.err ||
   { cat retune.err >&2; fail "diff --retune does not warn about both"; }
 grep -q "^-    return 49152" retune.diff && grep -q "^-.*BLOCK_SIZE_M'\] = 48" retune.diff ||
   fail "diff --retune does not rewrite both"
@@ -139,11 +140,48 @@ rm -rf tree && cp -a edited tree
 python3 - rules.yaml pinned.yaml <<'PY' || fail "could not pin the tier"
 import sys
 text = open(sys.argv[1]).read()
-head = "  - id: fused-moe-tier-medium\n"
-at = text.index(head)
-end = text.index('    upstream: "64"\n', at) + len('    upstream: "64"\n')
-pin = '    pin: {value: 48, reason: "the maintainers timed 48 fastest"}\n'
-open(sys.argv[2], "w").write(text[:end] + pin + text[end:])
+# The tier family pins all its tiers at once: here each tier has a rule of
+# its own in the family's place, and the medium tier's is pinned.
+at = text.index("  - id: fused-moe-tier-block-m\n")
+end = text.index("\n  # ---", at) + 1
+rule = """  - id: fused-moe-tier-small
+    files: vllm/model_executor/layers/fused_moe/fused_moe.py
+    pattern: |
+      if numel <= $bound:
+          config['BLOCK_SIZE_M'] = $value
+    where:
+      bound: {regex: '^[0-9]+$'}
+    replace: value
+    with: "{{moe_block_m_for_numel(@bound)}}"
+    upstream: "32"
+
+  - id: fused-moe-tier-medium
+    files: vllm/model_executor/layers/fused_moe/fused_moe.py
+    pattern: |
+      if $_:
+          $$$
+      elif numel <= $bound:
+          config['BLOCK_SIZE_M'] = $value
+    where:
+      bound: {regex: '^[0-9]+$'}
+    replace: value
+    with: "{{moe_block_m_for_numel(@bound)}}"
+    upstream: "64"
+    pin: {value: 48, reason: "the maintainers timed 48 fastest"}
+
+  - id: fused-moe-tier-large
+    files: vllm/model_executor/layers/fused_moe/fused_moe.py
+    pattern: |
+      if numel <= $_:
+          $$$
+      else:
+          config['BLOCK_SIZE_M'] = $value
+    replace: value
+    with: "{{moe_block_m_large_tier}}"
+    upstream: "256"
+
+"""
+open(sys.argv[2], "w").write(text[:at] + rule + text[end:])
 PY
 "$muhpatch" diff --explain pinned.yaml tree >pinned.diff 2>pinned.err || fail "diff with the pin failed"
 grep -qF "tree/$moe:$moe_line:34: note: rule 'fused-moe-tier-medium': pinned to '48': the maintainers timed 48 fastest (the model's own value: " pinned.err ||

@@ -59,8 +59,9 @@ ok "EXIT STATUS lists every code of exit_codes.h"
 # (engine/rules/raw_*.cc), their kXxxKeys lists and the lists given to
 # CheckKeys inline.
 keys=$({
-  sed -n '/^const std::vector<std::string> k[A-Za-z]*Keys = {/,/};/p' "$repo"/engine/rules/raw_*.cc
-  grep -ohE 'CheckKeys\([^,]*, \{[^}]*\}' "$repo"/engine/rules/raw_*.cc
+  sed -n '/^const std::vector<std::string> k[A-Za-z]*Keys = {/,/};/p' "$repo"/engine/rules/raw_*.cc \
+    "$repo/engine/rules/tier_rule.cc"
+  grep -ohE 'CheckKeys\([^,]*, \{[^}]*\}' "$repo"/engine/rules/raw_*.cc "$repo/engine/rules/tier_rule.cc"
 } | grep -oE '"[a-z_-]+"' | tr -d '"' | sort -u)
 [[ $(wc -l <<<"$keys") -ge 25 ]] || fail "could not read the rule loader's keys"
 for k in $keys; do
@@ -77,7 +78,7 @@ for n in $names; do
   grep -qE -- "(^|[^a-z_0-9])$n([^a-z_0-9]|$)" <<<"$t5" || fail "muhpatch-rules.5 does not name '$n' (muhpatch model prints it)"
 done
 ok "muhpatch-rules.5 names all $(wc -l <<<"$names") facts, workload entries and quantities muhpatch model prints"
-for f in $(grep -oE 'Functions\(\) const \{ return \{[^}]*\}' "$repo/engine/model/model_values.cc" | grep -oE '"[a-z_]+"' | tr -d '"'); do
+for f in $(sed -n '/Functions() const {/,/^}/p' "$repo/engine/model/model_values.cc" | grep -oE '"[a-z_]+"' | tr -d '"'); do
   grep -qF "$f" <<<"$t5" || fail "muhpatch-rules.5 does not document the function $f"
 done
 ok "muhpatch-rules.5 documents the model's functions"

@@ -366,7 +366,8 @@ python3 check.py blocks mp.err notes.txt "$drift_last" >drift.txt ||
   { printf '%s\n' "$err" >&2; fail "pristine, no --patch: stderr is not notes + drift errors with derivations + '$drift_last'"; }
 n_sites=$(NEXT_APPLY=$next_apply python3 check.py sites pristine applied drift.txt) ||
   { cat drift.txt >&2; fail "pristine, no --patch: the drift errors are not the edits apply makes"; }
-[[ $n_sites -eq $to_apply ]] || fail "pristine, no --patch: $n_sites drift errors, but $to_apply rules to apply"
+# (At least one per rule to apply: the tier family rewrites several sites.)
+[[ $n_sites -ge $to_apply ]] || fail "pristine, no --patch: $n_sites drift errors, but $to_apply rules to apply"
 while read -r id; do
   [[ -n $(rule_line "$id") ]] || fail "a drift error names '$id', not a rule of rules.yaml"
 done < <(sed -E "s/^[^']*rule '([^']+)'.*/\\1/" drift.txt)

@@ -1,0 +1,28 @@
+#include "engine/app/kept_sites.h"
+
+namespace muh {
+
+bool PatchChangesLine(const std::vector<FilePatch>& patch, const std::string& path, int line) {
+  for (const FilePatch& f : patch) {
+    if (f.path != path && f.old_path != path) continue;
+    for (const PatchHunk& h : f.hunks) {
+      std::size_t old_no = h.old_start, new_no = h.new_start;
+      for (const auto& [kind, text] : h.body) {
+        if (kind == '-' && old_no == static_cast<std::size_t>(line)) return true;
+        if (kind == '+' && new_no == static_cast<std::size_t>(line)) return true;
+        if (kind != '+') ++old_no;
+        if (kind != '-') ++new_no;
+      }
+    }
+  }
+  return false;
+}
+
+bool KeptSitesUntouched(const std::vector<FilePatch>& patch, const RuleOutcome& o) {
+  for (const Site& s : o.found) {
+    if (s.kept && PatchChangesLine(patch, s.path, s.line)) return false;
+  }
+  return true;
+}
+
+}  // namespace muh

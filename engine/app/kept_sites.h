@@ -1,0 +1,22 @@
+// Whether a rule's kept (hand-tuned) sites lie on lines a patch changes: a
+// rule of several sites (a tier family) that rewrote some and kept one when
+// the patch was made is hand-tuned once the patch is applied, and that is
+// no drift unless the patch changed a line the kept value is on now.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine/patch/patch_reader.h"
+#include "engine/plan/plan_result.h"
+
+namespace muh {
+
+// Whether `line` (from 1) of `path` is a `-` line of `patch` in the old
+// file or a `+` line in the new one.
+bool PatchChangesLine(const std::vector<FilePatch>& patch, const std::string& path, int line);
+
+// Whether no kept site of `o` is on a line `patch` changes.
+bool KeptSitesUntouched(const std::vector<FilePatch>& patch, const RuleOutcome& o);
+
+}  // namespace muh

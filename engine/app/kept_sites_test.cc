@@ -1,0 +1,46 @@
+#include "engine/app/kept_sites.h"
+
+#include <doctest/doctest.h>
+
+namespace muh {
+
+namespace {
+
+// Lines 10-14 of a.py: 11 changes, 13 is context.
+std::vector<FilePatch> Patch() {
+  FilePatch f;
+  f.path = f.old_path = "a.py";
+  PatchHunk h;
+  h.old_start = h.new_start = 10;
+  h.old_count = h.new_count = 5;
+  h.body = {{' ', "a\n"}, {'-', "b = 1\n"}, {'+', "b = 2\n"},
+            {' ', "c\n"}, {' ', "d = 3\n"}, {' ', "e\n"}};
+  f.hunks.push_back(h);
+  return {f};
+}
+
+}  // namespace
+
+TEST_CASE("a line the patch changes, in the old or the new file") {
+  CHECK(PatchChangesLine(Patch(), "a.py", 11));
+  CHECK_FALSE(PatchChangesLine(Patch(), "a.py", 10));
+  CHECK_FALSE(PatchChangesLine(Patch(), "a.py", 13));
+  CHECK_FALSE(PatchChangesLine(Patch(), "b.py", 11));
+}
+
+TEST_CASE("kept sites outside the patch's changed lines are untouched") {
+  RuleOutcome o;
+  Site kept;
+  kept.path = "a.py";
+  kept.line = 13;
+  kept.kept = true;
+  Site rewritten = kept;
+  rewritten.line = 11;
+  rewritten.kept = false;
+  o.found = {rewritten, kept};
+  CHECK(KeptSitesUntouched(Patch(), o));
+  o.found[1].line = 11;
+  CHECK_FALSE(KeptSitesUntouched(Patch(), o));
+}
+
+}  // namespace muh

@@ -1,0 +1,116 @@
+#include "engine/python/tier_chain.h"
+
+#include <string_view>
+
+namespace muh {
+
+namespace {
+
+bool Is(TSNode n, std::string_view type) { return std::string_view(ts_node_type(n)) == type; }
+
+std::string_view TextOf(const SyntaxTree& tree, TSNode n) {
+  return tree.bytes().substr(ts_node_start_byte(n), ts_node_end_byte(n) - ts_node_start_byte(n));
+}
+
+TSNode Field(TSNode n, std::string_view name) {
+  return ts_node_child_by_field_name(n, name.data(), static_cast<uint32_t>(name.size()));
+}
+
+// The bound of `variable <= BOUND`, or a null node when `cond` is not that.
+TSNode BoundOf(const SyntaxTree& tree, TSNode cond, const std::string& variable) {
+  TSNode none{};
+  if (ts_node_is_null(cond) || !Is(cond, "comparison_operator")) return none;
+  if (ts_node_named_child_count(cond) != 2 || ts_node_child_count(cond) != 3) return none;
+  TSNode left = ts_node_named_child(cond, 0);
+  TSNode op = ts_node_child(cond, 1);
+  if (!Is(left, "identifier") || TextOf(tree, left) != variable || !Is(op, "<=")) return none;
+  return ts_node_named_child(cond, 1);
+}
+
+int LineOf(const SyntaxTree& tree, std::size_t at) {
+  int line = 1;
+  for (std::size_t i = 0; i < at && i < tree.bytes().size(); ++i) line += tree.bytes()[i] == '\n';
+  return line;
+}
+
+}  // namespace
+
+std::optional<TierChainAt> TierChainAround(const SyntaxTree& tree, std::size_t begin,
+                                           std::size_t end, const std::string& variable,
+                                           std::string* error) {
+  TSNode n = ts_node_descendant_for_byte_range(tree.Root(), static_cast<uint32_t>(begin),
+                                               static_cast<uint32_t>(end));
+  // Up to the statement that holds the bytes, directly in a clause's block.
+  TSNode block{};
+  while (!ts_node_is_null(n)) {
+    TSNode parent = ts_node_parent(n);
+    if (ts_node_is_null(parent)) return std::nullopt;
+    if (Is(parent, "block")) {
+      block = parent;
+      break;
+    }
+    n = parent;
+  }
+  if (ts_node_is_null(block)) return std::nullopt;
+  TSNode clause = ts_node_parent(block);
+  if (ts_node_is_null(clause)) return std::nullopt;
+  TSNode chain = clause;
+  if (Is(clause, "elif_clause") || Is(clause, "else_clause")) chain = ts_node_parent(clause);
+  if (ts_node_is_null(chain) || !Is(chain, "if_statement")) return std::nullopt;
+  TierChainAt out;
+  out.chain.variable = variable;
+  out.chain.begin = ts_node_start_byte(chain);
+  // The clauses in order: the `if` itself, then its alternatives.
+  for (uint32_t i = 0; i < ts_node_child_count(chain); ++i) {
+    TSNode c = ts_node_child(chain, i);
+    bool head = i == 0;
+    if (!head && !Is(c, "elif_clause") && !Is(c, "else_clause")) continue;
+    TierClause t;
+    t.begin = ts_node_start_byte(head ? chain : c);
+    if (!head && Is(c, "else_clause")) {
+      out.chain.has_else = true;
+    } else {
+      TSNode cond = Field(head ? chain : c, "condition");
+      TSNode bound = BoundOf(tree, cond, variable);
+      if (ts_node_is_null(bound)) {
+        *error = "the " + std::string(head ? "`if`" : "`elif`") + " at line " +
+                 std::to_string(LineOf(tree, t.begin)) + " reads `" +
+                 std::string(ts_node_is_null(cond) ? "" : TextOf(tree, cond)) + "`, not `" +
+                 variable + " <= BOUND`";
+        return std::nullopt;
+      }
+      t.bound = std::string(TextOf(tree, bound));
+      t.bound_begin = ts_node_start_byte(bound);
+      t.bound_end = ts_node_end_byte(bound);
+    }
+    TSNode body = head ? Field(chain, "consequence")
+                       : Field(c, Is(c, "else_clause") ? "body" : "consequence");
+    if (!ts_node_is_null(body) && ts_node_eq(body, block)) out.clause = out.chain.clauses.size();
+    out.chain.clauses.push_back(std::move(t));
+  }
+  return out;
+}
+
+std::map<std::string, std::string> ModuleConstants(const SyntaxTree& tree) {
+  std::map<std::string, std::string> out;
+  std::map<std::string, int> count;
+  TSNode root = tree.Root();
+  for (uint32_t i = 0; i < ts_node_named_child_count(root); ++i) {
+    TSNode s = ts_node_named_child(root, i);
+    if (!Is(s, "expression_statement") || ts_node_named_child_count(s) != 1) continue;
+    TSNode a = ts_node_named_child(s, 0);
+    if (!Is(a, "assignment") && !Is(a, "augmented_assignment")) continue;
+    TSNode left = Field(a, "left");
+    TSNode right = Field(a, "right");
+    if (ts_node_is_null(left) || ts_node_is_null(right) || !Is(left, "identifier")) continue;
+    std::string name(TextOf(tree, left));
+    if (++count[name] > 1 || Is(a, "augmented_assignment")) {
+      out.erase(name);
+      continue;
+    }
+    out[name] = std::string(TextOf(tree, right));
+  }
+  return out;
+}
+
+}  // namespace muh

@@ -1,0 +1,50 @@
+// Tier chains: `if V <= B1: … elif V <= B2: … else: …`, a family of sites
+// that sets one knob per range of V (get_default_config's BLOCK_SIZE_M by
+// `numel`). Read from the tree as values: each clause's bound as written and
+// where, and the module's top-level assignments a bound may name.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/python/syntax_tree.h"
+
+namespace muh {
+
+// One clause of a chain: `if`/`elif V <= bound`, or the final `else`.
+struct TierClause {
+  std::string bound;  // as written; empty for the `else`
+  std::size_t bound_begin = 0;
+  std::size_t bound_end = 0;
+  std::size_t begin = 0;  // of the clause's keyword
+};
+
+struct TierChain {
+  std::string variable;
+  std::size_t begin = 0;  // of the `if` statement: the chain's identity
+  std::vector<TierClause> clauses;
+  bool has_else = false;  // the last clause is the `else`
+};
+
+struct TierChainAt {
+  TierChain chain;
+  std::size_t clause = 0;  // the clause whose block holds the bytes
+};
+
+// The chain on `variable` one of whose clause blocks holds bytes
+// [begin, end) as a statement of its own (not nested deeper); nullopt when
+// there is none. Every clause but a final `else` must read `variable <=
+// BOUND`; otherwise `*error` says which clause does not.
+std::optional<TierChainAt> TierChainAround(const SyntaxTree& tree, std::size_t begin,
+                                           std::size_t end, const std::string& variable,
+                                           std::string* error);
+
+// Every name assigned exactly once at the module's top level (`NAME = ...`),
+// with the text of its value: the constants a bound may be computed from.
+// A name assigned twice there is left out (its value depends on the line).
+std::map<std::string, std::string> ModuleConstants(const SyntaxTree& tree);
+
+}  // namespace muh

@@ -1,0 +1,80 @@
+#include "engine/python/tier_chain.h"
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+namespace muh {
+
+namespace {
+
+const char* kChain =
+    "LIMIT = 160\n"
+    "def f(M, topk):\n"
+    "    numel = M * topk\n"
+    "    if numel <= 64:\n"
+    "        c = 16\n"
+    "    elif numel <= LIMIT * 32:\n"
+    "        c = 64\n"
+    "    else:\n"
+    "        c = 128\n";
+
+std::optional<TierChainAt> At(const std::string& code, const std::string& needle,
+                              std::string* error) {
+  PythonParser parser;
+  SyntaxTree tree = parser.Parse(code);
+  // The value after `= ` in the first line that assigns `needle`.
+  std::size_t at = code.find("= " + needle + "\n");
+  if (at == std::string::npos) {
+    at = code.find(needle);
+  } else {
+    at += 2;
+  }
+  return TierChainAround(tree, at, at + needle.size(), "numel", error);
+}
+
+}  // namespace
+
+TEST_CASE("a tier chain is read from any of its clauses") {
+  std::string error;
+  std::string code = kChain;
+  for (const auto& [needle, clause] :
+       {std::pair<const char*, std::size_t>{"16", 0}, {"64", 1}, {"128", 2}}) {
+    std::optional<TierChainAt> t = At(code, needle, &error);
+    REQUIRE(t);
+    CHECK(t->clause == clause);
+    REQUIRE(t->chain.clauses.size() == 3);
+    CHECK(t->chain.has_else);
+    CHECK(t->chain.clauses[0].bound == "64");
+    CHECK(t->chain.clauses[1].bound == "LIMIT * 32");
+    CHECK(code.substr(t->chain.clauses[1].bound_begin,
+                      t->chain.clauses[1].bound_end - t->chain.clauses[1].bound_begin) ==
+          "LIMIT * 32");
+    CHECK(t->chain.clauses[2].bound.empty());
+  }
+}
+
+TEST_CASE("a site outside a chain, or a clause on another condition, is no tier") {
+  std::string error;
+  CHECK_FALSE(At(kChain, "M * topk", &error));
+  std::string other =
+      "def f(numel, M):\n"
+      "    if numel <= 64:\n"
+      "        c = 16\n"
+      "    elif M > 8:\n"
+      "        c = 32\n";
+  CHECK_FALSE(At(other, "16", &error));
+  CHECK(error == "the `elif` at line 4 reads `M > 8`, not `numel <= BOUND`");
+}
+
+TEST_CASE("module constants: assigned once at the top level") {
+  PythonParser parser;
+  std::string code = "A = 160\nB = A * 2\nC = 1\nC = 2\nD = 3\nD += 1\ndef f():\n    E = 4\n";
+  SyntaxTree tree = parser.Parse(code);
+  std::map<std::string, std::string> c = ModuleConstants(tree);
+  CHECK(c.size() == 2);
+  CHECK(c["A"] == "160");
+  CHECK(c["B"] == "A * 2");
+}
+
+}  // namespace muh

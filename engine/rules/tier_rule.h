@@ -1,0 +1,42 @@
+// Reading and checking a rule's `tiers:` block (tier_spec.h), and the code
+// patterns it turns the rule's pattern into: the statement in the `if`, in
+// any `elif`, and in the `else` of a chain on the variable.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/model/moe_tiers.h"
+#include "engine/model/value_source.h"
+#include "engine/rules/tier_spec.h"
+#include "engine/rules/yaml_reader.h"
+
+namespace muh {
+
+struct RawTiers {
+  RawScalar key;  // present when the rule has `tiers:`
+  RawScalar variable, bound_with;
+  RawScalar bounds_key, upstream_key;
+  std::vector<RawScalar> bounds, upstream;
+};
+
+void ReadTiers(YamlReader* l, const YAML::Node& key, const YAML::Node& value, RawTiers* out);
+
+// The checked block, or null with errors reported through `l`.
+std::shared_ptr<const TierSpec> CheckTiers(const RawTiers& raw, YamlReader* l,
+                                           const ValueSource& values);
+
+// The chain `tiers: bounds:` declares, ending in an `else`, for `muhpatch
+// model` without a tree; nullopt when it declares no valid bounds.
+std::optional<TierChainShape> DeclaredTierChain(const RawTiers& raw);
+
+// The query of a tier family: each pattern of `statement_query` (a compiled
+// code pattern: `((NODE) PREDICATES)` groups) as a statement directly in
+// the `if`, an `elif` or the `else` block of an `if V <= ...` chain, in one
+// query pattern per statement pattern. The plan checks every clause's
+// condition (tier_chain.h).
+std::string TierQuery(const std::string& variable, const std::string& statement_query);
+
+}  // namespace muh
