@@ -49,13 +49,12 @@ RuleMask GatedRulesThatRan(const RuleSet& rules, const PlanResult& plan) {
   return run;
 }
 
-// The plan and, on another thread meanwhile, the whole-tree search for
-// knobs outside their rule's files (it needs no plan), then the liveness
-// of every site. A thread the system cannot start runs its work here
-// instead (BackgroundTask).
+// The liveness analysis, then the plan given its verdicts; on another
+// thread meanwhile, the whole-tree search for knobs outside their rule's
+// files (it needs no plan). A thread the system cannot start runs its work
+// here instead (BackgroundTask).
 PlanResult PlanAndSearch(const OpenedRun& run, const CommandOptions& opts,
-                         std::vector<ForeignMatch>* foreign, SearchResult* found,
-                         std::optional<LivenessAnalysis>* analysis) {
+                         std::vector<ForeignMatch>* foreign, SearchResult* found) {
   unsigned threads = opts.threads;
   const Workspace& w = run.workspace;
   const RuleSet& rules = run.inputs.rules;
@@ -64,11 +63,8 @@ PlanResult PlanAndSearch(const OpenedRun& run, const CommandOptions& opts,
     scope = ScopeTreeSearch(rules, w);
     *found = SearchInScope(rules, w, scope, threads, UngatedRules(rules));
   });
-  BackgroundTask live([&] { analysis->emplace(AnalyseTree(run.inputs, w)); });
-  PlanResult plan = Plan(rules, w.files, w.tree_paths, [&](PlanResult* p) {
-    live.Join();
-    ApplyLiveness(**analysis, w.files, opts.include_dead, p);
-  });
+  const LivenessAnalysis analysis = AnalyseTree(run.inputs, w);
+  PlanResult plan = Plan(rules, w.files, w.tree_paths, {&analysis, opts.include_dead});
   search.Join();
   RuleMask gated = GatedRulesThatRan(rules, plan);
   if (std::find(gated.begin(), gated.end(), true) != gated.end()) {
@@ -106,8 +102,7 @@ int RunVerify(const CommandOptions& opts) {
   spdlog::debug("verify: rules, model and tree opened: {:.1f} ms", ms());
   std::vector<ForeignMatch> foreign;
   SearchResult searched;
-  std::optional<LivenessAnalysis> analysis;
-  PlanResult plan = PlanAndSearch(run, opts, &foreign, &searched, &analysis);
+  PlanResult plan = PlanAndSearch(run, opts, &foreign, &searched);
   spdlog::debug("verify: planned, searched, liveness decided: {:.1f} ms", ms());
   VerifyInput in{run.inputs,
                  run.workspace,
@@ -122,7 +117,7 @@ int RunVerify(const CommandOptions& opts) {
                  "",
                  "",
                  "",
-                 nullptr};
+                 opts.include_dead};
   in.refresh = RefreshPatchCommand(opts);
   in.apply_command = CommandLine(opts, "apply");
   in.status_command = CommandLine(opts, "status");
@@ -137,12 +132,6 @@ int RunVerify(const CommandOptions& opts) {
                              "");
   }
   in.regenerated = RenderPatch(run.workspace.files, plan);
-  // Undoing a committed patch gives other files: the rules plan them with
-  // their own liveness, as diff did when the patch was made.
-  in.replan = [&run, &opts](const std::map<std::string, SourceText>& files) {
-    LivenessAnalysis undone = AnalyseTree(run.inputs, run.workspace, &files);
-    return PlanLive(run, files, undone, opts.include_dead);
-  };
 
   // Every check runs and everything it finds is reported; the verdict's
   // reason is the first drifting check's.
