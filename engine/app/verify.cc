@@ -14,7 +14,6 @@
 #include "engine/app/verify_checks.h"
 #include "engine/base/exit_codes.h"
 #include "engine/base/parallel.h"
-#include "engine/base/quick_exit.h"
 #include "engine/io/tree_io.h"
 #include "engine/patch/unified_diff.h"
 
@@ -72,10 +71,8 @@ PlanResult PlanAndSearch(const OpenedRun& run, const CommandOptions& opts,
   }
   *foreign = found->matches;
   const SearchStats& stats = found->stats;
-  spdlog::debug(
-      "whole-tree search: {} files, {} read, {} parsed ({} of them only in the "
-      "statements holding the literals; {} bytes parsed)",
-      stats.files, stats.read, stats.parsed, stats.partial, stats.parsed_bytes);
+  spdlog::debug("whole-tree search: {} files, {} read, {} parsed ({} bytes)", stats.files,
+                stats.read, stats.parsed, stats.parsed_bytes);
   return plan;
 }
 
@@ -168,11 +165,8 @@ int RunVerify(const CommandOptions& opts) {
     return PrintVerifyReport(findings, opts.format, kExitBadInput,
                              "the whole-tree search could not search every file", patch_diff);
   }
-  const int code = PrintVerifyReport(findings, opts.format, drift ? kExitDrift : kExitClean,
-                                     summary, patch_diff, LeftAloneSummary(plan));
-  // The tree, its analysis and every file read are left to the kernel.
-  if (QuickExitAllowed()) QuickExit(code);
-  return code;
+  return PrintVerifyReport(findings, opts.format, drift ? kExitDrift : kExitClean, summary,
+                           patch_diff, LeftAloneSummary(plan));
 }
 
 }  // namespace muh

@@ -13,7 +13,6 @@
 #include <set>
 
 #include "engine/base/parallel.h"
-#include "engine/base/quick_exit.h"
 #include "engine/plan/dead_sites.h"
 #include "engine/plan/multiplied_sites.h"
 #include "engine/rules/scope.h"
@@ -22,12 +21,6 @@ namespace muh {
 namespace plan {
 
 void FreeTrees(std::map<std::string, std::unique_ptr<SyntaxTree>>* trees) {
-  // A process about to end leaves them to the kernel (quick_exit.h).
-  if (QuickExitAllowed()) {
-    for (auto& [path, tree] : *trees) (void)tree.release();
-    trees->clear();
-    return;
-  }
   // Runs in destructors: where even the list cannot be had (out of
   // memory), the trees are freed here, one by one.
   std::vector<std::unique_ptr<SyntaxTree>> all;

@@ -252,21 +252,6 @@ std::optional<QueryError> Query::StructureProblem() const {
   return tree_sitter_.error();
 }
 
-bool Query::RootMayBeModule() const {
-  const PatternNode& root = patterns_->patterns[0].root;
-  const TSSymbol module = ts_language_symbol_for_name(patterns_->language, "module", 6, true);
-  return module < root.symbols.size() && root.symbols[module];
-}
-
-bool Query::StatementLocal() const {
-  if (!patterns_ || patterns_->patterns.size() != 1) return false;
-  const PatternNode& root = patterns_->patterns[0].root;
-  if (root.kind != PatternNode::Kind::kNamed) return false;
-  if (!RootMayBeModule()) return true;
-  return root.captures.empty() && root.negated.empty() && root.children.size() == 1 &&
-         !root.children[0].immediate && !root.anchored_last;
-}
-
 namespace {
 
 struct Bound {
@@ -332,8 +317,7 @@ bool Query::NeedsTreeSitterToCompile(std::string_view source) {
 void Query::IndexFor(const SyntaxTree& tree) const {
   // What MatchOrHandOff and MatchPatterns hand off before indexing anything.
   if (engine_ == QueryEngine::kTreeSitter || !patterns_ || tree.HasError()) return;
-  std::optional<std::vector<std::size_t>> statements = StatementsToSearch(tree);
-  StartIndexes(tree, statements ? &*statements : nullptr);
+  tree.NodeIndex();
 }
 
 HandOff Query::MatchOrHandOff(const SyntaxTree& tree, std::vector<PatternMatch>* ours,
@@ -350,62 +334,7 @@ HandOff Query::MatchOrHandOff(const SyntaxTree& tree, std::vector<PatternMatch>*
     }
     return true;
   };
-  std::optional<std::vector<std::size_t>> statements = StatementsToSearch(tree);
-  return MatchPatterns(*patterns_, tree, admit, ours, work, statements ? &*statements : nullptr);
-}
-
-namespace {
-
-// The first occurrence of `lit` in `bytes` at or after `from` (memmem: one
-// pass over a knob file per literal), or npos.
-std::size_t FindFrom(std::string_view bytes, const std::string& lit, std::size_t from) {
-  if (from > bytes.size()) return std::string_view::npos;
-  const void* hit = ::memmem(bytes.data() + from, bytes.size() - from, lit.data(), lit.size());
-  return hit == nullptr ? std::string_view::npos
-                        : static_cast<std::size_t>(static_cast<const char*>(hit) - bytes.data());
-}
-
-}  // namespace
-
-std::optional<std::vector<std::size_t>> Query::StatementsToSearch(const SyntaxTree& tree) const {
-  if (!StatementLocal() || RootMayBeModule()) return std::nullopt;
-  std::vector<std::vector<std::string>> groups = RequiredLiterals();
-  if (groups.empty()) return std::nullopt;
-  // A match's captures lie in the statement it starts in, and a required
-  // capture's text is one of its group's literals: so each group has a
-  // literal inside that statement. The first group is looked for in the
-  // whole file, the others only in the statements still in the running.
-  const std::vector<SyntaxTree::Span>& spans = tree.StatementSpans();
-  std::string_view bytes = tree.bytes();
-  std::vector<std::size_t> kept;
-  auto holds = [&](std::size_t k, const std::vector<std::string>& group) {
-    std::string_view text = bytes.substr(spans[k].first, spans[k].second - spans[k].first);
-    return std::any_of(group.begin(), group.end(), [&](const std::string& lit) {
-      return text.find(lit) != std::string_view::npos;
-    });
-  };
-  std::vector<bool> marked(spans.size(), false);
-  for (const std::string& lit : groups[0]) {
-    if (lit.empty()) return std::nullopt;
-    for (std::size_t at = FindFrom(bytes, lit, 0); at != std::string_view::npos;
-         at = FindFrom(bytes, lit, at + 1)) {
-      // The statement whose span holds the whole occurrence, if any.
-      auto it = std::upper_bound(
-          spans.begin(), spans.end(), static_cast<uint32_t>(at),
-          [](uint32_t offset, const SyntaxTree::Span& s) { return offset < s.first; });
-      if (it == spans.begin()) continue;
-      --it;
-      if (at + lit.size() <= it->second)
-        marked[static_cast<std::size_t>(it - spans.begin())] = true;
-    }
-  }
-  for (std::size_t k = 0; k < spans.size(); ++k) {
-    if (!marked[k]) continue;
-    bool all = std::all_of(groups.begin() + 1, groups.end(),
-                           [&](const std::vector<std::string>& g) { return holds(k, g); });
-    if (all) kept.push_back(k);
-  }
-  return kept;
+  return MatchPatterns(*patterns_, tree, admit, ours, work);
 }
 
 std::vector<QueryMatch> Query::RunTreeSitter(const SyntaxTree& tree) const {
