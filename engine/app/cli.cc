@@ -16,11 +16,11 @@
 #include "engine/app/commands.h"
 #include "engine/app/diag_output.h"
 #include "engine/app/verify.h"
+#include "engine/base/checked_output.h"
 #include "engine/base/colour.h"
 #include "engine/base/edit_distance.h"
 #include "engine/base/exit_codes.h"
 #include "engine/base/out_of_memory.h"
-#include "engine/base/quick_exit.h"
 
 namespace muh {
 

@@ -78,18 +78,13 @@ void ReportMovedKnobs(const OpenedRun& run, const PlanResult& plan) {
 
 PlanResult PlanLive(const OpenedRun& run, const std::map<std::string, SourceText>& files,
                     const LivenessAnalysis& analysis, bool include_dead) {
-  return Plan(run.inputs.rules, files, run.workspace.tree_paths,
-              [&](PlanResult* plan) { ApplyLiveness(analysis, files, include_dead, plan); });
+  return Plan(run.inputs.rules, files, run.workspace.tree_paths, {&analysis, include_dead});
 }
 
 PlanResult PlanTree(const OpenedRun& run, bool include_dead) {
   const Workspace& w = run.workspace;
-  std::optional<LivenessAnalysis> analysis;
-  BackgroundTask live([&] { analysis.emplace(AnalyseTree(run.inputs, w)); });
-  return Plan(run.inputs.rules, w.files, w.tree_paths, [&](PlanResult* plan) {
-    live.Join();
-    ApplyLiveness(*analysis, w.files, include_dead, plan);
-  });
+  const LivenessAnalysis analysis = AnalyseTree(run.inputs, w);
+  return PlanLive(run, w.files, analysis, include_dead);
 }
 
 PlanResult PlanAndReport(const OpenedRun& run, const CommandOptions& opts) {
@@ -115,10 +110,10 @@ PlanResult PlanAndReport(const OpenedRun& run, const CommandOptions& opts) {
                                           "'{}')",
                                           o.rule_id, site.wanted, site.pin_reason, site.model)});
         }
-        if (site.liveness.empty()) continue;
+        if (!site.liveness) continue;
         w.Report(Diagnostic{site.path, site.line, site.column, Severity::kNote,
-                            fmt::format("rule '{}': site is {}: {}", o.rule_id, site.liveness,
-                                        site.liveness_reason)});
+                            fmt::format("rule '{}': site is {}: {}", o.rule_id,
+                                        site.LivenessShown(""), site.LivenessReason())});
       }
     }
   }
@@ -235,8 +230,8 @@ int RunModel(const CommandOptions& opts) {
         }
         report += fmt::format("  {}: rule '{}' at {}:{}{}: {}{}\n",
                               quantities.empty() ? "-" : quantities, rule.id, site.path, site.line,
-                              tier, site.liveness.empty() ? "not analysed" : site.liveness,
-                              site.liveness_reason.empty() ? "" : ": " + site.liveness_reason);
+                              tier, site.LivenessShown("not analysed"),
+                              site.LivenessReason().empty() ? "" : ": " + site.LivenessReason());
       }
     }
   }

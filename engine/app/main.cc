@@ -4,9 +4,7 @@
 #include <cstdlib>
 
 #include "engine/app/cli.h"
-#include "engine/base/heap_tuning.h"
 #include "engine/base/out_of_memory.h"
-#include "engine/base/quick_exit.h"
 
 namespace {
 
@@ -35,10 +33,6 @@ void* TsRealloc(void* old, size_t n) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Before any thread starts. Where the heap is tuned for a short run (not
-  // under an address-space limit, nor a sanitizer), the run also ends
-  // without freeing what it built.
-  if (muh::TuneHeapForShortRun().tuned) muh::AllowQuickExit();
   muh::ReserveMemory();
   muh::InstallTerminateHandler();
   ts_set_allocator(TsMalloc, TsCalloc, TsRealloc, std::free);

@@ -68,12 +68,12 @@ void ListLeftAlone(const PlanResult& plan, const std::string& rules_path, const 
   }
   for (const Site& s : o.found) {
     if (Rewritten(plan, o.rule_id, s)) continue;
-    if (s.liveness == "dead" && s.current != s.wanted) {
+    if (s.Is(Liveness::kDead) && s.current != s.wanted) {
       note(s, fmt::format("rule '{}' left alone: dead: {} (--include-dead rewrites it)", o.rule_id,
-                          s.liveness_reason));
-    } else if (s.liveness == "dead") {
+                          s.LivenessReason()));
+    } else if (s.Is(Liveness::kDead)) {
       note(s, fmt::format("rule '{}' at its value '{}', and dead: {}", o.rule_id,
-                          OneLine(s.current, 40), s.liveness_reason));
+                          OneLine(s.current, 40), s.LivenessReason()));
     } else {
       note(s, fmt::format("rule '{}' at its value '{}'", o.rule_id, OneLine(s.current, 40)));
     }
@@ -131,12 +131,12 @@ OutcomeReport ReportOutcomes(const PlanResult& plan, const std::string& rules_pa
   for (const RuleOutcome& o : plan.outcomes) {
     if (o.status == RuleStatus::kRewrites) {
       for (const Site& s : o.found) {
-        if (s.liveness != "unknown" || !Rewritten(plan, o.rule_id, s)) continue;
+        if (!s.Is(Liveness::kUnknown) || !Rewritten(plan, o.rule_id, s)) continue;
         r.needs_you.push_back(MakeNote(
             s.path, s.line, s.column,
             fmt::format("rule '{}' rewrites a site that may not run: cannot tell whether it runs "
                         "on the served platform ({})",
-                        o.rule_id, s.liveness_reason)));
+                        o.rule_id, s.LivenessReason())));
       }
     }
     if (LeftAlone(o.status) || o.status == RuleStatus::kRewrites) {

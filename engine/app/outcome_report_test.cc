@@ -7,7 +7,7 @@ namespace muh {
 namespace {
 
 Site At(const std::string& path, int line, std::size_t begin, const std::string& now,
-        const std::string& wanted, const std::string& liveness, const std::string& why = "") {
+        const std::string& wanted, Liveness liveness, const std::string& why = "") {
   Site s;
   s.path = path;
   s.line = line;
@@ -16,8 +16,7 @@ Site At(const std::string& path, int line, std::size_t begin, const std::string&
   s.end = begin + now.size();
   s.current = now;
   s.wanted = wanted;
-  s.liveness = liveness;
-  s.liveness_reason = why;
+  s.liveness = SiteVerdict{liveness, why};
   return s;
 }
 
@@ -35,18 +34,20 @@ RuleOutcome Outcome(const std::string& id, RuleStatus status, std::vector<Site> 
 // skipped by a precondition a site blocked, is dead, is at its value, fails.
 PlanResult Mixed() {
   PlanResult plan;
-  plan.outcomes.push_back(Outcome("live", RuleStatus::kRewrites,
-                                  {At("a.py", 3, 10, "1", "2", "live"),
-                                   At("a.py", 9, 90, "1", "2", "unknown", "no entry module")}));
+  plan.outcomes.push_back(
+      Outcome("live", RuleStatus::kRewrites,
+              {At("a.py", 3, 10, "1", "2", Liveness::kLive),
+               At("a.py", 9, 90, "1", "2", Liveness::kUnknown, "no entry module")}));
   plan.edits["a.py"] = {Edit{"a.py", 10, 1, "2", "live", ""}, Edit{"a.py", 90, 1, "2", "live", ""}};
   const std::string skip = "rule 'gated' skipped: precondition 'p' is not met";
-  plan.outcomes.push_back(
-      Outcome("gated", RuleStatus::kSkipped, {At("b.py", 13, 5, "512", "", "live")}, skip));
+  plan.outcomes.push_back(Outcome("gated", RuleStatus::kSkipped,
+                                  {At("b.py", 13, 5, "512", "", Liveness::kLive)}, skip));
   plan.diagnostics.push_back(Diagnostic{"c.py", 54, 5, Severity::kNote, skip});
-  plan.outcomes.push_back(Outcome("gone", RuleStatus::kDead,
-                                  {At("b.py", 20, 50, "64", "32", "dead", "never imported")}));
   plan.outcomes.push_back(
-      Outcome("done", RuleStatus::kAlreadyApplied, {At("b.py", 30, 80, "8", "8", "live")}));
+      Outcome("gone", RuleStatus::kDead,
+              {At("b.py", 20, 50, "64", "32", Liveness::kDead, "never imported")}));
+  plan.outcomes.push_back(Outcome("done", RuleStatus::kAlreadyApplied,
+                                  {At("b.py", 30, 80, "8", "8", Liveness::kLive)}));
   plan.outcomes.push_back(Outcome("broken", RuleStatus::kFailed, {}));
   plan.diagnostics.push_back(MakeError("d.py", 7, 1, "rule 'broken' expects 1 match, found 2"));
   plan.diagnostics.push_back(MakeNote("", 0, 0, "1 dead site left alone"));
@@ -86,10 +87,10 @@ TEST_CASE("outcomes: -v lists each rule left alone at its knob, with its reason"
 TEST_CASE("outcomes: nothing left alone, no summary; a hand-tuned warning a dead site withdrew") {
   PlanResult plan;
   plan.outcomes.push_back(
-      Outcome("live", RuleStatus::kRewrites, {At("a.py", 3, 10, "1", "2", "live")}));
+      Outcome("live", RuleStatus::kRewrites, {At("a.py", 3, 10, "1", "2", Liveness::kLive)}));
   plan.edits["a.py"] = {Edit{"a.py", 10, 1, "2", "live", ""}};
   CHECK(LeftAloneSummary(plan).empty());
-  Site tuned = At("b.py", 4, 40, "7", "2", "dead", "overwritten");
+  Site tuned = At("b.py", 4, 40, "7", "2", Liveness::kDead, "overwritten");
   tuned.hand_tuned = true;
   plan.outcomes.push_back(Outcome("tuned", RuleStatus::kDead, {tuned}));
   plan.diagnostics.push_back(

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/base/one_line.h"
+#include "engine/base/text.h"
 #include "engine/model/facts.h"
 #include "engine/patch/unified_diff.h"
 
@@ -74,11 +75,6 @@ std::size_t Lines(std::string_view text) {
   std::size_t n = 0;
   for (char c : text) n += c == '\n';
   return n + (!text.empty() && text.back() != '\n');
-}
-
-std::string_view Trim(std::string_view s) {
-  std::size_t b = s.find_first_not_of(' ');
-  return b == std::string_view::npos ? std::string_view() : s.substr(b);
 }
 
 struct Why {

@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include "engine/app/multiplied_sites.h"
-
 namespace muh {
 
 LivenessFacts FactsFor(const Inputs& inputs) {
@@ -36,71 +34,6 @@ LivenessAnalysis AnalyseTree(const Inputs& inputs, const Workspace& w,
     return w.words ? w.words->For(path, text) : nullptr;
   };
   return LivenessAnalysis::Run(w.tree_paths, read, FactsFor(inputs), std::move(words));
-}
-
-namespace {
-
-// The rule that deletes `line` of `path`, or "".
-std::string DeletedBy(const PlanResult& plan, const std::string& path, int line) {
-  for (const RuleOutcome& o : plan.outcomes) {
-    for (const Site& s : o.found) {
-      if (s.deletes && s.path == path && s.line == line) return o.rule_id;
-    }
-  }
-  return "";
-}
-
-// The reason with its evidence as `file:line` places (the lines' code is
-// not repeated: reports and goldens carry places, not the tree's source).
-std::string Describe(const SiteLiveness& l) {
-  std::string out = l.reason;
-  std::string places;
-  for (const Evidence& e : l.evidence) {
-    places += fmt::format("{}{}:{}", places.empty() ? "" : ", ", e.path, e.line);
-  }
-  if (!places.empty()) out += " (" + places + ")";
-  return out;
-}
-
-}  // namespace
-
-void MarkLiveness(const LivenessAnalysis& analysis, PlanResult* plan) {
-  for (RuleOutcome& o : plan->outcomes) {
-    for (Site& site : o.found) {
-      // A value may span both sides of `A if C else B` (NUM_WARPS once
-      // patched): it runs if either end of it does.
-      SiteLiveness l = analysis.At(site.path, site.begin);
-      std::size_t other = site.current.rfind(" else ");
-      if (l.state != Liveness::kLive && site.current.find(" if ") != std::string::npos &&
-          other != std::string::npos) {
-        std::size_t at = other + 6;
-        while (at < site.current.size() && site.current[at] == ' ') ++at;
-        SiteLiveness last = analysis.At(site.path, site.begin + at);
-        if (last.state == Liveness::kLive ||
-            (last.state == Liveness::kUnknown && l.state == Liveness::kDead)) {
-          l = last;
-        }
-      }
-      site.liveness = LivenessName(l.state);
-      site.liveness_reason = Describe(l);
-      if (l.state != Liveness::kDead) continue;
-      for (const Evidence& e : l.evidence) {
-        std::string rule = DeletedBy(*plan, e.path, e.line);
-        if (rule.empty() || rule == o.rule_id) continue;
-        site.liveness = "live";
-        site.liveness_reason = fmt::format(
-            "live once rule '{}' deletes {}:{}, which overwrites it now", rule, e.path, e.line);
-        break;
-      }
-    }
-  }
-}
-
-void ApplyLiveness(const LivenessAnalysis& analysis, const std::map<std::string, SourceText>& files,
-                   bool include_dead, PlanResult* plan) {
-  MarkLiveness(analysis, plan);
-  FailMultipliedSites(analysis, files, plan);
-  if (!include_dead) LeaveDeadSitesAlone(plan, files);
 }
 
 }  // namespace muh

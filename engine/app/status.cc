@@ -144,14 +144,14 @@ std::vector<StatusRow> StatusRows(const RuleSet& rules, const PlanResult& plan) 
             row.reason = fmt::format("pinned: {} (the model's own: {})", site.pin_reason,
                                      OneLine(site.model, 40));
           }
-          if (site.liveness == "dead" && !rewrites && !site.kept) row.state = "dead";
+          if (site.Is(Liveness::kDead) && !rewrites && !site.kept) row.state = "dead";
           break;
       }
-      row.liveness = site.liveness;
+      row.liveness = site.LivenessShown("");
       // A skipped rule's reason is its precondition, whatever the site's liveness.
-      if (!site.liveness.empty() && site.liveness != "live" && !site.kept &&
+      if (site.liveness && !site.Is(Liveness::kLive) && !site.kept &&
           o->status != RuleStatus::kSkipped) {
-        row.reason = site.liveness_reason;
+        row.reason = site.LivenessReason();
       }
       rows.push_back(row);
     }

@@ -11,7 +11,6 @@
 #include "engine/base/glob.h"
 #include "engine/base/parallel.h"
 #include "engine/base/source_text.h"
-#include "engine/python/py_statements.h"
 #include "engine/python/syntax_tree.h"
 
 namespace muh {
@@ -44,7 +43,6 @@ struct FileResult {
   std::vector<Diagnostic> over_budget;
   bool read = false;
   bool parsed = false;
-  bool partial = false;            // only some statements parsed
   std::size_t bytes = 0;           // parsed
   std::vector<std::size_t> rules;  // whose prefilter the file passed
 };
@@ -121,39 +119,15 @@ SearchResult SearchOutsideScope(const RuleSet& rules, const std::vector<std::str
       if (pass) hits.push_back(r);
     }
     if (hits.empty()) return;
-    // Parse only the top-level statements that hold a required literal when
-    // every rule to run is statement-local; the whole file when one is not,
-    // when the lexer gives up or when that partial parse meets a syntax
-    // error (its statements may then have been cut wrongly).
-    std::optional<SyntaxTree> tree;
-    std::size_t parsed_bytes = bytes.size();
-    bool local = std::all_of(hits.begin(), hits.end(), [&](std::size_t r) {
-      return !groups[r].empty() && rules.rules[r].query->StatementLocal();
-    });
-    if (local) {
-      std::vector<StatementLiteral> wanted;
-      for (std::size_t r : hits) {
-        for (std::size_t id : groups[r][0])
-          wanted.push_back({literals[id].first, literals[id].second});
-      }
-      bool none_hold = false;
-      tree = ParseStatementsHolding(parser, bytes, wanted, &none_hold);
-      if (none_hold) return;  // the literals lie outside every statement
-      if (tree) {
-        parsed_bytes = 0;
-        for (const TSRange& r : tree->ranges()) parsed_bytes += r.end_byte - r.start_byte;
-        results[i].partial = true;
-      }
-    }
-    if (!tree) tree.emplace(parser.Parse(bytes));
+    const SyntaxTree tree = parser.Parse(bytes);
     results[i].parsed = true;
-    results[i].bytes = parsed_bytes;
+    results[i].bytes = bytes.size();
     results[i].rules = hits;
     SourceText text(path, "");
     for (std::size_t r : hits) {
       std::vector<QueryMatch> ms;
       try {
-        ms = rules.rules[r].query->Run(*tree);
+        ms = rules.rules[r].query->Run(tree);
       } catch (const QueryBudgetExceeded& e) {
         results[i].over_budget.push_back(MakeError(
             path, 0, 0,
@@ -179,12 +153,10 @@ SearchResult SearchOutsideScope(const RuleSet& rules, const std::vector<std::str
     if (fr.parsed && spdlog::should_log(spdlog::level::trace)) {
       std::string ids;
       for (std::size_t r : fr.rules) ids += (ids.empty() ? "" : ", ") + rules.rules[r].id;
-      spdlog::trace("search parsed {} ({} bytes{}) for {}", tree_paths[i], fr.bytes,
-                    fr.partial ? ", statements holding the literals" : "", ids);
+      spdlog::trace("search parsed {} ({} bytes) for {}", tree_paths[i], fr.bytes, ids);
     }
     stats->read += fr.read;
     stats->parsed += fr.parsed;
-    stats->partial += fr.partial;
     stats->parsed_bytes += fr.bytes;
     for (ForeignMatch& m : fr.matches) all.push_back(std::move(m));
     if (fr.unreadable) out.unreadable.push_back(std::move(*fr.unreadable));
@@ -208,7 +180,6 @@ void MergeLaterSearch(const RuleSet& rules, SearchResult later, SearchResult* in
   std::stable_sort(into->over_budget.begin(), into->over_budget.end(),
                    [](const Diagnostic& a, const Diagnostic& b) { return a.file < b.file; });
   into->stats.parsed += later.stats.parsed;
-  into->stats.partial += later.stats.partial;
   into->stats.parsed_bytes += later.stats.parsed_bytes;
 }
 

@@ -39,10 +39,9 @@ struct ForeignMatch {
 };
 
 struct SearchStats {
-  std::size_t files = 0;    // files considered
-  std::size_t read = 0;     // files read
-  std::size_t parsed = 0;   // files that passed the prefilter and were parsed
-  std::size_t partial = 0;  // of those, parsed only in the statements holding the literals
+  std::size_t files = 0;   // files considered
+  std::size_t read = 0;    // files read
+  std::size_t parsed = 0;  // files that passed the prefilter and were parsed
   std::size_t parsed_bytes = 0;
 };
 

@@ -14,7 +14,6 @@
 #include "engine/app/verify_checks.h"
 #include "engine/base/exit_codes.h"
 #include "engine/base/parallel.h"
-#include "engine/base/quick_exit.h"
 #include "engine/io/tree_io.h"
 #include "engine/patch/unified_diff.h"
 
@@ -49,13 +48,12 @@ RuleMask GatedRulesThatRan(const RuleSet& rules, const PlanResult& plan) {
   return run;
 }
 
-// The plan and, on another thread meanwhile, the whole-tree search for
-// knobs outside their rule's files (it needs no plan), then the liveness
-// of every site. A thread the system cannot start runs its work here
-// instead (BackgroundTask).
+// The liveness analysis, then the plan given its verdicts; on another
+// thread meanwhile, the whole-tree search for knobs outside their rule's
+// files (it needs no plan). A thread the system cannot start runs its work
+// here instead (BackgroundTask).
 PlanResult PlanAndSearch(const OpenedRun& run, const CommandOptions& opts,
-                         std::vector<ForeignMatch>* foreign, SearchResult* found,
-                         std::optional<LivenessAnalysis>* analysis) {
+                         std::vector<ForeignMatch>* foreign, SearchResult* found) {
   unsigned threads = opts.threads;
   const Workspace& w = run.workspace;
   const RuleSet& rules = run.inputs.rules;
@@ -64,11 +62,8 @@ PlanResult PlanAndSearch(const OpenedRun& run, const CommandOptions& opts,
     scope = ScopeTreeSearch(rules, w);
     *found = SearchInScope(rules, w, scope, threads, UngatedRules(rules));
   });
-  BackgroundTask live([&] { analysis->emplace(AnalyseTree(run.inputs, w)); });
-  PlanResult plan = Plan(rules, w.files, w.tree_paths, [&](PlanResult* p) {
-    live.Join();
-    ApplyLiveness(**analysis, w.files, opts.include_dead, p);
-  });
+  const LivenessAnalysis analysis = AnalyseTree(run.inputs, w);
+  PlanResult plan = Plan(rules, w.files, w.tree_paths, {&analysis, opts.include_dead});
   search.Join();
   RuleMask gated = GatedRulesThatRan(rules, plan);
   if (std::find(gated.begin(), gated.end(), true) != gated.end()) {
@@ -76,10 +71,8 @@ PlanResult PlanAndSearch(const OpenedRun& run, const CommandOptions& opts,
   }
   *foreign = found->matches;
   const SearchStats& stats = found->stats;
-  spdlog::debug(
-      "whole-tree search: {} files, {} read, {} parsed ({} of them only in the "
-      "statements holding the literals; {} bytes parsed)",
-      stats.files, stats.read, stats.parsed, stats.partial, stats.parsed_bytes);
+  spdlog::debug("whole-tree search: {} files, {} read, {} parsed ({} bytes)", stats.files,
+                stats.read, stats.parsed, stats.parsed_bytes);
   return plan;
 }
 
@@ -106,8 +99,7 @@ int RunVerify(const CommandOptions& opts) {
   spdlog::debug("verify: rules, model and tree opened: {:.1f} ms", ms());
   std::vector<ForeignMatch> foreign;
   SearchResult searched;
-  std::optional<LivenessAnalysis> analysis;
-  PlanResult plan = PlanAndSearch(run, opts, &foreign, &searched, &analysis);
+  PlanResult plan = PlanAndSearch(run, opts, &foreign, &searched);
   spdlog::debug("verify: planned, searched, liveness decided: {:.1f} ms", ms());
   VerifyInput in{run.inputs,
                  run.workspace,
@@ -122,7 +114,7 @@ int RunVerify(const CommandOptions& opts) {
                  "",
                  "",
                  "",
-                 nullptr};
+                 opts.include_dead};
   in.refresh = RefreshPatchCommand(opts);
   in.apply_command = CommandLine(opts, "apply");
   in.status_command = CommandLine(opts, "status");
@@ -137,12 +129,6 @@ int RunVerify(const CommandOptions& opts) {
                              "");
   }
   in.regenerated = RenderPatch(run.workspace.files, plan);
-  // Undoing a committed patch gives other files: the rules plan them with
-  // their own liveness, as diff did when the patch was made.
-  in.replan = [&run, &opts](const std::map<std::string, SourceText>& files) {
-    LivenessAnalysis undone = AnalyseTree(run.inputs, run.workspace, &files);
-    return PlanLive(run, files, undone, opts.include_dead);
-  };
 
   // Every check runs and everything it finds is reported; the verdict's
   // reason is the first drifting check's.
@@ -179,11 +165,8 @@ int RunVerify(const CommandOptions& opts) {
     return PrintVerifyReport(findings, opts.format, kExitBadInput,
                              "the whole-tree search could not search every file", patch_diff);
   }
-  const int code = PrintVerifyReport(findings, opts.format, drift ? kExitDrift : kExitClean,
-                                     summary, patch_diff, LeftAloneSummary(plan));
-  // The tree, its analysis and every file read are left to the kernel.
-  if (QuickExitAllowed()) QuickExit(code);
-  return code;
+  return PrintVerifyReport(findings, opts.format, drift ? kExitDrift : kExitClean, summary,
+                           patch_diff, LeftAloneSummary(plan));
 }
 
 }  // namespace muh

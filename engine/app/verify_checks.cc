@@ -6,6 +6,8 @@
 
 #include "engine/app/kept_sites.h"
 #include "engine/app/next_command.h"
+#include "engine/app/site_liveness.h"
+#include "engine/base/one_line.h"
 #include "engine/patch/unified_diff.h"
 
 namespace muh {
@@ -23,14 +25,8 @@ std::vector<std::string> Lines(std::string_view text) {
   return out;
 }
 
-std::string OneLine(std::string_view text) {
-  std::string out(text);
-  while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
-  for (char& c : out) {
-    if (c == '\n' || c == '\r') c = ' ';
-  }
-  return out.size() > 70 ? out.substr(0, 67) + "..." : out;
-}
+// A value or line shown in a finding, its blanks as they are.
+std::string Shown(std::string_view text) { return OneLineExact(text, 70); }
 
 // `d` with the next command to run after its message.
 Diagnostic Next(Diagnostic d, const std::string& next) {
@@ -64,25 +60,25 @@ void AddSites(const VerifyInput& in, std::vector<Finding>* out, bool only_hand_e
       const Site* site = SiteAt(in.plan.Find(e.rule_id), path, e.offset);
       if (only_hand_edited && (site == nullptr || !site->hand_tuned)) continue;
       if (e.text.empty()) {
-        msg = fmt::format("drift: rule '{}' would delete '{}'", e.rule_id, OneLine(current));
+        msg = fmt::format("drift: rule '{}' would delete '{}'", e.rule_id, Shown(current));
       } else if (e.length == 0) {
         std::vector<std::string> lines = Lines(e.text);
         std::string first = lines.empty() ? "" : lines.front();
         first.erase(0, first.find_first_not_of(" \t"));
         msg = fmt::format("drift: rule '{}' would insert {} line{} starting '{}'", e.rule_id,
-                          lines.size(), lines.size() == 1 ? "" : "s", OneLine(first));
+                          lines.size(), lines.size() == 1 ? "" : "s", Shown(first));
       } else if (site != nullptr && !site->pin_reason.empty()) {
         msg = fmt::format("drift: rule '{}' finds '{}' where it pins '{}' ({})", e.rule_id,
-                          OneLine(current), OneLine(e.text), site->pin_reason);
+                          Shown(current), Shown(e.text), site->pin_reason);
       } else if (site != nullptr && site->hand_tuned) {
         kind = "hand-edited";
         msg = fmt::format(
             "drift: rule '{}' finds '{}', a hand-edited value (upstream's is '{}', the model "
             "derives '{}')",
-            e.rule_id, OneLine(current), OneLine(site->upstream), OneLine(e.text));
+            e.rule_id, Shown(current), Shown(site->upstream), Shown(e.text));
       } else {
         msg = fmt::format("drift: rule '{}' finds '{}' where the model derives '{}'", e.rule_id,
-                          OneLine(current), OneLine(e.text));
+                          Shown(current), Shown(e.text));
       }
       out->push_back(
           {kind, Next(Diagnostic{path, p.line, p.column, Severity::kError, msg}, in.apply_command),
@@ -98,7 +94,7 @@ void AddSites(const VerifyInput& in, std::vector<Finding>* out, bool only_hand_e
       std::string msg = fmt::format(
           "drift: rule '{}' finds '{}', a hand-edited value (upstream's is '{}', the model "
           "derives '{}')",
-          o.rule_id, OneLine(site.current), OneLine(site.upstream), OneLine(site.wanted));
+          o.rule_id, Shown(site.current), Shown(site.upstream), Shown(site.wanted));
       // Kept: the patch is the one to bring up to date (or --retune
       // overwrites the value).
       out->push_back(
@@ -182,17 +178,17 @@ bool SameTree(const VerifyInput& in, const std::map<std::string, std::string>& c
   return true;
 }
 
-// Two lines that differ, quoted for a message: shortened as OneLine does,
+// Two lines that differ, quoted for a message: shortened as Shown does,
 // but around their first difference when that would hide it; an empty line
 // is said to be one.
 std::pair<std::string, std::string> Contrast(const std::string& a, const std::string& b) {
   auto quote = [](const std::string& s) { return s.empty() ? "an empty line" : "'" + s + "'"; };
-  std::string x = OneLine(a), y = OneLine(b);
+  std::string x = Shown(a), y = Shown(b);
   if (x != y || a == b) return {quote(x), quote(y)};
   std::size_t at = 0;
   while (at < a.size() && at < b.size() && a[at] == b[at]) ++at;
   std::size_t from = at > 30 ? at - 30 : 0;
-  return {quote("..." + OneLine(a.substr(from))), quote("..." + OneLine(b.substr(from)))};
+  return {quote("..." + Shown(a.substr(from))), quote("..." + Shown(b.substr(from)))};
 }
 
 // Why git refuses the hunk, and where its lines are now.
@@ -411,8 +407,11 @@ CheckResult CheckCommittedPatch(const VerifyInput& in) {
   }
   std::map<std::string, SourceText> undone = in.workspace.files;
   for (auto& [path, text] : backward) undone[path] = SourceText(path, text);
+  // Undoing a committed patch gives other files: the rules plan them with
+  // their own liveness, as diff did when the patch was made.
+  const LivenessAnalysis undone_liveness = AnalyseTree(in.inputs, in.workspace, &undone);
   PlanResult replan =
-      in.replan ? in.replan(undone) : Plan(in.inputs.rules, undone, in.workspace.tree_paths);
+      Plan(in.inputs.rules, undone, in.workspace.tree_paths, {&undone_liveness, in.include_dead});
   // The rules on the undone tree must give the tree as it is.
   std::map<std::string, std::string> reproduced = replan.new_contents;
   for (const auto& [path, text] : backward) reproduced.emplace(path, text);

@@ -34,9 +34,9 @@ struct VerifyInput {
   // that writes the patch afresh, the one that rewrites the tree, and the
   // one that lists the rules' sites.
   std::string refresh, apply_command, status_command;
-  // Plans other files (the tree with the committed patch undone) as the
-  // run planned the tree: same rules, liveness and --include-dead.
-  std::function<PlanResult(const std::map<std::string, SourceText>&)> replan;
+  // --include-dead: the tree with the committed patch undone is planned as
+  // the run planned the tree, with its own liveness.
+  bool include_dead = false;
 };
 
 struct CheckResult {

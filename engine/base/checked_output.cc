@@ -7,6 +7,8 @@
 #include <cstring>
 #include <iostream>
 
+#include "engine/base/exit_codes.h"
+
 namespace muh {
 
 namespace {
@@ -67,6 +69,15 @@ bool FinishStdout(std::string* err) {
     return false;
   }
   return true;
+}
+
+int FinishOutput(int code) {
+  std::string err;
+  if (!FinishStdout(&err)) {
+    std::cerr << "muhpatch: error: " << err << "\n";
+    return kExitInternal;
+  }
+  return code;
 }
 
 }  // namespace muh

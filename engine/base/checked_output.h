@@ -30,4 +30,8 @@ bool CloseChecked(int fd, std::string* err);
 // (No space left on device)".
 bool FinishStdout(std::string* err);
 
+// The end of every run: FinishStdout, and a failure said on stderr, turning
+// `code` into kExitInternal.
+int FinishOutput(int code);
+
 }  // namespace muh

@@ -11,4 +11,9 @@ namespace muh {
 
 std::string OneLine(std::string_view text, std::size_t max);
 
+// The same for text whose blanks matter (a patch line, a value compared
+// byte for byte): trailing line breaks go, the others become spaces, and
+// every other byte is kept.
+std::string OneLineExact(std::string_view text, std::size_t max);
+
 }  // namespace muh

@@ -10,4 +10,9 @@ TEST_CASE("one line: blanks fold, long text is cut with an ellipsis") {
   CHECK(OneLine("abcdefgh", 8) == "abcdefgh");
 }
 
+TEST_CASE("one line exact: line breaks become spaces, other blanks stay") {
+  CHECK(OneLineExact("a  =\n  1\r\n", 40) == "a  =   1");
+  CHECK(OneLineExact("abcdefghij", 8) == "abcde...");
+}
+
 }  // namespace muh

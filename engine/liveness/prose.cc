@@ -2,15 +2,11 @@
 
 #include <string_view>
 
+#include "engine/base/text.h"
+
 namespace muh {
 
 namespace {
-
-bool IsWordChar(char c) {
-  unsigned char u = static_cast<unsigned char>(c);
-  return (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9') || u == '_' ||
-         u >= 0x80;
-}
 
 bool IsBlank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\\'; }
 

@@ -2,15 +2,11 @@
 
 #include <cctype>
 
+#include "engine/base/text.h"
+
 namespace muh {
 
 namespace {
-
-bool IsWordChar(char c) {
-  unsigned char u = static_cast<unsigned char>(c);
-  return (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9') || u == '_' ||
-         u >= 0x80;
-}
 
 // Whether std::isspace holds in the "C" locale (the one muhpatch runs in),
 // without a call per byte.

@@ -4,17 +4,12 @@
 #include <cctype>
 #include <cstring>
 
+#include "engine/base/text.h"
 #include "engine/liveness/byte_scan.h"
 
 namespace muh {
 
 namespace {
-
-bool IsWordChar(char c) {
-  unsigned char u = static_cast<unsigned char>(c);
-  return (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9') || u == '_' ||
-         u >= 0x80;
-}
 
 // The bytes the lexer must look at, in code and in strings; it skips all
 // others.

@@ -2,16 +2,10 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <set>
-
-#include "engine/plan/edit.h"
-
 namespace muh {
 
-int LeaveDeadSitesAlone(PlanResult* plan, const std::map<std::string, SourceText>& files) {
+int LeaveDeadSitesAlone(std::map<std::string, EditSet>* edit_sets, PlanResult* plan) {
   int left = 0;
-  std::set<std::string> touched;
   for (RuleOutcome& o : plan->outcomes) {
     if (o.status != RuleStatus::kRewrites && o.status != RuleStatus::kAlreadyApplied &&
         o.status != RuleStatus::kHandTuned) {
@@ -19,22 +13,16 @@ int LeaveDeadSitesAlone(PlanResult* plan, const std::map<std::string, SourceText
     }
     int dead = 0;
     for (const Site& site : o.found) {
-      if (site.liveness != "dead") continue;
+      if (!site.Is(Liveness::kDead)) continue;
       ++dead;
-      auto it = plan->edits.find(site.path);
-      if (it == plan->edits.end()) continue;
-      std::vector<Edit>& edits = it->second;
-      std::size_t before = edits.size();
-      edits.erase(std::remove_if(edits.begin(), edits.end(),
-                                 [&](const Edit& e) {
-                                   return e.rule_id == o.rule_id && e.offset >= site.begin &&
-                                          e.offset <= site.end;
-                                 }),
-                  edits.end());
-      if (edits.size() != before) {
+      auto it = edit_sets->find(site.path);
+      if (it == edit_sets->end()) continue;
+      std::size_t dropped = it->second.RemoveIf([&](const Edit& e) {
+        return e.rule_id == o.rule_id && e.offset >= site.begin && e.offset <= site.end;
+      });
+      if (dropped > 0) {
         ++left;
-        o.edits -= static_cast<int>(before - edits.size());
-        touched.insert(site.path);
+        o.edits -= static_cast<int>(dropped);
       }
     }
     if (dead > 0 && dead == static_cast<int>(o.found.size())) {
@@ -43,21 +31,6 @@ int LeaveDeadSitesAlone(PlanResult* plan, const std::map<std::string, SourceText
       bool kept = false;
       for (const Site& s : o.found) kept = kept || s.kept;
       o.status = kept ? RuleStatus::kHandTuned : RuleStatus::kAlreadyApplied;
-    }
-  }
-  for (const std::string& path : touched) {
-    std::vector<Edit>& edits = plan->edits[path];
-    if (edits.empty()) {
-      plan->edits.erase(path);
-      plan->new_contents.erase(path);
-      continue;
-    }
-    std::string text = ApplyEdits(files.at(path).bytes(), edits);
-    if (text == files.at(path).bytes()) {
-      plan->edits.erase(path);
-      plan->new_contents.erase(path);
-    } else {
-      plan->new_contents[path] = std::move(text);
     }
   }
   if (left > 0) {

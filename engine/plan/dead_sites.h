@@ -1,19 +1,21 @@
-// Dead sites left alone: a plan without its edits at knob sites that the
-// liveness analysis found dead on the served platform.
+// Dead sites left alone: no edits at knob sites that the liveness analysis
+// found dead on the served platform (unless --include-dead). They are still
+// matched and counted.
 #pragma once
 
 #include <map>
 #include <string>
 
-#include "engine/base/source_text.h"
+#include "engine/plan/edit.h"
 #include "engine/plan/plan_result.h"
 
 namespace muh {
 
-// Drops the edits at sites whose `liveness` is "dead" (diff and apply leave
-// dead code alone unless --include-dead), recomputes the new contents, and
-// marks a rule whose every site is dead kDead. When it left any alone, adds
-// one note saying so. Returns how many sites it left alone.
-int LeaveDeadSitesAlone(PlanResult* plan, const std::map<std::string, SourceText>& files);
+// Drops from `edit_sets` (by path) the edits at sites of `plan` whose
+// verdict is dead, before they are applied; marks a rule whose every site
+// is dead kDead, and one left without an edit at its value (or kept by
+// hand). When it left any alone, adds one note saying so. Returns how many
+// sites it left alone.
+int LeaveDeadSitesAlone(std::map<std::string, EditSet>* edit_sets, PlanResult* plan);
 
 }  // namespace muh

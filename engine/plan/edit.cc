@@ -28,6 +28,12 @@ bool EditSet::Add(const Edit& e, Edit* conflict) {
   return true;
 }
 
+std::size_t EditSet::RemoveIf(const std::function<bool(const Edit&)>& drop) {
+  std::size_t before = edits_.size();
+  edits_.erase(std::remove_if(edits_.begin(), edits_.end(), drop), edits_.end());
+  return before - edits_.size();
+}
+
 std::string ApplyEdits(std::string_view code, const std::vector<Edit>& edits) {
   std::string out(code);
   for (auto it = edits.rbegin(); it != edits.rend(); ++it) {

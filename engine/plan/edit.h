@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,6 +36,9 @@ class EditSet {
   // except two insertions at one offset, whose order would be ambiguous.
   // Returns false and sets `conflict` to the clashing edit on overlap.
   bool Add(const Edit& e, Edit* conflict);
+
+  // Removes the edits `drop` holds true for; returns how many.
+  std::size_t RemoveIf(const std::function<bool(const Edit&)>& drop);
 
   const std::vector<Edit>& edits() const { return edits_; }
   bool empty() const { return edits_.empty(); }

@@ -41,4 +41,14 @@ TEST_CASE("identical edits merge, adjacent edits are allowed") {
   CHECK(ApplyEdits("0123456789", set.edits()) == "01zxiy89");
 }
 
+TEST_CASE("removing edits keeps the others in order") {
+  EditSet set;
+  Edit c;
+  REQUIRE(set.Add(E(0, 1, "a", "keep"), &c));
+  REQUIRE(set.Add(E(4, 1, "b", "drop"), &c));
+  REQUIRE(set.Add(E(8, 1, "c", "keep"), &c));
+  CHECK(set.RemoveIf([](const Edit& e) { return e.rule_id == "drop"; }) == 1);
+  CHECK(ApplyEdits("0123456789", set.edits()) == "a1234567c9");
+}
+
 }  // namespace muh

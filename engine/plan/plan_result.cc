@@ -26,6 +26,11 @@ const char* RuleStatusName(RuleStatus s) {
   return "failed";
 }
 
+const std::string& Site::LivenessReason() const {
+  static const std::string kNone;
+  return liveness ? liveness->reason : kNone;
+}
+
 bool PlanResult::AnyFailed() const {
   for (const RuleOutcome& o : outcomes) {
     if (o.status == RuleStatus::kFailed) return true;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "engine/base/diagnostic.h"
+#include "engine/liveness/liveness_types.h"
 #include "engine/plan/edit.h"
 
 namespace muh {
@@ -34,6 +35,13 @@ const char* RuleStatusName(RuleStatus s);
 // precondition, or without a model value): its matches outside its files
 // are not drift, and verify need not look for them.
 bool ManagesNothing(RuleStatus s);
+
+// Whether a site's code runs on the served platform, and why: one sentence
+// with its evidence as `file:line` places.
+struct SiteVerdict {
+  Liveness state = Liveness::kUnknown;
+  std::string reason;
+};
 
 // One place a rule found: the target capture's bytes and what the rule
 // would write there (equal to `current` when the site is at its value).
@@ -61,10 +69,14 @@ struct Site {
   std::string pin_reason;
   std::string model;
   std::string why;
-  // Filled by the caller's liveness analysis: "live", "dead", "unknown", or
-  // empty when none ran; the reason and its evidence (`file:line: what`).
-  std::string liveness;
-  std::string liveness_reason;
+  // The liveness analysis's verdict (Plan's `liveness`); none when none ran.
+  std::optional<SiteVerdict> liveness;
+  bool Is(Liveness state) const { return liveness && liveness->state == state; }
+  // "live", "dead", "unknown", or `none` when no analysis ran.
+  const char* LivenessShown(const char* none) const {
+    return liveness ? LivenessName(liveness->state) : none;
+  }
+  const std::string& LivenessReason() const;
   // A `tiers:` rule's site: which tier or bound of its chain, and the range
   // the code gives it ("tier 2 of 3: 64 < numel <= 1024").
   std::string tier;

@@ -12,9 +12,10 @@ using plan::NotIdempotent;
 using plan::Planner;
 
 PlanResult Plan(const RuleSet& rules, const std::map<std::string, SourceText>& files,
-                const std::vector<std::string>& tree_paths, const PlanFilter& then) {
+                const std::vector<std::string>& tree_paths, const PlanLiveness& liveness) {
   PlanResult out;
   Planner first(rules, *rules.values, files, tree_paths, &out);
+  first.UseLiveness(liveness);
   first.Run();
   // Idempotence is checked, not assumed: a rule whose rewrite a second run
   // would change again fails, and the others are planned without it. The
@@ -26,10 +27,10 @@ PlanResult Plan(const RuleSet& rules, const std::map<std::string, SourceText>& f
     PlanResult checked;
     Planner planner(rules, *rules.values, files, tree_paths, &checked);
     planner.Refuse(std::move(refused));
+    planner.UseLiveness(liveness);
     planner.Run();
     out = std::move(checked);
   }
-  if (then) then(&out);
   return out;
 }
 

@@ -2,35 +2,34 @@
 // count and preconditions, compute values, and collect edits. Then apply the
 // edits in memory and re-parse, refusing any rewrite that breaks the syntax.
 // Pure: file contents in, new contents and diagnostics out.
-// What the plan found is declared in plan_result.h, leaving dead sites alone
-// in dead_sites.h and the patch text in render_patch.h; this header includes
-// them, so that its callers need only it.
+// What the plan found is declared in plan_result.h, what it is told of
+// liveness in site_verdicts.h and the patch text in render_patch.h; this
+// header includes them, so that its callers need only it.
 #pragma once
 
-#include <functional>
 #include <map>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "engine/base/source_text.h"
-#include "engine/plan/dead_sites.h"
 #include "engine/plan/plan_result.h"
 #include "engine/plan/render_patch.h"
+#include "engine/plan/site_verdicts.h"
 #include "engine/rules/rule.h"
 
 namespace muh {
 
 // Plans every rule of `rules` over `files` (tree path -> content), with the
 // values the rule set resolves names against. `files` must hold every file
-// the rules and their preconditions name (see FilesNeeded). The rewrite is
-// planned a second time over its own result: a rule whose edits that second
-// run would change again (a template adding text its query does not match)
-// fails as not idempotent. Deterministic: rules in file order, paths sorted.
-// `then`, when given, runs over the result before it is returned.
-using PlanFilter = std::function<void(PlanResult*)>;
-
+// the rules and their preconditions name (see FilesNeeded). With an
+// analysis in `liveness`, every site carries its verdict, and a dead site
+// gets no edit unless `liveness.include_dead`. The edits kept are then
+// applied and reparsed, and planned a second time over their own result: a
+// rule whose edits that second run would change again (a template adding
+// text its query does not match) fails as not idempotent. Deterministic:
+// rules in file order, paths sorted.
 PlanResult Plan(const RuleSet& rules, const std::map<std::string, SourceText>& files,
-                const std::vector<std::string>& tree_paths, const PlanFilter& then = {});
+                const std::vector<std::string>& tree_paths, const PlanLiveness& liveness = {});
 
 }  // namespace muh

@@ -173,3 +173,59 @@ TEST_CASE("deleting the empty module of an empty file plans nothing") {
 }
 
 }  // namespace muh
+
+namespace muh {
+
+namespace {
+
+std::string IntRule(const std::string& id, const std::string& now, const std::string& value) {
+  return "  - id: " + id + "\n    files: app/kern.py\n    query: '((integer) @v (#eq? @v \"" + now +
+         "\"))'\n    replace: v\n    with: \"" + value + "\"\n";
+}
+
+}  // namespace
+
+TEST_CASE("given the liveness verdicts, a dead site is matched and counted but not edited") {
+  // The dict's 'M' is overwritten by the tier's write before anything reads
+  // it: the default's site is dead, the tier's live.
+  Fixture f(std::string(kHeader) + IntRule("default-m", "64", "32") + IntRule("tier-m", "16", "8"),
+            {{"app/main.py", "from app.kern import launch\nlaunch(1)\n"},
+             {"app/kern.py",
+              "def launch(m):\n"
+              "    config = {'M': 64}\n"
+              "    config['M'] = 16\n"
+              "    run(config)\n"}});
+  LivenessFacts facts;
+  facts.entry_module = "app.main";
+  std::map<std::string, std::string> bytes;
+  for (const auto& [p, file] : f.files) bytes[p] = file.bytes();
+  ReadFn read = [&bytes](const std::string& p) -> const std::string* {
+    auto it = bytes.find(p);
+    return it == bytes.end() ? nullptr : &it->second;
+  };
+  const LivenessAnalysis analysis = LivenessAnalysis::Run(f.paths, read, facts);
+
+  PlanResult r = Plan(f.rules, f.files, f.paths, {&analysis, false});
+  INFO(Messages(r));
+  REQUIRE(r.outcomes.size() == 2);
+  CHECK(r.outcomes[0].status == RuleStatus::kDead);
+  CHECK(r.outcomes[0].sites == 1);
+  REQUIRE(r.outcomes[0].found.size() == 1);
+  CHECK(r.outcomes[0].found[0].Is(Liveness::kDead));
+  CHECK(r.outcomes[1].status == RuleStatus::kRewrites);
+  CHECK_FALSE(r.outcomes[1].found[0].Is(Liveness::kDead));
+  CHECK(r.new_contents.at("app/kern.py") ==
+        "def launch(m):\n    config = {'M': 64}\n    config['M'] = 8\n    run(config)\n");
+  REQUIRE(r.edits.at("app/kern.py").size() == 1);
+
+  PlanResult all = Plan(f.rules, f.files, f.paths, {&analysis, true});
+  CHECK(all.outcomes[0].status == RuleStatus::kRewrites);
+  CHECK(all.new_contents.at("app/kern.py") ==
+        "def launch(m):\n    config = {'M': 32}\n    config['M'] = 8\n    run(config)\n");
+
+  PlanResult none = f.Run();  // no analysis: no verdicts
+  CHECK_FALSE(none.outcomes[0].found[0].liveness.has_value());
+  CHECK(none.new_contents.at("app/kern.py") == all.new_contents.at("app/kern.py"));
+}
+
+}  // namespace muh

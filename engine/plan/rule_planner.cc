@@ -13,19 +13,14 @@
 #include <set>
 
 #include "engine/base/parallel.h"
-#include "engine/base/quick_exit.h"
+#include "engine/plan/dead_sites.h"
+#include "engine/plan/multiplied_sites.h"
 #include "engine/rules/scope.h"
 
 namespace muh {
 namespace plan {
 
 void FreeTrees(std::map<std::string, std::unique_ptr<SyntaxTree>>* trees) {
-  // A process about to end leaves them to the kernel (quick_exit.h).
-  if (QuickExitAllowed()) {
-    for (auto& [path, tree] : *trees) (void)tree.release();
-    trees->clear();
-    return;
-  }
   // Runs in destructors: where even the list cannot be had (out of
   // memory), the trees are freed here, one by one.
   std::vector<std::unique_ptr<SyntaxTree>> all;
@@ -134,9 +129,17 @@ void Planner::Run() {
       if (out_->diagnostics[k].rule_id.empty()) out_->diagnostics[k].rule_id = rule.id;
     }
   }
-  spdlog::debug("plan: rules matched and edits planned: {:.1f} ms", ms());
+  JudgeSites();
+  spdlog::debug("plan: rules matched, edits planned, sites judged: {:.1f} ms", ms());
   ApplyAndReparse();
   spdlog::debug("plan: edits applied and reparsed: {:.1f} ms", ms());
+}
+
+void Planner::JudgeSites() {
+  if (liveness_.analysis == nullptr) return;
+  MarkLiveness(*liveness_.analysis, out_);
+  for (const std::string& id : FailMultipliedSites(*liveness_.analysis, files_, out_)) Fail(id);
+  if (!liveness_.include_dead) LeaveDeadSitesAlone(&edit_sets_, out_);
 }
 
 void Planner::UseTrees(std::map<std::string, std::unique_ptr<SyntaxTree>> trees) {

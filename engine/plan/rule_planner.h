@@ -1,13 +1,12 @@
 // The planning of one run over the files (internal to engine/plan): Planner
 // queries each rule's files, checks its preconditions and match count,
 // stages its edits and keeps them unless the rule fails, then applies the
-// kept edits and reparses. Plan() (planner.cc) runs it once, and again when
-// the idempotence re-plan (idempotence.h) refuses rules; that re-plan runs it
-// over the first run's output, on the first run's trees. Its member
-// functions are defined by concept: rule_planner.cc (running it, parsing and
-// the trees it hands over), rule_planner_sites.cc (a rule's preconditions and
-// sites), rule_planner_edits.cc (the edits a site asks for, staged per rule)
-// and rule_planner_reparse.cc (applying the edits and reparsing).
+// kept edits (less those at dead sites) and reparses. Plan() (planner.cc) runs it once, and again
+// when the idempotence re-plan (idempotence.h) refuses rules; that re-plan runs it over the first
+// run's output, on the first run's trees. Its member functions are defined by concept:
+// rule_planner.cc (running it, parsing and the trees it hands over), rule_planner_sites.cc (a
+// rule's preconditions and sites), rule_planner_edits.cc (the edits a site asks for, staged per
+// rule) and rule_planner_reparse.cc (applying the edits and reparsing).
 #pragma once
 
 #include <map>
@@ -21,6 +20,7 @@
 #include "engine/model/value_source.h"
 #include "engine/plan/edit.h"
 #include "engine/plan/plan_result.h"
+#include "engine/plan/site_verdicts.h"
 #include "engine/python/syntax_tree.h"
 #include "engine/query/query.h"
 #include "engine/rules/rule.h"
@@ -47,6 +47,9 @@ class Planner {
   // Rules that must fail with the given error instead of planning (a second
   // run would change what the first one wrote).
   void Refuse(std::map<std::string, Diagnostic> refused) { refused_ = std::move(refused); }
+  // Records `liveness`'s verdicts on the sites and, unless it includes
+  // dead sites, plans no edit at a dead one (site_verdicts.h).
+  void UseLiveness(const PlanLiveness& liveness) { liveness_ = liveness; }
   // Parse files only as rules need them (the idempotence re-plan touches few).
   void ParseLazily() { lazy_ = true; }
   // Trees already parsed, each borrowing bytes equal to its file's here.
@@ -101,6 +104,10 @@ class Planner {
   // rule's (then the rule fails, naming both).
   void CommitStaged(RuleOutcome* outcome);
   void Fail(const std::string& rule_id);
+  // After every rule planned, before the edits are applied: each site's
+  // verdict, the rules whose knob is written twice failed
+  // (multiplied_sites.h), and the dead sites' edits dropped (dead_sites.h).
+  void JudgeSites();
   void ApplyAndReparse();
 
   const RuleSet& rules_;
@@ -115,6 +122,7 @@ class Planner {
   std::map<std::string, EditSet> edit_sets_;
   std::vector<Edit> staged_;  // the current rule's edits
   std::map<std::string, Diagnostic> refused_;
+  PlanLiveness liveness_;
   bool lazy_ = false;
   mutable std::map<std::vector<std::string>, std::vector<std::string>> scopes_;
 };

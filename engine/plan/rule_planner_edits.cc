@@ -53,12 +53,7 @@ void Planner::Fail(const std::string& rule_id) {
     }
   }
   for (auto& [path, set] : edit_sets_) {
-    EditSet kept;
-    for (const Edit& e : set.edits()) {
-      Edit ignored;
-      if (e.rule_id != rule_id) kept.Add(e, &ignored);
-    }
-    set = std::move(kept);
+    set.RemoveIf([&](const Edit& e) { return e.rule_id == rule_id; });
   }
 }
 

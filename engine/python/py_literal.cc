@@ -3,6 +3,8 @@
 #include <cctype>
 #include <cstdint>
 
+#include "engine/base/text.h"
+
 namespace muh {
 
 namespace {
@@ -106,12 +108,6 @@ class IntEval {
   std::string_view s_;
   std::size_t i_ = 0;
 };
-
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
 
 }  // namespace
 

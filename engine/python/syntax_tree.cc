@@ -71,11 +71,6 @@ TSPoint Advance(TSPoint p, std::string_view text) { return Walk(text, 0, text.si
 
 SyntaxTree PythonParser::Reparse(const SyntaxTree& old, std::string_view bytes,
                                  const std::vector<ByteEdit>& edits) {
-  std::vector<TSRange> moved;
-  if (old.Partial()) {
-    moved = MovedRanges(old.ranges(), bytes, edits);
-    if (moved.empty()) return Parse(bytes);
-  }
   TsTreePtr edited(ts_tree_copy(old.raw()));
   // From the last edit back, so that each one's offsets are still those of
   // the old bytes.
@@ -89,52 +84,7 @@ SyntaxTree PythonParser::Reparse(const SyntaxTree& old, std::string_view bytes,
     in.new_end_point = Advance(in.start_point, e->text);
     ts_tree_edit(edited.get(), &in);
   }
-  return ParseIn(edited.get(), bytes, std::move(moved));
-}
-
-SyntaxTree PythonParser::ParseRanges(std::string_view bytes, const std::vector<TSRange>& ranges) {
-  return ParseIn(nullptr, bytes, ranges);
-}
-
-SyntaxTree PythonParser::ParseIn(const TSTree* old, std::string_view bytes,
-                                 std::vector<TSRange> ranges) {
-  if (ranges.empty()) return SyntaxTree(TsTreePtr(ParseFed(parser_.get(), old, bytes)), bytes);
-  ts_parser_set_included_ranges(parser_.get(), ranges.data(), static_cast<uint32_t>(ranges.size()));
-  TSTree* tree = ParseFed(parser_.get(), old, bytes);
-  ts_parser_set_included_ranges(parser_.get(), nullptr, 0);
-  return SyntaxTree(TsTreePtr(tree), bytes, std::move(ranges));
-}
-
-void SetPoints(std::string_view bytes, std::vector<TSRange>* ranges) {
-  TSPoint p{0, 0};
-  std::size_t at = 0;
-  for (TSRange& r : *ranges) {
-    r.start_point = p = Walk(bytes, at, r.start_byte, p);
-    r.end_point = p = Walk(bytes, r.start_byte, r.end_byte, p);
-    at = r.end_byte;
-  }
-}
-
-std::vector<TSRange> MovedRanges(const std::vector<TSRange>& ranges, std::string_view bytes,
-                                 const std::vector<ByteEdit>& edits) {
-  std::vector<TSRange> out;
-  long long shift = 0;  // of the edits before the current range
-  auto e = edits.begin();
-  for (const TSRange& r : ranges) {
-    long long inside = 0;
-    for (; e != edits.end() && e->offset < r.end_byte; ++e) {
-      if (e->offset < r.start_byte || e->offset + e->length > r.end_byte) return {};
-      inside += static_cast<long long>(e->text.size()) - static_cast<long long>(e->length);
-    }
-    TSRange moved = r;
-    moved.start_byte = static_cast<uint32_t>(r.start_byte + shift);
-    moved.end_byte = static_cast<uint32_t>(r.end_byte + shift + inside);
-    shift += inside;
-    out.push_back(moved);
-  }
-  if (e != edits.end()) return {};  // after the last range
-  SetPoints(bytes, &out);
-  return out;
+  return SyntaxTree(TsTreePtr(ParseFed(parser_.get(), edited.get(), bytes)), bytes);
 }
 
 SyntaxTree::~SyntaxTree() = default;
@@ -177,34 +127,6 @@ const SyntaxTree::Index& SyntaxTree::NodeIndex() const {
   IndexSubtree(Root(), bytes_.size(), index.get());
   index_ = std::move(index);
   return *index_;
-}
-
-const std::vector<SyntaxTree::Span>& SyntaxTree::StatementSpans() const {
-  if (spans_) return *spans_;
-  std::vector<Span> spans;
-  TSTreeCursor walk = ts_tree_cursor_new(Root());
-  if (ts_tree_cursor_goto_first_child(&walk)) {
-    do {
-      TSNode node = ts_tree_cursor_current_node(&walk);
-      statements_.push_back(node);
-      spans.emplace_back(ts_node_start_byte(node), ts_node_end_byte(node));
-    } while (ts_tree_cursor_goto_next_sibling(&walk));
-  }
-  ts_tree_cursor_delete(&walk);
-  statement_index_.resize(spans.size());
-  spans_ = std::move(spans);
-  return *spans_;
-}
-
-const SyntaxTree::Index& SyntaxTree::StatementIndex(std::size_t k) const {
-  const Span& span = StatementSpans().at(k);
-  std::unique_ptr<Index>& slot = statement_index_[k];
-  if (!slot) {
-    auto index = std::make_unique<Index>();
-    IndexSubtree(statements_[k], span.second - span.first, index.get());
-    slot = std::move(index);
-  }
-  return *slot;
 }
 
 std::optional<SyntaxProblem> SyntaxTree::FirstProblem() const {

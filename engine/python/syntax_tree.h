@@ -25,9 +25,6 @@ struct SyntaxProblem {
 class SyntaxTree {
  public:
   SyntaxTree(TsTreePtr tree, std::string_view bytes) : tree_(std::move(tree)), bytes_(bytes) {}
-  // A tree of only these ranges of `bytes` (PythonParser::ParseRanges).
-  SyntaxTree(TsTreePtr tree, std::string_view bytes, std::vector<TSRange> ranges)
-      : tree_(std::move(tree)), bytes_(bytes), ranges_(std::move(ranges)) {}
   SyntaxTree(SyntaxTree&&) = default;
   SyntaxTree& operator=(SyntaxTree&&) = default;
   ~SyntaxTree();
@@ -39,10 +36,6 @@ class SyntaxTree {
   // stored elsewhere (byte for byte equal; the caller guarantees it).
   void Rebind(std::string_view same) { bytes_ = same; }
   bool HasError() const { return ts_node_has_error(Root()); }
-  // The ranges parsed, when only some were (ParseRanges); empty when the
-  // tree is the whole file's.
-  const std::vector<TSRange>& ranges() const { return ranges_; }
-  bool Partial() const { return !ranges_.empty(); }
   // The first problem in the tree, if any.
   std::optional<SyntaxProblem> FirstProblem() const;
 
@@ -56,22 +49,10 @@ class SyntaxTree {
   };
   const Index& NodeIndex() const;
 
-  // The root's children (the top-level statements, comments among them)
-  // as byte ranges [begin, end), in order.
-  using Span = std::pair<uint32_t, uint32_t>;
-  const std::vector<Span>& StatementSpans() const;
-  // NodeIndex for top-level statement `k` of StatementSpans() alone: its
-  // subtree, itself first. Built on first use, like NodeIndex.
-  const Index& StatementIndex(std::size_t k) const;
-
  private:
   TsTreePtr tree_;
   std::string_view bytes_;
-  std::vector<TSRange> ranges_;
   mutable std::unique_ptr<Index> index_;
-  mutable std::optional<std::vector<Span>> spans_;
-  mutable std::vector<TSNode> statements_;                       // parallel to *spans_
-  mutable std::vector<std::unique_ptr<Index>> statement_index_;  // parallel to *spans_
 };
 
 // A replacement of old bytes [offset, offset + length) by `text`.
@@ -89,16 +70,6 @@ struct ByteEdit {
 // text and every edit stay byte-exact.
 std::optional<std::string> LoneCrAsLf(std::string_view bytes);
 
-// `ranges` of old bytes moved to where `edits` (ascending, not overlapping)
-// leave them in `bytes`, the new bytes; empty when an edit does not lie
-// inside one range.
-std::vector<TSRange> MovedRanges(const std::vector<TSRange>& ranges, std::string_view bytes,
-                                 const std::vector<ByteEdit>& edits);
-
-// Fills in the start and end points of `ranges` (ascending), whose bytes are
-// set, as libtree-sitter counts rows and columns in `bytes`.
-void SetPoints(std::string_view bytes, std::vector<TSRange>* ranges);
-
 // One parser, reused for many files in a run. CR-only line ends parse as
 // LF does (LoneCrAsLf).
 class PythonParser {
@@ -108,21 +79,11 @@ class PythonParser {
   SyntaxTree Parse(std::string_view bytes);
   // The tree of `bytes`, which are `old`'s bytes with `edits` (ascending,
   // not overlapping) applied: libtree-sitter's incremental parse, which
-  // reuses every subtree the edits leave alone. Of a partial tree, the tree
-  // of its ranges as the edits moved them, or of the whole file when an
-  // edit does not lie inside one range.
+  // reuses every subtree the edits leave alone.
   SyntaxTree Reparse(const SyntaxTree& old, std::string_view bytes,
                      const std::vector<ByteEdit>& edits);
-  // The tree of only these ranges of `bytes` (ascending, not overlapping),
-  // parsed as if they were the whole file; nodes keep their real offsets.
-  // No ranges: the whole file.
-  SyntaxTree ParseRanges(std::string_view bytes, const std::vector<TSRange>& ranges);
 
  private:
-  // Parses `bytes` (with `old`, edited to match, for an incremental parse)
-  // in `ranges` only, or whole when there are none.
-  SyntaxTree ParseIn(const TSTree* old, std::string_view bytes, std::vector<TSRange> ranges);
-
   TsParserPtr parser_;
 };
 

@@ -221,26 +221,14 @@ std::vector<std::pair<uint32_t, const void*>> KeyOf(const Binding& b) {
 
 }  // namespace
 
-std::vector<const SyntaxTree::Index*> StartIndexes(const SyntaxTree& tree,
-                                                   const std::vector<std::size_t>* statements) {
-  std::vector<const SyntaxTree::Index*> indexes;
-  if (statements == nullptr) {
-    indexes.push_back(&tree.NodeIndex());
-  } else {
-    for (std::size_t k : *statements) indexes.push_back(&tree.StatementIndex(k));
-  }
-  return indexes;
-}
-
 HandOff MatchPatterns(const PatternQuery& query, const SyntaxTree& tree, const AdmitFn& admit,
-                      std::vector<PatternMatch>* out, MatchWork* work,
-                      const std::vector<std::size_t>* statements) {
+                      std::vector<PatternMatch>* out, MatchWork* work) {
   out->clear();
   // Error recovery's ERROR, MISSING and zero-width nodes are matched as
   // libtree-sitter's cursor sees them: such trees are its (fuzz_query found
   // corner after corner), and they are rare here.
   if (tree.HasError()) return HandOff::kSyntaxErrors;
-  std::vector<const SyntaxTree::Index*> indexes = StartIndexes(tree, statements);
+  const std::vector<const SyntaxTree::Index*> indexes = {&tree.NodeIndex()};
   std::size_t nodes = 0;
   for (const SyntaxTree::Index* index : indexes) nodes += index->nodes.size();
   if (work->budget == 0) work->budget = kMatchStepBudget + kMatchStepsPerNode * nodes;

@@ -64,22 +64,9 @@ using AdmitFn = std::function<bool(std::size_t pattern, uint32_t capture, TSNode
 // it returns that reason instead, may stop early and leaves `*out` empty:
 // the caller asks libtree-sitter. Grammar symbols come from `query.language`.
 // Spends from `work`; when its budget runs out, stops, leaves `*out` empty,
-// sets work->exceeded and returns HandOff::kNone.
-//
-// With `statements` (indexes into tree.StatementSpans(), ascending), only
-// matches starting inside those top-level statements are looked for, and
-// only those statements are indexed (SyntaxTree::StatementIndex); the
-// budget then counts their nodes. For a query whose every match lies in one
-// statement that holds certain text (Query::StatementLocal), the caller
-// names the statements holding it and gets the same matches for less work.
+// sets work->exceeded and returns HandOff::kNone. Starts from the tree's
+// node index (SyntaxTree::NodeIndex), which a parse worker may build ahead.
 HandOff MatchPatterns(const PatternQuery& query, const SyntaxTree& tree, const AdmitFn& admit,
-                      std::vector<PatternMatch>* out, MatchWork* work,
-                      const std::vector<std::size_t>* statements = nullptr);
-
-// The node indexes MatchPatterns starts from, in document order, built on
-// first use: the whole tree's, or those of `statements` one after the
-// other. A parse worker calls it to build them ahead (Query::IndexFor).
-std::vector<const SyntaxTree::Index*> StartIndexes(const SyntaxTree& tree,
-                                                   const std::vector<std::size_t>* statements);
+                      std::vector<PatternMatch>* out, MatchWork* work);
 
 }  // namespace muh

@@ -9,7 +9,7 @@
 #include <cctype>
 #include <map>
 
-#include "engine/base/edit_distance.h"
+#include "engine/query/query_text_checks.h"
 
 namespace muh {
 
@@ -25,128 +25,10 @@ struct Query::Predicate {
 
 namespace {
 
-// Offset of the `nth` (0-based) occurrence of predicate `name` at or after
-// `from` in the source, for error messages.
-std::size_t FindPredicate(std::string_view source, std::size_t from, const std::string& name,
-                          int nth) {
-  std::size_t at = from;
-  for (;;) {
-    at = source.find("#" + name, at);
-    if (at == std::string_view::npos) return from;
-    std::size_t end = at + 1 + name.size();
-    bool whole = end >= source.size() || std::isspace(static_cast<unsigned char>(source[end])) ||
-                 source[end] == ')';
-    if (whole && nth-- == 0) return at;
-    at = end;
-  }
-}
-
-// libtree-sitter's "unknown capture 'x'" (a predicate naming a capture the
-// pattern lacks) with a suggestion from the captures the source does define:
-// every `@name` outside strings and comments but the unknown one.
-void SuggestCapture(std::string_view source, QueryError* error) {
-  std::string head = "query unknown capture '";
-  if (error->message.rfind(head, 0) != 0 || error->message.back() != '\'') return;
-  std::string unknown = error->message.substr(head.size(), error->message.size() - head.size() - 1);
-  std::vector<std::string> names;
-  for (std::size_t i = 0; i < source.size(); ++i) {
-    if (source[i] == '"') {  // a string: skip to its closing quote
-      for (++i; i < source.size() && source[i] != '"'; ++i) i += source[i] == '\\';
-    } else if (source[i] == ';') {  // a comment
-      while (i < source.size() && source[i] != '\n') ++i;
-    } else if (source[i] == '@') {
-      std::size_t b = i + 1;
-      while (i + 1 < source.size() &&
-             (std::isalnum(static_cast<unsigned char>(source[i + 1])) ||
-              std::string_view("_-.").find(source[i + 1]) != std::string_view::npos)) {
-        ++i;
-      }
-      std::string name(source.substr(b, i + 1 - b));
-      if (name != unknown && std::find(names.begin(), names.end(), name) == names.end()) {
-        names.push_back(name);
-      }
-    }
-  }
-  std::string meant = ClosestMatch(unknown, names);
-  if (!meant.empty()) error->message += " (did you mean '@" + meant + "'?)";
-}
-
 std::string_view NodeText(std::string_view bytes, TSNode node) {
   uint32_t b = ts_node_start_byte(node);
   uint32_t e = ts_node_end_byte(node);
   return bytes.substr(b, e - b);
-}
-
-// Offset of a quantifier that directly follows another one, with only
-// blanks, comments, captures and `)` between (`(x)??`, `(x)? @c *`,
-// `((x)?)?`), or npos. libtree-sitter 0.20.7 crashes or loops on these
-// instead of reporting an error; we refuse them first. Conservative: it
-// also refuses the harmless `(a (b)?)?`.
-std::size_t StackedQuantifier(std::string_view s) {
-  bool after_quantifier = false;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    char c = s[i];
-    if (c == '"') {  // a string: skip to its closing quote
-      for (++i; i < s.size() && s[i] != '"'; ++i) {
-        if (s[i] == '\\') ++i;
-      }
-      after_quantifier = false;
-    } else if (c == ';') {  // a comment: skip to the end of the line
-      while (i < s.size() && s[i] != '\n') ++i;
-    } else if (c == '@') {  // a capture keeps the state; names may hold `?` and `!`
-      while (i + 1 < s.size() &&
-             (std::isalnum(static_cast<unsigned char>(s[i + 1])) || s[i + 1] == '_' ||
-              s[i + 1] == '.' || s[i + 1] == '-' || s[i + 1] == '?' || s[i + 1] == '!')) {
-        ++i;
-      }
-    } else if (c == '?' || c == '*' || c == '+') {
-      if (after_quantifier) return i;
-      after_quantifier = true;
-    } else if (c != ')' && !std::isspace(static_cast<unsigned char>(c))) {
-      after_quantifier = false;
-    }
-  }
-  return std::string_view::npos;
-}
-
-// Offset of a field name put in front of a predicate (`key: (#eq? @k "x")`,
-// `key: ((#eq? ...))`), or npos. libtree-sitter 0.20.7 then writes past the
-// end of its step array (a heap overflow); we refuse such queries first.
-std::size_t FieldOnPredicate(std::string_view s) {
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    char c = s[i];
-    if (c == '"') {
-      for (++i; i < s.size() && s[i] != '"'; ++i) {
-        if (s[i] == '\\') ++i;
-      }
-      continue;
-    }
-    if (c == ';') {
-      while (i < s.size() && s[i] != '\n') ++i;
-      continue;
-    }
-    if (c != ':') continue;
-    std::size_t j = i + 1;
-    while (j < s.size()) {
-      if (std::isspace(static_cast<unsigned char>(s[j])) || s[j] == '(') {
-        ++j;
-      } else if (s[j] == ';') {
-        while (j < s.size() && s[j] != '\n') ++j;
-      } else {
-        break;
-      }
-    }
-    if (j < s.size() && (s[j] == '#' || s[j] == '.')) return i;
-    // libtree-sitter also reads a bare `eq?` or `set!` as a predicate.
-    std::size_t k = j;
-    // (libtree-sitter's names also hold '.' after their first character)
-    while (k < s.size() && (std::isalnum(static_cast<unsigned char>(s[k])) || s[k] == '_' ||
-                            s[k] == '-' || s[k] == '?' || s[k] == '!' || (k > j && s[k] == '.'))) {
-      ++k;
-    }
-    if (k > j && (s[k - 1] == '?' || s[k - 1] == '!')) return i;
-  }
-  return std::string_view::npos;
 }
 
 }  // namespace
@@ -370,21 +252,6 @@ std::optional<QueryError> Query::StructureProblem() const {
   return tree_sitter_.error();
 }
 
-bool Query::RootMayBeModule() const {
-  const PatternNode& root = patterns_->patterns[0].root;
-  const TSSymbol module = ts_language_symbol_for_name(patterns_->language, "module", 6, true);
-  return module < root.symbols.size() && root.symbols[module];
-}
-
-bool Query::StatementLocal() const {
-  if (!patterns_ || patterns_->patterns.size() != 1) return false;
-  const PatternNode& root = patterns_->patterns[0].root;
-  if (root.kind != PatternNode::Kind::kNamed) return false;
-  if (!RootMayBeModule()) return true;
-  return root.captures.empty() && root.negated.empty() && root.children.size() == 1 &&
-         !root.children[0].immediate && !root.anchored_last;
-}
-
 namespace {
 
 struct Bound {
@@ -450,8 +317,7 @@ bool Query::NeedsTreeSitterToCompile(std::string_view source) {
 void Query::IndexFor(const SyntaxTree& tree) const {
   // What MatchOrHandOff and MatchPatterns hand off before indexing anything.
   if (engine_ == QueryEngine::kTreeSitter || !patterns_ || tree.HasError()) return;
-  std::optional<std::vector<std::size_t>> statements = StatementsToSearch(tree);
-  StartIndexes(tree, statements ? &*statements : nullptr);
+  tree.NodeIndex();
 }
 
 HandOff Query::MatchOrHandOff(const SyntaxTree& tree, std::vector<PatternMatch>* ours,
@@ -468,62 +334,7 @@ HandOff Query::MatchOrHandOff(const SyntaxTree& tree, std::vector<PatternMatch>*
     }
     return true;
   };
-  std::optional<std::vector<std::size_t>> statements = StatementsToSearch(tree);
-  return MatchPatterns(*patterns_, tree, admit, ours, work, statements ? &*statements : nullptr);
-}
-
-namespace {
-
-// The first occurrence of `lit` in `bytes` at or after `from` (memmem: one
-// pass over a knob file per literal), or npos.
-std::size_t FindFrom(std::string_view bytes, const std::string& lit, std::size_t from) {
-  if (from > bytes.size()) return std::string_view::npos;
-  const void* hit = ::memmem(bytes.data() + from, bytes.size() - from, lit.data(), lit.size());
-  return hit == nullptr ? std::string_view::npos
-                        : static_cast<std::size_t>(static_cast<const char*>(hit) - bytes.data());
-}
-
-}  // namespace
-
-std::optional<std::vector<std::size_t>> Query::StatementsToSearch(const SyntaxTree& tree) const {
-  if (!StatementLocal() || RootMayBeModule()) return std::nullopt;
-  std::vector<std::vector<std::string>> groups = RequiredLiterals();
-  if (groups.empty()) return std::nullopt;
-  // A match's captures lie in the statement it starts in, and a required
-  // capture's text is one of its group's literals: so each group has a
-  // literal inside that statement. The first group is looked for in the
-  // whole file, the others only in the statements still in the running.
-  const std::vector<SyntaxTree::Span>& spans = tree.StatementSpans();
-  std::string_view bytes = tree.bytes();
-  std::vector<std::size_t> kept;
-  auto holds = [&](std::size_t k, const std::vector<std::string>& group) {
-    std::string_view text = bytes.substr(spans[k].first, spans[k].second - spans[k].first);
-    return std::any_of(group.begin(), group.end(), [&](const std::string& lit) {
-      return text.find(lit) != std::string_view::npos;
-    });
-  };
-  std::vector<bool> marked(spans.size(), false);
-  for (const std::string& lit : groups[0]) {
-    if (lit.empty()) return std::nullopt;
-    for (std::size_t at = FindFrom(bytes, lit, 0); at != std::string_view::npos;
-         at = FindFrom(bytes, lit, at + 1)) {
-      // The statement whose span holds the whole occurrence, if any.
-      auto it = std::upper_bound(
-          spans.begin(), spans.end(), static_cast<uint32_t>(at),
-          [](uint32_t offset, const SyntaxTree::Span& s) { return offset < s.first; });
-      if (it == spans.begin()) continue;
-      --it;
-      if (at + lit.size() <= it->second)
-        marked[static_cast<std::size_t>(it - spans.begin())] = true;
-    }
-  }
-  for (std::size_t k = 0; k < spans.size(); ++k) {
-    if (!marked[k]) continue;
-    bool all = std::all_of(groups.begin() + 1, groups.end(),
-                           [&](const std::vector<std::string>& g) { return holds(k, g); });
-    if (all) kept.push_back(k);
-  }
-  return kept;
+  return MatchPatterns(*patterns_, tree, admit, ours, work);
 }
 
 std::vector<QueryMatch> Query::RunTreeSitter(const SyntaxTree& tree) const {

@@ -86,9 +86,8 @@ class Query {
   // than return an incomplete list.
   std::vector<QueryMatch> Run(const SyntaxTree& tree) const;
 
-  // Builds now, on the calling thread, the node indexes that Run(tree)
-  // starts matching from on our matcher (those of the statements holding
-  // the literals, or the whole tree's), so that the worker that parsed
+  // Builds now, on the calling thread, the node index that Run(tree)
+  // starts matching from on our matcher, so that the worker that parsed
   // `tree` can build them; Run then only looks them up. Not thread-safe for
   // one tree: a tree is prepared by one thread at a time.
   void IndexFor(const SyntaxTree& tree) const;
@@ -119,12 +118,6 @@ class Query {
   // goes to libtree-sitter.
   bool UsesTreeSitterMatcher() const;
 
-  // Whether every match lies inside one top-level statement of the file
-  // and holds its required literals there (py_statements.h): our matcher,
-  // one pattern, rooted at a node type other than `module`, or at `module`
-  // (uncaptured) with one child pattern and no anchors or negated fields.
-  bool StatementLocal() const;
-
   // For a query on our matcher: libtree-sitter's compile error for it, if
   // any. Our parser does not analyse the grammar, so a pattern that can never
   // match ("impossible pattern structure") loads; a rule that then finds
@@ -146,15 +139,6 @@ class Query {
   // RequiredLiteralGroups, with the identifier flags worked out only when
   // asked (RequiredLiterals runs on every file the search reads).
   std::vector<LiteralGroup> LiteralGroups(bool flag_identifiers) const;
-
-  // Whether the one pattern's root may be the `module` node (our matcher).
-  bool RootMayBeModule() const;
-
-  // For a query whose every match starts inside one top-level statement
-  // holding its required literals (StatementLocal, rooted below `module`):
-  // the statements of `tree` holding at least one literal of every group,
-  // ascending. nullopt for other queries: the whole tree is searched.
-  std::optional<std::vector<std::size_t>> StatementsToSearch(const SyntaxTree& tree) const;
 
   // What QueryBudgetExceeded says: the query's first line and `limit`.
   std::string OverBudget(const std::string& limit) const;

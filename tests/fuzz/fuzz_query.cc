@@ -27,13 +27,7 @@
 // alternation our matcher must then find nothing; with one, a possible
 // branch may still match (an accepted difference, see muhpatch-rules(5),
 // QUERIES). Any difference prints both lists and traps.
-//
-// Partial parses: for a statement-local query with required literals, over
-// Python that parses without error, the top-level statements holding the
-// first literal group (py_statements.h), parsed alone, must give the same
-// matches as the whole file when that partial parse has no error either
-// (verify's whole-tree search relies on it), and nothing may match when no
-// statement holds a literal.
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -44,7 +38,6 @@
 #include <tuple>
 #include <vector>
 
-#include "engine/python/py_statements.h"
 #include "engine/python/syntax_tree.h"
 #include "engine/query/query.h"
 #include "tests/fuzz/fuzz_common.h"
@@ -195,40 +188,6 @@ void CheckAgainstTreeSitter(const std::string& query_source, const std::string& 
                                  "  tree-sitter: " + ShowKeys(theirs, python));
 }
 
-// The search's partial parse: the top-level statements holding a literal of
-// the first group, parsed, give exactly the matches of the whole file; with
-// the literals found anywhere, and as whole words where an identifier must
-// equal them (as the search looks for them).
-void CheckPartialParse(const muh::Query& q, const std::string& query_source,
-                       const std::string& python, muh::PythonParser* parser,
-                       const std::vector<muh::QueryMatch>& full) {
-  const std::vector<muh::Query::LiteralGroup> groups = q.RequiredLiteralGroups();
-  if (!q.StatementLocal() || groups.empty()) return;
-  for (bool words : {false, true}) {
-    std::vector<muh::StatementLiteral> literals;
-    for (const std::string& t : groups[0].texts) {
-      literals.push_back({t, words && groups[0].identifier});
-    }
-    const std::optional<std::vector<TSRange>> ranges = muh::StatementsHolding(python, literals);
-    if (!ranges) return;  // the whole file is parsed then
-    auto context = [&] {
-      return std::string(words ? " (whole words)" : "") + "\n  query:  " + Show(query_source, 400) +
-             "\n  python: " + Show(python, 400) + "\n";
-    };
-    if (ranges->empty()) {
-      FUZZ_CHECK(full.empty(),
-                 "no statement holds a required literal, yet the query matches" + context());
-      continue;
-    }
-    const muh::SyntaxTree part = parser->ParseRanges(python, *ranges);
-    if (part.HasError()) continue;  // the whole file is parsed then
-    FUZZ_CHECK(Keys(q.Run(part)) == Keys(full),
-               "parsing only the statements holding the literals changes the matches" + context() +
-                   "  whole file: " + ShowKeys(Keys(full), python) +
-                   "  statements: " + ShowKeys(Keys(q.Run(part)), python));
-  }
-}
-
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -260,6 +219,5 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::vector<muh::QueryMatch> matches = q->Run(tree);
   CheckMatches(*q, python, matches);
   if (!q->UsesTreeSitterMatcher()) CheckAgainstTreeSitter(query_source, python, *q, tree, matches);
-  if (!problem) CheckPartialParse(*q, query_source, python, parser, matches);
   return 0;
 }

@@ -1,4 +1,4 @@
-#include "engine/app/multiplied_sites.h"
+#include "engine/plan/multiplied_sites.h"
 
 #include <fmt/format.h>
 
@@ -8,7 +8,6 @@
 
 #include "engine/liveness/overwrite.h"
 #include "engine/liveness/py_lines.h"
-#include "engine/plan/edit.h"
 
 namespace muh {
 
@@ -56,36 +55,11 @@ int UnmanagedOverwrite(const LivenessAnalysis& analysis, const PyLines& lines,
   return -1;
 }
 
-// Drops the edits of the rules in `failed` and makes the new contents again.
-void DropEdits(const std::set<std::string>& failed, const std::map<std::string, SourceText>& files,
-               PlanResult* plan) {
-  for (auto it = plan->edits.begin(); it != plan->edits.end();) {
-    std::vector<Edit>& edits = it->second;
-    std::size_t before = edits.size();
-    edits.erase(std::remove_if(edits.begin(), edits.end(),
-                               [&](const Edit& e) { return failed.count(e.rule_id) != 0; }),
-                edits.end());
-    const std::string& path = it->first;
-    if (edits.size() == before) {
-      ++it;
-      continue;
-    }
-    std::string text =
-        edits.empty() ? files.at(path).bytes() : ApplyEdits(files.at(path).bytes(), edits);
-    if (text == files.at(path).bytes()) {
-      plan->new_contents.erase(path);
-      it = plan->edits.erase(it);
-    } else {
-      plan->new_contents[path] = std::move(text);
-      ++it;
-    }
-  }
-}
-
 }  // namespace
 
-int FailMultipliedSites(const LivenessAnalysis& analysis,
-                        const std::map<std::string, SourceText>& files, PlanResult* plan) {
+std::set<std::string> FailMultipliedSites(const LivenessAnalysis& analysis,
+                                          const std::map<std::string, SourceText>& files,
+                                          PlanResult* plan) {
   // A rule that failed recorded no sites: in a file with an error, the
   // writes no site holds may be its own, and the check waits for that
   // error to be fixed.
@@ -121,8 +95,7 @@ int FailMultipliedSites(const LivenessAnalysis& analysis,
       break;
     }
   }
-  if (!failed.empty()) DropEdits(failed, files, plan);
-  return static_cast<int>(failed.size());
+  return failed;
 }
 
 }  // namespace muh

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <string>
 
 #include "engine/base/source_text.h"
@@ -20,11 +21,12 @@ namespace muh {
 // For every site of `plan` that `analysis` finds overwritten, the writes
 // that overwrite it: one that assigns the same variable (or key) and holds
 // no site of any rule multiplies the knob. Its rule fails: an error located
-// at that write, its edits dropped and the new contents of `files` made
-// again. A file where the plan reported an error already is left out: the
-// rule that failed there recorded no sites, and may own the write. Returns
-// how many rules it failed.
-int FailMultipliedSites(const LivenessAnalysis& analysis,
-                        const std::map<std::string, SourceText>& files, PlanResult* plan);
+// at that write, and its status kFailed; the caller drops its edits. A file
+// where the plan reported an error already is left out: the rule that
+// failed there recorded no sites, and may own the write. Returns the rules
+// it failed.
+std::set<std::string> FailMultipliedSites(const LivenessAnalysis& analysis,
+                                          const std::map<std::string, SourceText>& files,
+                                          PlanResult* plan);
 
 }  // namespace muh

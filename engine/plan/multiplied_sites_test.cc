@@ -1,8 +1,9 @@
-#include "engine/app/multiplied_sites.h"
+#include "engine/plan/multiplied_sites.h"
 
 #include <doctest/doctest.h>
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -78,7 +79,7 @@ TEST_CASE("a knob written again by a statement no rule matches fails its rule") 
   t.AddSite("num-warps", "8", 1, "4");
   REQUIRE(t.analysis->At("app/kern.py", t.plan.outcomes[0].found[0].begin).state ==
           Liveness::kDead);
-  CHECK(FailMultipliedSites(*t.analysis, t.files, &t.plan) == 1);
+  CHECK(FailMultipliedSites(*t.analysis, t.files, &t.plan) == std::set<std::string>{"num-warps"});
   CHECK(t.plan.outcomes[0].status == RuleStatus::kFailed);
   REQUIRE(t.plan.diagnostics.size() == 1);
   CHECK(t.plan.diagnostics[0].Format() ==
@@ -86,8 +87,6 @@ TEST_CASE("a knob written again by a statement no rule matches fails its rule") 
         "rule's query matches, and that write overwrites the rule's site at line 3 before "
         "anything reads it: the site multiplied (make the query match the write that runs, or "
         "remove the other)");
-  CHECK(t.plan.edits.empty());
-  CHECK(t.plan.new_contents.empty());
 }
 
 TEST_CASE("a knob overwritten by another rule's site is no multiplied site") {
@@ -105,12 +104,12 @@ TEST_CASE("a knob overwritten by another rule's site is no multiplied site") {
   t.AddSite("tier-large", "128", 1, "64");
   REQUIRE(t.analysis->At("app/kern.py", t.plan.outcomes[0].found[0].begin).state ==
           Liveness::kDead);
-  CHECK(FailMultipliedSites(*t.analysis, t.files, &t.plan) == 0);
+  CHECK(FailMultipliedSites(*t.analysis, t.files, &t.plan).empty());
   CHECK(t.plan.diagnostics.empty());
   CHECK(t.plan.edits.at("app/kern.py").size() == 3);
 }
 
-TEST_CASE("the dict's key written again by hand fails the rule; its other edits stay") {
+TEST_CASE("the dict's key written again by hand fails that rule, not the other") {
   Tree t(
       "def launch(m):\n"
       "    config = {'M': 64, 'N': 32}\n"
@@ -118,18 +117,11 @@ TEST_CASE("the dict's key written again by hand fails the rule; its other edits 
       "    run(config)\n");
   t.AddSite("default-m", "64", 1, "32");
   t.AddSite("default-n", "32", 1, "64");
-  CHECK(FailMultipliedSites(*t.analysis, t.files, &t.plan) == 1);
+  CHECK(FailMultipliedSites(*t.analysis, t.files, &t.plan) == std::set<std::string>{"default-m"});
   CHECK(t.plan.outcomes[0].status == RuleStatus::kFailed);
   CHECK(t.plan.outcomes[1].status == RuleStatus::kRewrites);
   REQUIRE(t.plan.diagnostics.size() == 1);
   CHECK(t.plan.diagnostics[0].line == 3);
-  REQUIRE(t.plan.edits.at("app/kern.py").size() == 1);
-  CHECK(t.plan.edits.at("app/kern.py")[0].rule_id == "default-n");
-  CHECK(t.plan.new_contents.at("app/kern.py") ==
-        "def launch(m):\n"
-        "    config = {'M': 64, 'N': 64}\n"
-        "    config['M'] = 16\n"
-        "    run(config)\n");
 }
 
 TEST_CASE("a rule its precondition skipped manages nothing: its overwritten site is no finding") {
@@ -139,7 +131,7 @@ TEST_CASE("a rule its precondition skipped manages nothing: its overwritten site
       "    NUM_WARPS = 4\n"
       "    run(NUM_WARPS)\n");
   t.AddSite("num-warps", "8", 1, "", RuleStatus::kSkipped);
-  CHECK(FailMultipliedSites(*t.analysis, t.files, &t.plan) == 0);
+  CHECK(FailMultipliedSites(*t.analysis, t.files, &t.plan).empty());
   CHECK(t.plan.outcomes[0].status == RuleStatus::kSkipped);
   CHECK(t.plan.diagnostics.empty());
 }
@@ -152,7 +144,7 @@ TEST_CASE("in a file where a rule failed, the writes no site holds may be that r
       "    run(NUM_WARPS)\n");
   t.AddSite("num-warps", "8", 1, "2");
   t.plan.diagnostics.push_back(MakeError("app/kern.py", 3, 5, "rule 'other' expects 1 match"));
-  CHECK(FailMultipliedSites(*t.analysis, t.files, &t.plan) == 0);
+  CHECK(FailMultipliedSites(*t.analysis, t.files, &t.plan).empty());
   CHECK(t.plan.outcomes[0].status == RuleStatus::kRewrites);
 }
 
@@ -165,7 +157,7 @@ TEST_CASE("a site that runs, or another variable written after it, is no finding
       "    NUM_WARPS = 4\n"
       "    run(NUM_WARPS, NUM_WARPS_2)\n");
   t.AddSite("num-warps", "8", 1, "4");
-  CHECK(FailMultipliedSites(*t.analysis, t.files, &t.plan) == 0);
+  CHECK(FailMultipliedSites(*t.analysis, t.files, &t.plan).empty());
   CHECK(t.plan.outcomes[0].status == RuleStatus::kRewrites);
 }
 

@@ -1,0 +1,15 @@
+// Small helpers on source text shared by the lexical scanners and reports.
+#pragma once
+
+#include <string_view>
+
+namespace muh {
+
+// Whether `c` may be part of a Python identifier: an ASCII letter, digit or
+// underscore, or any byte of a UTF-8 multi-byte sequence (>= 0x80).
+bool IsWordChar(char c);
+
+// `s` without leading and trailing whitespace (std::isspace, "C" locale).
+std::string_view Trim(std::string_view s);
+
+}  // namespace muh
