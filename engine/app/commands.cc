@@ -228,10 +228,10 @@ int RunModel(const CommandOptions& opts) {
                      ? fmt::format(" [{}, at value]", site.tier)
                      : fmt::format(" [{}, writes {}]", site.tier, site.wanted);
         }
-        report += fmt::format("  {}: rule '{}' at {}:{}{}: {}{}\n",
-                              quantities.empty() ? "-" : quantities, rule.id, site.path, site.line,
-                              tier, site.LivenessShown("not analysed"),
-                              site.LivenessReason().empty() ? "" : ": " + site.LivenessReason());
+        report +=
+            fmt::format("  {}: rule '{}' at {}:{}{}: {}{}\n", quantities.empty() ? "-" : quantities,
+                        rule.id, site.path, site.line, tier, site.LivenessShown("not analysed"),
+                        site.LivenessReason().empty() ? "" : ": " + site.LivenessReason());
       }
     }
   }
