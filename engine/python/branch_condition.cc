@@ -1,6 +1,9 @@
 #include "engine/python/branch_condition.h"
 
+#include <cstdlib>
+#include <regex>
 #include <string_view>
+#include <utility>
 
 namespace muh {
 
@@ -87,6 +90,28 @@ std::optional<BranchCondition> ParseBranchCondition(std::string_view text, std::
     return std::nullopt;
   }
   return ConditionOf(tree, *expression);
+}
+
+namespace {
+
+// `P.has_device_capability(N)` in canonical form: P and N.
+std::optional<std::pair<std::string, long>> CapabilityTest(const std::string& canonical) {
+  static const std::regex kTest(R"(^(.+?) ?\. ?has_device_capability ?\( ?([0-9]{1,4}) ?\)$)");
+  std::smatch m;
+  if (!std::regex_match(canonical, m, kTest)) return std::nullopt;
+  return std::make_pair(m[1].str(), std::strtol(m[2].str().c_str(), nullptr, 10));
+}
+
+}  // namespace
+
+std::optional<bool> Implied(const std::string& known, bool known_holds, const std::string& other) {
+  if (known == other) return known_holds;
+  std::optional<std::pair<std::string, long>> k = CapabilityTest(known);
+  std::optional<std::pair<std::string, long>> o = CapabilityTest(other);
+  if (!k || !o || k->first != o->first) return std::nullopt;
+  if (!known_holds && o->second >= k->second) return false;  // below N <= M
+  if (known_holds && o->second <= k->second) return true;    // at least N >= M
+  return std::nullopt;
 }
 
 }  // namespace muh

@@ -29,4 +29,12 @@ std::optional<BranchCondition> ParseBranchCondition(std::string_view text, std::
 // same way.
 BranchCondition ConditionOf(const SyntaxTree& tree, TSNode n);
 
+// What `other` is where the condition `known` (canonical, not negated) is
+// `known_holds`: true or false when that follows, nullopt when it does not.
+// The same condition follows itself. A device-capability test is monotone:
+// `P.has_device_capability(N)` false means the device is below N, so
+// `P.has_device_capability(M)` is false too for every M >= N (and true
+// for every M <= N where it holds); the receiver P must be the same.
+std::optional<bool> Implied(const std::string& known, bool known_holds, const std::string& other);
+
 }  // namespace muh

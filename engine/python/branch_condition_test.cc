@@ -39,4 +39,22 @@ TEST_CASE("a condition that is not one expression is refused where it goes wrong
   CHECK(Canonical("f(80").rfind("error at", 0) == 0);
 }
 
+TEST_CASE("what a condition implies: itself, and device capabilities by their order") {
+  const std::string c80 = Canonical("current_platform.has_device_capability(80)");
+  const std::string c90 = Canonical("current_platform.has_device_capability( 90 )");
+  const std::string c70 = Canonical("current_platform.has_device_capability(70)");
+  const std::string other = Canonical("torch.cuda.has_device_capability(90)");
+  CHECK(Implied(c80, false, c80) == std::optional<bool>(false));
+  CHECK(Implied(c80, true, c80) == std::optional<bool>(true));
+  // Below SM80 the device is below SM90 too; at SM80 or above it is at
+  // least SM70; the other two directions do not follow.
+  CHECK(Implied(c80, false, c90) == std::optional<bool>(false));
+  CHECK(Implied(c80, true, c70) == std::optional<bool>(true));
+  CHECK_FALSE(Implied(c80, true, c90).has_value());
+  CHECK_FALSE(Implied(c80, false, c70).has_value());
+  // Another receiver, or another test, implies nothing.
+  CHECK_FALSE(Implied(c80, false, other).has_value());
+  CHECK_FALSE(Implied(c80, false, Canonical("x.is_rocm()")).has_value());
+}
+
 }  // namespace muh

@@ -69,8 +69,9 @@ class Walker {
       Truth t = Eval(Field(cond, "argument"));
       return t == Truth::kUnknown ? t : t == Truth::kTrue ? Truth::kFalse : Truth::kTrue;
     }
-    if (ConditionOf(tree_, cond).canonical == q_.condition.canonical)
-      return core_true_ ? Truth::kTrue : Truth::kFalse;
+    if (std::optional<bool> t =
+            Implied(q_.condition.canonical, core_true_, ConditionOf(tree_, cond).canonical))
+      return *t ? Truth::kTrue : Truth::kFalse;
     if (Is(cond, "boolean_operator")) {
       Truth l = Eval(Field(cond, "left"));
       Truth r = Eval(Field(cond, "right"));

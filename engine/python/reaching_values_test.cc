@@ -54,6 +54,19 @@ TEST_CASE("if/else blocks, several statements a branch, if not, nested blocks") 
               "    else:\n        BLOCK = 64\n    run(BLOCK)\n") == "16~ 64");
 }
 
+TEST_CASE("a branch on a higher device capability is not on the path below a lower one") {
+  const std::string chain =
+      "    if p.has_device_capability(90):\n        BLOCK = 256\n"
+      "    elif p.has_device_capability(80):\n        BLOCK = 128\n"
+      "    else:\n        BLOCK = 64\n    run(BLOCK)\n";
+  CHECK(Below(chain, "p.has_device_capability(80)") == "64");
+  // Another receiver's test may go either way: its value is shared.
+  CHECK(Below("    if q.has_device_capability(90):\n        BLOCK = 256\n"
+              "    elif p.has_device_capability(80):\n        BLOCK = 128\n"
+              "    else:\n        BLOCK = 64\n    run(BLOCK)\n",
+              "p.has_device_capability(80)") == "256~ 64");
+}
+
 TEST_CASE("a value on both paths is shared; `when-true` of `not C` is the false path") {
   CHECK(Below("    BLOCK = 128 if cap(80) else 64\n    W = 8\n    run(BLOCK, W)\n", "cap(80)",
               false, "W") == "8~");
