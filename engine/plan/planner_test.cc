@@ -228,4 +228,21 @@ TEST_CASE("given the liveness verdicts, a dead site is matched and counted but n
   CHECK(none.new_contents.at("app/kern.py") == all.new_contents.at("app/kern.py"));
 }
 
+TEST_CASE("a tier bound that cannot be evaluated is reported once for its chain") {
+  Fixture f(std::string(kHeader) +
+                "  - id: tiers\n    files: a.py\n    pattern: config['M'] = $value\n"
+                "    tiers: {variable: numel, bounds: [64, 4096]}\n    expect: 1..8\n"
+                "    replace: value\n    with: \"16\"\n",
+            {{"a.py",
+              "_C = 9223372036854775807\n\n\ndef f(numel):\n    config = {}\n"
+              "    if numel <= _C * 2:\n        config['M'] = 32\n"
+              "    elif numel <= 4096:\n        config['M'] = 64\n"
+              "    else:\n        config['M'] = 256\n    return config\n"}});
+  PlanResult r = f.Run();
+  CHECK_FALSE(r.ok());
+  CHECK(Messages(r) ==
+        "a.py:6:17: error: rule 'tiers': the tier bound `_C * 2` cannot be evaluated: "
+        "overflow\n");
+}
+
 }  // namespace muh

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -41,6 +42,7 @@ void Planner::PlanTiers(const Rule& rule, const SourceText& file,
   std::map<std::pair<std::size_t, std::size_t>, std::vector<std::size_t>> in_clause;
   std::map<std::pair<std::size_t, std::size_t>, std::string> clause_names;
   std::size_t first_found = outcome->found.size();
+  std::set<std::size_t> bad_bounds;  // reported once, however many sites share the chain
   for (const QueryMatch& m : matches) {
     if (outcome->status == RuleStatus::kNoValue) break;
     const Capture* target = m.Find(rule.target);
@@ -68,11 +70,12 @@ void Planner::PlanTiers(const Rule& rule, const SourceText& file,
       if (c.bound.empty()) continue;
       TierBoundValue v = EvaluateTierBound(c.bound, constants);
       if (!v.error.empty() || (!shape.bounds.empty() && v.value <= shape.bounds.back())) {
-        out_->diagnostics.push_back(
-            At(file.path(), c.bound_begin, Severity::kError,
-               fmt::format("rule '{}': the tier bound `{}` {}", rule.id, c.bound,
-                           v.error.empty() ? fmt::format("({}) does not ascend", v.value)
-                                           : "cannot be evaluated: " + v.error)));
+        if (bad_bounds.insert(c.bound_begin).second)
+          out_->diagnostics.push_back(
+              At(file.path(), c.bound_begin, Severity::kError,
+                 fmt::format("rule '{}': the tier bound `{}` {}", rule.id, c.bound,
+                             v.error.empty() ? fmt::format("({}) does not ascend", v.value)
+                                             : "cannot be evaluated: " + v.error)));
         bad = true;
         break;
       }
