@@ -245,4 +245,21 @@ TEST_CASE("a tier bound that cannot be evaluated is reported once for its chain"
         "overflow\n");
 }
 
+TEST_CASE("a chain that compares otherwise is named once, with what it reads") {
+  Fixture f(std::string(kHeader) +
+                "  - id: tiers\n    files: a.py\n    pattern: config['M'] = $value\n"
+                "    tiers: {variable: numel, bounds: [64, 4096]}\n    expect: 1..8\n"
+                "    replace: value\n    with: \"16\"\n",
+            {{"a.py",
+              "def f(numel):\n    config = {}\n"
+              "    if numel < 64:\n        config['M'] = 32\n"
+              "    elif numel <= 4096:\n        config['M'] = 64\n"
+              "    else:\n        config['M'] = 256\n    return config\n"}});
+  PlanResult r = f.Run();
+  CHECK_FALSE(r.ok());
+  CHECK(Messages(r) ==
+        "a.py:4:23: error: rule 'tiers': this site is in no chain `if numel <= BOUND: … elif …`: "
+        "the `if` at line 3 reads `numel < 64`, not `numel <= BOUND`\n");
+}
+
 }  // namespace muh

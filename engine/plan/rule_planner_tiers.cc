@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -43,6 +44,7 @@ void Planner::PlanTiers(const Rule& rule, const SourceText& file,
   std::map<std::pair<std::size_t, std::size_t>, std::string> clause_names;
   std::size_t first_found = outcome->found.size();
   std::set<std::size_t> bad_bounds;  // reported once, however many sites share the chain
+  std::set<std::string> bad_chains;
   for (const QueryMatch& m : matches) {
     if (outcome->status == RuleStatus::kNoValue) break;
     const Capture* target = m.Find(rule.target);
@@ -54,10 +56,12 @@ void Planner::PlanTiers(const Rule& rule, const SourceText& file,
     std::optional<TierChainAt> at =
         TierChainAround(tree, target->begin, target->end, spec.variable, &error);
     if (!at) {
-      out_->diagnostics.push_back(
-          At(file.path(), target->begin, Severity::kError,
-             fmt::format("rule '{}': this site is in no chain `if {} <= BOUND: … elif …`{}",
-                         rule.id, spec.variable, error.empty() ? "" : ": " + error)));
+      // Once for a chain that reads otherwise (every write in it says the same).
+      if (error.empty() || bad_chains.insert(error).second)
+        out_->diagnostics.push_back(
+            At(file.path(), target->begin, Severity::kError,
+               fmt::format("rule '{}': this site is in no chain `if {} <= BOUND: … elif …`{}",
+                           rule.id, spec.variable, error.empty() ? "" : ": " + error)));
       outcome->status = RuleStatus::kFailed;
       continue;
     }

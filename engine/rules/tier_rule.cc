@@ -169,11 +169,11 @@ std::string TierQuery(const std::string& variable, const std::string& statement_
     }
     out += fmt::format(
         "((if_statement\n"
-        "   condition: (comparison_operator . (identifier) @_pvar \"<=\" . (_) .)\n"
+        "   condition: (_) @_pcond\n"
         "   [(block {0})\n"
         "    (elif_clause consequence: (block {0}))\n"
         "    (else_clause body: (block {0}))])\n"
-        "  (#eq? @_pvar \"{1}\"){2})\n",
+        "  (#match? @_pcond \"\\\\b{1}\\\\b\"){2})\n",
         node, variable, predicates);
     at = end;
   }
