@@ -24,8 +24,12 @@ bool HasCompare(const ConstraintExpr& e) {
   return std::any_of(e.kids.begin(), e.kids.end(), HasCompare);
 }
 
+// `memo` holds each constant's value once evaluated: constants built from
+// constants are evaluated once each, not once per use (no blow-up on
+// `A1 = A0 + A0 + ...`).
 TierBoundValue Evaluate(std::string_view text, const std::map<std::string, std::string>& constants,
-                        int depth, std::vector<std::string>* names) {
+                        int depth, std::vector<std::string>* names,
+                        std::map<std::string, TierBoundValue>* memo) {
   TierBoundValue out;
   if (depth > kMaxDepth) {
     out.error = fmt::format("constants nest deeper than {}", kMaxDepth);
@@ -53,7 +57,12 @@ TierBoundValue Evaluate(std::string_view text, const std::map<std::string, std::
     if (std::find(names->begin(), names->end(), it->first) == names->end()) {
       names->push_back(it->first);
     }
-    TierBoundValue v = Evaluate(it->second, constants, depth + 1, names);
+    auto known = memo->find(it->first);
+    if (known == memo->end()) {
+      known =
+          memo->emplace(it->first, Evaluate(it->second, constants, depth + 1, names, memo)).first;
+    }
+    const TierBoundValue& v = known->second;
     if (!v.error.empty()) {
       if (inner.empty()) inner = fmt::format("{} = {}: {}", it->first, it->second, v.error);
       return std::nullopt;
@@ -74,7 +83,8 @@ TierBoundValue Evaluate(std::string_view text, const std::map<std::string, std::
 TierBoundValue EvaluateTierBound(std::string_view text,
                                  const std::map<std::string, std::string>& constants) {
   std::vector<std::string> names;
-  TierBoundValue out = Evaluate(text, constants, 0, &names);
+  std::map<std::string, TierBoundValue> memo;
+  TierBoundValue out = Evaluate(text, constants, 0, &names, &memo);
   out.literal = WholeNumber(text);
   out.names = std::move(names);
   return out;

@@ -35,4 +35,18 @@ TEST_CASE("a bound that cannot be evaluated says why") {
   CHECK(EvaluateTierBound("A // 0", {{"A", "1"}}).error == "division by zero");
 }
 
+TEST_CASE("constants built from constants are evaluated once each") {
+  // Each level uses the one below ten times: 10^7 evaluations without a
+  // memo, seven with one.
+  std::map<std::string, std::string> c = {{"A0", "1"}};
+  for (int i = 1; i <= 7; ++i) {
+    std::string sum;
+    for (int k = 0; k < 10; ++k) sum += (k ? " + A" : "A") + std::to_string(i - 1);
+    c["A" + std::to_string(i)] = sum;
+  }
+  TierBoundValue v = EvaluateTierBound("A7", c);
+  CHECK(v.error == "");
+  CHECK(v.value == 10000000);
+}
+
 }  // namespace muh

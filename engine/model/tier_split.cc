@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace muh {
 
@@ -69,7 +70,11 @@ std::vector<TierRange> TierRanges(const std::vector<int64_t>& bounds, bool has_e
     out.push_back({lo, b});
     lo = b;
   }
-  if (has_else) out.push_back({lo, std::max(max, lo + 1)});
+  // The last tier reaches `max`, or one past the last bound (none past the
+  // largest integer).
+  if (has_else) {
+    out.push_back({lo, std::max(max, lo < std::numeric_limits<int64_t>::max() ? lo + 1 : lo)});
+  }
   return out;
 }
 

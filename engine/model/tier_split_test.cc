@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include <limits>
+
 namespace muh {
 
 namespace {
@@ -75,6 +77,14 @@ TEST_CASE("no split without enough points or a value measured across a tier") {
   std::vector<TierPoint> gap = {{1, {{"16", 1.0}}}, {2, {{"32", 1.0}}}};
   CHECK_FALSE(ChooseTierSplit(gap, 1));
   CHECK(ChooseTierSplit(gap, 2));
+}
+
+TEST_CASE("a last bound at the largest integer gives an else tier without overflow") {
+  const int64_t top = std::numeric_limits<int64_t>::max();
+  std::vector<TierRange> r = TierRanges({64, top}, true, 1024);
+  REQUIRE(r.size() == 3);
+  CHECK(r[2].lo == top);
+  CHECK(r[2].hi == top);
 }
 
 }  // namespace muh

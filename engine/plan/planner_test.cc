@@ -262,4 +262,23 @@ TEST_CASE("a chain that compares otherwise is named once, with what it reads") {
         "the `if` at line 3 reads `numel < 64`, not `numel <= BOUND`\n");
 }
 
+TEST_CASE("a tier holding another tier's upstream value was tuned by hand and is kept") {
+  Fixture f(std::string(kHeader) +
+                "  - id: tiers\n    files: a.py\n    pattern: config['M'] = $value\n"
+                "    tiers: {variable: numel, bounds: [64, 4096], upstream: [32, 64, 256]}\n"
+                "    expect: 1..8\n    replace: value\n    with: \"16\"\n",
+            {{"a.py",
+              "def f(numel):\n    config = {}\n"
+              "    if numel <= 64:\n        config['M'] = 64\n"
+              "    elif numel <= 4096:\n        config['M'] = 64\n"
+              "    else:\n        config['M'] = 256\n    return config\n"}});
+  PlanResult r = f.Run();
+  // Tier 1 holds 64, tier 2's upstream and not its own (32): kept.
+  CHECK(r.new_contents.at("a.py") ==
+        "def f(numel):\n    config = {}\n"
+        "    if numel <= 64:\n        config['M'] = 64\n"
+        "    elif numel <= 4096:\n        config['M'] = 16\n"
+        "    else:\n        config['M'] = 16\n    return config\n");
+}
+
 }  // namespace muh

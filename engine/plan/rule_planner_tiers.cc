@@ -110,8 +110,12 @@ void Planner::PlanTiers(const Rule& rule, const SourceText& file,
           u.size() == tiers || u.size() == 1
               ? u[std::min(at->clause, u.size() - 1)]
               : fmt::format("{}' or '{}", fmt::join(u.begin(), u.end() - 1, "', '"), u.back());
-      for (const std::string& v : u) {
-        if (v == target->text) tier_rule.upstream = v;
+      // Only where the tier's own upstream is unknown does any of them count:
+      // a tier holding another tier's upstream value was tuned by hand.
+      if (u.size() != tiers && u.size() != 1) {
+        for (const std::string& v : u) {
+          if (v == target->text) tier_rule.upstream = v;
+        }
       }
     }
     std::size_t found = outcome->found.size();

@@ -96,7 +96,8 @@ namespace {
 
 // `P.has_device_capability(N)` in canonical form: P and N.
 std::optional<std::pair<std::string, long>> CapabilityTest(const std::string& canonical) {
-  static const std::regex kTest(R"(^(.+?) ?\. ?has_device_capability ?\( ?([0-9]{1,4}) ?\)$)");
+  static const std::regex kTest(
+      R"(^([A-Za-z_][A-Za-z0-9_]*(?: ?\. ?[A-Za-z_][A-Za-z0-9_]*)*) ?\. ?has_device_capability ?\( ?([0-9]{1,4}) ?\)$)");
   std::smatch m;
   if (!std::regex_match(canonical, m, kTest)) return std::nullopt;
   return std::make_pair(m[1].str(), std::strtol(m[2].str().c_str(), nullptr, 10));

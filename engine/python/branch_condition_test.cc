@@ -57,4 +57,14 @@ TEST_CASE("what a condition implies: itself, and device capabilities by their or
   CHECK_FALSE(Implied(c80, false, Canonical("x.is_rocm()")).has_value());
 }
 
+TEST_CASE("a capability test's receiver is a name, not a compound condition") {
+  // `A and not P.has_device_capability(80)` false says nothing of the
+  // same text at 90: no implication across a compound condition.
+  const std::string c80 = Canonical("A and not current_platform.has_device_capability(80)");
+  const std::string c90 = Canonical("A and not current_platform.has_device_capability(90)");
+  CHECK_FALSE(Implied(c80, false, c90).has_value());
+  CHECK(Implied(Canonical("a.b.has_device_capability(80)"), false,
+                Canonical("a.b.has_device_capability(90)")) == std::optional<bool>(false));
+}
+
 }  // namespace muh
