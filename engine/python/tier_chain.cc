@@ -1,6 +1,7 @@
 #include "engine/python/tier_chain.h"
 
 #include <string_view>
+#include <vector>
 
 namespace muh {
 
@@ -109,6 +110,29 @@ std::map<std::string, std::string> ModuleConstants(const SyntaxTree& tree) {
       continue;
     }
     out[name] = std::string(TextOf(tree, right));
+  }
+  // A name bound anywhere else too (under a module-level `if`, in a `for`,
+  // through `global` in a function, or a local of the same name) is left
+  // out: its value may not be the one written at the top level. Walked with
+  // an explicit stack: a hostile file may nest deeply.
+  std::vector<TSNode> stack{root};
+  while (!stack.empty() && !out.empty()) {
+    TSNode n = stack.back();
+    stack.pop_back();
+    const bool top = !ts_node_is_null(ts_node_parent(n)) &&
+                     Is(ts_node_parent(n), "expression_statement") &&
+                     ts_node_eq(ts_node_parent(ts_node_parent(n)), root);
+    if ((Is(n, "assignment") || Is(n, "augmented_assignment") || Is(n, "for_statement") ||
+         Is(n, "named_expression")) &&
+        !top) {
+      TSNode target = Field(n, Is(n, "named_expression") ? "name" : "left");
+      if (!ts_node_is_null(target)) out.erase(std::string(TextOf(tree, target)));
+      // `A, B = ...` and `for A, B in ...` bind each name of the pattern.
+      for (uint32_t i = 0; !ts_node_is_null(target) && i < ts_node_named_child_count(target); ++i)
+        out.erase(std::string(TextOf(tree, ts_node_named_child(target, i))));
+    }
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i)
+      stack.push_back(ts_node_named_child(n, i));
   }
   return out;
 }

@@ -44,7 +44,9 @@ std::optional<TierChainAt> TierChainAround(const SyntaxTree& tree, std::size_t b
 
 // Every name assigned exactly once at the module's top level (`NAME = ...`),
 // with the text of its value: the constants a bound may be computed from.
-// A name assigned twice there is left out (its value depends on the line).
+// A name assigned twice there, or bound anywhere else in the file (under a
+// module-level `if`, in a loop, in a function), is left out: its value
+// depends on the line or the path.
 std::map<std::string, std::string> ModuleConstants(const SyntaxTree& tree);
 
 }  // namespace muh

@@ -77,4 +77,16 @@ TEST_CASE("module constants: assigned once at the top level") {
   CHECK(c["B"] == "A * 2");
 }
 
+TEST_CASE("module constants: a name bound anywhere else is none") {
+  PythonParser parser;
+  std::string code =
+      "A = 64\nB = 2\nC = 3\nD = 4\nE = 5\nif rocm():\n    A = 128\n"
+      "def f():\n    global B\n    B = 8\n    for C, x in y:\n        pass\n"
+      "    if (D := 9):\n        pass\n";
+  SyntaxTree tree = parser.Parse(code);
+  std::map<std::string, std::string> c = ModuleConstants(tree);
+  CHECK(c.size() == 1);
+  CHECK(c["E"] == "5");
+}
+
 }  // namespace muh
