@@ -102,6 +102,7 @@ class Walker {
   std::string problem_;
   std::size_t problem_at_ = 0;
   std::optional<std::size_t> read_at_;  // the use Run's values reach, if read
+  std::vector<TSNode> read_defs_;       // the values any read of the walk sees
 
  private:
   std::string_view Text(TSNode n) const {
@@ -129,11 +130,19 @@ class Walker {
   }
 
   void NoteReads(TSNode n, const State& s) {
-    if (at_use_ || !s.live) return;
-    if (std::optional<TSNode> r = Read(n)) {
-      at_use_ = s.defs;
-      read_at_ = ts_node_start_byte(*r);
+    if (!s.live) return;
+    std::optional<TSNode> r = Read(n);
+    if (!r) return;
+    // Every value any read sees: a value the other path reads later is
+    // still shared with it.
+    for (TSNode d : s.defs) {
+      if (std::none_of(read_defs_.begin(), read_defs_.end(),
+                       [&](TSNode e) { return ts_node_eq(d, e); }))
+        read_defs_.push_back(d);
     }
+    if (at_use_) return;
+    at_use_ = s.defs;
+    read_at_ = ts_node_start_byte(*r);
   }
 
   void Problem(TSNode at, std::string message) {
@@ -369,6 +378,7 @@ ReachingValues FindReachingValues(const SyntaxTree& tree, const ValueQuestion& q
     std::vector<TSNode> leaves, other;
     for (TSNode d : defs) here.Leaves(d, &leaves);
     for (TSNode d : other_defs) there.Leaves(d, &other);
+    for (TSNode d : there.read_defs_) there.Leaves(d, &other);
     if (leaves.empty() && out.problem.empty()) {
       out.problem = here.read_at_ ? fmt::format(
                                         "{} is read here, but assigned nowhere before "

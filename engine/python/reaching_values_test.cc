@@ -67,6 +67,14 @@ TEST_CASE("a branch on a higher device capability is not on the path below a low
               "p.has_device_capability(80)") == "256~ 64");
 }
 
+TEST_CASE("a value the other path reads after its first read is shared too") {
+  // The other path (cap(80) true) reads BLOCK first in validate(), then
+  // reads the 64 at the launch: 64 is shared, so it must change on this
+  // path only.
+  CHECK(Below("    BLOCK = 32\n    if cap(80):\n        validate(BLOCK)\n    BLOCK = 64\n"
+              "    run(BLOCK)\n") == "64~");
+}
+
 TEST_CASE("a value on both paths is shared; `when-true` of `not C` is the false path") {
   CHECK(Below("    BLOCK = 128 if cap(80) else 64\n    W = 8\n    run(BLOCK, W)\n", "cap(80)",
               false, "W") == "8~");
