@@ -3,15 +3,11 @@
 #include <algorithm>
 #include <string_view>
 
+#include "engine/python/ts_nodes.h"
+
 namespace muh {
 
 namespace {
-
-std::string_view TextOf(const SyntaxTree& tree, TSNode n) {
-  return tree.bytes().substr(ts_node_start_byte(n), ts_node_end_byte(n) - ts_node_start_byte(n));
-}
-
-bool Is(TSNode n, std::string_view type) { return std::string_view(ts_node_type(n)) == type; }
 
 // The identifiers `n` reads, leaving out the function a call names and the
 // attribute part of `a.b` (`b`).

@@ -5,18 +5,11 @@
 #include <string_view>
 #include <utility>
 
+#include "engine/python/ts_nodes.h"
+
 namespace muh {
 
 namespace {
-
-bool Is(TSNode n, std::string_view type) { return std::string_view(ts_node_type(n)) == type; }
-
-// `(x)` and `((x))` are `x`.
-TSNode Unwrapped(TSNode n) {
-  while (Is(n, "parenthesized_expression") && ts_node_named_child_count(n) == 1)
-    n = ts_node_named_child(n, 0);
-  return n;
-}
 
 // Parentheses around an atom group nothing: `a and (b)` is `a and b`.
 bool Atom(TSNode n) {

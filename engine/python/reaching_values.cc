@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "engine/python/assigned_values.h"
+#include "engine/python/ts_nodes.h"
 
 namespace muh {
 
@@ -14,19 +15,7 @@ namespace {
 
 enum class Truth { kFalse, kTrue, kUnknown };
 
-bool Is(TSNode n, std::string_view type) { return std::string_view(ts_node_type(n)) == type; }
-
-TSNode Field(TSNode n, const char* name) {
-  return ts_node_child_by_field_name(n, name, static_cast<uint32_t>(std::string_view(name).size()));
-}
-
 bool SameNode(TSNode a, TSNode b) { return !ts_node_is_null(b) && ts_node_eq(a, b); }
-
-TSNode Unwrapped(TSNode n) {
-  while (Is(n, "parenthesized_expression") && ts_node_named_child_count(n) == 1)
-    n = ts_node_named_child(n, 0);
-  return n;
-}
 
 // The values that reach a point: the expressions assigned, by node.
 struct State {

@@ -3,19 +3,11 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/python/ts_nodes.h"
+
 namespace muh {
 
 namespace {
-
-bool Is(TSNode n, std::string_view type) { return std::string_view(ts_node_type(n)) == type; }
-
-std::string_view TextOf(const SyntaxTree& tree, TSNode n) {
-  return tree.bytes().substr(ts_node_start_byte(n), ts_node_end_byte(n) - ts_node_start_byte(n));
-}
-
-TSNode Field(TSNode n, std::string_view name) {
-  return ts_node_child_by_field_name(n, name.data(), static_cast<uint32_t>(name.size()));
-}
 
 // The bound of `variable <= BOUND`, or a null node when `cond` is not that.
 TSNode BoundOf(const SyntaxTree& tree, TSNode cond, const std::string& variable) {

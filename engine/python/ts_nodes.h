@@ -1,0 +1,32 @@
+// The small questions every walk over a Python syntax tree asks of a node:
+// its type, a field, its text, and the node inside redundant parentheses.
+// One home for them (reaching_values, branch_condition, tier_chain and
+// assigned_values used to keep a copy each).
+#pragma once
+
+#include <string_view>
+
+#include "engine/python/syntax_tree.h"
+
+namespace muh {
+
+inline bool Is(TSNode n, std::string_view type) {
+  return std::string_view(ts_node_type(n)) == type;
+}
+
+inline TSNode Field(TSNode n, std::string_view name) {
+  return ts_node_child_by_field_name(n, name.data(), static_cast<uint32_t>(name.size()));
+}
+
+inline std::string_view TextOf(const SyntaxTree& tree, TSNode n) {
+  return tree.bytes().substr(ts_node_start_byte(n), ts_node_end_byte(n) - ts_node_start_byte(n));
+}
+
+// `(x)` and `((x))` are `x`.
+inline TSNode Unwrapped(TSNode n) {
+  while (Is(n, "parenthesized_expression") && ts_node_named_child_count(n) == 1)
+    n = ts_node_named_child(n, 0);
+  return n;
+}
+
+}  // namespace muh
