@@ -97,7 +97,8 @@ std::map<std::string, std::string> ModuleConstants(const SyntaxTree& tree) {
     TSNode right = Field(a, "right");
     if (ts_node_is_null(left) || ts_node_is_null(right) || !Is(left, "identifier")) continue;
     std::string name(TextOf(tree, left));
-    if (++count[name] > 1 || Is(a, "augmented_assignment")) {
+    // `D = B = 7` is a chain, not a constant's expression.
+    if (++count[name] > 1 || Is(a, "augmented_assignment") || Is(right, "assignment")) {
       out.erase(name);
       continue;
     }
@@ -106,27 +107,39 @@ std::map<std::string, std::string> ModuleConstants(const SyntaxTree& tree) {
   // A name bound anywhere else too (under a module-level `if`, in a `for`,
   // through `global` in a function, or a local of the same name) is left
   // out: its value may not be the one written at the top level. Walked with
-  // an explicit stack: a hostile file may nest deeply.
-  std::vector<TSNode> stack{root};
-  while (!stack.empty() && !out.empty()) {
-    TSNode n = stack.back();
-    stack.pop_back();
-    const bool top = !ts_node_is_null(ts_node_parent(n)) &&
-                     Is(ts_node_parent(n), "expression_statement") &&
-                     ts_node_eq(ts_node_parent(ts_node_parent(n)), root);
-    if ((Is(n, "assignment") || Is(n, "augmented_assignment") || Is(n, "for_statement") ||
+  // a cursor, which keeps no stack of its own however deep a hostile file
+  // nests. The top-level assignments read above sit at depth 2, in an
+  // expression statement at depth 1.
+  if (out.empty()) return out;
+  TSTreeCursor cursor = ts_tree_cursor_new(root);
+  uint32_t depth = 0;
+  bool in_statement = false;  // the depth-1 node is an expression statement
+  for (;;) {
+    TSNode n = ts_tree_cursor_current_node(&cursor);
+    if (depth == 1) in_statement = Is(n, "expression_statement");
+    if (ts_node_is_named(n) &&
+        (Is(n, "assignment") || Is(n, "augmented_assignment") || Is(n, "for_statement") ||
          Is(n, "named_expression")) &&
-        !top) {
+        !(depth == 2 && in_statement)) {
       TSNode target = Field(n, Is(n, "named_expression") ? "name" : "left");
       if (!ts_node_is_null(target)) out.erase(std::string(TextOf(tree, target)));
       // `A, B = ...` and `for A, B in ...` bind each name of the pattern.
-      for (uint32_t i = 0; !ts_node_is_null(target) && i < ts_node_named_child_count(target); ++i)
+      const uint32_t k = ts_node_is_null(target) ? 0 : ts_node_named_child_count(target);
+      for (uint32_t i = 0; i < k; ++i)
         out.erase(std::string(TextOf(tree, ts_node_named_child(target, i))));
     }
-    for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i)
-      stack.push_back(ts_node_named_child(n, i));
+    if (ts_tree_cursor_goto_first_child(&cursor)) {
+      ++depth;
+      continue;
+    }
+    while (!ts_tree_cursor_goto_next_sibling(&cursor)) {
+      if (depth == 0 || !ts_tree_cursor_goto_parent(&cursor)) {
+        ts_tree_cursor_delete(&cursor);
+        return out;
+      }
+      --depth;
+    }
   }
-  return out;
 }
 
 }  // namespace muh

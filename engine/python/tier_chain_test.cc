@@ -89,4 +89,13 @@ TEST_CASE("module constants: a name bound anywhere else is none") {
   CHECK(c["E"] == "5");
 }
 
+TEST_CASE("module constants: a walrus, a chained assignment or a loop at the top level binds too") {
+  PythonParser parser;
+  std::string code =
+      "A = 1\nB = 2\nC = 3\nif (A := 5):\n    pass\nD = B = 7\nfor C in z:\n    pass\n";
+  SyntaxTree tree = parser.Parse(code);
+  std::map<std::string, std::string> c = ModuleConstants(tree);
+  CHECK(c.empty());
+}
+
 }  // namespace muh
