@@ -41,8 +41,7 @@ std::string Reason(const std::string& rule_id, std::string reason) {
 // The first error the plan reports about `rule_id`, for a failing row.
 const Diagnostic* FirstError(const PlanResult& plan, const std::string& rule_id) {
   for (const Diagnostic& d : plan.diagnostics) {
-    if (d.severity == Severity::kError &&
-        d.message.find("'" + rule_id + "'") != std::string::npos) {
+    if (d.severity == Severity::kError && d.rule_id == rule_id) {
       return &d;
     }
   }

@@ -89,7 +89,8 @@ std::set<std::string> FailMultipliedSites(const LivenessAnalysis& analysis,
                       "matches, and that write overwrites the rule's site at line {} before "
                       "anything reads it: the site multiplied (make the query match the write "
                       "that runs, or remove the other)",
-                      o.rule_id, p.line, site.line)});
+                      o.rule_id, p.line, site.line),
+          o.rule_id});
       o.status = RuleStatus::kFailed;
       failed.insert(o.rule_id);
       break;
