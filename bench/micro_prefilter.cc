@@ -2,7 +2,7 @@
 // the literals a rule's query requires (Query::RequiredLiterals(): groups of
 // alternatives; a file lacking every alternative of some group cannot
 // match). verify's whole-tree search prefilters each file this way
-// (engine/app/tree_search.cc, memmem(3) once per distinct literal); this
+// (engine/search/tree_search.cc, memmem(3) once per distinct literal); this
 // measures what that costs per byte, against memmem(3), to compare with
 // parsing (micro_parse_query's BM_Parse) and with `cat`/`grep -F`.
 //

@@ -30,7 +30,7 @@
 
 #include "engine/app/commands.h"
 #include "engine/app/site_liveness.h"
-#include "engine/app/tree_search.h"
+#include "engine/app/workspace_search.h"
 #include "engine/plan/planner.h"
 
 namespace {

@@ -24,7 +24,8 @@ LAYERS = {
     "patch": ["base"],
     "plan": ["base", "python", "query", "model", "liveness", "rules", "patch"],
     "liveness": ["base", "python", "query"],  # pure: strings in, verdicts out
-    "app": ["base", "io", "python", "query", "model", "rules", "patch", "plan", "liveness"],
+    "search": ["base", "python", "query", "rules"],  # the whole-tree search: pure, bytes come by a function
+    "app": ["base", "io", "python", "query", "model", "rules", "patch", "plan", "liveness", "search"],
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"engine/([a-z_]+)/')

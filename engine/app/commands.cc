@@ -13,7 +13,7 @@
 #include "engine/app/pr_summary.h"
 #include "engine/app/rule_test_runner.h"
 #include "engine/app/status.h"
-#include "engine/app/tree_search.h"
+#include "engine/app/workspace_search.h"
 #include "engine/base/checked_output.h"
 #include "engine/base/colour.h"
 #include "engine/base/exit_codes.h"

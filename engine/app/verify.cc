@@ -12,6 +12,7 @@
 #include "engine/app/outcome_report.h"
 #include "engine/app/patch_written.h"
 #include "engine/app/verify_checks.h"
+#include "engine/app/workspace_search.h"
 #include "engine/base/exit_codes.h"
 #include "engine/base/parallel.h"
 #include "engine/io/tree_io.h"

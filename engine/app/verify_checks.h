@@ -9,11 +9,11 @@
 #include <vector>
 
 #include "engine/app/inputs.h"
-#include "engine/app/tree_search.h"
 #include "engine/app/verify_report.h"
 #include "engine/app/workspace.h"
 #include "engine/patch/patch_apply.h"
 #include "engine/plan/planner.h"
+#include "engine/search/tree_search.h"
 
 namespace muh {
 

@@ -14,8 +14,8 @@
 #include "engine/base/source_text.h"
 #include "engine/io/file_cache.h"
 #include "engine/io/tree_io.h"
-#include "engine/liveness/word_filter_cache.h"
 #include "engine/rules/rule.h"
+#include "engine/search/word_filter_cache.h"
 
 namespace muh {
 

@@ -4,8 +4,8 @@
 #include <cctype>
 #include <cstring>
 
+#include "engine/base/byte_scan.h"
 #include "engine/base/text.h"
-#include "engine/liveness/byte_scan.h"
 
 namespace muh {
 

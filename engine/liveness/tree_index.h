@@ -15,13 +15,12 @@
 #include <utility>
 #include <vector>
 
+#include "engine/base/word_filter.h"
 #include "engine/liveness/condition.h"
 #include "engine/liveness/liveness_types.h"
 #include "engine/liveness/module_names.h"
 #include "engine/liveness/py_imports.h"
 #include "engine/liveness/py_lines.h"
-#include "engine/liveness/word_filter.h"
-#include "engine/liveness/word_filter_cache.h"
 
 namespace muh {
 

@@ -1,4 +1,4 @@
-#include "engine/app/tree_search.h"
+#include "engine/search/tree_search.h"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -222,81 +222,6 @@ SearchScope ScopeOfSearch(const std::vector<std::string>& listed, const GitIgnor
     }
   }
   return scope;
-}
-
-TreeSearchScope ScopeTreeSearch(const RuleSet& rules, const Workspace& w) {
-  const TreeIo& tree = w.tree;
-  const ListingSkips& skips = w.skipped;
-  std::vector<std::string> listed = w.tree_paths;
-  Diagnostic err;
-  listed.insert(listed.end(), skips.unlisted.begin(), skips.unlisted.end());
-  std::sort(listed.begin(), listed.end());
-  // Every .gitignore on the way from the root to a listed file, of those
-  // the listing met (none inside dot-directories, which are not searched).
-  std::vector<Diagnostic> unreadable;
-  GitIgnore ignore;
-  std::vector<std::string> dirs = {""};
-  for (const std::string& path : listed) {
-    for (std::size_t slash = path.find('/'); slash != std::string::npos;
-         slash = path.find('/', slash + 1)) {
-      dirs.push_back(path.substr(0, slash));
-    }
-  }
-  std::sort(dirs.begin(), dirs.end());
-  dirs.erase(std::unique(dirs.begin(), dirs.end()), dirs.end());
-  for (const std::string& file : skips.gitignores) {
-    const std::size_t slash = file.rfind('/');
-    const std::string dir = slash == std::string::npos ? "" : file.substr(0, slash);
-    if (!std::binary_search(dirs.begin(), dirs.end(), dir)) continue;
-    std::string text;
-    if (tree.Read(file, &text, &err)) {
-      ignore.AddFile(dir, text);
-    } else {
-      unreadable.push_back(err);
-    }
-  }
-  SearchScope scope = ScopeOfSearch(listed, ignore, rules.exclude);
-  scope.hidden = skips.hidden_dirs;
-  for (const std::string& d : scope.hidden) {
-    spdlog::info("whole-tree search skips {}/ (a hidden directory)", d);
-  }
-  for (const std::string& p : scope.ignored) {
-    spdlog::info("whole-tree search skips {}{} (.gitignore)", p,
-                 std::binary_search(listed.begin(), listed.end(), p) ? "" : "/");
-  }
-  for (const std::string& p : scope.excluded) {
-    spdlog::info("whole-tree search skips {}{} (exclude: in {})", p,
-                 std::binary_search(listed.begin(), listed.end(), p) ? "" : "/", rules.path);
-  }
-  spdlog::info(
-      "whole-tree search: {} .py files; skipped {} hidden director{}, {} part{} ignored by "
-      ".gitignore, {} excluded by the rule file",
-      scope.paths.size(), scope.hidden.size(), scope.hidden.size() == 1 ? "y" : "ies",
-      scope.ignored.size(), scope.ignored.size() == 1 ? "" : "s", scope.excluded.size());
-  return {std::move(scope), std::move(unreadable)};
-}
-
-SearchResult SearchInScope(const RuleSet& rules, const Workspace& w, const TreeSearchScope& scope,
-                           unsigned threads, const RuleMask& run) {
-  SearchResult result = SearchOutsideScope(
-      rules, scope.scope.paths,
-      [&w](const std::string& path, Diagnostic* e, std::string* scratch) {
-        return w.sources->Get(path, e, scratch);
-      },
-      threads, run,
-      [&w](const std::string& path, std::string_view text) -> const WordFilter* {
-        return w.words ? w.words->For(path, text) : nullptr;
-      });
-  std::vector<Diagnostic> unreadable = scope.unreadable;
-  unreadable.insert(unreadable.end(), result.unreadable.begin(), result.unreadable.end());
-  std::stable_sort(unreadable.begin(), unreadable.end(),
-                   [](const Diagnostic& a, const Diagnostic& b) { return a.file < b.file; });
-  result.unreadable = std::move(unreadable);
-  return result;
-}
-
-SearchResult SearchTree(const RuleSet& rules, const Workspace& w, unsigned threads) {
-  return SearchInScope(rules, w, ScopeTreeSearch(rules, w), threads);
 }
 
 }  // namespace muh

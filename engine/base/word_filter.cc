@@ -1,8 +1,8 @@
-#include "engine/liveness/word_filter.h"
+#include "engine/base/word_filter.h"
 
 #include <cstring>
 
-#include "engine/liveness/byte_scan.h"
+#include "engine/base/byte_scan.h"
 
 namespace muh {
 

@@ -1,4 +1,4 @@
-#include "engine/liveness/word_filter_cache.h"
+#include "engine/search/word_filter_cache.h"
 
 #include <doctest/doctest.h>
 

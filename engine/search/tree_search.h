@@ -4,29 +4,27 @@
 // parsed and queried in parallel, one worker per core, and only after a
 // literal prefilter: a file lacking the strings a query requires through
 // #eq?/#any-of? is never parsed. Results come back in path order, so the
-// output never depends on timing. The files come from the workspace's
-// FileCache, read once for the search and the liveness analysis together,
-// and stay in memory for the run.
+// output never depends on timing. Pure: the bytes come through a read
+// function (the app's FileCache, so each file is read once for the search
+// and the liveness analysis together; app/workspace_search.h).
 //
-// What it covers (SearchTree): every .py file of the tree except those in
+// What it covers (ScopeOfSearch): every .py file of the tree except those in
 // hidden directories, those the tree's .gitignore files ignore (build
 // outputs such as build/lib/vllm/ are not the fork's source) and those the
-// rule file's `exclude:` globs name; -v says what it skipped. A rule's own
-// `files:` are not affected. A file it covers but cannot read (permission,
-// not a regular file, over TreeIo's size limit) is never skipped silently:
-// it comes back as a located error, and verify, which then cannot vouch for
-// the tree, fails with exit 2 (verify.h).
+// rule file's `exclude:` globs name. A rule's own `files:` are not
+// affected. A file it covers but cannot read (permission, not a regular
+// file, over TreeIo's size limit) is never skipped silently: it comes back
+// as a located error, and verify, which then cannot vouch for the tree,
+// fails with exit 2 (app/verify.h).
 #pragma once
 
 #include <functional>
 #include <string>
 #include <vector>
 
-#include "engine/app/workspace.h"
 #include "engine/base/diagnostic.h"
 #include "engine/base/gitignore.h"
-#include "engine/io/tree_io.h"
-#include "engine/liveness/word_filter_cache.h"
+#include "engine/base/word_filter.h"
 #include "engine/rules/rule.h"
 
 namespace muh {
@@ -94,27 +92,6 @@ struct SearchScope {
 // its directories.
 SearchScope ScopeOfSearch(const std::vector<std::string>& listed, const GitIgnore& ignore,
                           const std::vector<std::string>& exclude);
-
-// The whole search over the workspace's tree, as described above: takes
-// its listing, reads every .gitignore on the way to a listed file, logs
-// what it skips (each at -v, with a count) and searches the rest, read
-// through the workspace's FileCache (each file read once for the search and
-// the liveness analysis together). The entries the listing cannot take
-// (ListingSkips::unlisted) are searched too, so that they are reported
-// unreadable.
-SearchResult SearchTree(const RuleSet& rules, const Workspace& w, unsigned threads);
-
-// SearchTree in two steps, for a caller that searches one tree for some
-// rules first and others later: what the search covers (each skip logged
-// once, the .gitignore files that cannot be read kept in `unreadable`),
-// then a search of that scope for the rules `run` names.
-struct TreeSearchScope {
-  SearchScope scope;
-  std::vector<Diagnostic> unreadable;
-};
-TreeSearchScope ScopeTreeSearch(const RuleSet& rules, const Workspace& w);
-SearchResult SearchInScope(const RuleSet& rules, const Workspace& w, const TreeSearchScope& scope,
-                           unsigned threads, const RuleMask& run = {});
 
 // The rules no precondition gates: those verify searches for at once. A
 // rule a precondition skips manages nothing, so the others wait for the

@@ -5,21 +5,15 @@
 // (thread-safe) and kept while the cache lives.
 #pragma once
 
-#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "engine/base/run_once.h"
-#include "engine/liveness/word_filter.h"
+#include "engine/base/word_filter.h"
 
 namespace muh {
-
-// A file's filter from someone who keeps them (the text must be the file's
-// bytes as the keeper knows them); nullptr: build one yourself.
-using WordFilterFn =
-    std::function<const WordFilter*(const std::string& path, std::string_view text)>;
 
 class WordFilterCache {
  public:

@@ -9,6 +9,8 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <string>
 #include <string_view>
 
 namespace muh {
@@ -26,5 +28,10 @@ class WordFilter {
 
   std::array<std::uint64_t, 256> bits_{};
 };
+
+// A file's filter from someone who keeps them (the text must be the file's
+// bytes as the keeper knows them); nullptr: build one yourself.
+using WordFilterFn =
+    std::function<const WordFilter*(const std::string& path, std::string_view text)>;
 
 }  // namespace muh

@@ -1,4 +1,4 @@
-#include "engine/liveness/word_filter.h"
+#include "engine/base/word_filter.h"
 
 #include <doctest/doctest.h>
 

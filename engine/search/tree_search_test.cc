@@ -1,8 +1,10 @@
-#include "engine/app/tree_search.h"
+#include "engine/search/tree_search.h"
 
 #include <doctest/doctest.h>
 
 #include <map>
+
+#include "engine/search/word_filter_cache.h"
 
 namespace muh {
 

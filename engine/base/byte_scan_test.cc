@@ -1,4 +1,4 @@
-#include "engine/liveness/byte_scan.h"
+#include "engine/base/byte_scan.h"
 
 #include <doctest/doctest.h>
 
