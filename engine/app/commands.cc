@@ -82,9 +82,7 @@ PlanResult PlanLive(const OpenedRun& run, const std::map<std::string, SourceText
 }
 
 PlanResult PlanTree(const OpenedRun& run, bool include_dead) {
-  const Workspace& w = run.workspace;
-  const LivenessAnalysis analysis = AnalyseTree(run.inputs, w);
-  return PlanLive(run, w.files, analysis, include_dead);
+  return PlanWithLiveness(run.inputs, run.workspace, run.workspace.files, include_dead);
 }
 
 PlanResult PlanAndReport(const OpenedRun& run, const CommandOptions& opts) {

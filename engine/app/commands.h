@@ -45,8 +45,8 @@ int OpenRun(const CommandOptions& opts, TreeAccess access, OpenedRun* run);
 PlanResult PlanAndReport(const OpenedRun& run, const CommandOptions& opts);
 
 // The plan over the opened tree with every site's liveness recorded (the
-// analysis runs first) and, unless `include_dead`, the dead sites left
-// alone; nothing reported.
+// analysis runs beside the plan's draft: PlanWithLiveness) and, unless `include_dead`, the dead
+// sites left alone; nothing reported.
 PlanResult PlanTree(const OpenedRun& run, bool include_dead);
 
 // The plan with liveness (no reporting): `analysis` over the same files.

@@ -2,6 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <optional>
+
+#include "engine/base/parallel.h"
+
 namespace muh {
 
 LivenessFacts FactsFor(const Inputs& inputs) {
@@ -34,6 +38,16 @@ LivenessAnalysis AnalyseTree(const Inputs& inputs, const Workspace& w,
     return w.words ? w.words->For(path, text) : nullptr;
   };
   return LivenessAnalysis::Run(w.tree_paths, read, FactsFor(inputs), std::move(words));
+}
+
+PlanResult PlanWithLiveness(const Inputs& inputs, const Workspace& w,
+                            const std::map<std::string, SourceText>& files, bool include_dead,
+                            const std::map<std::string, SourceText>* overlay) {
+  std::optional<LivenessAnalysis> analysis;
+  BackgroundTask analyse([&] { analysis.emplace(AnalyseTree(inputs, w, overlay)); });
+  PlanDraft draft = DraftPlan(inputs.rules, files, w.tree_paths);
+  analyse.Join();
+  return Plan(std::move(draft), {&*analysis, include_dead});
 }
 
 }  // namespace muh

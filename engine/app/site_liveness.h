@@ -1,6 +1,7 @@
 // Which knob sites reach the card: the liveness analysis (engine/liveness)
 // run over the opened tree with the rule file's `liveness:` facts and the
 // profile's compute capability; Plan records its verdicts (site_verdicts.h).
+// PlanWithLiveness runs it beside the plan's draft.
 #pragma once
 
 #include <map>
@@ -10,6 +11,7 @@
 #include "engine/app/workspace.h"
 #include "engine/base/source_text.h"
 #include "engine/liveness/liveness.h"
+#include "engine/plan/planner.h"
 
 namespace muh {
 
@@ -22,5 +24,13 @@ LivenessFacts FactsFor(const Inputs& inputs);
 // tree).
 LivenessAnalysis AnalyseTree(const Inputs& inputs, const Workspace& w,
                              const std::map<std::string, SourceText>* overlay = nullptr);
+
+// The plan over `files` with every site's verdict: the plan is drafted on
+// the calling thread while the analysis (AnalyseTree, `overlay` as there)
+// runs on another, and the verdicts then decide what of it stands (Plan,
+// planner.h). Unless `include_dead`, the dead sites are left alone.
+PlanResult PlanWithLiveness(const Inputs& inputs, const Workspace& w,
+                            const std::map<std::string, SourceText>& files, bool include_dead,
+                            const std::map<std::string, SourceText>* overlay = nullptr);
 
 }  // namespace muh

@@ -49,10 +49,10 @@ RuleMask GatedRulesThatRan(const RuleSet& rules, const PlanResult& plan) {
   return run;
 }
 
-// The liveness analysis, then the plan given its verdicts; on another
-// thread meanwhile, the whole-tree search for knobs outside their rule's
-// files (it needs no plan). A thread the system cannot start runs its work
-// here instead (BackgroundTask).
+// The plan, drafted beside the liveness analysis and decided by its
+// verdicts (PlanWithLiveness); on another thread meanwhile, the whole-tree search for knobs outside
+// their rule's files (it needs no plan). A thread the system cannot start runs its work here
+// instead (BackgroundTask).
 PlanResult PlanAndSearch(const OpenedRun& run, const CommandOptions& opts,
                          std::vector<ForeignMatch>* foreign, SearchResult* found) {
   unsigned threads = opts.threads;
@@ -63,8 +63,7 @@ PlanResult PlanAndSearch(const OpenedRun& run, const CommandOptions& opts,
     scope = ScopeTreeSearch(rules, w);
     *found = SearchInScope(rules, w, scope, threads, UngatedRules(rules));
   });
-  const LivenessAnalysis analysis = AnalyseTree(run.inputs, w);
-  PlanResult plan = Plan(rules, w.files, w.tree_paths, {&analysis, opts.include_dead});
+  PlanResult plan = PlanWithLiveness(run.inputs, w, w.files, opts.include_dead);
   search.Join();
   RuleMask gated = GatedRulesThatRan(rules, plan);
   if (std::find(gated.begin(), gated.end(), true) != gated.end()) {
@@ -72,8 +71,8 @@ PlanResult PlanAndSearch(const OpenedRun& run, const CommandOptions& opts,
   }
   *foreign = found->matches;
   const SearchStats& stats = found->stats;
-  spdlog::debug("whole-tree search: {} files, {} read, {} parsed ({} bytes)", stats.files,
-                stats.read, stats.parsed, stats.parsed_bytes);
+  spdlog::debug("whole-tree search: {} files, {} read, {} parsed ({} in part; {} bytes)",
+                stats.files, stats.read, stats.parsed, stats.excerpts, stats.parsed_bytes);
   return plan;
 }
 

@@ -409,9 +409,7 @@ CheckResult CheckCommittedPatch(const VerifyInput& in) {
   for (auto& [path, text] : backward) undone[path] = SourceText(path, text);
   // Undoing a committed patch gives other files: the rules plan them with
   // their own liveness, as diff did when the patch was made.
-  const LivenessAnalysis undone_liveness = AnalyseTree(in.inputs, in.workspace, &undone);
-  PlanResult replan =
-      Plan(in.inputs.rules, undone, in.workspace.tree_paths, {&undone_liveness, in.include_dead});
+  PlanResult replan = PlanWithLiveness(in.inputs, in.workspace, undone, in.include_dead, &undone);
   // The rules on the undone tree must give the tree as it is.
   std::map<std::string, std::string> reproduced = replan.new_contents;
   for (const auto& [path, text] : backward) reproduced.emplace(path, text);

@@ -15,7 +15,7 @@
 
 #include <cstddef>
 
-#include "engine/liveness/py_lines.h"
+#include "engine/python/py_lines.h"
 
 namespace muh {
 

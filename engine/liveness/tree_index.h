@@ -20,7 +20,7 @@
 #include "engine/liveness/liveness_types.h"
 #include "engine/liveness/module_names.h"
 #include "engine/liveness/py_imports.h"
-#include "engine/liveness/py_lines.h"
+#include "engine/python/py_lines.h"
 
 namespace muh {
 

@@ -71,7 +71,7 @@ std::map<std::string, Diagnostic> NotIdempotent(
   second.ParseLazily();
   for (auto& [path, tree] : trees) tree->Rebind(next.at(path).bytes());
   second.UseTrees(std::move(trees));
-  second.Run();
+  second.Run({});  // no verdicts: every edit it would make counts
   const auto left_alone = LeftAlone(first);
   auto at_dead_site = [&](const std::string& path, const Edit& e) {
     auto it = left_alone.find(path);

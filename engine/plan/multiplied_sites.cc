@@ -7,7 +7,7 @@
 #include <set>
 
 #include "engine/liveness/overwrite.h"
-#include "engine/liveness/py_lines.h"
+#include "engine/python/py_lines.h"
 
 namespace muh {
 

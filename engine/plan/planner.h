@@ -8,6 +8,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -20,15 +21,49 @@
 
 namespace muh {
 
-// Plans every rule of `rules` over `files` (tree path -> content), with the
-// values the rule set resolves names against. `files` must hold every file
-// the rules and their preconditions name (see FilesNeeded). With an
-// analysis in `liveness`, every site carries its verdict, and a dead site
-// gets no edit unless `liveness.include_dead`. The edits kept are then
-// applied and reparsed, and planned a second time over their own result: a
-// rule whose edits that second run would change again (a template adding
-// text its query does not match) fails as not idempotent. Deterministic:
-// rules in file order, paths sorted.
+namespace plan {
+class Planner;
+}
+
+// What planning finds before the liveness verdicts are known: the files
+// parsed, every rule matched and its edits planned. It needs no verdict,
+// so a caller may analyse liveness meanwhile on another thread; Plan then
+// takes both. It refers to the rules, files and paths it was drafted from,
+// which must outlive it. Move-only; a draft is planned once.
+class PlanDraft {
+ public:
+  PlanDraft(PlanDraft&&) noexcept;
+  PlanDraft& operator=(PlanDraft&&) noexcept;
+  ~PlanDraft();
+
+ private:
+  friend PlanDraft DraftPlan(const RuleSet&, const std::map<std::string, SourceText>&,
+                             const std::vector<std::string>&);
+  friend PlanResult Plan(PlanDraft, const PlanLiveness&);
+  PlanDraft() = default;
+  const RuleSet* rules_ = nullptr;
+  const std::map<std::string, SourceText>* files_ = nullptr;
+  const std::vector<std::string>* tree_paths_ = nullptr;
+  std::unique_ptr<PlanResult> out_;
+  std::unique_ptr<plan::Planner> planner_;
+};
+
+// Parses `files` (tree path -> content) and plans every rule of `rules`
+// over them, with the values the rule set resolves names against. `files`
+// must hold every file the rules and their preconditions name (see
+// FilesNeeded).
+PlanDraft DraftPlan(const RuleSet& rules, const std::map<std::string, SourceText>& files,
+                    const std::vector<std::string>& tree_paths);
+
+// The plan of `draft`. With an analysis in `liveness`, every site carries
+// its verdict, and a dead site gets no edit unless `liveness.include_dead`.
+// The edits kept are then applied and reparsed, and planned a second time
+// over their own result: a rule whose edits that second run would change
+// again (a template adding text its query does not match) fails as not
+// idempotent. Deterministic: rules in file order, paths sorted.
+PlanResult Plan(PlanDraft draft, const PlanLiveness& liveness = {});
+
+// Both in one: Plan(DraftPlan(rules, files, tree_paths), liveness).
 PlanResult Plan(const RuleSet& rules, const std::map<std::string, SourceText>& files,
                 const std::vector<std::string>& tree_paths, const PlanLiveness& liveness = {});
 

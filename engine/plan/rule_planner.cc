@@ -107,7 +107,7 @@ void Planner::ParseAll() {
     syntax_trees_[todo[i]->path()] = std::move(parsed[i]);
 }
 
-void Planner::Run() {
+void Planner::Match() {
   auto t0 = std::chrono::steady_clock::now();
   auto ms = [&t0]() {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -129,10 +129,23 @@ void Planner::Run() {
       if (out_->diagnostics[k].rule_id.empty()) out_->diagnostics[k].rule_id = rule.id;
     }
   }
+  spdlog::debug("plan: rules matched, edits planned: {:.1f} ms", ms());
+}
+
+void Planner::Finish(const PlanLiveness& liveness) {
+  auto t0 = std::chrono::steady_clock::now();
+  auto ms = [&t0]() {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  };
+  liveness_ = liveness;
   JudgeSites();
-  spdlog::debug("plan: rules matched, edits planned, sites judged: {:.1f} ms", ms());
   ApplyAndReparse();
-  spdlog::debug("plan: edits applied and reparsed: {:.1f} ms", ms());
+  spdlog::debug("plan: sites judged, edits applied and reparsed: {:.1f} ms", ms());
+}
+
+void Planner::Run(const PlanLiveness& liveness) {
+  Match();
+  Finish(liveness);
 }
 
 void Planner::JudgeSites() {

@@ -47,14 +47,17 @@ class Planner {
   // Rules that must fail with the given error instead of planning (a second
   // run would change what the first one wrote).
   void Refuse(std::map<std::string, Diagnostic> refused) { refused_ = std::move(refused); }
-  // Records `liveness`'s verdicts on the sites and, unless it includes
-  // dead sites, plans no edit at a dead one (site_verdicts.h).
-  void UseLiveness(const PlanLiveness& liveness) { liveness_ = liveness; }
   // Parse files only as rules need them (the idempotence re-plan touches few).
   void ParseLazily() { lazy_ = true; }
   // Trees already parsed, each borrowing bytes equal to its file's here.
   void UseTrees(std::map<std::string, std::unique_ptr<SyntaxTree>> trees);
-  void Run();
+  // Parses the files and plans every rule: what needs no liveness verdict.
+  void Match();
+  // After Match: records `liveness`'s verdicts on the sites and, unless it
+  // includes dead sites, drops the edits at dead ones (site_verdicts.h);
+  // then applies the edits kept and reparses.
+  void Finish(const PlanLiveness& liveness);
+  void Run(const PlanLiveness& liveness);
   // After Run: the tree of every file parsed, as the plan leaves the file
   // (a rewritten file's tree is its incremental reparse). The planner keeps
   // none.

@@ -247,6 +247,35 @@ std::vector<Query::LiteralGroup> Query::LiteralGroups(bool flag_identifiers) con
 
 bool Query::UsesTreeSitterMatcher() const { return !patterns_; }
 
+namespace {
+
+// Whether a pattern node can only match a node other than `module`.
+bool NeverModule(const PatternNode& n, TSSymbol module) {
+  switch (n.kind) {
+    case PatternNode::Kind::kNamed:
+      return module >= n.symbols.size() || !n.symbols[module];
+    case PatternNode::Kind::kAnonymous:
+      return true;
+    case PatternNode::Kind::kAlternation:
+      return std::all_of(n.branches.begin(), n.branches.end(),
+                         [&](const PatternNode& b) { return NeverModule(b, module); });
+    case PatternNode::Kind::kAnyNamed:
+    case PatternNode::Kind::kAny:
+      return false;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool Query::InsideOneStatement() const {
+  if (!patterns_ || patterns_->patterns.empty()) return false;
+  const TSSymbol module = ts_language_symbol_for_name(patterns_->language, "module", 6, true);
+  if (module == 0) return false;
+  return std::all_of(patterns_->patterns.begin(), patterns_->patterns.end(),
+                     [&](const Pattern& p) { return NeverModule(p.root, module); });
+}
+
 std::optional<QueryError> Query::StructureProblem() const {
   if (!patterns_ || tree_sitter_.Get() != nullptr) return std::nullopt;
   return tree_sitter_.error();

@@ -118,6 +118,15 @@ class Query {
   // goes to libtree-sitter.
   bool UsesTreeSitterMatcher() const;
 
+  // Whether every match lies inside one top-level statement of the file:
+  // the query is on our matcher and each pattern's root can only be a node
+  // other than `module` (a named type, an anonymous token, or an
+  // alternation of those). Matches, and the captures that hold the required
+  // literals, then never reach past that statement, and the whole-tree
+  // search may parse only the statements holding the literals
+  // (statement_excerpt.h). False for anything else.
+  bool InsideOneStatement() const;
+
   // For a query on our matcher: libtree-sitter's compile error for it, if
   // any. Our parser does not analyse the grammar, so a pattern that can never
   // match ("impossible pattern structure") loads; a rule that then finds

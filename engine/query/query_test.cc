@@ -236,4 +236,24 @@ TEST_CASE("a literal group is a whole word only when its capture is an identifie
                          "(#any-of? @v \"a\" \"b\")") == std::vector<bool>{false, true});
 }
 
+TEST_CASE("a query matches inside one top-level statement unless its root may be the module") {
+  auto inside = [](const char* text) {
+    QueryError err;
+    auto q = Query::Compile(text, &err);
+    REQUIRE_MESSAGE(q != nullptr, err.message);
+    return q->InsideOneStatement();
+  };
+  CHECK(inside(kAssign));
+  CHECK(inside("(call function: [(identifier) (attribute)] @f)"));
+  CHECK(inside("(comment) @c"));
+  CHECK_FALSE(inside("(module (expression_statement) @s)"));
+  CHECK_FALSE(inside("[(module) @m (assignment) @a]"));
+  CHECK_FALSE(inside("(_ (assignment) @a)"));
+  CHECK_FALSE(inside("(_) @any"));
+  // Off our matcher (two patterns, a top-level alternation): the search
+  // parses the whole file.
+  CHECK_FALSE(inside("(assignment) @a (call) @c"));
+  CHECK_FALSE(inside("[(assignment) @a (augmented_assignment) @a]"));
+}
+
 }  // namespace muh

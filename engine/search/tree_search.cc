@@ -12,6 +12,7 @@
 #include "engine/base/parallel.h"
 #include "engine/base/source_text.h"
 #include "engine/python/syntax_tree.h"
+#include "engine/search/statement_excerpt.h"
 
 namespace muh {
 
@@ -43,6 +44,7 @@ struct FileResult {
   std::vector<Diagnostic> over_budget;
   bool read = false;
   bool parsed = false;
+  bool excerpt = false;            // only the statements holding the literals parsed
   std::size_t bytes = 0;           // parsed
   std::vector<std::size_t> rules;  // whose prefilter the file passed
 };
@@ -119,15 +121,41 @@ SearchResult SearchOutsideScope(const RuleSet& rules, const std::vector<std::str
       if (pass) hits.push_back(r);
     }
     if (hits.empty()) return;
-    const SyntaxTree tree = parser.Parse(bytes);
+    // Where every rule to run matches inside one top-level statement, the
+    // statements holding its literals are all that is parsed; the whole
+    // file where the excerpt meets a syntax error (its statements may then
+    // have been cut wrongly).
+    std::optional<Excerpt> excerpt;
+    const bool local = std::all_of(hits.begin(), hits.end(), [&](std::size_t r) {
+      return rules.rules[r].query->InsideOneStatement();
+    });
+    if (local) {
+      std::vector<LiteralNeed> needs;
+      for (std::size_t r : hits) {
+        LiteralNeed& need = needs.emplace_back();
+        for (const auto& group : groups[r]) {
+          auto& texts = need.emplace_back();
+          for (std::size_t id : group) texts.push_back(literals[id].first);
+        }
+      }
+      excerpt = ExcerptHolding(bytes, needs);
+      if (excerpt && excerpt->kept == 0) return;  // the literals lie outside every statement
+    }
+    std::optional<SyntaxTree> tree;
+    if (excerpt) {
+      tree.emplace(parser.Parse(excerpt->text));
+      if (tree->HasError()) tree.reset();
+    }
+    results[i].excerpt = tree.has_value();
+    results[i].bytes = tree ? excerpt->kept : bytes.size();
+    if (!tree) tree.emplace(parser.Parse(bytes));
     results[i].parsed = true;
-    results[i].bytes = bytes.size();
     results[i].rules = hits;
     SourceText text(path, "");
     for (std::size_t r : hits) {
       std::vector<QueryMatch> ms;
       try {
-        ms = rules.rules[r].query->Run(tree);
+        ms = rules.rules[r].query->Run(*tree);
       } catch (const QueryBudgetExceeded& e) {
         results[i].over_budget.push_back(MakeError(
             path, 0, 0,
@@ -153,10 +181,12 @@ SearchResult SearchOutsideScope(const RuleSet& rules, const std::vector<std::str
     if (fr.parsed && spdlog::should_log(spdlog::level::trace)) {
       std::string ids;
       for (std::size_t r : fr.rules) ids += (ids.empty() ? "" : ", ") + rules.rules[r].id;
-      spdlog::trace("search parsed {} ({} bytes) for {}", tree_paths[i], fr.bytes, ids);
+      spdlog::trace("search parsed {} ({} bytes{}) for {}", tree_paths[i], fr.bytes,
+                    fr.excerpt ? ", the statements holding the literals" : "", ids);
     }
     stats->read += fr.read;
     stats->parsed += fr.parsed;
+    stats->excerpts += fr.excerpt;
     stats->parsed_bytes += fr.bytes;
     for (ForeignMatch& m : fr.matches) all.push_back(std::move(m));
     if (fr.unreadable) out.unreadable.push_back(std::move(*fr.unreadable));
@@ -180,6 +210,7 @@ void MergeLaterSearch(const RuleSet& rules, SearchResult later, SearchResult* in
   std::stable_sort(into->over_budget.begin(), into->over_budget.end(),
                    [](const Diagnostic& a, const Diagnostic& b) { return a.file < b.file; });
   into->stats.parsed += later.stats.parsed;
+  into->stats.excerpts += later.stats.excerpts;
   into->stats.parsed_bytes += later.stats.parsed_bytes;
 }
 

@@ -3,7 +3,9 @@
 // copied elsewhere is caught and its new location named. Files are read,
 // parsed and queried in parallel, one worker per core, and only after a
 // literal prefilter: a file lacking the strings a query requires through
-// #eq?/#any-of? is never parsed. Results come back in path order, so the
+// #eq?/#any-of? is never parsed, and where every rule to run matches inside
+// one top-level statement, only the statements holding the literals are
+// (statement_excerpt.h). Results come back in path order, so the
 // output never depends on timing. Pure: the bytes come through a read
 // function (the app's FileCache, so each file is read once for the search
 // and the liveness analysis together; app/workspace_search.h).
@@ -37,9 +39,10 @@ struct ForeignMatch {
 };
 
 struct SearchStats {
-  std::size_t files = 0;   // files considered
-  std::size_t read = 0;    // files read
-  std::size_t parsed = 0;  // files that passed the prefilter and were parsed
+  std::size_t files = 0;     // files considered
+  std::size_t read = 0;      // files read
+  std::size_t parsed = 0;    // files that passed the prefilter and were parsed
+  std::size_t excerpts = 0;  // of those, parsed only in the statements holding the literals
   std::size_t parsed_bytes = 0;
 };
 

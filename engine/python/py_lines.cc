@@ -1,4 +1,4 @@
-#include "engine/liveness/py_lines.h"
+#include "engine/python/py_lines.h"
 
 #include <algorithm>
 #include <cctype>
