@@ -20,16 +20,17 @@ LivenessAnalysis AnalyseTree(const Inputs& inputs, const Workspace& w,
   // A path the listing did not take is read into `unlisted`, kept here
   // for as long as the analysis may look at it.
   auto unlisted = std::make_shared<std::map<std::string, std::string>>();
-  ReadFn read = [&w, overlay, unlisted](const std::string& path) -> const std::string* {
+  ReadFn read = [&w, overlay,
+                 unlisted](const std::string& path) -> std::optional<std::string_view> {
     if (overlay != nullptr) {
       auto it = overlay->find(path);
-      if (it != overlay->end()) return &it->second.bytes();
+      if (it != overlay->end()) return std::string_view(it->second.bytes());
     }
     Diagnostic ignored;
     std::string scratch;
-    const std::string* bytes = w.sources->Get(path, &ignored, &scratch);
-    if (bytes != &scratch) return bytes;  // the cache's (or nullptr)
-    return &((*unlisted)[path] = std::move(scratch));
+    std::optional<std::string_view> bytes = w.sources->Get(path, &ignored, &scratch);
+    if (!bytes || bytes->data() != scratch.data()) return bytes;  // the cache's (or none)
+    return std::string_view((*unlisted)[path] = std::move(scratch));
   };
   // A file the overlay replaces has other words than the cache's.
   WordFilterFn words = [&w, overlay](const std::string& path,

@@ -96,12 +96,12 @@ int ReadRuleFiles(const RuleSet& rules, Workspace* w, std::vector<Diagnostic>* e
   }
   for (const std::string& path : needed) {
     std::string uncached;
-    const std::string* bytes = w->sources->Get(path, &derr, &uncached);
-    if (bytes == nullptr) {
+    std::optional<std::string_view> bytes = w->sources->Get(path, &derr, &uncached);
+    if (!bytes) {
       errors->push_back(derr);
       continue;
     }
-    SourceText file(path, *bytes);
+    SourceText file(path, std::string(*bytes));
     if (auto bad = FindInvalidUtf8(file.bytes())) {
       Position p = file.PositionOf(*bad);
       errors->push_back(

@@ -13,20 +13,21 @@ FileCache::FileCache(const TreeIo& tree, std::vector<std::string> paths)
 
 const FileCache::Entry* FileCache::Fill(std::size_t i) const {
   Entry& e = entries_[i];
-  e.once([&] { e.ok = tree_.Read(paths_[i], &e.bytes, &e.err); });
+  e.once([&] { e.ok = tree_.Read(paths_[i], &arena_, &e.bytes, &e.err); });
   return &e;
 }
 
-const std::string* FileCache::Get(const std::string& path, Diagnostic* err,
-                                  std::string* uncached) const {
+std::optional<std::string_view> FileCache::Get(const std::string& path, Diagnostic* err,
+                                               std::string* uncached) const {
   auto it = std::lower_bound(paths_.begin(), paths_.end(), path);
   if (it == paths_.end() || *it != path) {
-    return tree_.Read(path, uncached, err) ? uncached : nullptr;
+    if (!tree_.Read(path, uncached, err)) return std::nullopt;
+    return std::string_view(*uncached);
   }
   const Entry* e = Fill(static_cast<std::size_t>(it - paths_.begin()));
-  if (e->ok) return &e->bytes;
+  if (e->ok) return e->bytes;
   *err = e->err;
-  return nullptr;
+  return std::nullopt;
 }
 
 }  // namespace muh

@@ -2,15 +2,20 @@
 // whole-tree search and its liveness analysis read the same 400-odd files on
 // different threads, and each file is read from disk once for both. Entries
 // are filled on first use (thread-safe) and kept until the cache goes, so a
-// returned pointer stays valid for the cache's lifetime.
+// returned view stays valid for the cache's lifetime. The bytes live in the
+// cache's FileArena (file_arena.h: a few large blocks, not one heap string
+// per file).
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/base/diagnostic.h"
 #include "engine/base/run_once.h"
+#include "engine/io/file_arena.h"
 #include "engine/io/tree_io.h"
 
 namespace muh {
@@ -22,17 +27,18 @@ class FileCache {
   FileCache(const TreeIo& tree, std::vector<std::string> paths);
   FileCache(const FileCache&) = delete;
   FileCache& operator=(const FileCache&) = delete;
-  // The bytes of `path`, read on first use; nullptr with the reason in *err
+  // The bytes of `path`, read on first use; nullopt with the reason in *err
   // (TreeIo::Read's) when it cannot be read, every time it is asked. A path
   // not given to the constructor is read each time into `uncached`, which
-  // the result then points to.
-  const std::string* Get(const std::string& path, Diagnostic* err, std::string* uncached) const;
+  // the result then views.
+  std::optional<std::string_view> Get(const std::string& path, Diagnostic* err,
+                                      std::string* uncached) const;
 
  private:
   struct Entry {
     RunOnce once;  // not std::call_once: see run_once.h
     bool ok = false;
-    std::string bytes;
+    std::string_view bytes;  // in arena_
     Diagnostic err;
   };
   const Entry* Fill(std::size_t i) const;
@@ -40,6 +46,7 @@ class FileCache {
   const TreeIo& tree_;
   std::vector<std::string> paths_;  // sorted
   std::unique_ptr<Entry[]> entries_;
+  mutable FileArena arena_;
 };
 
 }  // namespace muh

@@ -20,12 +20,13 @@ TEST_CASE("FileCache reads a listed file once and serves the same bytes to every
   REQUIRE(TreeIo::Open(dir.str(), &tree, &err));
   FileCache cache(tree, {"a.py"});
   std::string scratch;
-  const std::string* first = cache.Get("a.py", &err, &scratch);
-  REQUIRE(first != nullptr);
+  std::optional<std::string_view> first = cache.Get("a.py", &err, &scratch);
+  REQUIRE(first);
   CHECK(*first == "x = 1\n");
   dir.Write("a.py", "x = 2\n");  // read once: the run sees one version
-  const std::string* again = cache.Get("a.py", &err, &scratch);
-  CHECK(again == first);
+  std::optional<std::string_view> again = cache.Get("a.py", &err, &scratch);
+  REQUIRE(again);
+  CHECK(again->data() == first->data());
   CHECK(*again == "x = 1\n");
   CHECK(scratch.empty());
 }
@@ -39,7 +40,7 @@ TEST_CASE("FileCache gives the read's reason every time a listed file cannot be 
   std::string scratch;
   for (int i = 0; i < 2; ++i) {
     Diagnostic e;
-    CHECK(cache.Get("gone.py", &e, &scratch) == nullptr);
+    CHECK_FALSE(cache.Get("gone.py", &e, &scratch));
     CHECK(e.Format() == "gone.py: error: no such file in the tree");
   }
 }
@@ -52,9 +53,29 @@ TEST_CASE("FileCache reads a path it was not given into the caller's buffer") {
   REQUIRE(TreeIo::Open(dir.str(), &tree, &err));
   FileCache cache(tree, {});
   std::string scratch;
-  const std::string* got = cache.Get("b.py", &err, &scratch);
-  CHECK(got == &scratch);
+  std::optional<std::string_view> got = cache.Get("b.py", &err, &scratch);
+  REQUIRE(got);
+  CHECK(got->data() == scratch.data());
   CHECK(scratch == "y = 3\n");
+}
+
+TEST_CASE("FileCache holds an empty file and a file larger than an arena block") {
+  TempDir dir;
+  dir.Write("empty.py", "");
+  std::string big(3u << 20, 'x');
+  big.back() = '\n';
+  dir.Write("big.py", big);
+  TreeIo tree;
+  Diagnostic err;
+  REQUIRE(TreeIo::Open(dir.str(), &tree, &err));
+  FileCache cache(tree, {"empty.py", "big.py"});
+  std::string scratch;
+  std::optional<std::string_view> empty = cache.Get("empty.py", &err, &scratch);
+  REQUIRE(empty);
+  CHECK(empty->empty());
+  std::optional<std::string_view> got = cache.Get("big.py", &err, &scratch);
+  REQUIRE(got);
+  CHECK(*got == big);
 }
 
 TEST_CASE("FileCache is safe to share between threads") {
@@ -68,20 +89,21 @@ TEST_CASE("FileCache is safe to share between threads") {
   Diagnostic err;
   REQUIRE(TreeIo::Open(dir.str(), &tree, &err));
   FileCache cache(tree, paths);
-  std::vector<const std::string*> seen[4];
+  std::vector<const char*> seen[4];
   std::vector<std::thread> threads;
   for (auto& s : seen) {
     threads.emplace_back([&cache, &paths, &s] {
       for (const std::string& p : paths) {
         Diagnostic e;
         std::string scratch;
-        s.push_back(cache.Get(p, &e, &scratch));
+        std::optional<std::string_view> got = cache.Get(p, &e, &scratch);
+        s.push_back(got ? got->data() : nullptr);
       }
     });
   }
   for (std::thread& t : threads) t.join();
   for (const auto& s : seen) CHECK(s == seen[0]);
-  CHECK(*seen[0][7] == "v = 7\n");
+  CHECK(std::string(seen[0][7], 6) == "v = 7\n");
 }
 
 }  // namespace

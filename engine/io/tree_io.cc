@@ -35,24 +35,34 @@ std::string TooLarge(std::uint64_t limit) {
   return "file is larger than the limit of " + std::to_string(limit) + " bytes";
 }
 
+// Before a byte of the open FD is read: refuses directories, with
+// REGULAR_ONLY anything not a regular file, and a regular file over LIMIT,
+// closing FD. *ok: whether fstat worked (a failure is read's to report).
+bool CheckOpened(int fd, bool regular_only, std::uint64_t limit, struct stat* st, bool* ok,
+                 std::string* msg) {
+  *ok = ::fstat(fd, st) == 0;
+  if (*ok && (S_ISDIR(st->st_mode) || (regular_only && !S_ISREG(st->st_mode)))) {
+    ::close(fd);
+    *msg = S_ISDIR(st->st_mode) ? "is a directory, not a file"
+                                : "not a regular file (" + io::KindOf(st->st_mode) + ")";
+    return false;
+  }
+  if (*ok && S_ISREG(st->st_mode) && static_cast<std::uint64_t>(st->st_size) > limit) {
+    ::close(fd);
+    *msg = TooLarge(limit);
+    return false;
+  }
+  return true;
+}
+
 // Reads the open FD to EOF into *bytes and closes it, refusing more than
 // LIMIT bytes. Refuses directories, and with REGULAR_ONLY anything not a
 // regular file, before reading a byte. *msg as in ReadWholeFile.
 bool ReadAndClose(int fd, bool regular_only, std::uint64_t limit, std::string* bytes,
                   std::string* msg) {
   struct stat st;
-  bool ok = ::fstat(fd, &st) == 0;
-  if (ok && (S_ISDIR(st.st_mode) || (regular_only && !S_ISREG(st.st_mode)))) {
-    ::close(fd);
-    *msg = S_ISDIR(st.st_mode) ? "is a directory, not a file"
-                               : "not a regular file (" + io::KindOf(st.st_mode) + ")";
-    return false;
-  }
-  if (ok && S_ISREG(st.st_mode) && static_cast<std::uint64_t>(st.st_size) > limit) {
-    ::close(fd);
-    *msg = TooLarge(limit);
-    return false;
-  }
+  bool ok = false;
+  if (!CheckOpened(fd, regular_only, limit, &st, &ok, msg)) return false;
   std::string data;
   if (ok && S_ISREG(st.st_mode)) {
     // A regular file is read straight into its string, in one read(2) when
@@ -88,6 +98,47 @@ bool ReadAndClose(int fd, bool regular_only, std::uint64_t limit, std::string* b
     return false;
   }
   *bytes = std::move(data);
+  return true;
+}
+
+// As ReadAndClose with REGULAR_ONLY, into memory from ARENA: *bytes views
+// the file's bytes there. A file that grows while it is read is read to its
+// end all the same, in a larger piece.
+bool ReadIntoArenaAndClose(int fd, std::uint64_t limit, FileArena* arena, std::string_view* bytes,
+                           std::string* msg) {
+  struct stat st;
+  bool ok = false;
+  if (!CheckOpened(fd, /*regular_only=*/true, limit, &st, &ok, msg)) return false;
+  // One byte more than fstat said: getting less is the end of the file.
+  std::size_t cap = ok ? static_cast<std::size_t>(st.st_size) + 1 : 1;
+  char* buf = ok ? arena->Take(cap) : nullptr;
+  std::size_t got = 0;
+  while (ok && got <= limit) {
+    const ssize_t n = ::read(fd, buf + got, cap - got);
+    if (n < 0) {
+      ok = errno == EINTR;
+      continue;
+    }
+    if (n == 0) break;
+    got += static_cast<std::size_t>(n);
+    if (got == cap) {  // it grew while being read
+      char* more = arena->Take(cap * 2);
+      std::memcpy(more, buf, got);
+      buf = more;
+      cap *= 2;
+    }
+  }
+  const int saved = errno;
+  ::close(fd);
+  if (!ok) {
+    *msg = "cannot read" + Why(saved);
+    return false;
+  }
+  if (got > limit) {
+    *msg = TooLarge(limit);
+    return false;
+  }
+  *bytes = std::string_view(buf, got);
   return true;
 }
 
@@ -252,21 +303,43 @@ bool TreeIo::Exists(const std::string& rel) const {
          ::lstat(joined.c_str(), &st) == 0;
 }
 
-bool TreeIo::Read(const std::string& rel, std::string* bytes, Diagnostic* err) const {
-  const int fast = OpenBeneath(root_fd_ ? *root_fd_ : -1, rel);
+namespace {
+
+// Opens `rel` beneath the tree as TreeIo::Read does and hands the open file
+// to `read`, which closes it; its message is located at `rel`.
+bool ReadBeneath(int root_fd, const std::string& real_root, const std::string& rel, Diagnostic* err,
+                 const std::function<bool(int fd, std::string* msg)>& read) {
+  const int fast = OpenBeneath(root_fd, rel);
   if (fast >= 0) {
     std::string msg;
-    if (ReadAndClose(fast, /*regular_only=*/true, max_file_bytes_, bytes, &msg)) return true;
+    if (read(fast, &msg)) return true;
     *err = MakeError(rel, 0, 0, msg);
     return false;
   }
   io::Resolved r;
-  if (!io::ResolveFile(real_root_, rel, &r, err)) return false;  // lstat and stat first
+  if (!io::ResolveFile(real_root, rel, &r, err)) return false;  // lstat and stat first
   const int fd = ::open(r.real.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
   std::string msg = fd < 0 ? "cannot open" + Why(errno) : "";
-  if (fd >= 0 && ReadAndClose(fd, /*regular_only=*/true, max_file_bytes_, bytes, &msg)) return true;
+  if (fd >= 0 && read(fd, &msg)) return true;
   *err = MakeError(rel, 0, 0, msg);
   return false;
+}
+
+}  // namespace
+
+bool TreeIo::Read(const std::string& rel, std::string* bytes, Diagnostic* err) const {
+  return ReadBeneath(root_fd_ ? *root_fd_ : -1, real_root_, rel, err,
+                     [&](int fd, std::string* msg) {
+                       return ReadAndClose(fd, /*regular_only=*/true, max_file_bytes_, bytes, msg);
+                     });
+}
+
+bool TreeIo::Read(const std::string& rel, FileArena* arena, std::string_view* bytes,
+                  Diagnostic* err) const {
+  return ReadBeneath(root_fd_ ? *root_fd_ : -1, real_root_, rel, err,
+                     [&](int fd, std::string* msg) {
+                       return ReadIntoArenaAndClose(fd, max_file_bytes_, arena, bytes, msg);
+                     });
 }
 
 bool TreeIo::CheckWritable(const std::vector<std::string>& rels,

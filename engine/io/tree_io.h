@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "engine/base/diagnostic.h"
+#include "engine/io/file_arena.h"
 #include "engine/io/syscalls.h"
 #include "engine/io/write_journal.h"
 #include "engine/io/write_result.h"
@@ -100,6 +101,10 @@ class TreeIo {
   // or a device never blocks), and a file over max_file_bytes() ("file is
   // larger than the limit of N bytes").
   bool Read(const std::string& rel, std::string* bytes, Diagnostic* err) const;
+  // The same, into memory from `arena`: *bytes views them there (valid while
+  // the arena lives).
+  bool Read(const std::string& rel, FileArena* arena, std::string_view* bytes,
+            Diagnostic* err) const;
 
   // Appends one Diagnostic per path in RELS that could not be rewritten and
   // returns false if there was any. Same refusals as Read, plus "file is

@@ -427,9 +427,10 @@ LivenessFacts ServingFacts() {
 SiteLiveness Verdict(const Files& files, const Knob& k) {
   std::vector<std::string> paths;
   for (const auto& [p, bytes] : files) paths.push_back(p);
-  ReadFn read = [&files](const std::string& p) -> const std::string* {
+  ReadFn read = [&files](const std::string& p) -> std::optional<std::string_view> {
     auto it = files.find(p);
-    return it == files.end() ? nullptr : &it->second;
+    if (it == files.end()) return std::nullopt;
+    return std::string_view(it->second);
   };
   LivenessAnalysis live = LivenessAnalysis::Run(paths, read, ServingFacts());
   return live.At(k.path, Offset(files, k));

@@ -32,9 +32,10 @@ class ProofTree {
     for (const auto& [p, bytes] : files_) paths.push_back(p);
     LivenessFacts facts;
     facts.entry_module = "app.main";
-    read_ = [this](const std::string& p) -> const std::string* {
+    read_ = [this](const std::string& p) -> std::optional<std::string_view> {
       auto it = files_.find(p);
-      return it == files_.end() ? nullptr : &it->second;
+      if (it == files_.end()) return std::nullopt;
+      return std::string_view(it->second);
     };
     analysis_ = std::make_unique<LivenessAnalysis>(LivenessAnalysis::Run(paths, read_, facts));
   }

@@ -77,9 +77,10 @@ TEST_CASE("liveness on the real enginex-vllm tree") {
   // Read up front, as verify does: the time below is the analysis alone.
   std::map<std::string, std::string> files;
   for (const std::string& p : paths) files[p] = testing::Slurp(root / p);
-  ReadFn read = [&files](const std::string& p) -> const std::string* {
+  ReadFn read = [&files](const std::string& p) -> std::optional<std::string_view> {
     auto it = files.find(p);
-    return it == files.end() ? nullptr : &it->second;
+    if (it == files.end()) return std::nullopt;
+    return std::string_view(it->second);
   };
   auto t0 = std::chrono::steady_clock::now();
   LivenessAnalysis live = LivenessAnalysis::Run(paths, read, ServingFacts());

@@ -31,9 +31,10 @@ class Fixture {
     for (const auto& [p, bytes] : files_) paths.push_back(p);
     facts.entry_module = "app.main";
     if (facts.markers.empty()) facts.markers = VllmBackendMarkers();
-    read_ = [this](const std::string& p) -> const std::string* {
+    read_ = [this](const std::string& p) -> std::optional<std::string_view> {
       auto it = files_.find(p);
-      return it == files_.end() ? nullptr : &it->second;
+      if (it == files_.end()) return std::nullopt;
+      return std::string_view(it->second);
     };
     analysis_ = std::make_unique<LivenessAnalysis>(LivenessAnalysis::Run(paths, read_, facts));
   }
@@ -187,7 +188,9 @@ TEST_CASE("dict keys that nothing reached reads are dead") {
 
 TEST_CASE("without the entry module every verdict beyond local ones is unknown") {
   std::map<std::string, std::string> files{{"lib/x.py", "A = 1\n"}};
-  ReadFn read = [&files](const std::string& p) { return &files.at(p); };
+  ReadFn read = [&files](const std::string& p) -> std::optional<std::string_view> {
+    return std::string_view(files.at(p));
+  };
   LivenessAnalysis a = LivenessAnalysis::Run({"lib/x.py"}, read, LivenessFacts{});
   CHECK(a.At("lib/x.py", 4).state == Liveness::kUnknown);
 }

@@ -35,7 +35,9 @@ TEST_CASE("imports reach relative, absolute and aliased modules, and nothing out
   };
   std::vector<std::string> paths;
   for (const auto& [p, bytes] : files) paths.push_back(p);
-  ReadFn read = [&files](const std::string& p) { return &files.at(p); };
+  ReadFn read = [&files](const std::string& p) -> std::optional<std::string_view> {
+    return std::string_view(files.at(p));
+  };
   LivenessFacts facts;
   facts.entry_module = "app.main";
   TreeIndex index(paths, read, facts);
@@ -65,7 +67,9 @@ TEST_CASE("a dynamic import in a one-line def or after ';' is seen") {
         {"app/__init__.py", ""}, {"app/main.py", main}, {"app/other.py", ""}};
     std::vector<std::string> paths;
     for (const auto& [p, bytes] : files) paths.push_back(p);
-    ReadFn read = [&files](const std::string& p) { return &files.at(p); };
+    ReadFn read = [&files](const std::string& p) -> std::optional<std::string_view> {
+      return std::string_view(files.at(p));
+    };
     LivenessFacts facts;
     facts.entry_module = "app.main";
     TreeIndex index(paths, read, facts);

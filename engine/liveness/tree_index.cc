@@ -90,19 +90,22 @@ TreeIndex::FileState& TreeIndex::File(const std::string& path) {
   return *known;
 }
 
-const std::string* TreeIndex::Bytes(const std::string& path) {
+const std::string_view* TreeIndex::Bytes(const std::string& path) {
   FileState& f = File(path);
   if (!f.read) {
     f.read = true;
-    f.bytes = read_(path);
+    if (std::optional<std::string_view> got = read_(path)) {
+      f.readable = true;
+      f.bytes = *got;
+    }
     // Only a file with a CR needs its own copy for the lexer.
-    if (f.bytes != nullptr && std::memchr(f.bytes->data(), '\r', f.bytes->size()) != nullptr) {
-      f.own = std::make_unique<std::string>(*f.bytes);
+    if (f.readable && std::memchr(f.bytes.data(), '\r', f.bytes.size()) != nullptr) {
+      f.own = std::make_unique<std::string>(f.bytes);
       LineEndingsAsLf(f.own.get());
-      f.bytes = f.own.get();
+      f.bytes = *f.own;
     }
   }
-  return f.bytes;
+  return f.readable ? &f.bytes : nullptr;
 }
 
 void LineEndingsAsLf(std::string* bytes) {
@@ -128,7 +131,7 @@ const PyLines* TreeIndex::Lines(const std::string& path) {
   FileState& f = File(path);
   if (!f.lexed) {
     f.lexed = true;
-    if (const std::string* b = Bytes(path)) {
+    if (const std::string_view* b = Bytes(path)) {
       if (auto l = PyLines::Lex(*b)) f.lines = std::make_unique<PyLines>(std::move(*l));
     }
   }
@@ -142,7 +145,7 @@ const std::vector<std::size_t>& TreeIndex::Occurrences(const std::string& path,
   static const std::vector<std::size_t> kNone;
   FileState& f = File(path);
   if (!f.words) {
-    const std::string* b = Bytes(path);
+    const std::string_view* b = Bytes(path);
     if (b == nullptr) return kNone;
     // A copy with its line endings made LF has the same words.
     if (words_) f.words = words_(path, *b);
@@ -158,7 +161,7 @@ const std::vector<std::size_t>& TreeIndex::Occurrences(const std::string& path,
   auto it = f.occurrences.find(word);
   if (it != f.occurrences.end()) return it->second;
   std::vector<std::size_t> out;
-  const std::string* b = Bytes(path);
+  const std::string_view* b = Bytes(path);
   const char* data = b->data();
   std::size_t n = b->size();
   for (std::size_t at = 0; at < n;) {

@@ -24,9 +24,9 @@
 
 namespace muh {
 
-// A file's bytes, or nullptr when it cannot be read; they must stay valid
+// A file's bytes, or nullopt when it cannot be read; they must stay valid
 // while the analysis lives (verify hands out its FileCache's).
-using ReadFn = std::function<const std::string*(const std::string& path)>;
+using ReadFn = std::function<std::optional<std::string_view>(const std::string& path)>;
 
 struct LineGuard {
   Tri value = Tri::kTrue;  // kFalse: a branch around the line is never taken
@@ -52,7 +52,7 @@ class TreeIndex {
   const LivenessFacts& facts() const { return facts_; }
 
   // The file's bytes; nullptr when it cannot be read.
-  const std::string* Bytes(const std::string& path);
+  const std::string_view* Bytes(const std::string& path);
   // Its logical lines; nullptr when unreadable or when the lexer gave up.
   const PyLines* Lines(const std::string& path);
   // Offsets of `word` as a whole word (in code, strings and comments).
@@ -100,9 +100,10 @@ class TreeIndex {
   bool ReboundElsewhere(const std::string& path, const std::string& name);
 
   struct FileState {
-    const std::string* bytes = nullptr;  // read_'s, or `own`
-    std::unique_ptr<std::string> own;    // a copy with CR line endings made LF
+    std::string_view bytes;            // read_'s, or `own`
+    std::unique_ptr<std::string> own;  // a copy with CR line endings made LF
     bool read = false;
+    bool readable = false;
     std::unique_ptr<PyLines> lines;
     bool lexed = false;
     const WordFilter* words = nullptr;      // found on the file's first search

@@ -12,7 +12,9 @@ namespace {
 TEST_CASE("Occurrences finds text the word filter cannot know, such as a dashed dict key") {
   std::map<std::string, std::string> files = {
       {"a.py", "cfg = {'num-warps': 4}\nn = cfg['num-warps']\nnum = 1\n"}};
-  ReadFn read = [&files](const std::string& p) { return &files.at(p); };
+  ReadFn read = [&files](const std::string& p) -> std::optional<std::string_view> {
+    return std::string_view(files.at(p));
+  };
   LivenessFacts facts;
   TreeIndex index({"a.py"}, read, facts);
   CHECK(index.Occurrences("a.py", "num-warps") == std::vector<std::size_t>{8, 32});

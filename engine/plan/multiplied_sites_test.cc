@@ -25,9 +25,10 @@ struct Tree {
     for (const auto& [p, b] : bytes) files.emplace(p, SourceText(p, b));
     LivenessFacts facts;
     facts.entry_module = "app.main";
-    ReadFn read = [this](const std::string& p) -> const std::string* {
+    ReadFn read = [this](const std::string& p) -> std::optional<std::string_view> {
       auto it = bytes.find(p);
-      return it == bytes.end() ? nullptr : &it->second;
+      if (it == bytes.end()) return std::nullopt;
+      return std::string_view(it->second);
     };
     analysis = std::make_unique<LivenessAnalysis>(
         LivenessAnalysis::Run({"app/kern.py", "app/main.py"}, read, facts));

@@ -199,9 +199,10 @@ TEST_CASE("given the liveness verdicts, a dead site is matched and counted but n
   facts.entry_module = "app.main";
   std::map<std::string, std::string> bytes;
   for (const auto& [p, file] : f.files) bytes[p] = file.bytes();
-  ReadFn read = [&bytes](const std::string& p) -> const std::string* {
+  ReadFn read = [&bytes](const std::string& p) -> std::optional<std::string_view> {
     auto it = bytes.find(p);
-    return it == bytes.end() ? nullptr : &it->second;
+    if (it == bytes.end()) return std::nullopt;
+    return std::string_view(it->second);
   };
   const LivenessAnalysis analysis = LivenessAnalysis::Run(f.paths, read, facts);
 

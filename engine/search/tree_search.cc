@@ -87,12 +87,12 @@ SearchResult SearchOutsideScope(const RuleSet& rules, const std::vector<std::str
     if (candidates.empty()) return;
     std::string scratch;
     Diagnostic err;
-    const std::string* read_bytes = read(path, &err, &scratch);
-    if (read_bytes == nullptr) {
+    const std::optional<std::string_view> read_bytes = read(path, &err, &scratch);
+    if (!read_bytes) {
       results[i].unreadable = err;
       return;
     }
-    const std::string& bytes = *read_bytes;
+    const std::string_view bytes = *read_bytes;
     results[i].read = true;
     // 0: not looked for yet, 1: absent, 2: present.
     std::vector<char> seen(literals.size(), 0);
@@ -165,7 +165,7 @@ SearchResult SearchOutsideScope(const RuleSet& rules, const std::vector<std::str
         continue;
       }
       if (ms.empty()) continue;  // next rule
-      if (text.bytes().empty()) text = SourceText(path, bytes);
+      if (text.bytes().empty()) text = SourceText(path, std::string(bytes));
       for (const QueryMatch& m : ms) {
         Position p = text.PositionOf(m.Begin());
         results[i].matches.push_back({rules.rules[r].id, path, p.line, p.column});

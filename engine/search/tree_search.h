@@ -21,7 +21,9 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/base/diagnostic.h"
@@ -46,11 +48,11 @@ struct SearchStats {
   std::size_t parsed_bytes = 0;
 };
 
-// A tree file's bytes; nullptr, with *err located at the file, when it
+// A tree file's bytes; nullopt, with *err located at the file, when it
 // cannot be read. The bytes may be kept elsewhere (a FileCache) or read into
 // `scratch`; they stay valid while the search runs.
-using SearchReadFn = std::function<const std::string*(const std::string& path, Diagnostic* err,
-                                                      std::string* scratch)>;
+using SearchReadFn = std::function<std::optional<std::string_view>(
+    const std::string& path, Diagnostic* err, std::string* scratch)>;
 
 struct SearchResult {
   // Sorted by rule order, then path, then position.

@@ -36,12 +36,12 @@ TEST_CASE("a file the search cannot read comes back as a located error, never sk
       {"vllm/other.py", "x = 1\n"},
   };
   SearchReadFn read = [&](const std::string& path, Diagnostic* err,
-                          std::string*) -> const std::string* {
+                          std::string*) -> std::optional<std::string_view> {
     if (path == "vllm/secret.py") {
       *err = MakeError(path, 0, 0, "cannot open (Permission denied)");
-      return nullptr;
+      return std::nullopt;
     }
-    return &tree.at(path);
+    return std::string_view(tree.at(path));
   };
   SearchResult r = SearchOutsideScope(
       rules, {"vllm/_custom_ops.py", "vllm/copy.py", "vllm/other.py", "vllm/secret.py"}, read, 2);
@@ -60,8 +60,9 @@ TEST_CASE("with word filters, a name's literal must be a whole word of the file"
       {"vllm/longer.py", "_PARTITION_SIZE_V2 = 512\n"},
       {"vllm/text.py", "s = '_PARTITION_SIZE'\n"},
   };
-  SearchReadFn read = [&](const std::string& path, Diagnostic*, std::string*) {
-    return &tree.at(path);
+  SearchReadFn read = [&](const std::string& path, Diagnostic*,
+                          std::string*) -> std::optional<std::string_view> {
+    return std::string_view(tree.at(path));
   };
   const std::vector<std::string> paths = {"vllm/copy.py", "vllm/longer.py", "vllm/text.py"};
   WordFilterCache cache(paths);
@@ -87,7 +88,10 @@ TEST_CASE("a query over the matcher's budget on a file is a located error") {
   RuleSet rules = OneRule("(module (_) (_) (_) (_) (_) (expression_statement) @value)");
   std::string big;
   for (int i = 0; i < 300; ++i) big += "f(" + std::to_string(i) + ")\n";
-  SearchReadFn read = [&](const std::string&, Diagnostic*, std::string*) { return &big; };
+  SearchReadFn read = [&](const std::string&, Diagnostic*,
+                          std::string*) -> std::optional<std::string_view> {
+    return std::string_view(big);
+  };
   SearchResult r = SearchOutsideScope(rules, {"vllm/big.py"}, read, 1);
   CHECK(r.matches.empty());
   REQUIRE(r.over_budget.size() == 1);
