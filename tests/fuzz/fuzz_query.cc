@@ -27,6 +27,15 @@
 // alternation our matcher must then find nothing; with one, a possible
 // branch may still match (an accepted difference, see muhpatch-rules(5),
 // QUERIES). Any difference prints both lists and traps.
+//
+// Excerpt check: for a query that matches inside one top-level statement
+// (Query::InsideOneStatement), the whole-tree search parses only the
+// statements holding its required literals (search/statement_excerpt.h).
+// Over Python that parses without error, an excerpt that holds no statement
+// must come with no match, and an excerpt that parses without error must
+// give exactly the whole file's matches. (Where the whole file has a syntax
+// error, the two may differ by design: the search then trusts the clean
+// excerpt.)
 
 #include <algorithm>
 #include <cstddef>
@@ -40,6 +49,7 @@
 
 #include "engine/python/syntax_tree.h"
 #include "engine/query/query.h"
+#include "engine/search/statement_excerpt.h"
 #include "tests/fuzz/fuzz_common.h"
 
 namespace {
@@ -188,6 +198,32 @@ void CheckAgainstTreeSitter(const std::string& query_source, const std::string& 
                                  "  tree-sitter: " + ShowKeys(theirs, python));
 }
 
+void CheckExcerpt(const muh::Query& q, const std::string& python, const muh::SyntaxTree& tree,
+                  const std::vector<muh::QueryMatch>& matches) {
+  if (!q.InsideOneStatement() || tree.HasError()) return;
+  const std::vector<muh::Query::LiteralGroup> groups = q.RequiredLiteralGroups();
+  muh::LiteralNeed need;
+  for (const muh::Query::LiteralGroup& g : groups) {
+    auto& texts = need.emplace_back();
+    for (const std::string& t : g.texts) texts.emplace_back(t);
+  }
+  const std::optional<muh::Excerpt> excerpt = muh::ExcerptHolding(python, {need});
+  if (!excerpt) return;
+  FUZZ_CHECK(excerpt->text.size() == python.size(), "the excerpt moved bytes");
+  if (excerpt->kept == 0) {
+    FUZZ_CHECK(matches.empty(), "the excerpt holds no statement, yet the whole file matches: " +
+                                    ShowKeys(Keys(matches), python));
+    return;
+  }
+  static muh::PythonParser* parser = new muh::PythonParser();
+  const muh::SyntaxTree part = parser->Parse(excerpt->text);
+  if (part.HasError()) return;  // the search then parses the whole file
+  const std::vector<MatchKey> whole = Keys(matches);
+  const std::vector<MatchKey> cut = Keys(q.Run(part));
+  FUZZ_CHECK(whole == cut, "the excerpt's matches differ from the whole file's\n  whole: " +
+                               ShowKeys(whole, python) + "  excerpt: " + ShowKeys(cut, python));
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -219,5 +255,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::vector<muh::QueryMatch> matches = q->Run(tree);
   CheckMatches(*q, python, matches);
   if (!q->UsesTreeSitterMatcher()) CheckAgainstTreeSitter(query_source, python, *q, tree, matches);
+  CheckExcerpt(*q, python, tree, matches);
   return 0;
 }

@@ -112,7 +112,9 @@ def query():
             for case in t.get(kind) or []:
                 snippets.setdefault(t["rule"], []).append(case["code"])
     for r in rules:
-        queries = [("query", r["query"])]
+        # A rule that names its knob by pattern, value-of or tiers has no
+        # query text of its own here.
+        queries = [("query", r["query"])] if "query" in r else []
         if "done-when" in r:
             queries.append(("done", r["done-when"]))
         for i, p in enumerate(r.get("preconditions") or []):
@@ -122,7 +124,7 @@ def query():
             for i, code in enumerate(codes[:2] if qname == "query" else codes[:1]):
                 write("fuzz_query", f"{r['id']}-{qname}-{i}", q.encode() + b"\0" + code.encode())
     # The query alone: run over the target's built-in sample.
-    write("fuzz_query", "sample-partition", rules[0]["query"])
+    write("fuzz_query", "sample-partition", next(r["query"] for r in rules if "query" in r))
     hand = {
         "match-any-of": ('((assignment left: (identifier) @n right: (integer) @v)'
                          ' (#match? @n "^[A-Z_]+$") (#any-of? @v "8" "16"))',
@@ -136,6 +138,13 @@ def query():
         "crlf-bom": ('((string) @s (#eq? @s "\'a\'"))', "\ufeffx = 'a'\r\ny = 'b'\r\n"),
         "syntax-error": ('(ERROR) @e', "def f(:\n    return (1,\n"),
         "unknown-predicate": ('((identifier) @x (#set! x "y"))', "x\n"),
+        # The search's excerpt (statement_excerpt.h): statements around the
+        # knob's that a blanked neighbour must not change.
+        "excerpt-statements": ('((assignment left: (identifier) @n right: (_) @v) (#eq? @n "KNOB"))',
+                               "# head\nimport os\n@dec\n# c\ndef f():\n    KNOB = 1\n"
+                               "# col0 comment\n    return KNOB\nif A:\n    KNOB = 2\nelif B:\n"
+                               "    pass\nelse:\n    KNOB = 3\ntry:\n    x = 1\nexcept E:\n    pass\n"
+                               "S = \'\'\'\nKNOB = 4\n\'\'\'\nT = (1,\n2)\nKNOB = 5\n"),
     }
     for name, (q, code) in hand.items():
         write("fuzz_query", name, q.encode() + b"\0" + code.encode())
