@@ -108,3 +108,52 @@ for i in $(seq 300); do echo "f($i)"; done >six/vllm/big.py
 run "six-node query in the search" 2 "$muhpatch" verify six.yaml six --patch six.diff
 has "search budget" "six/vllm/big.py: error: rule 'six-nodes': query \`(module (_)"
 echo "ok a query over budget in the search: verify exits 2"
+
+# 5. Copies in every shape the search's excerpt must keep (statement_excerpt.h:
+#    it parses only the top-level statements holding the rule's literals):
+#    CRLF, CR-only, form feeds, tabs, a decorator with a comment, a method, a
+#    clause of an if/else, a BOM, no final newline, a backslash continuation
+#    before it, a syntax error elsewhere in the file. Not found: the copy in
+#    a string, and the copy whose own statement does not parse.
+rm -rf t && cp -a pristine t && mkdir -p t/vllm/zz
+python3 - t/vllm/zz <<'PY'
+import os, sys
+knob = ("def get_max_shared_memory_per_block_device_attribute(device: int) -> int:\n"
+        "    return 32 * 1024\n")
+indented = "".join("    " + l + "\n" for l in knob.splitlines())
+files = {
+    "crlf.py": ("import os\n\ndef f():\n    return 1\n\n" + knob).replace("\n", "\r\n"),
+    "cronly.py": ("import os\n\ndef f():\n    return 1\n\n" + knob).replace("\n", "\r"),
+    "formfeed.py": "import os\n\f\ndef f():\n    return 1\n\f" + knob,
+    "tabs.py": "import os\nif True:\n\tx = 1\n" + knob.replace("    ", "\t") + "y = 2\n",
+    "broken_elsewhere.py": "def f(:\n    pass\n\n" + knob,
+    "broken_here.py": "import os\n" + knob.replace("32 * 1024", "(32 * 1024"),
+    "in_string.py": "S = '''\n" + knob + "'''\n",
+    "decorated.py": "@dec\n# c\n" + knob,
+    "in_class.py": "class C:\n    @staticmethod\n" + indented,
+    "backslash.py": "x = 1 + \\\n  2\n" + knob,
+    "if_else.py": "if A:\n    pass\nelse:\n" + indented,
+    "bom.py": "\ufeff" + knob,
+    "no_newline.py": "import os\n" + knob.rstrip("\n"),
+}
+for name, text in files.items():
+    with open(os.path.join(sys.argv[1], name), "w", newline="", encoding="utf-8") as f:
+        f.write(text)
+PY
+run "copies in every shape" 1 "$muhpatch" verify rules.yaml t --patch committed.diff
+grep -o 't/vllm/zz/[a-z_]*\.py:[0-9]*:[0-9]*' err | sort >found
+cat >want <<'TXT'
+t/vllm/zz/backslash.py:3:5
+t/vllm/zz/bom.py:1:8
+t/vllm/zz/broken_elsewhere.py:4:5
+t/vllm/zz/crlf.py:6:5
+t/vllm/zz/cronly.py:1:39
+t/vllm/zz/decorated.py:3:5
+t/vllm/zz/formfeed.py:5:6
+t/vllm/zz/if_else.py:4:9
+t/vllm/zz/in_class.py:3:9
+t/vllm/zz/no_newline.py:2:5
+t/vllm/zz/tabs.py:4:5
+TXT
+diff want found >&2 || fail "copies in every shape: found other copies than these"
+echo "ok copies in every shape the excerpt keeps"
