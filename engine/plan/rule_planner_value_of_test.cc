@@ -7,12 +7,13 @@ namespace muh {
 
 namespace {
 
-// Plans one `value-of` rule (NUM_WARPS in f where cap(80) is false, to 4)
-// on `source`: the new file, or the messages.
-std::string PlanWarps(const std::string& source) {
+// Plans one `value-of` rule (NUM_WARPS in f where cap(80) is false, or as
+// `when` says, to 4) on `source`: the new file, or the messages.
+std::string PlanWarps(const std::string& source, const std::string& when = "when-false: cap(80)") {
   const std::string rules =
       "version: 1\nrules:\n  - id: warps\n    files: a.py\n    value-of:\n"
-      "      name: NUM_WARPS\n      in: f\n      when-false: cap(80)\n    with: \"4\"\n";
+      "      name: NUM_WARPS\n      in: f\n      " +
+      when + "\n    with: \"4\"\n";
   RuleSet set;
   std::vector<Diagnostic> errs;
   REQUIRE(LoadRules("r.yaml", rules, {}, &set, &errs));
@@ -49,6 +50,29 @@ TEST_CASE("value-of: a value computed at run time, or none, fails the rule at th
   CHECK(PlanWarps("def f():\n    NUM_WARPS = 8\n    go(NUM_WARPS)\n") ==
         "a.py:1:1: error: rule 'warps': `cap(80)` is tested nowhere in f: no path where "
         "`cap(80)` is false\n");
+}
+
+TEST_CASE("value-of: a shared value is not wrapped in a condition on a name bound after it") {
+  const std::string when = "when-true: cap < 80";
+  const std::string unsafe =
+      "def f(x):\n    NUM_WARPS = 8\n    cap = get_cap(x)\n    if cap < 80:\n"
+      "        go(NUM_WARPS)\n";
+  CHECK(PlanWarps(unsafe, when) ==
+        "a.py:2:17: error: rule 'warps': NUM_WARPS = 8 (line 2) is shared by both paths, and "
+        "wrapping it would test `cap` before line 3 assigns it: no safe rewrite\n");
+  // `cap` assigned before the shared value: the wrap reads the same `cap`.
+  CHECK(PlanWarps("def f(x):\n    cap = get_cap(x)\n    NUM_WARPS = 8\n    if cap < 80:\n"
+                  "        go(NUM_WARPS)\n",
+                  when) ==
+        "def f(x):\n    cap = get_cap(x)\n    NUM_WARPS = 4 if cap < 80 else 8\n"
+        "    if cap < 80:\n        go(NUM_WARPS)\n");
+  // The test first, then `cap` rebound, then the shared value.
+  CHECK(PlanWarps("def f(x):\n    B = 1 if cap < 80 else 2\n    cap = get_cap(x)\n"
+                  "    NUM_WARPS = 8\n    go(NUM_WARPS, B)\n",
+                  when) ==
+        "a.py:4:17: error: rule 'warps': NUM_WARPS = 8 (line 4) is shared by both paths, and "
+        "wrapping it would test `cap` after line 3 assigns it, unlike the test at line 2: no safe "
+        "rewrite\n");
 }
 
 }  // namespace muh

@@ -8,6 +8,7 @@
 
 #include "engine/python/assigned_values.h"
 #include "engine/python/ts_nodes.h"
+#include "engine/python/wrap_safety.h"
 
 namespace muh {
 
@@ -393,6 +394,22 @@ ReachingValues FindReachingValues(const SyntaxTree& tree, const ValueQuestion& q
       v.text = std::string(tree.bytes().substr(v.begin, v.end - v.begin));
       v.shared =
           std::any_of(other.begin(), other.end(), [&](TSNode o) { return ts_node_eq(o, l); });
+      // The wrap tests the condition where the value is assigned: only
+      // where the condition's names are bound there as at the test.
+      std::optional<WrapHazard> hazard;
+      if (v.shared) hazard = WrapHazardOf(tree, fn, v.begin, *cond);
+      if (hazard) {
+        out.problem = fmt::format(
+            "{} = {} (line {}) is shared by both paths, and wrapping it would test `{}` {} line {} "
+            "assigns it{}: no safe rewrite",
+            knob, v.text, ts_node_start_point(l).row + 1, hazard->rebinding.name,
+            hazard->before_test ? "before" : "after", hazard->rebinding.line,
+            hazard->before_test ? ""
+                                : fmt::format(", unlike the test at line {}", hazard->test_line));
+        out.problem_at = v.begin;
+        out.values.clear();
+        return out;
+      }
       out.values.push_back(v);
     }
   }

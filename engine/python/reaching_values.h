@@ -33,6 +33,8 @@ struct ReachingValue {
   std::string text;
   // It also reaches the read where the condition goes the other way: it
   // changes on this path only through a conditional expression (OnThisPath).
+  // Only where that expression reads the condition's names as the test
+  // does (wrap_safety.h); otherwise there are no values and `problem` says so.
   bool shared = false;
 };
 

@@ -1,0 +1,279 @@
+#include "engine/python/wrap_safety.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "engine/python/ts_nodes.h"
+
+namespace muh {
+
+namespace {
+
+// A named child and the field that holds it (null: none).
+struct Child {
+  TSNode node;
+  const char* field = nullptr;
+
+  bool In(const char* name) const { return field != nullptr && std::strcmp(field, name) == 0; }
+};
+
+// A node's named children, listed by one cursor: ts_node_named_child(n, i)
+// starts over from the first child each time.
+class Children {
+ public:
+  explicit Children(TSNode root) : cursor_(ts_tree_cursor_new(root)) {}
+  ~Children() { ts_tree_cursor_delete(&cursor_); }
+  Children(const Children&) = delete;
+  Children& operator=(const Children&) = delete;
+
+  std::vector<Child> Of(TSNode n) {
+    std::vector<Child> out;
+    ts_tree_cursor_reset(&cursor_, n);
+    if (!ts_tree_cursor_goto_first_child(&cursor_)) return out;
+    do {
+      TSNode c = ts_tree_cursor_current_node(&cursor_);
+      if (ts_node_is_named(c)) out.push_back(Child{c, ts_tree_cursor_current_field_name(&cursor_)});
+    } while (ts_tree_cursor_goto_next_sibling(&cursor_));
+    return out;
+  }
+
+ private:
+  TSTreeCursor cursor_;
+};
+
+// The names a target binds: its identifiers, inside tuples, lists,
+// parentheses and stars; an attribute or a subscript binds none.
+void TargetNames(Children* kids, TSNode target, std::vector<TSNode>* out) {
+  std::vector<TSNode> stack{target};
+  while (!stack.empty()) {
+    TSNode n = stack.back();
+    stack.pop_back();
+    if (ts_node_is_null(n) || Is(n, "attribute") || Is(n, "subscript")) continue;
+    if (Is(n, "identifier")) {
+      out->push_back(n);
+      continue;
+    }
+    std::vector<Child> cs = kids->Of(n);
+    for (auto c = cs.rbegin(); c != cs.rend(); ++c) stack.push_back(c->node);
+  }
+}
+
+bool IsComprehension(TSNode n) {
+  return Is(n, "list_comprehension") || Is(n, "set_comprehension") ||
+         Is(n, "dictionary_comprehension") || Is(n, "generator_expression");
+}
+
+// The names that a statement or expression of the function binds itself,
+// and the children its walk goes on into: not a nested definition's or
+// lambda's body, which bind in a scope of their own, nor what an import
+// or a pattern names without binding it.
+void Bindings(Children* kids, TSNode n, std::vector<TSNode>* bound, std::vector<TSNode>* next) {
+  std::vector<Child> cs = kids->Of(n);
+  auto go_on = [&](bool (*skip)(const Child&)) {
+    for (const Child& c : cs) {
+      if (!skip(c)) next->push_back(c.node);
+    }
+  };
+  auto nothing = [](const Child&) { return false; };
+  auto field = [&](const char* name) {
+    for (const Child& c : cs) {
+      if (c.In(name)) TargetNames(kids, c.node, bound);
+    }
+  };
+  if (Is(n, "function_definition") || Is(n, "class_definition")) {
+    field("name");
+    go_on([](const Child& c) { return c.In("body") || c.In("name"); });
+  } else if (Is(n, "lambda")) {
+    go_on([](const Child& c) { return c.In("body"); });
+  } else if (Is(n, "assignment") || Is(n, "augmented_assignment") || Is(n, "for_statement")) {
+    field("left");  // a chained `a = b = 1` holds `b = 1` on its right
+    go_on(nothing);
+  } else if (Is(n, "named_expression")) {
+    field("name");
+    go_on(nothing);
+  } else if (Is(n, "as_pattern")) {
+    // `with E as T`: T is the alias; `case P as name`: the identifier.
+    field("alias");
+    for (const Child& c : cs) {
+      if (c.field == nullptr && Is(c.node, "identifier")) bound->push_back(c.node);
+    }
+    go_on([](const Child& c) { return c.In("alias"); });
+  } else if (Is(n, "except_clause")) {
+    field("alias");
+    go_on(nothing);
+  } else if (Is(n, "except_group_clause")) {
+    // `except* E as name`: the second expression.
+    if (cs.size() >= 2 && !Is(cs[1].node, "block")) TargetNames(kids, cs[1].node, bound);
+    go_on(nothing);
+  } else if (Is(n, "import_statement") || Is(n, "import_from_statement") ||
+             Is(n, "future_import_statement")) {
+    // `import a.b` binds `a`; `import a.b as c` and `from m import x as c`, `c`.
+    for (const Child& c : cs) {
+      if (!c.In("name")) continue;
+      TSNode alias = Is(c.node, "aliased_import") ? Field(c.node, "alias") : TSNode{};
+      TSNode name = ts_node_is_null(alias) ? ts_node_named_child(c.node, 0) : alias;
+      if (!ts_node_is_null(name) && Is(name, "identifier")) bound->push_back(name);
+    }
+  } else if (Is(n, "global_statement") || Is(n, "nonlocal_statement") ||
+             Is(n, "delete_statement")) {
+    for (const Child& c : cs) TargetNames(kids, c.node, bound);
+  } else if (Is(n, "type_alias_statement")) {
+    TSNode left = Field(n, "left");
+    TSNode name = ts_node_is_null(left) ? left : ts_node_named_child(left, 0);
+    if (!ts_node_is_null(name) && Is(name, "generic_type")) name = ts_node_named_child(name, 0);
+    if (!ts_node_is_null(name) && Is(name, "identifier")) bound->push_back(name);
+  } else if (Is(n, "dotted_name")) {
+    // Outside imports, only in a `case` pattern: one name captures, a
+    // dotted one (`Color.RED`) is a value.
+    if (cs.size() == 1 && Is(cs[0].node, "identifier")) bound->push_back(cs[0].node);
+  } else if (Is(n, "splat_pattern")) {
+    for (const Child& c : cs) TargetNames(kids, c.node, bound);  // `*rest`, `**rest`
+  } else if (Is(n, "class_pattern") || Is(n, "keyword_pattern")) {
+    // `Point(x=p)`: the class and the keyword name nothing bound.
+    for (std::size_t i = 1; i < cs.size(); ++i) next->push_back(cs[i].node);
+  } else if (Is(n, "dict_pattern")) {
+    go_on([](const Child& c) { return c.In("key"); });
+  } else {
+    go_on(nothing);
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> NamesRead(const SyntaxTree& tree, TSNode condition) {
+  // Scope 0 is the condition's (where `:=` binds, even in a comprehension);
+  // a comprehension or a lambda opens one inside it.
+  struct Scope {
+    int parent = -1;
+    std::vector<std::string_view> names;
+  };
+  struct Item {
+    TSNode node;
+    int scope = 0;
+  };
+  std::vector<Scope> scopes(1);
+  std::vector<Item> stack{{condition, 0}};
+  std::vector<Item> reads;
+  std::vector<TSNode> bound;
+  Children kids(condition);
+  auto bind = [&](int scope, TSNode target) {
+    bound.clear();
+    TargetNames(&kids, target, &bound);
+    for (TSNode b : bound) scopes[scope].names.push_back(TextOf(tree, b));
+  };
+  while (!stack.empty()) {
+    Item it = stack.back();
+    stack.pop_back();
+    TSNode n = it.node;
+    if (Is(n, "identifier")) {
+      reads.push_back(it);
+      continue;
+    }
+    std::vector<Child> cs = kids.Of(n);
+    std::vector<Item> next;
+    int inner = it.scope;
+    if (IsComprehension(n) || Is(n, "lambda")) {
+      scopes.push_back(Scope{it.scope, {}});
+      inner = static_cast<int>(scopes.size()) - 1;
+    }
+    bool first_for = true;
+    for (const Child& c : cs) {
+      if ((Is(n, "attribute") && c.In("attribute")) ||
+          (Is(n, "keyword_argument") && c.In("name"))) {
+        continue;
+      } else if (Is(n, "named_expression") && c.In("name")) {
+        bind(0, c.node);
+      } else if (Is(n, "lambda") && c.In("parameters")) {
+        // A default is computed where the lambda is written.
+        for (const Child& p : kids.Of(c.node)) {
+          TSNode value = Is(p.node, "default_parameter") ? Field(p.node, "value") : TSNode{};
+          bind(inner, ts_node_is_null(value) ? p.node : Field(p.node, "name"));
+          if (!ts_node_is_null(value)) next.push_back(Item{value, it.scope});
+        }
+      } else if (IsComprehension(n) && Is(c.node, "for_in_clause")) {
+        // The first iterable is computed outside the comprehension.
+        for (const Child& f : kids.Of(c.node)) {
+          if (f.In("left"))
+            bind(inner, f.node);
+          else
+            next.push_back(Item{f.node, first_for ? it.scope : inner});
+        }
+        first_for = false;
+      } else {
+        next.push_back(Item{c.node, inner});
+      }
+    }
+    for (auto i = next.rbegin(); i != next.rend(); ++i) stack.push_back(*i);
+  }
+  std::vector<std::string> out;
+  for (const Item& r : reads) {
+    std::string_view name = TextOf(tree, r.node);
+    bool local = false;
+    for (int s = r.scope; s >= 0 && !local; s = scopes[s].parent) {
+      const std::vector<std::string_view>& names = scopes[s].names;
+      local = std::find(names.begin(), names.end(), name) != names.end();
+    }
+    if (!local && std::find(out.begin(), out.end(), name) == out.end()) out.emplace_back(name);
+  }
+  return out;
+}
+
+TSNode StatementAround(TSNode function, std::size_t at) {
+  TSNode n = function;
+  while (!Is(n, "expression_statement")) {
+    TSNode c = ts_node_first_named_child_for_byte(n, static_cast<uint32_t>(at));
+    if (ts_node_is_null(c) || ts_node_start_byte(c) > at) break;
+    n = c;
+  }
+  return n;
+}
+
+std::optional<Rebinding> FirstRebinding(const SyntaxTree& tree, TSNode function, std::size_t from,
+                                        std::size_t to, TSNode condition) {
+  std::vector<std::string> read = NamesRead(tree, condition);
+  if (read.empty() || from >= to) return std::nullopt;
+  Children kids(function);
+  std::vector<TSNode> stack{Field(function, "body")};
+  std::vector<TSNode> bound, next;
+  std::optional<Rebinding> first;
+  while (!stack.empty()) {
+    TSNode n = stack.back();
+    stack.pop_back();
+    // A subtree outside [from, to) binds nothing inside it.
+    if (ts_node_is_null(n) || ts_node_end_byte(n) <= from || ts_node_start_byte(n) >= to) continue;
+    bound.clear();
+    next.clear();
+    Bindings(&kids, n, &bound, &next);
+    for (TSNode b : bound) {
+      std::size_t at = ts_node_start_byte(b);
+      if (at < from || at >= to || (first && first->at <= at)) continue;
+      std::string_view name = TextOf(tree, b);
+      if (std::find(read.begin(), read.end(), name) == read.end()) continue;
+      first = Rebinding{std::string(name), at, static_cast<int>(ts_node_start_point(b).row) + 1};
+    }
+    stack.insert(stack.end(), next.rbegin(), next.rend());
+  }
+  return first;
+}
+
+std::optional<WrapHazard> WrapHazardOf(const SyntaxTree& tree, TSNode function,
+                                       std::size_t value_at, TSNode condition) {
+  TSNode statement = StatementAround(function, value_at);
+  std::size_t stated = ts_node_start_byte(statement);
+  std::size_t tested = ts_node_start_byte(condition);
+  WrapHazard h;
+  h.before_test = stated < tested;
+  h.test_line = static_cast<int>(ts_node_start_point(condition).row) + 1;
+  // Before the test: from the statement (its own targets are bound after
+  // the value is computed) to the test. After it: from the end of the
+  // test to the statement, which reads the names before binding its own.
+  std::optional<Rebinding> r =
+      h.before_test
+          ? FirstRebinding(tree, function, stated, tested, condition)
+          : FirstRebinding(tree, function, ts_node_end_byte(condition), stated, condition);
+  if (!r) return std::nullopt;
+  h.rebinding = *r;
+  return h;
+}
+
+}  // namespace muh

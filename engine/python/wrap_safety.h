@@ -1,0 +1,57 @@
+// Whether a value shared by both paths may be wrapped into a conditional
+// expression on the rule's condition (`8 if C else 4`, reaching_values.h's
+// OnThisPath): the wrap tests C where the value is assigned, not where the
+// function tests it, so C must read the same names there. It does not when
+// the function binds a name C reads in between: an assignment of any form,
+// a `for`, `with ... as` or `except ... as` target, `:=`, an import, a
+// `def` or `class`, `global`/`nonlocal`, `del`, a `match` capture. Writes
+// through an attribute or a subscript (`a.b = 1`, `a[0] = 1`) and what a
+// call changes are not seen: the syntax does not show them. Pure: a tree
+// in, a name and a byte offset out.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/python/syntax_tree.h"
+
+namespace muh {
+
+// The names `condition` reads, in order, each once: its identifiers, less
+// attribute names after a dot, keyword arguments' names and the names it
+// binds itself (comprehension variables, lambda parameters, `:=` targets).
+std::vector<std::string> NamesRead(const SyntaxTree& tree, TSNode condition);
+
+// The simple statement of `function` that holds byte `at` (the statement
+// that assigns a value found there); `function` itself when there is none.
+TSNode StatementAround(TSNode function, std::size_t at);
+
+// A binding of a name the condition reads.
+struct Rebinding {
+  std::string name;
+  std::size_t at = 0;  // byte offset of the bound name
+  int line = 0;        // 1-based
+};
+
+// The first binding, in source order, by `function` (not by a function,
+// class or lambda nested in it) of a name `condition` reads, at or after
+// byte `from` and before byte `to`; nullopt when there is none.
+std::optional<Rebinding> FirstRebinding(const SyntaxTree& tree, TSNode function, std::size_t from,
+                                        std::size_t to, TSNode condition);
+
+// Why the shared value at byte `value_at` of `function` cannot be wrapped
+// in `condition`, the function's first test of it: a name the condition
+// reads is bound between the value's statement (itself included: `cap =
+// V = 8`) and the test, or, where the test comes first, between the test
+// and the statement. nullopt when the wrap reads what the test reads.
+struct WrapHazard {
+  Rebinding rebinding;
+  bool before_test = true;  // the statement comes before the test
+  int test_line = 0;
+};
+std::optional<WrapHazard> WrapHazardOf(const SyntaxTree& tree, TSNode function,
+                                       std::size_t value_at, TSNode condition);
+
+}  // namespace muh

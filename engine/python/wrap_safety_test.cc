@@ -1,0 +1,164 @@
+#include "engine/python/wrap_safety.h"
+
+#include <doctest/doctest.h>
+
+#include "engine/python/ts_nodes.h"
+
+namespace muh {
+
+namespace {
+
+// The node of `source` at the first `text` from byte `from` on.
+TSNode NodeAt(const SyntaxTree& tree, const std::string& source, const std::string& text,
+              std::size_t from = 0) {
+  std::size_t at = source.find(text, from);
+  REQUIRE(at != std::string::npos);
+  return ts_node_descendant_for_byte_range(tree.Root(), static_cast<uint32_t>(at),
+                                           static_cast<uint32_t>(at + text.size()));
+}
+
+// Whether `NUM_WARPS = 8` in `def f(x):` + `body` may be wrapped in
+// `condition`, the first one after `if ` (or `test`): "" when it may, else
+// the name bound in between and the line that binds it ("cap@3"), with
+// " after" where the test comes first.
+std::string Hazard(const std::string& body, const std::string& condition = "cap < 80",
+                   const std::string& test = "if ") {
+  std::string source = "def f(x):\n" + body;
+  PythonParser parser;
+  SyntaxTree tree = parser.Parse(source);
+  REQUIRE(!tree.HasError());
+  TSNode fn = ts_node_named_child(tree.Root(), 0);
+  REQUIRE(Is(fn, "function_definition"));
+  TSNode cond = NodeAt(tree, source, condition, source.find(test));
+  std::size_t value = source.find("NUM_WARPS = 8") + 12;
+  std::optional<WrapHazard> h = WrapHazardOf(tree, fn, value, cond);
+  if (!h) return "";
+  return h->rebinding.name + "@" + std::to_string(h->rebinding.line) +
+         (h->before_test ? "" : " after");
+}
+
+std::string Read(const std::string& expression) {
+  std::string source = "(" + expression + ")\n";
+  PythonParser parser;
+  SyntaxTree tree = parser.Parse(source);
+  REQUIRE(!tree.HasError());
+  TSNode e = ts_node_named_child(ts_node_named_child(tree.Root(), 0), 0);
+  std::string out;
+  for (const std::string& n : NamesRead(tree, Unwrapped(e))) out += (out.empty() ? "" : " ") + n;
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("the names a condition reads: not attributes, keywords or its own bindings") {
+  CHECK(Read("p.has_device_capability(80) and cap(x=y.z)") == "p cap y");
+  CHECK(Read("any(c > m for c in cs)") == "any m cs");
+  CHECK(Read("[c for c in c if c]") == "c");  // the first iterable is read outside
+  CHECK(Read("all(a < b for a in xs for b in a)") == "all xs");
+  CHECK(Read("{k: v for k, v in d.items()} and w") == "d w");
+  CHECK(Read("(lambda a, *r, b=d, **k: a + b + e)(1)") == "d e");
+  CHECK(Read("(n := f()) > 3 and n < m") == "f m");
+  CHECK(Read("f'{a}' == b[c]") == "a b c");
+}
+
+TEST_CASE("an assignment of any form between the value and the test is a hazard") {
+  const std::string before = "    NUM_WARPS = 8\n";
+  const std::string after = "    if cap < 80:\n        go(NUM_WARPS)\n";
+  CHECK(Hazard(before + "    cap = get_cap(x)\n" + after) == "cap@3");
+  CHECK(Hazard(before + "    y = 1\n    cap += 1\n" + after) == "cap@4");
+  CHECK(Hazard(before + "    cap: int = get_cap(x)\n" + after) == "cap@3");
+  CHECK(Hazard(before + "    cap: int\n" + after) == "cap@3");
+  CHECK(Hazard(before + "    a, cap = get(x)\n" + after) == "cap@3");
+  CHECK(Hazard(before + "    (a, [b, *cap]) = get(x)\n" + after) == "cap@3");
+  CHECK(Hazard(before + "    a = cap = b = 1\n" + after) == "cap@3");
+  // The first binding, wherever it is nested.
+  CHECK(Hazard(before + "    if x:\n        while x:\n            cap = 1\n    cap = 2\n" +
+               after) == "cap@5");
+  // The value's own statement assigns after computing the value.
+  CHECK(Hazard("    cap = NUM_WARPS = 8\n" + after) == "cap@2");
+  CHECK(Hazard("    NUM_WARPS = 8\n    if x:\n        cap = 1\n    elif cap < 80:\n"
+               "        go(NUM_WARPS)\n",
+               "cap < 80", "elif ") == "cap@4");
+}
+
+TEST_CASE("every other binding form is a hazard") {
+  const std::string before = "    NUM_WARPS = 8\n";
+  const std::string after = "    if cap < 80:\n        go(NUM_WARPS)\n";
+  auto with = [&](const std::string& line) { return Hazard(before + line + after); };
+  CHECK(with("    for cap in x:\n        pass\n") == "cap@3");
+  CHECK(with("    for i, (j, cap) in x:\n        pass\n") == "cap@3");
+  CHECK(with("    with open(x) as cap:\n        pass\n") == "cap@3");
+  CHECK(with("    with a() as b, open(x) as (c, cap):\n        pass\n") == "cap@3");
+  CHECK(with("    y = (cap := get(x))\n") == "cap@3");
+  CHECK(with("    ys = [cap := y for y in x]\n") == "cap@3");  // `:=` binds in f
+  CHECK(with("    import cap\n") == "cap@3");
+  CHECK(with("    import cap.sub\n") == "cap@3");
+  CHECK(with("    import m as cap\n") == "cap@3");
+  CHECK(with("    from m import a, cap\n") == "cap@3");
+  CHECK(with("    from . import b as cap\n") == "cap@3");
+  CHECK(with("    def cap():\n        pass\n") == "cap@3");
+  CHECK(with("    @d\n    def cap():\n        pass\n") == "cap@4");
+  CHECK(with("    class cap:\n        pass\n") == "cap@3");
+  CHECK(with("    global cap\n") == "cap@3");
+  CHECK(with("    nonlocal cap\n") == "cap@3");
+  CHECK(with("    del cap\n") == "cap@3");
+  CHECK(with("    del a, cap\n") == "cap@3");
+  CHECK(with("    try:\n        pass\n    except E as cap:\n        pass\n") == "cap@5");
+  CHECK(with("    try:\n        pass\n    except* E as cap:\n        pass\n") == "cap@5");
+  CHECK(with("    match x:\n        case [a, cap]:\n            pass\n") == "cap@4");
+  CHECK(with("    match x:\n        case P(k=cap):\n            pass\n") == "cap@4");
+  CHECK(with("    match x:\n        case {'k': cap}:\n            pass\n") == "cap@4");
+  CHECK(with("    match x:\n        case [1, *cap]:\n            pass\n") == "cap@4");
+  CHECK(with("    match x:\n        case 1 as cap:\n            pass\n") == "cap@4");
+}
+
+TEST_CASE("what is no hazard: before, after, other scopes, other names") {
+  const std::string after = "    if cap < 80:\n        go(NUM_WARPS)\n";
+  CHECK(Hazard("    cap = get_cap(x)\n    NUM_WARPS = 8\n" + after) == "");
+  CHECK(Hazard("    NUM_WARPS = 8\n" + after + "    cap = 1\n") == "");
+  CHECK(Hazard("    NUM_WARPS = 8\n    if cap < 80:\n        cap = 1\n        go(NUM_WARPS)\n") ==
+        "");
+  // A nested scope binds its own names; `g` is bound, not `cap`.
+  CHECK(Hazard("    NUM_WARPS = 8\n    def g(cap=1):\n        cap = 2\n"
+               "    h = lambda cap: cap\n    class K:\n        cap = 3\n" +
+               after) == "");
+  CHECK(Hazard("    NUM_WARPS = 8\n    ys = [cap for cap in x]\n" + after) == "");
+  // An attribute, a subscript, a keyword argument and an import's module
+  // name bind no name.
+  CHECK(Hazard("    NUM_WARPS = 8\n    x.cap = 1\n    x[cap] = 2\n    go(cap=1)\n"
+               "    from cap import y\n    import a.cap\n    match x:\n"
+               "        case cap.A | P(cap=1) | {cap.B: 1}:\n            pass\n" +
+               after) == "");
+  // The condition's own comprehension variable, lambda parameter and
+  // attribute name.
+  const std::string between = "    NUM_WARPS = 8\n    cap = 1\n";
+  CHECK(Hazard(between + "    if any(cap > 1 for cap in x):\n        go(NUM_WARPS)\n",
+               "any(cap > 1 for cap in x)") == "");
+  CHECK(Hazard(between + "    if check(lambda cap: cap > 1):\n        go(NUM_WARPS)\n",
+               "check(lambda cap: cap > 1)") == "");
+  CHECK(Hazard(between + "    if p.cap < 80:\n        go(NUM_WARPS)\n", "p.cap < 80") == "");
+  CHECK(Hazard(between + "    if p.cap(cap=80):\n        go(NUM_WARPS)\n", "p.cap(cap=80)") == "");
+  CHECK(Hazard("    NUM_WARPS = 8\n    p = get(x)\n    if p.cap < 80:\n        go(NUM_WARPS)\n",
+               "p.cap < 80") == "p@3");
+}
+
+TEST_CASE("a test before the value: a binding between them is a hazard too") {
+  const std::string test = "    B = 1 if cap < 80 else 2\n";
+  CHECK(Hazard(test + "    cap = 3\n    NUM_WARPS = 8\n    go(NUM_WARPS)\n", "cap < 80", "B = ") ==
+        "cap@3 after");
+  CHECK(Hazard(test + "    NUM_WARPS = 8\n    cap = 3\n    go(NUM_WARPS)\n", "cap < 80", "B = ") ==
+        "");
+  CHECK(Hazard(test + "    cap = NUM_WARPS = 8\n    go(NUM_WARPS)\n", "cap < 80", "B = ") == "");
+}
+
+TEST_CASE("StatementAround finds the simple statement holding a byte") {
+  std::string source = "def f(x):\n    if x:\n        a = {'k': 8}\n";
+  PythonParser parser;
+  SyntaxTree tree = parser.Parse(source);
+  TSNode fn = ts_node_named_child(tree.Root(), 0);
+  TSNode s = StatementAround(fn, source.find('8'));
+  CHECK(Is(s, "expression_statement"));
+  CHECK(ts_node_start_byte(s) == source.find("a = "));
+}
+
+}  // namespace muh
