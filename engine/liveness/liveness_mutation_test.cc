@@ -429,8 +429,7 @@ SiteLiveness Verdict(const Files& files, const Knob& k) {
   for (const auto& [p, bytes] : files) paths.push_back(p);
   ReadFn read = [&files](const std::string& p) -> std::optional<std::string_view> {
     auto it = files.find(p);
-    if (it == files.end()) return std::nullopt;
-    return std::string_view(it->second);
+    return it == files.end() ? std::nullopt : std::optional<std::string_view>(it->second);
   };
   LivenessAnalysis live = LivenessAnalysis::Run(paths, read, ServingFacts());
   return live.At(k.path, Offset(files, k));
