@@ -1,0 +1,97 @@
+#include "engine/app/heap_tunables.h"
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+
+namespace muh {
+
+namespace {
+
+// Whether a sanitizer's allocator replaces glibc's (its tunables then do
+// nothing).
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr bool kSanitizerAllocator = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer) || \
+    __has_feature(thread_sanitizer)
+constexpr bool kSanitizerAllocator = true;
+#else
+constexpr bool kSanitizerAllocator = false;
+#endif
+#else
+constexpr bool kSanitizerAllocator = false;
+#endif
+
+constexpr const char* kOurs = "glibc.malloc.hugetlb=1:glibc.malloc.top_pad=67108864";
+constexpr const char* kTunables = "GLIBC_TUNABLES";
+// Set in the second process's environment: "=" and the user's
+// GLIBC_TUNABLES, or "-" where the user had none.
+constexpr const char* kMarker = "MUHPATCH_HEAP_USER_TUNABLES";
+constexpr const char* kOptOut = "MUHPATCH_HEAP";
+
+// What this process found (the constructor runs before any thread).
+const char* setup = "not tuned: set up before main did not run";
+
+}  // namespace
+
+std::string TunablesForShortRun(const char* user) {
+  std::string out = kOurs;
+  if (user != nullptr && *user != '\0') {
+    out += ':';
+    out += user;
+  }
+  return out;
+}
+
+bool RestoreUserTunables() {
+  const char* saved = std::getenv(kMarker);
+  if (saved == nullptr) return false;
+  if (saved[0] == '=') {
+    ::setenv(kTunables, saved + 1, 1);
+  } else {
+    ::unsetenv(kTunables);
+  }
+  ::unsetenv(kMarker);
+  return true;
+}
+
+void TuneHeapForShortRun(char** argv) {
+  if (RestoreUserTunables()) {
+    setup = "tuned: GLIBC_TUNABLES=glibc.malloc.hugetlb=1:glibc.malloc.top_pad=67108864";
+    return;
+  }
+  if (kSanitizerAllocator) {
+    setup = "not tuned: a sanitizer's allocator is in use";
+    return;
+  }
+  const char* opt = std::getenv(kOptOut);
+  if (opt != nullptr && std::strcmp(opt, "default") == 0) {
+    setup = "not tuned: MUHPATCH_HEAP=default";
+    return;
+  }
+  rlimit as{};
+  if (::getrlimit(RLIMIT_AS, &as) != 0 || as.rlim_cur != RLIM_INFINITY) {
+    setup = "not tuned: an address-space limit is set";
+    return;
+  }
+  const char* user = std::getenv(kTunables);
+  // Both values are copied by setenv before the environment changes.
+  const std::string saved = user != nullptr ? std::string("=") + user : std::string("-");
+  const std::string tunables = TunablesForShortRun(user);
+  if (::setenv(kMarker, saved.c_str(), 1) != 0 || ::setenv(kTunables, tunables.c_str(), 1) != 0) {
+    RestoreUserTunables();
+    setup = "not tuned: the environment could not be set";
+    return;
+  }
+  ::execv("/proc/self/exe", argv);
+  // Only where executing failed (no /proc, a seccomp filter, E2BIG).
+  RestoreUserTunables();
+  setup = "not tuned: muhpatch could not execute itself again";
+}
+
+std::string HeapSetupDescription() { return std::string("heap: ") + setup; }
+
+}  // namespace muh
