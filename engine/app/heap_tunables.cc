@@ -35,6 +35,24 @@ constexpr const char* kOptOut = "MUHPATCH_HEAP";
 // What this process found (the constructor runs before any thread).
 const char* setup = "not tuned: set up before main did not run";
 
+// The executable's own path, so that the second process keeps its name
+// (`ps`, `pkill muhpatch`), where /proc/self/exe would name it "exe"; that
+// link itself where the path is unknown or the file was replaced.
+std::string SelfPath() {
+  char buf[4096];
+  ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf);
+  std::string path = n > 0 && static_cast<std::size_t>(n) < sizeof buf
+                         ? std::string(buf, static_cast<std::size_t>(n))
+                         : std::string();
+  const std::string deleted = " (deleted)";
+  if (path.empty() || path[0] != '/' ||
+      (path.size() >= deleted.size() &&
+       path.compare(path.size() - deleted.size(), deleted.size(), deleted) == 0)) {
+    return "/proc/self/exe";
+  }
+  return path;
+}
+
 }  // namespace
 
 std::string TunablesForShortRun(const char* user) {
@@ -86,7 +104,7 @@ void TuneHeapForShortRun(char** argv) {
     setup = "not tuned: the environment could not be set";
     return;
   }
-  ::execv("/proc/self/exe", argv);
+  ::execv(SelfPath().c_str(), argv);
   // Only where executing failed (no /proc, a seccomp filter, E2BIG).
   RestoreUserTunables();
   setup = "not tuned: muhpatch could not execute itself again";

@@ -22,10 +22,11 @@ namespace muh {
 // user's wins.
 std::string TunablesForShortRun(const char* user);
 
-// Called before anything else runs: sets the tunables and executes
-// /proc/self/exe with `argv` again, unless this process is that second one,
-// MUHPATCH_HEAP=default is set, an address-space limit is set (a heap grown
-// 64 MiB at a time would meet it sooner), or a sanitizer's allocator
+// Called before anything else runs: sets the tunables and executes the
+// program's own file (the path /proc/self/exe names, so that the process
+// keeps its name) with `argv` again, unless this process is that second
+// one, MUHPATCH_HEAP=default is set, an address-space limit is set (a heap
+// grown 64 MiB at a time would meet it sooner), or a sanitizer's allocator
 // replaces glibc's. Returns when it does not execute; if executing fails,
 // the environment is as it was and the run goes on untuned.
 void TuneHeapForShortRun(char** argv);
