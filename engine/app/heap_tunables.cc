@@ -90,6 +90,13 @@ void TuneHeapForShortRun(char** argv) {
     setup = "not tuned: MUHPATCH_HEAP=default";
     return;
   }
+  // Valgrind follows an exec only when told to: the second process would
+  // run outside it, unchecked.
+  const char* preload = std::getenv("LD_PRELOAD");
+  if (preload != nullptr && std::strstr(preload, "vgpreload") != nullptr) {
+    setup = "not tuned: running under valgrind";
+    return;
+  }
   rlimit as{};
   if (::getrlimit(RLIMIT_AS, &as) != 0 || as.rlim_cur != RLIM_INFINITY) {
     setup = "not tuned: an address-space limit is set";

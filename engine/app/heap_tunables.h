@@ -26,9 +26,9 @@ std::string TunablesForShortRun(const char* user);
 // program's own file (the path /proc/self/exe names, so that the process
 // keeps its name) with `argv` again, unless this process is that second
 // one, MUHPATCH_HEAP=default is set, an address-space limit is set (a heap
-// grown 64 MiB at a time would meet it sooner), or a sanitizer's allocator
-// replaces glibc's. Returns when it does not execute; if executing fails,
-// the environment is as it was and the run goes on untuned.
+// grown 64 MiB at a time would meet it sooner), a sanitizer's allocator
+// replaces glibc's, or valgrind runs the program (it would not follow). Returns when it does not
+// execute; if executing fails, the environment is as it was and the run goes on untuned.
 void TuneHeapForShortRun(char** argv);
 
 // In the second process: puts the user's GLIBC_TUNABLES back as it was

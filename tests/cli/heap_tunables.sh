@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # muhpatch sets glibc's malloc tunables for itself (engine/app/heap_tunables.h):
-# it executes itself again with GLIBC_TUNABLES set, unless MUHPATCH_HEAP=default
-# or an address-space limit is set; a user's own GLIBC_TUNABLES stays in force
-# after ours. `-vv` says which; the output is the same either way.
+# it executes itself again with GLIBC_TUNABLES set, unless MUHPATCH_HEAP=default,
+# an address-space limit is set or valgrind runs it; a user's own GLIBC_TUNABLES
+# stays in force after ours. `-vv` says which; the output is the same either way.
 # Skipped (77) in a sanitizer build, whose allocator replaces glibc's.
 #
 # Usage: heap_tunables.sh MUHPATCH
@@ -47,6 +47,12 @@ run default MUHPATCH_HEAP=default
   fail "MUHPATCH_HEAP=default: '$(cat default.heap)'"
 ok "MUHPATCH_HEAP=default keeps glibc's defaults"
 
+# ld.so says it cannot preload the (missing) library, and goes on.
+run valgrind LD_PRELOAD=/nonexistent/vgpreload_memcheck-amd64-linux.so
+[[ $(cat valgrind.heap) == 'muhpatch: debug: heap: not tuned: running under valgrind' ]] ||
+  fail "under valgrind's preload: '$(cat valgrind.heap)'"
+ok "under valgrind (which would not follow the exec) the heap is left alone"
+
 code=0
 (ulimit -v 4000000 && "$muhpatch" -vv diff "$rules" tree >limited.out 2>limited.err) || code=$?
 echo "$code" >limited.code
@@ -54,9 +60,9 @@ echo "$code" >limited.code
   fail "under ulimit -v: '$(grep 'heap:' limited.err)'"
 ok "under an address-space limit the heap is left alone"
 
-for name in user default limited; do
+for name in user default valgrind limited; do
   cmp -s plain.out "$name.out" || fail "$name: stdout differs from the plain run's"
   cmp -s plain.code "$name.code" || fail "$name: exit $(cat "$name.code"), plain run $(cat plain.code)"
 done
 [[ -s plain.out ]] || fail "the diff is empty"
-ok "the same diff and exit code ($(cat plain.code)) in all four runs"
+ok "the same diff and exit code ($(cat plain.code)) in all five runs"
