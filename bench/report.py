@@ -109,16 +109,20 @@ def main():
     for t in a.trees:
         s = os.path.join(out, "sites")
         cmp_text = open(os.path.join(s, f"{t}.scoped.compare.txt")).read().strip()
+        text_p = os.path.join(s, f"{t}.text.txt")
+        text = open(text_p).read().strip() if os.path.exists(text_p) else "not checked"
         n_edits = sum(1 for _ in open(os.path.join(s, f"{t}.muhpatch-edits.txt")) if _.strip())
-        sites[t] = {"compare": cmp_text, "rewritten_by_real_rules": n_edits}
-        md.append(f"- {t}: muhpatch (probe rules) vs ast-grep (scoped rules): **{cmp_text}**, "
-                  f"compared as file:line:col; {n_edits} of them are rewritten by the real rules.")
+        sites[t] = {"compare": cmp_text, "text": text, "rewritten_by_real_rules": n_edits}
+        md.append(f"- {t}: muhpatch (`status --include-dead`) vs ast-grep (scoped rules): **{cmp_text}**, "
+                  f"compared as file:line and rule; {text} (status's value is ast-grep's $SITE text); "
+                  f"`verify --include-dead` rewrites {n_edits} of them, each at an ast-grep site "
+                  f"(file:line:col; an append-to insert per file and rule).")
     for name in ("copies.foreign.compare.txt",):
         p = os.path.join(out, "sites", name)
         if os.path.exists(p):
             sites["copies_foreign"] = open(p).read().strip()
             md.append(f"- enginex-copies (two knob files copied to other paths): verify's moved-knob findings vs "
-                      f"ast-grep's whole-tree minus scoped matches, per file and rule: **{sites['copies_foreign']}**.")
+                      f"ast-grep's whole-tree minus scoped matches, as (file, rule) pairs: **{sites['copies_foreign']}**.")
     md.append("- On the clean trees, ast-grep's whole-tree rules find exactly the scoped sites, and "
               "verify reports no moved knob.")
     tr = os.path.join(out, "sites", "threads.result.txt")
@@ -159,13 +163,16 @@ def main():
         cat, grep = med("floor: cat every .py"), med("floor: grep -rlF literals")
         detail = (f"{ratio(ag, v):.1f}x wall, {ratio(ag_cpu, v_cpu):.1f}x CPU; one thread each: "
                   f"{ratio(ag1, v1):.1f}x. (diff vs scoped ast-grep + --globs: {ratio(ag_globs, diff):.2f}x)")
-        targets.append((f"{t}: verify >= 10x faster than ast-grep (whole-tree rules, same job)",
-                        detail, ratio(ag, v) >= 10))
+        # Issue 5's bars; the real tree, whose liveness analysis reads every
+        # file, has issue 22's: 6x ast-grep and 3x the floor.
+        faster, floor_x = (6, 3) if t == "real" else (10, 2)
+        targets.append((f"{t}: verify >= {faster}x faster than ast-grep (whole-tree rules, same job)",
+                        detail, ratio(ag, v) >= faster))
         if t in ("enginex", "real"):
             fl = med("floor: read every .py, parse the knob files")
-            targets.append((f"{t}: verify within 2x of the floor (read every .py once, parse the knob files once)",
+            targets.append((f"{t}: verify within {floor_x}x of the floor (read every .py once, parse the knob files once)",
                             f"{ratio(v, fl):.2f}x the floor ({fmt_s(v)} vs {fmt_s(fl)}); "
-                            f"{ratio(v, cat):.1f}x `cat` of every .py alone ({fmt_s(cat)})", ratio(v, fl) <= 2))
+                            f"{ratio(v, cat):.1f}x `cat` of every .py alone ({fmt_s(cat)})", ratio(v, fl) <= floor_x))
         else:
             targets.append((f"{t}: verify within 3x of grep -rlF",
                             f"{ratio(v, grep):.2f}x grep ({fmt_s(v)} vs {fmt_s(grep)})", ratio(v, grep) <= 3))

@@ -166,18 +166,22 @@ while IFS= read -r f; do
 done < <(grep -E '^[[:space:]]+files:' "$RULES" | grep -oE 'vllm/[A-Za-z0-9_./-]+[.]py' | sort -u)
 
 # --- same sites? -------------------------------------------------------------
-# (1) In scope: muhpatch's probe rules (sites.py) against ast-grep's scoped
-#     rules, file:line:col, on every tree.
+# (1) In scope: `muhpatch status --include-dead --format json` (one row per
+#     site each rule finds, file:line) against ast-grep's scoped rules
+#     (file:line:col, compared per line and rule), on every tree; the value
+#     status shows at each site must be the text of ast-grep's $SITE there;
+#     and every edit `verify --include-dead` reports must sit at one of
+#     ast-grep's sites, column included (an append-to insert: per file and
+#     rule).
 # (2) Whole tree: verify searches every file for every query and reports any
 #     match outside a rule's files (except `also-matches`). On the clean trees
 #     there must be none, and ast-grep's whole-tree rules must find exactly
 #     the scoped sites. On enginex-copies (two knob files copied elsewhere)
 #     verify's foreign matches must be ast-grep's whole-tree matches minus its
-#     scoped ones, compared per file and rule.
+#     scoped ones, compared as the set of (file, rule) pairs.
 step "checking that muhpatch and ast-grep find the same sites"
 SITES=$OUT/sites
 rm -rf "$SITES" && mkdir -p "$SITES"
-python3 "$BENCH_DIR/sites.py" probe-rules "$RULES" >"$SITES/probe-rules.yaml"
 AG_WHOLE=$SITES/astgrep-whole-tree.yml
 sed '/^files:/d' "$AG_RULES" >"$AG_WHOLE"
 ag_sites() {  # dir rules out.txt [extra ast-grep args]
@@ -185,39 +189,43 @@ ag_sites() {  # dir rules out.txt [extra ast-grep args]
   (cd "$dir" && "${AG_SCAN[@]}" "$@" -r "$rules" --json=stream .) >"${txt%.txt}.json"
   python3 "$BENCH_DIR/sites.py" astgrep <"${txt%.txt}.json" >"$txt"
 }
-mp_sites() {  # dir rules out.txt expected-exit [extra muhpatch args]
-  local dir=$1 rules=$2 txt=$3 want=$4 rc=0; shift 4
-  (cd "$dir" && "$MUHPATCH" verify "$rules" . "$@") >/dev/null 2>"${txt%.txt}.err" || rc=$?
-  [[ $rc -eq $want ]] || { tail -20 "${txt%.txt}.err" >&2; die "muhpatch verify $(basename "$rules") on $dir exited $rc, expected $want"; }
-  python3 "$BENCH_DIR/sites.py" muhpatch . <"${txt%.txt}.err" >"$txt"
+mp_verify() {  # dir rules out.err expected-exit [extra muhpatch args]
+  local dir=$1 rules=$2 err=$3 want=$4 rc=0; shift 4
+  (cd "$dir" && "$MUHPATCH" verify "$rules" . "$@") >/dev/null 2>"$err" || rc=$?
+  [[ $rc -eq $want ]] || { tail -20 "$err" >&2; die "muhpatch verify $(basename "$rules") on $dir exited $rc, expected $want"; }
 }
 same() {  # label a.txt b.txt [mode]
   python3 "$BENCH_DIR/sites.py" compare muhpatch "$2" ast-grep "$3" ${4:-} >"$SITES/$1.compare.txt" ||
     { cat "$SITES/$1.compare.txt" >&2; die "$1: muhpatch and ast-grep disagree (see $SITES)"; }
   echo "  $1: $(cat "$SITES/$1.compare.txt")" >&2
 }
-# The probe lists every site a query matches, live or dead: verify's liveness
-# analysis leaves sites it finds dead alone (on the real tree, 12 of the 17)
-# unless --include-dead.
-PROBE_ARGS=()
-"$MUHPATCH" verify --help 2>&1 | grep -q -- '--include-dead' && PROBE_ARGS+=(--include-dead)
+# Every site a query finds, live or dead: without --include-dead, status
+# still lists a dead site (state `dead`) but verify leaves it alone.
+DEAD_ARGS=()
+"$MUHPATCH" status --help 2>&1 | grep -q -- '--include-dead' && DEAD_ARGS+=(--include-dead)
 for tree in "${TREES[@]}"; do
   dir=$OUT/$tree
-  mp_sites "$dir" "$SITES/probe-rules.yaml" "$SITES/$tree.muhpatch-scoped.txt" 1 "${PROBE_ARGS[@]}"
+  rc=0; (cd "$dir" && "$MUHPATCH" status "$RULES" . "${DEAD_ARGS[@]}" --format json) \
+    >"$SITES/$tree.muhpatch-status.json" 2>"$SITES/$tree.muhpatch-status.err" || rc=$?
+  [[ $rc -eq 0 ]] || { tail -20 "$SITES/$tree.muhpatch-status.err" >&2; die "muhpatch status on $dir exited $rc, expected 0"; }
+  python3 "$BENCH_DIR/sites.py" status <"$SITES/$tree.muhpatch-status.json" >"$SITES/$tree.muhpatch-scoped.txt"
   ag_sites "$dir" "$AG_RULES" "$SITES/$tree.astgrep-scoped.txt"
-  same "$tree.scoped" "$SITES/$tree.muhpatch-scoped.txt" "$SITES/$tree.astgrep-scoped.txt"
+  same "$tree.scoped" "$SITES/$tree.muhpatch-scoped.txt" "$SITES/$tree.astgrep-scoped.txt" --lines
+  python3 "$BENCH_DIR/sites.py" same-text "$SITES/$tree.muhpatch-status.json" "$SITES/$tree.astgrep-scoped.json" \
+    >"$SITES/$tree.text.txt" || { cat "$SITES/$tree.text.txt" >&2; die "$tree: status's values are not ast-grep's \$SITE texts (see $SITES)"; }
   ag_sites "$dir" "$AG_WHOLE" "$SITES/$tree.astgrep-whole.txt"
   cmp -s "$SITES/$tree.astgrep-scoped.txt" "$SITES/$tree.astgrep-whole.txt" ||
     die "$tree: ast-grep finds knob sites outside the rules' files; the tree should have none (see $SITES)"
-  # The real rules: which of those sites verify would rewrite (a subset).
-  mp_sites "$dir" "$RULES" "$SITES/$tree.muhpatch-edits.txt" 1
-  # (append-to edits sit at the insertion point, not at the list: per file and rule)
-  python3 "$BENCH_DIR/sites.py" minus "$SITES/$tree.muhpatch-edits.txt" "$SITES/$tree.muhpatch-scoped.txt" --by-file >"$SITES/$tree.stray.txt"
-  [[ ! -s "$SITES/$tree.stray.txt" ]] || die "$tree: verify reports sites no query matched: $(cat "$SITES/$tree.stray.txt")"
-  echo "  $tree: whole-tree search finds nothing outside the rules' files (both tools); the real rules rewrite $(wc -l <"$SITES/$tree.muhpatch-edits.txt") of the sites" >&2
+  # The real rules: what verify would rewrite, dead sites included (a subset
+  # of the sites, at the same columns).
+  mp_verify "$dir" "$RULES" "$SITES/$tree.muhpatch-edits.err" 1 "${DEAD_ARGS[@]}"
+  python3 "$BENCH_DIR/sites.py" edits . "$SITES/$tree.astgrep-scoped.txt" <"$SITES/$tree.muhpatch-edits.err" >"$SITES/$tree.muhpatch-edits.txt"
+  ! grep -q '^stray ' "$SITES/$tree.muhpatch-edits.txt" ||
+    die "$tree: verify rewrites where ast-grep finds no site: $(grep '^stray ' "$SITES/$tree.muhpatch-edits.txt")"
+  echo "  $tree: $(cat "$SITES/$tree.text.txt"); whole-tree search finds nothing outside the rules' files (both tools); verify${DEAD_ARGS[*]:+ ${DEAD_ARGS[*]}} rewrites $(wc -l <"$SITES/$tree.muhpatch-edits.txt") of the sites, each at an ast-grep site" >&2
 done
 dir=$OUT/enginex-copies
-mp_sites "$dir" "$RULES" "$SITES/copies.muhpatch-foreign.txt" 1
+mp_verify "$dir" "$RULES" "$SITES/copies.muhpatch-foreign.err" 1
 # verify also reports the in-scope drift of this pristine tree; keep the
 # moved-knob findings ("... matches here, outside its files").
 grep -F 'outside its files' "$SITES/copies.muhpatch-foreign.err" |
@@ -226,7 +234,11 @@ ag_sites "$dir" "$AG_RULES" "$SITES/copies.astgrep-scoped.txt"
 ag_sites "$dir" "$AG_WHOLE" "$SITES/copies.astgrep-whole.txt"
 python3 "$BENCH_DIR/sites.py" minus "$SITES/copies.astgrep-whole.txt" "$SITES/copies.astgrep-scoped.txt" >"$SITES/copies.astgrep-foreign.txt"
 [[ -s "$SITES/copies.astgrep-foreign.txt" ]] || die "enginex-copies: ast-grep finds none of the planted copies"
-same copies.foreign "$SITES/copies.muhpatch-foreign.txt" "$SITES/copies.astgrep-foreign.txt" --by-file
+# (per file and rule, as a set: verify's search reports each match of a
+# rule's search query at its first capture, and for value-of and tiers rules
+# that query matches more than the sites, e.g. every assignment of BLOCK in
+# context_attention_fwd)
+same copies.foreign "$SITES/copies.muhpatch-foreign.txt" "$SITES/copies.astgrep-foreign.txt" --files
 
 # Thread counts. ast-grep: the same sites at -j1, -j2, -j8. muhpatch verify
 # (if it has --threads): byte-identical stdout and stderr at 1, 2 and 8, on a
@@ -262,7 +274,7 @@ if [[ $HAS_THREADS == 1 ]]; then
     cmp -s "$SITES/threads.${f/-[28]./-1.}" "$SITES/threads.$f" ||
       die "muhpatch verify output differs between --threads 1 and ${f//[^0-9]/} ($SITES/threads.$f)"
   done
-  THREADS_RESULT="byte-identical at --threads 1, 2 and 8 (clean tree: text; enginex-copies: JSON with $(wc -l <"$SITES/copies.muhpatch-foreign.txt") findings)"
+  THREADS_RESULT="byte-identical at --threads 1, 2 and 8 (clean tree: text; enginex-copies: JSON with $(grep -cF 'outside its files' "$SITES/copies.muhpatch-foreign.err") moved-knob findings)"
 fi
 echo "  threads: ast-grep sites identical at -j1/-j2/-j8; muhpatch: $THREADS_RESULT" >&2
 echo "$THREADS_RESULT" >"$SITES/threads.result.txt"
