@@ -32,8 +32,9 @@ constexpr const char* kTunables = "GLIBC_TUNABLES";
 constexpr const char* kMarker = "MUHPATCH_HEAP_USER_TUNABLES";
 constexpr const char* kOptOut = "MUHPATCH_HEAP";
 
-// What this process found (the constructor runs before any thread).
-const char* setup = "not tuned: set up before main did not run";
+// What this process found (the constructor runs before any thread):
+// nullptr when tuned, else why not.
+const char* not_tuned = "set up before main did not run";
 
 // The executable's own path, so that the second process keeps its name
 // (`ps`, `pkill muhpatch`), where /proc/self/exe would name it "exe"; that
@@ -78,28 +79,28 @@ bool RestoreUserTunables() {
 
 void TuneHeapForShortRun(char** argv) {
   if (RestoreUserTunables()) {
-    setup = "tuned: GLIBC_TUNABLES=glibc.malloc.hugetlb=1:glibc.malloc.top_pad=67108864";
+    not_tuned = nullptr;
     return;
   }
   if (kSanitizerAllocator) {
-    setup = "not tuned: a sanitizer's allocator is in use";
+    not_tuned = "a sanitizer's allocator is in use";
     return;
   }
   const char* opt = std::getenv(kOptOut);
   if (opt != nullptr && std::strcmp(opt, "default") == 0) {
-    setup = "not tuned: MUHPATCH_HEAP=default";
+    not_tuned = "MUHPATCH_HEAP=default";
     return;
   }
   // Valgrind follows an exec only when told to: the second process would
   // run outside it, unchecked.
   const char* preload = std::getenv("LD_PRELOAD");
   if (preload != nullptr && std::strstr(preload, "vgpreload") != nullptr) {
-    setup = "not tuned: running under valgrind";
+    not_tuned = "running under valgrind";
     return;
   }
   rlimit as{};
   if (::getrlimit(RLIMIT_AS, &as) != 0 || as.rlim_cur != RLIM_INFINITY) {
-    setup = "not tuned: an address-space limit is set";
+    not_tuned = "an address-space limit is set";
     return;
   }
   const char* user = std::getenv(kTunables);
@@ -108,15 +109,18 @@ void TuneHeapForShortRun(char** argv) {
   const std::string tunables = TunablesForShortRun(user);
   if (::setenv(kMarker, saved.c_str(), 1) != 0 || ::setenv(kTunables, tunables.c_str(), 1) != 0) {
     RestoreUserTunables();
-    setup = "not tuned: the environment could not be set";
+    not_tuned = "the environment could not be set";
     return;
   }
   ::execv(SelfPath().c_str(), argv);
   // Only where executing failed (no /proc, a seccomp filter, E2BIG).
   RestoreUserTunables();
-  setup = "not tuned: muhpatch could not execute itself again";
+  not_tuned = "muhpatch could not execute itself again";
 }
 
-std::string HeapSetupDescription() { return std::string("heap: ") + setup; }
+std::string HeapSetupDescription() {
+  return not_tuned == nullptr ? std::string("heap: tuned: GLIBC_TUNABLES=") + kOurs
+                              : std::string("heap: not tuned: ") + not_tuned;
+}
 
 }  // namespace muh

@@ -5,7 +5,7 @@
 // (glibc.malloc.top_pad), so that each worker thread's heap is advised as
 // a whole and not a few pages at a time. On a VM where a page fault costs
 // about 10 us, verify on the real tree took 2,800 faults with glibc's
-// defaults and 230 with these (bench/README.md has the times).
+// defaults and 250-450 with these (bench/README.md has the times).
 //
 // glibc takes the settings only at a process's start, so muhpatch sets them
 // and executes itself again before any of its own code runs (main.cc); the
@@ -27,8 +27,9 @@ std::string TunablesForShortRun(const char* user);
 // keeps its name) with `argv` again, unless this process is that second
 // one, MUHPATCH_HEAP=default is set, an address-space limit is set (a heap
 // grown 64 MiB at a time would meet it sooner), a sanitizer's allocator
-// replaces glibc's, or valgrind runs the program (it would not follow). Returns when it does not
-// execute; if executing fails, the environment is as it was and the run goes on untuned.
+// replaces glibc's, or valgrind runs the program (it would not follow).
+// Returns when it does not execute; if executing fails, the environment is
+// as it was and the run goes on untuned.
 void TuneHeapForShortRun(char** argv);
 
 // In the second process: puts the user's GLIBC_TUNABLES back as it was
@@ -36,7 +37,8 @@ void TuneHeapForShortRun(char** argv);
 // is such a second one. Called by TuneHeapForShortRun; exposed for tests.
 bool RestoreUserTunables();
 
-// How this run's heap is set up, for `-vv`: "tuned (...)", or why not.
+// How this run's heap is set up, for `-vv`: "heap: tuned: GLIBC_TUNABLES=...",
+// or "heap: not tuned: " and why not.
 std::string HeapSetupDescription();
 
 }  // namespace muh
