@@ -60,16 +60,28 @@ TreeSearchScope ScopeTreeSearch(const RuleSet& rules, const Workspace& w) {
   return {std::move(scope), std::move(unreadable)};
 }
 
+namespace {
+
+// 16 MiB: three times the real tree, a quarter of the 64 MiB that verify's
+// peak memory is to stay under.
+constexpr std::size_t kSearchKeeps = std::size_t{16} << 20;
+
+}  // namespace
+
 SearchResult SearchInScope(const RuleSet& rules, const Workspace& w, const TreeSearchScope& scope,
                            unsigned threads, const RuleMask& run) {
+  // The search keeps what it reads (for the liveness analysis, which reads
+  // the same files) only up to kSearchKeeps bytes of files: a tree much
+  // larger is then read a file at a time past that, and its word filters
+  // are not kept either (memmem answers for those files).
   SearchResult result = SearchOutsideScope(
       rules, scope.scope.paths,
       [&w](const std::string& path, Diagnostic* e, std::string* scratch) {
-        return w.sources->Get(path, e, scratch);
+        return w.sources->GetWithin(kSearchKeeps, path, e, scratch);
       },
       threads, run,
       [&w](const std::string& path, std::string_view text) -> const WordFilter* {
-        return w.words ? w.words->For(path, text) : nullptr;
+        return w.words && w.sources->Cached(path) ? w.words->For(path, text) : nullptr;
       });
   std::vector<Diagnostic> unreadable = scope.unreadable;
   unreadable.insert(unreadable.end(), result.unreadable.begin(), result.unreadable.end());

@@ -23,6 +23,8 @@ class RunOnce {
     fn();
     done_.store(true, std::memory_order_release);
   }
+  // Whether the work has been done (by any thread).
+  bool done() const { return done_.load(std::memory_order_acquire); }
 
  private:
   std::mutex mutex_;

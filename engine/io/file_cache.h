@@ -4,9 +4,11 @@
 // are filled on first use (thread-safe) and kept until the cache goes, so a
 // returned view stays valid for the cache's lifetime. The bytes live in the
 // cache's FileArena (file_arena.h: a few large blocks, not one heap string
-// per file).
+// per file). A reader that needs a file only for a while can ask for it
+// within a budget (GetWithin), so that a very large tree is not kept whole.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <optional>
 #include <string>
@@ -33,6 +35,16 @@ class FileCache {
   // the result then views.
   std::optional<std::string_view> Get(const std::string& path, Diagnostic* err,
                                       std::string* uncached) const;
+  // As Get, for a reader that needs the bytes only for a while (the
+  // whole-tree search): a file not cached yet is cached only while the
+  // cache holds fewer than `budget` bytes, and past that read into
+  // `uncached` each time, so that a tree much larger than the budget is not
+  // kept whole in memory. (Such a read and a later Get may then see two
+  // versions of a file that changes during the run.)
+  std::optional<std::string_view> GetWithin(std::size_t budget, const std::string& path,
+                                            Diagnostic* err, std::string* uncached) const;
+  // Whether `path` is cached, read and readable.
+  bool Cached(const std::string& path) const;
 
  private:
   struct Entry {
@@ -42,11 +54,14 @@ class FileCache {
     Diagnostic err;
   };
   const Entry* Fill(std::size_t i) const;
+  // The entry of a listed path; -1 for another.
+  long IndexOf(const std::string& path) const;
 
   const TreeIo& tree_;
   std::vector<std::string> paths_;  // sorted
   std::unique_ptr<Entry[]> entries_;
   mutable FileArena arena_;
+  mutable std::atomic<std::size_t> cached_bytes_{0};
 };
 
 }  // namespace muh

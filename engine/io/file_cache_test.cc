@@ -59,6 +59,47 @@ TEST_CASE("FileCache reads a path it was not given into the caller's buffer") {
   CHECK(scratch == "y = 3\n");
 }
 
+TEST_CASE("FileCache::GetWithin keeps a file only while the cache holds less than the budget") {
+  TempDir dir;
+  dir.Write("a.py", "a = 1\n");    // 6 bytes
+  dir.Write("b.py", "b = 22\n");   // 7 bytes
+  dir.Write("c.py", "c = 333\n");  // 8 bytes
+  TreeIo tree;
+  Diagnostic err;
+  REQUIRE(TreeIo::Open(dir.str(), &tree, &err));
+  FileCache cache(tree, {"a.py", "b.py", "c.py"});
+  std::string scratch;
+  // Empty cache, budget 10: a.py is kept (6 bytes now held).
+  std::optional<std::string_view> a = cache.GetWithin(10, "a.py", &err, &scratch);
+  REQUIRE(a);
+  CHECK(*a == "a = 1\n");
+  CHECK(cache.Cached("a.py"));
+  CHECK(scratch.empty());
+  // 6 < 10: b.py is kept too (13 held).
+  REQUIRE(cache.GetWithin(10, "b.py", &err, &scratch));
+  CHECK(cache.Cached("b.py"));
+  // 13 >= 10: c.py is read into the caller's buffer, and not kept.
+  std::optional<std::string_view> c = cache.GetWithin(10, "c.py", &err, &scratch);
+  REQUIRE(c);
+  CHECK(*c == "c = 333\n");
+  CHECK(c->data() == scratch.data());
+  CHECK_FALSE(cache.Cached("c.py"));
+  // Get keeps it whatever the cache holds; GetWithin then serves the kept bytes.
+  std::optional<std::string_view> kept = cache.Get("c.py", &err, &scratch);
+  REQUIRE(kept);
+  CHECK(cache.Cached("c.py"));
+  std::string other;
+  std::optional<std::string_view> again = cache.GetWithin(0, "c.py", &err, &other);
+  REQUIRE(again);
+  CHECK(again->data() == kept->data());
+  CHECK(other.empty());
+  // A kept file stays served, whatever the budget.
+  std::optional<std::string_view> a_again = cache.GetWithin(0, "a.py", &err, &other);
+  REQUIRE(a_again);
+  CHECK(a_again->data() == a->data());
+  CHECK_FALSE(cache.Cached("unlisted.py"));
+}
+
 TEST_CASE("FileCache holds an empty file and a file larger than an arena block") {
   TempDir dir;
   dir.Write("empty.py", "");
