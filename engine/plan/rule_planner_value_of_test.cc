@@ -75,4 +75,29 @@ TEST_CASE("value-of: a shared value is not wrapped in a condition on a name boun
         "rewrite\n");
 }
 
+TEST_CASE("value-of: every test of the condition in the function is checked, not the first") {
+  const std::string when = "when-true: cap < 80";
+  // The first test reads the `cap` the wrap would; the later one, that
+  // decides the use, reads another.
+  CHECK(PlanWarps("def f(x):\n    B = 1 if cap < 80 else 2\n    NUM_WARPS = 8\n"
+                  "    cap = get_cap(x)\n    if cap < 80:\n        go(NUM_WARPS, B)\n",
+                  when) ==
+        "a.py:3:17: error: rule 'warps': NUM_WARPS = 8 (line 3) is shared by both paths, and "
+        "wrapping it would test `cap` before line 4 assigns it: no safe rewrite\n");
+  // A test in a nested function reads its own `cap`: the function's own
+  // test is the one checked.
+  CHECK(PlanWarps("def f(x):\n    def g(cap):\n        return 1 if cap < 80 else 2\n"
+                  "    NUM_WARPS = 8\n    cap = get_cap(x)\n    if cap < 80:\n"
+                  "        go(NUM_WARPS, g)\n",
+                  when) ==
+        "a.py:4:17: error: rule 'warps': NUM_WARPS = 8 (line 4) is shared by both paths, and "
+        "wrapping it would test `cap` before line 5 assigns it: no safe rewrite\n");
+  // Two tests that read the same `cap`: wrapped.
+  CHECK(PlanWarps("def f(x):\n    cap = get_cap(x)\n    B = 1 if cap < 80 else 2\n"
+                  "    NUM_WARPS = 8\n    if cap < 80:\n        go(NUM_WARPS, B)\n",
+                  when) ==
+        "def f(x):\n    cap = get_cap(x)\n    B = 1 if cap < 80 else 2\n"
+        "    NUM_WARPS = 4 if cap < 80 else 8\n    if cap < 80:\n        go(NUM_WARPS, B)\n");
+}
+
 }  // namespace muh

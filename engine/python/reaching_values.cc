@@ -324,6 +324,21 @@ std::optional<TSNode> FindCondition(const SyntaxTree& tree, TSNode n,
   return std::nullopt;
 }
 
+// Every node of `n`'s subtree that is the condition, in document order,
+// outside the functions, classes and lambdas nested in it: their tests read
+// names of their own scope.
+void OwnConditions(const SyntaxTree& tree, TSNode n, const std::string& canonical,
+                   std::vector<TSNode>* out) {
+  if (Is(n, "function_definition") || Is(n, "class_definition") || Is(n, "lambda")) return;
+  if (ts_node_is_named(n) && !Is(n, "not_operator") && !Is(n, "parenthesized_expression") &&
+      ConditionOf(tree, n).canonical == canonical) {
+    out->push_back(n);
+    return;
+  }
+  for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i)
+    OwnConditions(tree, ts_node_named_child(n, i), canonical, out);
+}
+
 }  // namespace
 
 ReachingValues FindReachingValues(const SyntaxTree& tree, const ValueQuestion& q) {
@@ -351,9 +366,15 @@ ReachingValues FindReachingValues(const SyntaxTree& tree, const ValueQuestion& q
       }
       continue;
     }
+    // The wrap must read what every test of the function reads; a test in
+    // a nested function is checked only where the function has none.
+    std::vector<TSNode> tests;
+    OwnConditions(tree, body, q.condition.canonical, &tests);
+    if (tests.empty()) tests.push_back(*cond);
     if (out.condition_text.empty()) {
-      out.condition_text = std::string(tree.bytes().substr(
-          ts_node_start_byte(*cond), ts_node_end_byte(*cond) - ts_node_start_byte(*cond)));
+      out.condition_text = std::string(
+          tree.bytes().substr(ts_node_start_byte(tests.front()),
+                              ts_node_end_byte(tests.front()) - ts_node_start_byte(tests.front())));
     }
     Walker here(tree, q, core_true);
     Walker there(tree, q, !core_true);
@@ -397,7 +418,9 @@ ReachingValues FindReachingValues(const SyntaxTree& tree, const ValueQuestion& q
       // The wrap tests the condition where the value is assigned: only
       // where the condition's names are bound there as at the test.
       std::optional<WrapHazard> hazard;
-      if (v.shared) hazard = WrapHazardOf(tree, fn, v.begin, *cond);
+      for (TSNode test : tests) {
+        if (v.shared && !hazard) hazard = WrapHazardOf(tree, fn, v.begin, test);
+      }
       if (hazard) {
         out.problem = fmt::format(
             "{} = {} (line {}) is shared by both paths, and wrapping it would test `{}` {} line {} "

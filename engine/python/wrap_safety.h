@@ -42,10 +42,11 @@ std::optional<Rebinding> FirstRebinding(const SyntaxTree& tree, TSNode function,
                                         std::size_t to, TSNode condition);
 
 // Why the shared value at byte `value_at` of `function` cannot be wrapped
-// in `condition`, the function's first test of it: a name the condition
-// reads is bound between the value's statement (itself included: `cap =
-// V = 8`) and the test, or, where the test comes first, between the test
-// and the statement. nullopt when the wrap reads what the test reads.
+// in `condition`, one test of it in the function (the caller checks every
+// test): a name the condition reads is bound between the value's statement
+// (itself included: `cap = V = 8`) and the test, or, where the test comes
+// first, between the test and the statement. nullopt when the wrap reads
+// what the test reads.
 struct WrapHazard {
   Rebinding rebinding;
   bool before_test = true;  // the statement comes before the test
