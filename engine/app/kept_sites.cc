@@ -18,9 +18,15 @@ bool PatchChangesLine(const std::vector<FilePatch>& patch, const std::string& pa
   return false;
 }
 
-bool KeptSitesUntouched(const std::vector<FilePatch>& patch, const RuleOutcome& o) {
+bool KeptSitesUntouched(const std::vector<FilePatch>& patch, const RuleOutcome& o,
+                        const std::map<std::string, SourceText>& files) {
   for (const Site& s : o.found) {
-    if (s.kept && PatchChangesLine(patch, s.path, s.line)) return false;
+    if (!s.kept) continue;
+    // The site's line as git counts it (a lone CR ends no line there).
+    auto file = files.find(s.path);
+    int line =
+        file == files.end() ? s.line : static_cast<int>(file->second.LineIndexOf(s.begin) + 1);
+    if (PatchChangesLine(patch, s.path, line)) return false;
   }
   return true;
 }

@@ -4,9 +4,11 @@
 // no drift unless the patch changed a line the kept value is on now.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
+#include "engine/base/source_text.h"
 #include "engine/patch/patch_reader.h"
 #include "engine/plan/plan_result.h"
 
@@ -16,7 +18,9 @@ namespace muh {
 // file or a `+` line in the new one.
 bool PatchChangesLine(const std::vector<FilePatch>& patch, const std::string& path, int line);
 
-// Whether no kept site of `o` is on a line `patch` changes.
-bool KeptSitesUntouched(const std::vector<FilePatch>& patch, const RuleOutcome& o);
+// Whether no kept site of `o` is on a line `patch` changes. A site's line is
+// counted as the patch counts lines (LF only) in its file of `files`.
+bool KeptSitesUntouched(const std::vector<FilePatch>& patch, const RuleOutcome& o,
+                        const std::map<std::string, SourceText>& files);
 
 }  // namespace muh

@@ -2,6 +2,9 @@
 
 #include <doctest/doctest.h>
 
+#include <map>
+#include <string>
+
 namespace muh {
 
 namespace {
@@ -38,9 +41,31 @@ TEST_CASE("kept sites outside the patch's changed lines are untouched") {
   rewritten.line = 11;
   rewritten.kept = false;
   o.found = {rewritten, kept};
-  CHECK(KeptSitesUntouched(Patch(), o));
+  CHECK(KeptSitesUntouched(Patch(), o, {}));
   o.found[1].line = 11;
-  CHECK_FALSE(KeptSitesUntouched(Patch(), o));
+  CHECK_FALSE(KeptSitesUntouched(Patch(), o, {}));
+}
+
+TEST_CASE("a kept site's line is counted as the patch counts lines") {
+  // Lines end in CR alone after line 10: git sees lines 1-10 and one line
+  // 11 holding the rest, where Python sees the site at line 14.
+  std::string text;
+  for (int i = 1; i <= 10; ++i) text += "x" + std::to_string(i) + "\n";
+  const std::size_t at = text.size() + 6;  // the `d` of "d = 3"
+  text += "a\rb\rc\rd = 3\re\r";
+  std::map<std::string, SourceText> files;
+  files.emplace("a.py", SourceText("a.py", text));
+  RuleOutcome o;
+  Site kept;
+  kept.path = "a.py";
+  kept.begin = at;
+  kept.line = files.at("a.py").PositionOf(at).line;
+  kept.kept = true;
+  o.found = {kept};
+  CHECK(kept.line == 14);
+  // The patch changes git's line 11: the one that holds the site.
+  CHECK_FALSE(KeptSitesUntouched(Patch(), o, files));
+  CHECK(KeptSitesUntouched(Patch(), o, {}));  // by Python's line 14: untouched
 }
 
 }  // namespace muh

@@ -308,7 +308,9 @@ CheckResult CheckRuleStates(const VerifyInput& in) {
     // A failure, then or now, is the plan check's to report.
     if (Active(before) == Active(now) || before == "failed" || now == "failed") continue;
     // The patch applied around a value kept by hand (kept_sites.h).
-    if (before == "rewrites" && now == "hand-tuned" && KeptSitesUntouched(in.patch, o)) continue;
+    if (before == "rewrites" && now == "hand-tuned" &&
+        KeptSitesUntouched(in.patch, o, in.workspace.files))
+      continue;
     Diagnostic where =
         o.decided_at ? *o.decided_at : Diagnostic{in.inputs.rules.path, 0, 0, Severity::kError, ""};
     where.severity = Severity::kError;

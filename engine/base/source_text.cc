@@ -44,8 +44,18 @@ std::string EscapeInvalidUtf8(std::string_view bytes) {
 SourceText::SourceText(std::string path, std::string bytes)
     : path_(std::move(path)), bytes_(std::move(bytes)) {
   line_starts_.push_back(0);
+  bool lone_cr = false;
   for (std::size_t i = 0; i < bytes_.size(); ++i) {
     if (bytes_[i] == '\n') line_starts_.push_back(i + 1);
+    if (bytes_[i] == '\r' && (i + 1 == bytes_.size() || bytes_[i + 1] != '\n')) lone_cr = true;
+  }
+  if (!lone_cr) return;
+  python_line_starts_.push_back(0);
+  for (std::size_t i = 0; i < bytes_.size(); ++i) {
+    if (bytes_[i] == '\n' ||
+        (bytes_[i] == '\r' && (i + 1 == bytes_.size() || bytes_[i + 1] != '\n'))) {
+      python_line_starts_.push_back(i + 1);
+    }
   }
 }
 
@@ -57,8 +67,11 @@ std::size_t SourceText::LineIndexOf(std::size_t offset) const {
 
 Position SourceText::PositionOf(std::size_t offset) const {
   offset = std::min(offset, bytes_.size());
-  std::size_t line = LineIndexOf(offset);
-  return Position{static_cast<int>(line + 1), static_cast<int>(offset - line_starts_[line] + 1)};
+  const std::vector<std::size_t>& starts =
+      python_line_starts_.empty() ? line_starts_ : python_line_starts_;
+  auto it = std::upper_bound(starts.begin(), starts.end(), offset);
+  std::size_t line = static_cast<std::size_t>(it - starts.begin()) - 1;
+  return Position{static_cast<int>(line + 1), static_cast<int>(offset - starts[line] + 1)};
 }
 
 std::string_view SourceText::LineText(std::size_t index) const {

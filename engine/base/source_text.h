@@ -31,9 +31,12 @@ class SourceText {
   const std::string& path() const { return path_; }
   const std::string& bytes() const { return bytes_; }
 
-  // Position of a byte offset; offsets past the end clamp to the end.
+  // Position of a byte offset; offsets past the end clamp to the end. Lines
+  // are counted as Python, editors and SARIF count them: a CR that no LF
+  // follows ends one too. (git and the unified diff count LF only: the
+  // line index below.)
   Position PositionOf(std::size_t offset) const;
-  // Byte offset where the 0-based line `index` starts.
+  // Byte offset where the 0-based line `index` starts (lines end at LF).
   std::size_t LineStart(std::size_t index) const { return line_starts_[index]; }
   std::size_t LineCount() const { return line_starts_.size(); }
   // The line holding `offset`, 0-based.
@@ -48,6 +51,9 @@ class SourceText {
   std::string path_;
   std::string bytes_;
   std::vector<std::size_t> line_starts_;
+  // Where a lone CR ends a line: the starts of Python's lines; else empty,
+  // and line_starts_ serves.
+  std::vector<std::size_t> python_line_starts_;
 };
 
 }  // namespace muh

@@ -17,6 +17,25 @@ TEST_CASE("positions are 1-based lines and byte columns") {
   CHECK(s.LineText(2) == "ef");
 }
 
+TEST_CASE("a lone CR ends a line for positions, not for the LF line index") {
+  // Python's lines: "ab", "cd", "", "ef" (LF), "gh", and the empty last one.
+  SourceText s("a.py", "ab\rcd\r\ref\ngh\r");
+  CHECK(s.PositionOf(0).line == 1);
+  CHECK(s.PositionOf(3).line == 2);
+  CHECK(s.PositionOf(4).line == 2);
+  CHECK(s.PositionOf(4).column == 2);
+  CHECK(s.PositionOf(6).line == 3);
+  CHECK(s.PositionOf(7).line == 4);
+  CHECK(s.PositionOf(8).column == 2);
+  CHECK(s.PositionOf(10).line == 5);
+  CHECK(s.PositionOf(11).column == 2);
+  CHECK(s.PositionOf(14).line == 6);  // clamped to the end, after the final CR
+  CHECK(s.PositionOf(14).column == 1);
+  // git's lines, which the unified diff counts: two.
+  CHECK(s.LineCount() == 2);
+  CHECK(s.LineIndexOf(10) == 1);
+}
+
 TEST_CASE("bytes are kept exactly") {
   std::string raw = "\xEF\xBB\xBFx = 1\r\ny = 2";
   SourceText s("b.py", raw);

@@ -111,9 +111,10 @@ echo "ok a query over budget in the search: verify exits 2"
 
 # 5. Copies in every shape the search's excerpt must keep (statement_excerpt.h:
 #    it parses only the top-level statements holding the rule's literals):
-#    CRLF, CR-only, form feeds, tabs, a decorator with a comment, a method, a
-#    clause of an if/else, a BOM, no final newline, a backslash continuation
-#    before it, a syntax error elsewhere in the file. Not found: the copy in
+#    CRLF, CR-only (at the line Python counts), form feeds, tabs, a
+#    decorator with a comment, a method, a clause of an if/else, a BOM, no
+#    final newline, a backslash continuation before it, a syntax error
+#    elsewhere in the file. Not found: the copy in
 #    a string, and the copy whose own statement does not parse.
 rm -rf t && cp -a pristine t && mkdir -p t/vllm/zz
 python3 - t/vllm/zz <<'PY'
@@ -147,7 +148,7 @@ t/vllm/zz/backslash.py:3:5
 t/vllm/zz/bom.py:1:8
 t/vllm/zz/broken_elsewhere.py:4:5
 t/vllm/zz/crlf.py:6:5
-t/vllm/zz/cronly.py:1:39
+t/vllm/zz/cronly.py:6:5
 t/vllm/zz/decorated.py:3:5
 t/vllm/zz/formfeed.py:5:6
 t/vllm/zz/if_else.py:4:9
