@@ -204,19 +204,21 @@ std::vector<std::string> TreePaths(const muh::RuleSet& rules) {
   return std::vector<std::string>(paths.begin(), paths.end());  // sorted bytewise
 }
 
-// Byte length of each line of `text`, terminator excluded.
-std::vector<std::size_t> LineLengths(std::string_view text) {
+// Byte length of each line of `text`, terminator excluded (a CRLF line's
+// CR counted in). Lines end at LF; with `lone_cr`, also at a CR that no LF
+// follows, as positions in Python files count them (source_text.h).
+std::vector<std::size_t> LineLengths(std::string_view text, bool lone_cr) {
   std::vector<std::size_t> out;
   std::size_t begin = 0;
-  for (;;) {
-    std::size_t nl = text.find('\n', begin);
-    if (nl == std::string_view::npos) {
-      out.push_back(text.size() - begin);
-      return out;
-    }
-    out.push_back(nl - begin);
-    begin = nl + 1;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    bool ends = text[i] == '\n' ||
+                (lone_cr && text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n'));
+    if (!ends) continue;
+    out.push_back(i - begin);
+    begin = i + 1;
   }
+  out.push_back(text.size() - begin);
+  return out;
 }
 
 void CheckLocated(const muh::Diagnostic& d, const std::string& rules_text,
@@ -232,7 +234,7 @@ void CheckLocated(const muh::Diagnostic& d, const std::string& rules_text,
   FUZZ_CHECK(!d.message.empty(), "diagnostic without a message: " + d.Format());
   FUZZ_CHECK(d.line >= 1 && d.column >= 1,
              "diagnostic not located at a line and column: " + d.Format());
-  const std::vector<std::size_t> lines = LineLengths(*text);
+  const std::vector<std::size_t> lines = LineLengths(*text, text != &rules_text);
   FUZZ_CHECK(static_cast<std::size_t>(d.line) <= lines.size(),
              "diagnostic on line " + std::to_string(d.line) + " of a " +
                  std::to_string(lines.size()) + "-line file: " + d.Format());
