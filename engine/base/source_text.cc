@@ -43,19 +43,19 @@ std::string EscapeInvalidUtf8(std::string_view bytes) {
 
 SourceText::SourceText(std::string path, std::string bytes)
     : path_(std::move(path)), bytes_(std::move(bytes)) {
+  auto lone_cr = [this](std::size_t i) {
+    return bytes_[i] == '\r' && (i + 1 == bytes_.size() || bytes_[i + 1] != '\n');
+  };
   line_starts_.push_back(0);
-  bool lone_cr = false;
+  bool any_lone_cr = false;
   for (std::size_t i = 0; i < bytes_.size(); ++i) {
     if (bytes_[i] == '\n') line_starts_.push_back(i + 1);
-    if (bytes_[i] == '\r' && (i + 1 == bytes_.size() || bytes_[i + 1] != '\n')) lone_cr = true;
+    any_lone_cr = any_lone_cr || lone_cr(i);
   }
-  if (!lone_cr) return;
+  if (!any_lone_cr) return;  // Python's lines are git's
   python_line_starts_.push_back(0);
   for (std::size_t i = 0; i < bytes_.size(); ++i) {
-    if (bytes_[i] == '\n' ||
-        (bytes_[i] == '\r' && (i + 1 == bytes_.size() || bytes_[i + 1] != '\n'))) {
-      python_line_starts_.push_back(i + 1);
-    }
+    if (bytes_[i] == '\n' || lone_cr(i)) python_line_starts_.push_back(i + 1);
   }
 }
 

@@ -310,33 +310,21 @@ void Functions(const SyntaxTree& tree, TSNode n, const std::string& name,
     Functions(tree, ts_node_named_child(n, i), name, out);
 }
 
-// The first node of `n`'s subtree that is the condition (outer `not`s and
-// parentheses aside), in document order.
-std::optional<TSNode> FindCondition(const SyntaxTree& tree, TSNode n,
-                                    const std::string& canonical) {
-  if (ts_node_is_named(n) && !Is(n, "not_operator") && !Is(n, "parenthesized_expression") &&
-      ConditionOf(tree, n).canonical == canonical)
-    return n;
-  for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
-    if (std::optional<TSNode> c = FindCondition(tree, ts_node_named_child(n, i), canonical))
-      return c;
-  }
-  return std::nullopt;
-}
-
-// Every node of `n`'s subtree that is the condition, in document order,
-// outside the functions, classes and lambdas nested in it: their tests read
-// names of their own scope.
-void OwnConditions(const SyntaxTree& tree, TSNode n, const std::string& canonical,
-                   std::vector<TSNode>* out) {
-  if (Is(n, "function_definition") || Is(n, "class_definition") || Is(n, "lambda")) return;
+// Every node of `n`'s subtree that is the condition (outer `not`s and
+// parentheses aside), in document order; inside the functions, classes and
+// lambdas nested in it only with `nested` (their tests read names of their
+// own scope).
+void Conditions(const SyntaxTree& tree, TSNode n, const std::string& canonical, bool nested,
+                std::vector<TSNode>* out) {
+  if (!nested && (Is(n, "function_definition") || Is(n, "class_definition") || Is(n, "lambda")))
+    return;
   if (ts_node_is_named(n) && !Is(n, "not_operator") && !Is(n, "parenthesized_expression") &&
       ConditionOf(tree, n).canonical == canonical) {
     out->push_back(n);
     return;
   }
   for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i)
-    OwnConditions(tree, ts_node_named_child(n, i), canonical, out);
+    Conditions(tree, ts_node_named_child(n, i), canonical, nested, out);
 }
 
 }  // namespace
@@ -357,8 +345,15 @@ ReachingValues FindReachingValues(const SyntaxTree& tree, const ValueQuestion& q
   }
   for (TSNode fn : functions) {
     TSNode body = Field(fn, "body");
-    std::optional<TSNode> cond = FindCondition(tree, body, q.condition.canonical);
-    if (!cond) {
+    // The wrap must read what every test of the function reads; a test in
+    // a nested function is checked only where the function has none.
+    std::vector<TSNode> tests;
+    Conditions(tree, body, q.condition.canonical, false, &tests);
+    if (tests.empty()) {
+      Conditions(tree, body, q.condition.canonical, true, &tests);
+      if (!tests.empty()) tests.resize(1);  // the first one
+    }
+    if (tests.empty()) {
       if (out.problem.empty()) {
         out.problem = fmt::format("`{}` is tested nowhere in {}: no path {}",
                                   q.condition_as_written, q.function, path);
@@ -366,11 +361,6 @@ ReachingValues FindReachingValues(const SyntaxTree& tree, const ValueQuestion& q
       }
       continue;
     }
-    // The wrap must read what every test of the function reads; a test in
-    // a nested function is checked only where the function has none.
-    std::vector<TSNode> tests;
-    OwnConditions(tree, body, q.condition.canonical, &tests);
-    if (tests.empty()) tests.push_back(*cond);
     if (out.condition_text.empty()) {
       out.condition_text = std::string(
           tree.bytes().substr(ts_node_start_byte(tests.front()),
