@@ -32,11 +32,6 @@ cmds = [{"name": "muhpatch verify --patch", "cmd": [mp, "verify", rules, ".", "-
 if e["SPEC_THREADS"] == "1":
     cmds.append({"name": "muhpatch verify --patch --threads 1",
                  "cmd": [mp, "verify", rules, ".", "--patch", patch, "--threads", "1"]})
-# What the heap tunables buy (muhpatch(1), ENVIRONMENT): the same run with
-# glibc's malloc defaults. The targets are measured on the first row.
-cmds.append({"name": "muhpatch verify --patch, MUHPATCH_HEAP=default",
-             "cmd": [mp, "verify", rules, ".", "--patch", patch],
-             "env": {"MUHPATCH_HEAP": "default"}})
 cmds += [
     {"name": "muhpatch diff", "cmd": [mp, "diff", rules, "."]},
     {"name": "ast-grep, whole-tree rules", "cmd": ag + ["-r", e["SPEC_AG_WHOLE"]] + short},

@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -22,6 +24,18 @@ inline std::string Slurp(const std::filesystem::path& p) {
   std::stringstream s;
   s << f.rdbuf();
   return s.str();
+}
+
+// The real enginex tree (../shared/targets/enginex-vllm beside the
+// checkout), or nullopt when it is absent. Then it prints the marker that
+// CTest reads as "skipped" (SKIP_REGULAR_EXPRESSION, CMakeLists.txt), so a
+// test that needs the tree is reported as skipped, never as passed.
+inline std::optional<std::filesystem::path> RealTreeOrSkip() {
+  namespace fs = std::filesystem;
+  fs::path root = fs::path(MUHPATCH_SOURCE_DIR) / ".." / "shared/targets/enginex-vllm";
+  if (fs::exists(root / "vllm")) return root;
+  std::cout << "muhpatch-test-skipped: " << root.string() << " is absent\n";
+  return std::nullopt;
 }
 
 // Every .py file under fixtures/, sorted.

@@ -15,7 +15,6 @@
 #include "engine/app/cli_extras.h"
 #include "engine/app/commands.h"
 #include "engine/app/diag_output.h"
-#include "engine/app/heap_tunables.h"
 #include "engine/app/verify.h"
 #include "engine/base/checked_output.h"
 #include "engine/base/colour.h"
@@ -201,7 +200,6 @@ int Dispatch(int argc, char** argv) {
   if (help->parsed()) return PrintHelp(app, global.help_topic);
   SetColourMode(global.colour);
   SetUpLogging(verbosity, global.quiet);
-  spdlog::debug("{}", HeapSetupDescription());
   SetExplainDerivations(opts.explain);
   int code = kExitBadInput;
   for (const auto& [sub, spec] : subs) {

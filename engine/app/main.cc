@@ -4,7 +4,6 @@
 #include <cstdlib>
 
 #include "engine/app/cli.h"
-#include "engine/app/heap_tunables.h"
 #include "engine/base/out_of_memory.h"
 
 namespace {
@@ -29,14 +28,6 @@ void* TsRealloc(void* old, size_t n) {
   void* p = std::realloc(old, n);
   if (p == nullptr && n != 0) muh::ExitOutOfMemory(" (in the parser)");
   return p;
-}
-
-// Runs before every other constructor of the program (priority 101, the
-// first one that is not reserved), so that a process that executes itself
-// again (heap_tunables.h) has built nothing yet. glibc passes the program's
-// arguments to the constructors of an executable.
-__attribute__((constructor(101))) void TuneHeapFirst(int /*argc*/, char** argv, char** /*envp*/) {
-  muh::TuneHeapForShortRun(argv);
 }
 
 }  // namespace

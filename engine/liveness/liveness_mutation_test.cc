@@ -445,11 +445,9 @@ std::string Describe(const SiteLiveness& s) {
 }  // namespace
 
 TEST_CASE("differential: mutations of the real tree that reach a dead knob never leave it dead") {
-  fs::path root = fs::path(MUHPATCH_SOURCE_DIR) / ".." / "shared/targets/enginex-vllm";
-  if (!fs::exists(root / "vllm")) {
-    MESSAGE("skipped: " << root.string() << " is absent");
-    return;
-  }
+  std::optional<fs::path> real = testing::RealTreeOrSkip();
+  if (!real) return;
+  const fs::path& root = *real;
   Files tree;
   for (const auto& e : fs::recursive_directory_iterator(root)) {
     if (e.is_regular_file() && e.path().extension() == ".py") {

@@ -19,8 +19,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path RealTree() { return fs::path(MUHPATCH_SOURCE_DIR) / ".." / "shared/targets/enginex-vllm"; }
-
 std::vector<std::string> PyPaths(const fs::path& root) {
   std::vector<std::string> out;
   for (const auto& e : fs::recursive_directory_iterator(root)) {
@@ -68,11 +66,9 @@ LivenessFacts ServingFacts() {
 }  // namespace
 
 TEST_CASE("liveness on the real enginex-vllm tree") {
-  fs::path root = RealTree();
-  if (!fs::exists(root / "vllm")) {
-    MESSAGE("skipped: " << root.string() << " is absent");
-    return;
-  }
+  std::optional<fs::path> real = testing::RealTreeOrSkip();
+  if (!real) return;
+  const fs::path& root = *real;
   std::vector<std::string> paths = PyPaths(root);
   // Read up front, as verify does: the time below is the analysis alone.
   std::map<std::string, std::string> files;

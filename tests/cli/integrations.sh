@@ -71,6 +71,15 @@ for step in action["runs"]["steps"]:
         cond = step.get("if", "")
         if cond and "inputs.upload == 'true'" in cond and inputs["upload"] != "true":
             print(f"{name}: skipped"); continue
+        if step["uses"].startswith("actions/cache@"):
+            # Stood in for: the cache holds what the test left in `path`.
+            m = re.fullmatch(r"\$\{\{ steps\.([\w-]+)\.outputs\.([\w-]+) != '' \}\}", cond)
+            assert m, f"{name}: unsupported condition {cond!r}"
+            if failed or not outputs.get(m.group(1), {}).get(m.group(2)):
+                print(f"{name}: skipped"); continue
+            key, path = expand(step["with"]["key"]), expand(step["with"]["path"])
+            assert key and path, f"{name}: empty key or path"
+            print(f"{name}: cache {key}"); continue
         assert step["uses"].startswith("github/codeql-action/upload-sarif@"), step["uses"]
         path = expand(step["with"]["sarif_file"])
         log = json.load(open(path))
@@ -103,22 +112,48 @@ action() {  # action WHAT WANT_CODE INPUTS...: runs the Action; sets $steps
   [[ $code -eq $2 ]] || { cat steps.txt steps.err >&2; fail "$1: the Action exited $code, expected $2"; }
 }
 action "pristine, committed patch" 0 rules=rules.yaml tree=tree patch=committed.diff
-[[ $steps == $'Install muhpatch: ran\nVerify: ran\nUpload SARIF: passed-sarif muhpatch.sarif\nFail on drift: ran' ]] ||
+[[ $steps == $'Key the build: ran\nRestore the cached build: skipped\nInstall muhpatch: ran\nVerify: ran\nUpload SARIF: passed-sarif muhpatch.sarif\nFail on drift: ran' ]] ||
   fail "pristine: steps were: $steps"
 python3 -c 'import json; r = json.load(open("muhpatch.sarif"))["runs"][0]["results"]; assert not [x for x in r if x["level"] == "error"]' ||
   fail "pristine: the SARIF log has errors"
 ok "Action on the pristine tree with the committed patch: every step passes, SARIF uploaded"
 
 action "stale patch" 1 rules=rules.yaml tree=tree patch=stale.diff sarif=stale.sarif
-[[ $steps == $'Install muhpatch: ran\nVerify: ran\nUpload SARIF: passed-sarif stale.sarif\nFail on drift: failed 1' ]] ||
+[[ $steps == $'Key the build: ran\nRestore the cached build: skipped\nInstall muhpatch: ran\nVerify: ran\nUpload SARIF: passed-sarif stale.sarif\nFail on drift: failed 1' ]] ||
   fail "stale: steps were: $steps"
 grep -q '"ruleId": "stale"' stale.sarif || fail "stale: no stale result in the SARIF log"
 ok "Action with a stale patch: SARIF uploaded with a stale result, then the job fails with 1"
 
 action "no rule file" 2 rules=nope.yaml tree=tree upload=false
-[[ $steps == $'Install muhpatch: ran\nVerify: failed 2\nUpload SARIF: skipped\nFail on drift: skipped' ]] ||
+[[ $steps == $'Key the build: ran\nRestore the cached build: skipped\nInstall muhpatch: ran\nVerify: failed 2\nUpload SARIF: skipped\nFail on drift: skipped' ]] ||
   fail "no rule file: steps were: $steps"
 ok "Action with a missing rule file: verify's step fails with 2"
+
+# Built from the action's source: a copy of what the key hashes, with the
+# cache already holding a binary (this build), so that nothing is built.
+mkdir -p action/.ci
+cp -a "$repo/action.yml" "$repo/CMakeLists.txt" "$repo/engine" "$repo/grammars" "$repo/dist" action/
+# .ci/setup stands in for a build that must not happen.
+printf '#!/bin/sh\necho "setup ran" >&2; exit 9\n' >action/.ci/setup
+cached_run() {  # cached_run: runs the copied Action without a muhpatch input; sets $steps
+  local code=0
+  python3 run_action.py action/action.yml rules=rules.yaml tree=tree patch=committed.diff upload=false \
+    >steps.txt 2>steps.err || code=$?
+  steps=$(cat steps.txt)
+  [[ $code -eq 0 ]] || { cat steps.txt steps.err >&2; fail "cached build: the Action exited $code"; }
+}
+mkdir -p action/.muhpatch-build-cache && cp "$muhpatch" action/.muhpatch-build-cache/muhpatch
+cached_run
+key1=$(sed -n 's/^Restore the cached build: cache //p' steps.txt)
+[[ $key1 =~ ^muhpatch-Linux-[a-z0-9_]+-[A-Za-z0-9]+-[0-9a-f]{24}$ ]] || fail "cached build: key '$key1'; steps were: $steps"
+[[ $steps == $'Key the build: ran\nRestore the cached build: cache '"$key1"$'\nInstall muhpatch: ran\nVerify: ran\nUpload SARIF: skipped\nFail on drift: ran' ]] ||
+  fail "cached build: steps were: $steps"
+grep -q 'the cached build' steps.err && ! grep -q 'setup ran' steps.err || fail "cached build: setup ran, or the cache was not used"
+echo '// changed' >>action/engine/app/main.cc
+cached_run
+key2=$(sed -n 's/^Restore the cached build: cache //p' steps.txt)
+[[ -n $key2 && $key2 != "$key1" ]] || fail "cached build: a changed source keeps the key $key1"
+ok "Action built from source: a warm run restores the cached binary and builds nothing; a source change changes the key"
 
 # The pre-commit hook: entry + args, muhpatch on PATH.
 mkdir bin && ln -s "$muhpatch" bin/muhpatch

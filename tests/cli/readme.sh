@@ -47,7 +47,7 @@ blocks = re.findall(r"^```(\w*)\n(.*?)^```$", text, re.S | re.M)
 # The quick start: the two commands, and its diff as written (after setup).
 quick = [b for lang, b in blocks if lang == "sh" and ".ci/setup" in b]
 want_quick = ("bash .ci/setup && build/muhpatch diff rules/bi100.yaml fixtures/enginex-vllm\n"
-              "ctest --test-dir build --output-on-failure -j2\n")
+              "cmake --build build -j2 && ctest --test-dir build --output-on-failure -j2\n")
 if quick != [want_quick]:
     fail(f"the quick start is not the two commands:\n{quick}")
 else:
