@@ -5,7 +5,9 @@
 # the miniature tree (fixtures/enginex-vllm), alone in a rule file with
 # `version: 1`. Each must load, `diff` must exit 0 and rewrite the rule's
 # file, and `status` must show a site it will rewrite (the EXAMPLE file's
-# rule may be at its value already). The run fails when
+# rule may be at its value already). Both run with --include-dead: the
+# page's examples show how a site is found, and two of them find dict keys
+# that the miniature tree's kernel never reads. The run fails when
 # the section holds fewer than three examples.
 #
 # Usage: doc_examples.sh MUHPATCH
@@ -32,9 +34,9 @@ for rules in "$scratch"/example*.yaml "$scratch"/whole*.yaml; do
   file=$(sed -n 's/^    files: //p' "$rules" | head -1)
   rm -rf "$scratch/tree"
   cp -a "$repo/fixtures/enginex-vllm" "$scratch/tree"
-  "$muhpatch" diff "$rules" "$scratch/tree" >"$scratch/out.diff" 2>"$scratch/err" ||
+  "$muhpatch" diff --include-dead "$rules" "$scratch/tree" >"$scratch/out.diff" 2>"$scratch/err" ||
     fail "example '$id': diff exits $?: $(cat "$scratch/err")"
-  "$muhpatch" status "$rules" "$scratch/tree" >"$scratch/status" 2>&1 ||
+  "$muhpatch" status --include-dead "$rules" "$scratch/tree" >"$scratch/status" 2>&1 ||
     fail "example '$id': status exits $?"
   if [[ $(basename "$rules") == whole* ]]; then
     # The page's whole example file: bi100's own rule, already at the

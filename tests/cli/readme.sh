@@ -55,6 +55,8 @@ else:
     r = subprocess.run(["bash", "-c", cmd], cwd=f"{scratch}/repo", capture_output=True, text=True)
     if r.returncode != 0 or not r.stdout.startswith("muhpatch: rule ") or "\ndiff --git a/" not in r.stdout:
         fail(f"quick start `{cmd}`: exit {r.returncode}, stdout starts {r.stdout[:80]!r}")
+    elif r.stderr.count("\n") > 3:
+        fail(f"quick start `{cmd}`: {r.stderr.count(chr(10))} lines on stderr, more than 3:\n{r.stderr}")
     else:
         print(f"ok quick start: {cmd} (exit 0, {r.stdout.count(chr(10))} lines)")
 
