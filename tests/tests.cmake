@@ -24,7 +24,16 @@ foreach(_t IN LISTS _cli_tests)
 endforeach()
 # Tests under `ulimit -v`, which AddressSanitizer cannot start under:
 # .ci/sanitize runs `ctest -LE memory`.
-set_tests_properties(cli/memory_limits PROPERTIES LABELS memory)
+set_tests_properties(cli/memory_limits PROPERTIES LABELS "memory;slow")
+# The CLI scripts that take over about a second and a half on 2 cores:
+# `ctest -LE slow` is the quick loop (unit tests marked slow carry
+# doctest's test suite "slow", CMakeLists.txt).
+foreach(_name IN ITEMS atomic_apply ci_outputs determinism fixture_e2e foreign_temp git_hunks
+                       hand_tuning inputs integrations kill_apply line_endings lock readme
+                       real_kernels real_tree recovery_messages sarif special_files verify
+                       verify_edits verify_shapes whole_tree_search)
+  set_tests_properties("cli/${_name}" PROPERTIES LABELS slow)
+endforeach()
 
 # Rule tests: snippets each rule of rules/bi100.yaml must and must not rewrite.
 add_test(NAME rules/bi100

@@ -146,7 +146,8 @@ TEST_CASE("WriteAll: a failure at any step leaves the old tree, never a mixture"
   CHECK(rolled_back > 0);  // some failures came after renames had begun
 }
 
-TEST_CASE("WriteAll: when the rollback fails too, the result names exactly the new files") {
+TEST_CASE("WriteAll: when the rollback fails too the result names exactly the new files" *
+          doctest::test_suite("slow")) {
   const Expected expected = MakeExpected();
   const int steps = CountSteps();
   int torn = 0;
@@ -178,7 +179,8 @@ TEST_CASE("WriteAll: when the rollback fails too, the result names exactly the n
   CHECK(torn > 0);
 }
 
-TEST_CASE("RecoverInterruptedApply: an apply killed after any step is rolled forward or back") {
+TEST_CASE("RecoverInterruptedApply: an apply killed after any step is rolled forward or back" *
+          doctest::test_suite("slow")) {
   const Expected expected = MakeExpected();
   const int steps = CountSteps();
   int forward = 0;
@@ -264,7 +266,8 @@ int InChild(Fn fn) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-TEST_CASE("WriteAll: out of memory from any step on exits 3 only with a journal to recover") {
+TEST_CASE("WriteAll: out of memory from any step on exits 3 only with a journal to recover" *
+          doctest::test_suite("slow")) {
   const Expected expected = MakeExpected();
   const int steps = CountSteps();
   int torn = 0;
@@ -302,7 +305,8 @@ TEST_CASE("WriteAll: out of memory from any step on exits 3 only with a journal 
   CHECK(torn > 0);
 }
 
-TEST_CASE("RecoverInterruptedApply: out of memory from any step on leaves it recoverable") {
+TEST_CASE("RecoverInterruptedApply: out of memory from any step on leaves it recoverable" *
+          doctest::test_suite("slow")) {
   const Expected expected = MakeExpected();
   const int steps = CountSteps();
   int exits = 0;

@@ -444,7 +444,8 @@ std::string Describe(const SiteLiveness& s) {
 
 }  // namespace
 
-TEST_CASE("differential: mutations of the real tree that reach a dead knob never leave it dead") {
+TEST_CASE("differential: mutations of the real tree that reach a dead knob never leave it dead" *
+          doctest::test_suite("slow")) {
   std::optional<fs::path> real = testing::RealTreeOrSkip();
   if (!real) return;
   const fs::path& root = *real;

@@ -41,7 +41,8 @@ int64_t Int(const Value* v) { return std::stoll(v->text); }
 
 }  // namespace
 
-TEST_CASE("grid sweep: every profile yields a value or a located reason, and values are safe") {
+TEST_CASE("grid sweep: every profile yields a value or a located reason and safe values" *
+          doctest::test_suite("slow")) {
   const int64_t smems[] = {16384, 24576, 32768, 49152, 101376, 233472};
   const int warps[] = {32, 64};
   const int cus[] = {8, 16, 132};

@@ -98,7 +98,8 @@ const char* const kLeftToTreeSitter[] = {
 
 }  // namespace
 
-TEST_CASE("our matcher and libtree-sitter's agree on every fixture file") {
+TEST_CASE("our matcher and libtree-sitter's agree on every fixture file" *
+          doctest::test_suite("slow")) {
   std::vector<std::string> queries(std::begin(kConstructs), std::end(kConstructs));
   for (const std::string& q : testing::Bi100Queries()) queries.push_back(q);
   std::vector<fs::path> files = testing::FixturePython();

@@ -135,7 +135,8 @@ TEST_CASE("a query finds the same matches in the excerpt as in the whole file") 
   CHECK(where(q->Run(part)).size() == 3);
 }
 
-TEST_CASE("every bi100 query finds in the excerpts what it finds in the whole files") {
+TEST_CASE("every bi100 query finds in the excerpts what it finds in the whole files" *
+          doctest::test_suite("slow")) {
   namespace fs = std::filesystem;
   std::vector<fs::path> files = testing::FixturePython();
   const fs::path real = fs::path(MUHPATCH_SOURCE_DIR) / ".." / "shared/targets/enginex-vllm";
