@@ -17,7 +17,6 @@
 // wall time is less than their sum. CPU time is the process's
 // (CLOCK_PROCESS_CPUTIME_ID): less sensitive than wall time to a loaded
 // machine.
-#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <chrono>
@@ -31,6 +30,7 @@
 #include "engine/app/commands.h"
 #include "engine/app/site_liveness.h"
 #include "engine/app/workspace_search.h"
+#include "engine/base/logging.h"
 #include "engine/plan/planner.h"
 
 namespace {
@@ -67,7 +67,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   int reps = argc > 3 ? std::atoi(argv[3]) : 15;
-  spdlog::set_level(spdlog::level::warn);  // the search's info line, once per repetition
+  // Quiet: the search's info line would come once per repetition.
+  muh::logging::SetUp(0, true, [](std::string_view, bool) {});
   muh::CommandOptions opts;
   opts.inputs.rules_path = argv[1];
   opts.tree_path = argv[2];

@@ -1,8 +1,5 @@
 #include "engine/app/cli.h"
 
-#include <spdlog/sinks/stdout_sinks.h>
-#include <spdlog/spdlog.h>
-
 #include <CLI/CLI.hpp>
 #include <exception>
 #include <functional>
@@ -20,6 +17,7 @@
 #include "engine/base/colour.h"
 #include "engine/base/edit_distance.h"
 #include "engine/base/exit_codes.h"
+#include "engine/base/logging.h"
 #include "engine/base/out_of_memory.h"
 
 namespace muh {
@@ -69,25 +67,10 @@ const std::vector<CommandSpec>& Commands() {
 }
 
 void SetUpLogging(int verbosity, bool quiet) {
-  spdlog::drop("diag");  // RunCli may run more than once in a process (fuzz_cli)
-  spdlog::drop("muhpatch");
-  MakeDiagLogger(quiet, ColourStderr());  // -q and colour: diag_output.h
+  // -q and colour: diag_output.h. RunCli may run more than once in a
+  // process (fuzz_cli): SetUp starts both logs afresh.
+  logging::SetUp(verbosity, quiet, DiagToStderr(quiet, ColourStderr()));
   SetVerbosity(verbosity, quiet);
-  auto log = spdlog::stderr_logger_mt("muhpatch");
-  log->set_pattern("muhpatch: %l: %v");
-  log->set_level(quiet            ? spdlog::level::warn
-                 : verbosity >= 3 ? spdlog::level::trace
-                 : verbosity >= 2 ? spdlog::level::debug
-                 : verbosity == 1 ? spdlog::level::info
-                                  : spdlog::level::warn);
-  spdlog::set_default_logger(log);
-  // spdlog catches what a log call throws and prints "[*** LOG ERROR ***]"
-  // in place of the message: out of memory while printing a diagnostic would
-  // lose it and carry on. Its handler runs inside that catch block: throw
-  // the exception on, to RunCli (out of memory: exit 4).
-  spdlog::set_error_handler([](const std::string&) {
-    if (std::current_exception()) throw;
-  });
 }
 
 // RunCli, but for what nothing below catches: out of memory and the like.

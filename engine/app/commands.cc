@@ -1,7 +1,6 @@
 #include "engine/app/commands.h"
 
 #include <fmt/format.h>
-#include <spdlog/spdlog.h>
 
 #include <iostream>
 #include <new>
@@ -17,6 +16,7 @@
 #include "engine/base/checked_output.h"
 #include "engine/base/colour.h"
 #include "engine/base/exit_codes.h"
+#include "engine/base/logging.h"
 #include "engine/base/out_of_memory.h"
 #include "engine/base/parallel.h"
 #include "engine/model/model_report.h"
@@ -43,7 +43,7 @@ int OpenRun(const CommandOptions& opts, TreeAccess access, OpenedRun* run) {
   for (const Diagnostic& d : errors) run->errors.push_back(w.Shown(d));
   if (code == kExitClean) {
     // What recovery did, and the journal a reader found: said, not errors.
-    for (const Diagnostic& d : run->errors) spdlog::get("diag")->info(d.Format());
+    for (const Diagnostic& d : run->errors) logging::Diag(d.Format());
     run->errors.clear();
   }
   return code;
@@ -95,9 +95,9 @@ PlanResult PlanAndReport(const OpenedRun& run, const CommandOptions& opts) {
   ReportMovedKnobs(run, plan);
   if (Verbosity() > 0) w.ReportAll(report.left_alone);
   if (!report.summary.empty()) {
-    spdlog::get("diag")->info("muhpatch: {}", report.summary);
+    logging::Diag(fmt::format("muhpatch: {}", report.summary));
   } else {
-    spdlog::info("{}", PlanSummary(plan));
+    logging::Info("{}", PlanSummary(plan));
   }
   if (opts.explain) {
     for (const RuleOutcome& o : plan.outcomes) {
@@ -121,7 +121,7 @@ PlanResult PlanAndReport(const OpenedRun& run, const CommandOptions& opts) {
 namespace {
 
 void ReportErrors(const std::vector<Diagnostic>& errors) {
-  for (const Diagnostic& d : errors) spdlog::get("diag")->info(d.Format());
+  for (const Diagnostic& d : errors) logging::Diag(d.Format());
 }
 
 // Under --explain, says on stderr which rule and derivation made each edit.
@@ -141,7 +141,7 @@ void Explain(const CommandOptions& opts, const Workspace& w, const PlanResult& p
       while (at < why.size()) {
         std::size_t nl = why.find('\n', at);
         if (nl == std::string::npos) nl = why.size();
-        spdlog::get("diag")->info("    {}", why.substr(at, nl - at));
+        logging::Diag(fmt::format("    {}", why.substr(at, nl - at)));
         at = nl + 1;
       }
     }
@@ -304,13 +304,12 @@ int RunApply(const CommandOptions& opts) {
   Workspace& w = run.workspace;
   PlanResult plan = PlanAndReport(run, opts);
   if (!plan.ok() && !opts.keep_going) {
-    spdlog::get("diag")->info(
-        "muhpatch: nothing written: some rules failed (--keep-going writes the others)");
+    logging::Diag("muhpatch: nothing written: some rules failed (--keep-going writes the others)");
     return kExitRulesFailed;
   }
   int planned = plan.ok() ? kExitClean : kExitRulesFailed;
   if (plan.new_contents.empty()) {
-    spdlog::info("nothing to change; {}", PlanSummary(plan));
+    logging::Info("nothing to change; {}", PlanSummary(plan));
     return planned;
   }
   std::vector<Diagnostic> errs;
@@ -323,7 +322,7 @@ int RunApply(const CommandOptions& opts) {
   try {
     w.ReportAll(errs);
     if (!written.ok()) return ExitCodeFor(written);
-    spdlog::info("rewrote {} files; {}", updates.size(), PlanSummary(plan));
+    logging::Info("rewrote {} files; {}", updates.size(), PlanSummary(plan));
     return planned;
   } catch (const std::bad_alloc&) {
     return ApplyOutOfMemory(w, written, planned);
@@ -347,7 +346,7 @@ int RunStatus(const CommandOptions& opts) {
     ReportErrors({MakeError("stdout", 0, 0, err)});
     return kExitInternal;
   }
-  spdlog::info("{}", PlanSummary(plan));
+  logging::Info("{}", PlanSummary(plan));
   return plan.ok() ? kExitClean : kExitRulesFailed;
 }
 

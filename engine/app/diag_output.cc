@@ -1,9 +1,8 @@
 #include "engine/app/diag_output.h"
 
-#include <spdlog/sinks/base_sink.h>
-#include <spdlog/spdlog.h>
-
+#include <algorithm>
 #include <cstdio>
+#include <memory>
 #include <mutex>
 
 #include "engine/base/colour.h"
@@ -26,33 +25,6 @@ LineKind Classify(std::string_view line, bool important) {
   return important ? LineKind::kError : LineKind::kInfo;
 }
 
-class DiagSink : public spdlog::sinks::base_sink<std::mutex> {
- public:
-  DiagSink(bool quiet, bool colour) : filter_(quiet, colour) {}
-
- protected:
-  void sink_it_(const spdlog::details::log_msg& msg) override {
-    std::string_view text(msg.payload.data(), msg.payload.size());
-    bool important = msg.level >= spdlog::level::warn;
-    // One logged message may hold several lines; each is judged on its own.
-    while (true) {
-      std::size_t nl = text.find('\n');
-      std::optional<std::string> out = filter_.Line(text.substr(0, nl), important);
-      if (out) {
-        out->push_back('\n');
-        std::fwrite(out->data(), 1, out->size(), stderr);
-      }
-      if (nl == std::string_view::npos) break;
-      text.remove_prefix(nl + 1);
-    }
-    std::fflush(stderr);
-  }
-  void flush_() override { std::fflush(stderr); }
-
- private:
-  DiagFilter filter_;
-};
-
 }  // namespace
 
 std::optional<std::string> DiagFilter::Line(std::string_view line, bool important) {
@@ -67,11 +39,28 @@ std::optional<std::string> DiagFilter::Line(std::string_view line, bool importan
   return std::string(line);
 }
 
-std::shared_ptr<spdlog::logger> MakeDiagLogger(bool quiet, bool colour) {
-  auto logger = std::make_shared<spdlog::logger>("diag", std::make_shared<DiagSink>(quiet, colour));
-  logger->set_pattern("%v");
-  spdlog::register_logger(logger);
-  return logger;
+logging::DiagHandler DiagToStderr(bool quiet, bool colour) {
+  struct State {
+    State(bool q, bool c) : filter(q, c) {}
+    std::mutex mutex;
+    DiagFilter filter;
+  };
+  auto state = std::make_shared<State>(quiet, colour);
+  return [state](std::string_view text, bool important) {
+    std::lock_guard<std::mutex> lock(state->mutex);
+    // One logged message may hold several lines; each is judged on its own.
+    while (true) {
+      std::size_t nl = text.find('\n');
+      std::optional<std::string> out = state->filter.Line(text.substr(0, nl), important);
+      if (out) {
+        out->push_back('\n');
+        std::fwrite(out->data(), 1, out->size(), stderr);
+      }
+      if (nl == std::string_view::npos) break;
+      text.remove_prefix(nl + 1);
+    }
+    std::fflush(stderr);
+  };
 }
 
 }  // namespace muh

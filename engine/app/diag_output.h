@@ -5,12 +5,12 @@
 // prints a diagnostic goes through this logger, so none of them needs to know.
 #pragma once
 
-#include <spdlog/logger.h>
-
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+
+#include "engine/base/logging.h"
 
 namespace muh {
 
@@ -31,8 +31,9 @@ class DiagFilter {
   bool last_kept_ = true;
 };
 
-// The "diag" logger: plain lines ("%v") on stderr through a DiagFilter.
-std::shared_ptr<spdlog::logger> MakeDiagLogger(bool quiet, bool colour);
+// The diagnostics stream's handler (logging::SetUp): each message's lines on
+// stderr through one DiagFilter.
+logging::DiagHandler DiagToStderr(bool quiet, bool colour);
 
 }  // namespace muh
 

@@ -1,12 +1,12 @@
 #include "engine/app/inputs.h"
 
 #include <fmt/format.h>
-#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <functional>
 
 #include "engine/base/edit_distance.h"
+#include "engine/base/logging.h"
 #include "engine/io/tree_io.h"
 #include "engine/model/hf_config.h"
 #include "engine/model/measurements.h"
@@ -56,7 +56,7 @@ bool ApplyDeployment(const std::string& path, const DeploymentParser& parse, Wor
   bool ok = parse(text, workload, &problems, &warnings);
   for (Diagnostic& d : warnings) {
     d.file = path;
-    if (auto log = spdlog::get("diag")) log->info(d.Format());
+    logging::Diag(d.Format());
   }
   if (ok) return true;
   for (const std::string& p : problems) errors->push_back(MakeError(path, 0, 0, p));

@@ -1,7 +1,6 @@
 #include "engine/app/verify.h"
 
 #include <fmt/format.h>
-#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <chrono>
@@ -14,6 +13,7 @@
 #include "engine/app/verify_checks.h"
 #include "engine/app/workspace_search.h"
 #include "engine/base/exit_codes.h"
+#include "engine/base/logging.h"
 #include "engine/base/parallel.h"
 #include "engine/io/tree_io.h"
 #include "engine/patch/unified_diff.h"
@@ -71,8 +71,8 @@ PlanResult PlanAndSearch(const OpenedRun& run, const CommandOptions& opts,
   }
   *foreign = found->matches;
   const SearchStats& stats = found->stats;
-  spdlog::debug("whole-tree search: {} files, {} read, {} parsed ({} in part; {} bytes)",
-                stats.files, stats.read, stats.parsed, stats.excerpts, stats.parsed_bytes);
+  logging::Debug("whole-tree search: {} files, {} read, {} parsed ({} in part; {} bytes)",
+                 stats.files, stats.read, stats.parsed, stats.excerpts, stats.parsed_bytes);
   return plan;
 }
 
@@ -96,11 +96,11 @@ int RunVerify(const CommandOptions& opts) {
   std::string committed, read_error;
   bool read = opts.patch_path.empty() || ReadWholeFile(opts.patch_path, &committed, &read_error);
   if (read && !opts.patch_path.empty()) MarkWrittenByPatchText(opts.patch_path, committed, &run);
-  spdlog::debug("verify: rules, model and tree opened: {:.1f} ms", ms());
+  logging::Debug("verify: rules, model and tree opened: {:.1f} ms", ms());
   std::vector<ForeignMatch> foreign;
   SearchResult searched;
   PlanResult plan = PlanAndSearch(run, opts, &foreign, &searched);
-  spdlog::debug("verify: planned, searched, liveness decided: {:.1f} ms", ms());
+  logging::Debug("verify: planned, searched, liveness decided: {:.1f} ms", ms());
   VerifyInput in{run.inputs,
                  run.workspace,
                  plan,
@@ -152,7 +152,7 @@ int RunVerify(const CommandOptions& opts) {
     if (patch_diff.empty()) patch_diff = r.patch_diff;
     drift = drift || r.drift;
   }
-  spdlog::debug("verify: checks done: {:.1f} ms", ms());
+  logging::Debug("verify: checks done: {:.1f} ms", ms());
   // A file the search could not read or query leaves the tree unvouched
   // for: bad input (exit 2), whatever the checks found.
   for (const Diagnostic& d : searched.unreadable) {

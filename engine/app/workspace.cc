@@ -1,13 +1,13 @@
 #include "engine/app/workspace.h"
 
 #include <fmt/format.h>
-#include <spdlog/spdlog.h>
 
 #include <algorithm>
 
 #include "engine/app/tree_hint.h"
 #include "engine/base/exit_codes.h"
 #include "engine/base/glob.h"
+#include "engine/base/logging.h"
 #include "engine/rules/scope.h"
 
 namespace muh {
@@ -22,7 +22,7 @@ Diagnostic Workspace::Shown(const Diagnostic& d) const {
   return shown;
 }
 
-void Workspace::Report(const Diagnostic& d) const { spdlog::get("diag")->info(Shown(d).Format()); }
+void Workspace::Report(const Diagnostic& d) const { logging::Diag(Shown(d).Format()); }
 
 void Workspace::ReportAll(const std::vector<Diagnostic>& ds) const {
   for (const Diagnostic& d : ds) Report(d);
@@ -66,7 +66,7 @@ int OpenTree(const std::string& tree_path, TreeAccess access, Workspace* w,
     const WriteResult recovered = w->tree.RecoverInterruptedApply(errors);
     if (!recovered.ok()) return ExitCodeFor(recovered);
     for (const std::string& r : recovered.removed) {
-      spdlog::info("removed {}, left by an interrupted apply", r);
+      logging::Info("removed {}, left by an interrupted apply", r);
     }
   }
   if (!w->tree.ListFiles(".py", &w->tree_paths, &derr, &w->skipped)) {
@@ -77,7 +77,7 @@ int OpenTree(const std::string& tree_path, TreeAccess access, Workspace* w,
   sources.insert(sources.end(), w->skipped.unlisted.begin(), w->skipped.unlisted.end());
   w->words = std::make_unique<WordFilterCache>(sources);
   w->sources = std::make_unique<FileCache>(w->tree, std::move(sources));
-  spdlog::debug("{} .py files under {}", w->tree_paths.size(), tree_path);
+  logging::Debug("{} .py files under {}", w->tree_paths.size(), tree_path);
   return kExitClean;
 }
 
@@ -113,7 +113,7 @@ int ReadRuleFiles(const RuleSet& rules, Workspace* w, std::vector<Diagnostic>* e
     w->files.emplace(path, std::move(file));
   }
   if (errors->size() != errors_before) return kExitBadInput;
-  spdlog::debug("{} files in scope of {} rules", w->files.size(), rules.rules.size());
+  logging::Debug("{} files in scope of {} rules", w->files.size(), rules.rules.size());
   return kExitClean;
 }
 

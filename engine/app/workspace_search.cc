@@ -1,10 +1,9 @@
 #include "engine/app/workspace_search.h"
 
-#include <spdlog/spdlog.h>
-
 #include <algorithm>
 
 #include "engine/base/gitignore.h"
+#include "engine/base/logging.h"
 
 namespace muh {
 
@@ -42,17 +41,17 @@ TreeSearchScope ScopeTreeSearch(const RuleSet& rules, const Workspace& w) {
   SearchScope scope = ScopeOfSearch(listed, ignore, rules.exclude);
   scope.hidden = skips.hidden_dirs;
   for (const std::string& d : scope.hidden) {
-    spdlog::info("whole-tree search skips {}/ (a hidden directory)", d);
+    logging::Info("whole-tree search skips {}/ (a hidden directory)", d);
   }
   for (const std::string& p : scope.ignored) {
-    spdlog::info("whole-tree search skips {}{} (.gitignore)", p,
-                 std::binary_search(listed.begin(), listed.end(), p) ? "" : "/");
+    logging::Info("whole-tree search skips {}{} (.gitignore)", p,
+                  std::binary_search(listed.begin(), listed.end(), p) ? "" : "/");
   }
   for (const std::string& p : scope.excluded) {
-    spdlog::info("whole-tree search skips {}{} (exclude: in {})", p,
-                 std::binary_search(listed.begin(), listed.end(), p) ? "" : "/", rules.path);
+    logging::Info("whole-tree search skips {}{} (exclude: in {})", p,
+                  std::binary_search(listed.begin(), listed.end(), p) ? "" : "/", rules.path);
   }
-  spdlog::info(
+  logging::Info(
       "whole-tree search: {} .py files; skipped {} hidden director{}, {} part{} ignored by "
       ".gitignore, {} excluded by the rule file",
       scope.paths.size(), scope.hidden.size(), scope.hidden.size() == 1 ? "y" : "ies",

@@ -4,7 +4,6 @@
 #include "engine/plan/rule_planner.h"
 
 #include <fmt/format.h>
-#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <chrono>
@@ -12,6 +11,7 @@
 #include <new>
 #include <set>
 
+#include "engine/base/logging.h"
 #include "engine/base/parallel.h"
 #include "engine/plan/dead_sites.h"
 #include "engine/plan/multiplied_sites.h"
@@ -98,7 +98,7 @@ void Planner::ParseAll() {
     if (auto it = queries.find(todo[i]->path()); it != queries.end()) {
       for (const Query* q : it->second) q->IndexFor(*parsed[i]);
     }
-    spdlog::trace(
+    logging::Trace(
         "parsed {} ({} bytes) in {:.2f} ms, indexed in {:.2f} ms", todo[i]->path(),
         todo[i]->bytes().size(), std::chrono::duration<double, std::milli>(t2 - t).count(),
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t2).count());
@@ -113,7 +113,7 @@ void Planner::Match() {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   };
   if (!lazy_) ParseAll();
-  spdlog::debug("plan: {} files parsed: {:.1f} ms", files_.size(), ms());
+  logging::Debug("plan: {} files parsed: {:.1f} ms", files_.size(), ms());
   for (const Rule& rule : rules_.rules) {
     const std::size_t first = out_->diagnostics.size();
     try {
@@ -129,7 +129,7 @@ void Planner::Match() {
       if (out_->diagnostics[k].rule_id.empty()) out_->diagnostics[k].rule_id = rule.id;
     }
   }
-  spdlog::debug("plan: rules matched, edits planned: {:.1f} ms", ms());
+  logging::Debug("plan: rules matched, edits planned: {:.1f} ms", ms());
 }
 
 void Planner::Finish(const PlanLiveness& liveness) {
@@ -140,7 +140,7 @@ void Planner::Finish(const PlanLiveness& liveness) {
   liveness_ = liveness;
   JudgeSites();
   ApplyAndReparse();
-  spdlog::debug("plan: sites judged, edits applied and reparsed: {:.1f} ms", ms());
+  logging::Debug("plan: sites judged, edits applied and reparsed: {:.1f} ms", ms());
 }
 
 void Planner::Run(const PlanLiveness& liveness) {

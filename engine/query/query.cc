@@ -2,13 +2,13 @@
 
 #include <fmt/format.h>
 #include <re2/re2.h>
-#include <spdlog/spdlog.h>
 #include <string.h>
 
 #include <algorithm>
 #include <cctype>
 #include <map>
 
+#include "engine/base/logging.h"
 #include "engine/query/query_text_checks.h"
 
 namespace muh {
@@ -432,8 +432,8 @@ std::vector<QueryMatch> Query::Run(const SyntaxTree& tree) const {
         "the matcher's budget of {} steps (kMatchStepBudget in pattern_match.h)", work.budget)));
   }
   if (why != HandOff::kNone) {
-    spdlog::debug("query {:?} handed to libtree-sitter: {}", tree_sitter_.source(),
-                  HandOffReason(why));
+    logging::Debug("query {:?} handed to libtree-sitter: {}", tree_sitter_.source(),
+                   HandOffReason(why));
     out = RunTreeSitter(tree);
   } else {
     std::vector<Bound> captures;

@@ -1,7 +1,6 @@
 #include "engine/search/tree_search.h"
 
 #include <fmt/format.h>
-#include <spdlog/spdlog.h>
 #include <string.h>
 
 #include <algorithm>
@@ -9,6 +8,7 @@
 #include <optional>
 
 #include "engine/base/glob.h"
+#include "engine/base/logging.h"
 #include "engine/base/parallel.h"
 #include "engine/base/source_text.h"
 #include "engine/python/syntax_tree.h"
@@ -178,11 +178,11 @@ SearchResult SearchOutsideScope(const RuleSet& rules, const std::vector<std::str
   std::vector<ForeignMatch>& all = out.matches;
   for (std::size_t i = 0; i < results.size(); ++i) {
     FileResult& fr = results[i];
-    if (fr.parsed && spdlog::should_log(spdlog::level::trace)) {
+    if (fr.parsed && logging::Enabled(logging::Level::kTrace)) {
       std::string ids;
       for (std::size_t r : fr.rules) ids += (ids.empty() ? "" : ", ") + rules.rules[r].id;
-      spdlog::trace("search parsed {} ({} bytes{}) for {}", tree_paths[i], fr.bytes,
-                    fr.excerpt ? ", the statements holding the literals" : "", ids);
+      logging::Trace("search parsed {} ({} bytes{}) for {}", tree_paths[i], fr.bytes,
+                     fr.excerpt ? ", the statements holding the literals" : "", ids);
     }
     stats->read += fr.read;
     stats->parsed += fr.parsed;
