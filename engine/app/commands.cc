@@ -19,6 +19,7 @@
 #include "engine/base/exit_codes.h"
 #include "engine/base/out_of_memory.h"
 #include "engine/base/parallel.h"
+#include "engine/base/plural.h"
 #include "engine/model/model_report.h"
 #include "engine/patch/unified_diff.h"
 #include "engine/plan/planner.h"
@@ -90,7 +91,7 @@ PlanResult PlanAndReport(const OpenedRun& run, const CommandOptions& opts) {
   PlanResult plan = PlanTree(run, opts.include_dead);
   // Quiet by default (outcome_report.h): what needs the user, located; the
   // rules left alone counted in one line, and listed under -v.
-  OutcomeReport report = ReportOutcomes(plan, run.inputs.rules.path);
+  OutcomeReport report = ReportOutcomes(plan, run.inputs.rules.path, Verbosity() > 0);
   w.ReportAll(report.needs_you);
   ReportMovedKnobs(run, plan);
   if (Verbosity() > 0) w.ReportAll(report.left_alone);
@@ -261,8 +262,21 @@ int RunRuleTestsCommand(const CommandOptions& opts) {
   }
   std::cout << fmt::format("{} passed, {} failed\n", report.passed, report.failed);
   if (!report.load_errors.empty()) return kExitBadInput;
-  bool ok = report.failed == 0 && report.passed > 0 && report.untested.empty();
-  return ok ? kExitClean : kExitDrift;
+  auto diag = spdlog::get("diag");
+  if (report.failed > 0 || report.passed == 0) {
+    diag->error("muhpatch: test: exit {}: {}", static_cast<int>(kExitDrift),
+                report.failed > 0
+                    ? Counted(static_cast<std::size_t>(report.failed), "rule test") + " failed"
+                    : std::string("no rule test ran"));
+    return kExitDrift;
+  }
+  if (!report.untested.empty()) {
+    diag->error("muhpatch: test: exit {}: {} no test case; every rule needs at least one",
+                static_cast<int>(kExitUntested),
+                Counted(report.untested.size(), "rule has", "rules have"));
+    return kExitUntested;
+  }
+  return kExitClean;
 }
 
 int RunDiff(const CommandOptions& opts) {
@@ -323,7 +337,7 @@ int RunApply(const CommandOptions& opts) {
   try {
     w.ReportAll(errs);
     if (!written.ok()) return ExitCodeFor(written);
-    spdlog::info("rewrote {} files; {}", updates.size(), PlanSummary(plan));
+    spdlog::info("rewrote {}; {}", Counted(updates.size(), "file"), PlanSummary(plan));
     return planned;
   } catch (const std::bad_alloc&) {
     return ApplyOutOfMemory(w, written, planned);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/base/one_line.h"
+#include "engine/base/plural.h"
 #include "engine/base/text.h"
 #include "engine/model/facts.h"
 #include "engine/patch/unified_diff.h"
@@ -167,8 +168,8 @@ std::string FormatPrSummary(const std::map<std::string, SourceText>& files,
   if (edits == 0) {
     out += fmt::format("### muhpatch: nothing to change\n\n{}\n", PlanSummary(plan));
   } else {
-    out += fmt::format("### muhpatch: {} change{} in {} file{}\n\n", edits, edits == 1 ? "" : "s",
-                       changed_files, changed_files == 1 ? "" : "s");
+    out += fmt::format("### muhpatch: {} in {}\n\n", Counted(edits, "change"),
+                       Counted(changed_files, "file"));
     out += "| hunk | rule | old → new | derivation | facts it rests on |\n";
     out += "|---|---|---|---|---|\n";
     out += rows;

@@ -11,6 +11,7 @@
 #include "engine/app/sarif.h"
 #include "engine/base/colour.h"
 #include "engine/base/exit_codes.h"
+#include "engine/base/plural.h"
 #include "engine/base/source_text.h"
 
 namespace muh {
@@ -36,11 +37,31 @@ void ReportErrorsOnStderr(const std::vector<Finding>& findings, const std::strin
   diag->error(verdict);
 }
 
+// The plan's counts as JSON: rules by outcome, sites by liveness.
+nlohmann::ordered_json CountsJson(const PlanCounts& c) {
+  nlohmann::ordered_json rules;
+  rules["total"] = c.rules;
+  rules["rewrites"] = c.rewrite;
+  rules["at value"] = c.at_value;
+  rules["skipped"] = c.skipped;
+  rules["no value"] = c.no_value;
+  rules["dead"] = c.dead;
+  rules["hand-tuned"] = c.hand_tuned;
+  rules["failed"] = c.failed;
+  nlohmann::ordered_json sites;
+  sites["total"] = c.sites;
+  sites["live"] = c.live_sites;
+  sites["dead"] = c.dead_sites;
+  sites["unknown"] = c.unknown_sites;
+  sites["hand-tuned kept"] = c.kept_sites;
+  return {{"rules", rules}, {"sites", sites}};
+}
+
 }  // namespace
 
 int PrintVerifyReport(const std::vector<Finding>& findings, const std::string& format, int code,
                       const std::string& status, const std::string& patch_diff,
-                      const std::string& rules_summary) {
+                      const std::string& rules_summary, const PlanCounts* counts) {
   const char* verdict = code == kExitClean ? "clean" : code == kExitDrift ? "drift" : "error";
   std::string last = fmt::format("verify: {}: {}", verdict, status);
   if (format != "text" && code != kExitClean && code != kExitDrift) {
@@ -66,6 +87,7 @@ int PrintVerifyReport(const std::vector<Finding>& findings, const std::string& f
                                {"details", details}});
     }
     if (!patch_diff.empty()) j["patch_diff"] = EscapeInvalidUtf8(patch_diff);
+    if (counts != nullptr) j["summary"] = CountsJson(*counts);
     j["message"] = EscapeInvalidUtf8(status);
     std::cout << j.dump(2) << "\n";
     return code;
@@ -82,8 +104,7 @@ int PrintVerifyReport(const std::vector<Finding>& findings, const std::string& f
     if (summarise) {
       diag->info("muhpatch: {}", rules_summary);
     } else if (left_out > 0) {
-      diag->info("verify: {} note{} not annotated (-v annotates them)", left_out,
-                 left_out == 1 ? "" : "s");
+      diag->info("verify: {} not annotated (-v annotates them)", Counted(left_out, "note"));
     }
   }
   for (const Finding& f : findings) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "engine/base/gitignore.h"
+#include "engine/base/plural.h"
 
 namespace muh {
 
@@ -53,10 +54,11 @@ TreeSearchScope ScopeTreeSearch(const RuleSet& rules, const Workspace& w) {
                  std::binary_search(listed.begin(), listed.end(), p) ? "" : "/", rules.path);
   }
   spdlog::info(
-      "whole-tree search: {} .py files; skipped {} hidden director{}, {} part{} ignored by "
-      ".gitignore, {} excluded by the rule file",
-      scope.paths.size(), scope.hidden.size(), scope.hidden.size() == 1 ? "y" : "ies",
-      scope.ignored.size(), scope.ignored.size() == 1 ? "" : "s", scope.excluded.size());
+      "whole-tree search: {}; skipped {}, {} ignored by .gitignore, {} excluded by the rule "
+      "file",
+      Counted(scope.paths.size(), ".py file"),
+      Counted(scope.hidden.size(), "hidden directory", "hidden directories"),
+      Counted(scope.ignored.size(), "part"), scope.excluded.size());
   return {std::move(scope), std::move(unreadable)};
 }
 
