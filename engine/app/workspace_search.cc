@@ -6,6 +6,7 @@
 
 #include "engine/base/gitignore.h"
 #include "engine/base/plural.h"
+#include "engine/io/git_tracked.h"
 
 namespace muh {
 
@@ -40,7 +41,22 @@ TreeSearchScope ScopeTreeSearch(const RuleSet& rules, const Workspace& w) {
       unreadable.push_back(err);
     }
   }
-  SearchScope scope = ScopeOfSearch(listed, ignore, rules.exclude);
+  // A file git tracks is searched whatever .gitignore says; without git,
+  // .gitignore decides for every file.
+  const GitTracked git = FindGitTracked(tree.root());
+  if (git.state == GitTracked::Case::kTracked) {
+    spdlog::info(
+        "whole-tree search: {} is in a git work tree: the {} git tracks there are searched "
+        "whatever .gitignore says; .gitignore decides for untracked files",
+        tree.root(), Counted(git.paths.size(), "file"));
+  } else {
+    spdlog::info("whole-tree search: {}: .gitignore decides for every file", git.why);
+  }
+  SearchScope scope = ScopeOfSearch(listed, ignore, rules.exclude,
+                                    git.state == GitTracked::Case::kTracked ? &git.paths : nullptr);
+  for (const std::string& p : scope.tracked_ignored) {
+    spdlog::info("whole-tree search searches {} (.gitignore matches it, but git tracks it)", p);
+  }
   scope.hidden = skips.hidden_dirs;
   for (const std::string& d : scope.hidden) {
     spdlog::info("whole-tree search skips {}/ (a hidden directory)", d);
