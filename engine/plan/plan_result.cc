@@ -48,6 +48,20 @@ const RuleOutcome* PlanResult::Find(const std::string& rule_id) const {
   return nullptr;
 }
 
+const Diagnostic* PlanResult::FirstError(const std::string& rule_id) const {
+  for (const Diagnostic& d : diagnostics) {
+    if (d.severity == Severity::kError && d.rule_id == rule_id) return &d;
+  }
+  return nullptr;
+}
+
+std::string ReasonWithoutRule(const RuleOutcome& o) {
+  const std::string head = "rule '" + o.rule_id + "' skipped: ";
+  std::string reason = o.reason;
+  if (reason.rfind(head, 0) == 0) reason.erase(0, head.size());
+  return reason;
+}
+
 std::string PlanSummary(const PlanResult& plan) {
   const PlanCounts c = CountPlan(plan);
   std::string out = fmt::format("{}: {} rewrite, {} already at their value, {} skipped",
