@@ -65,10 +65,6 @@ check() {
   echo "ok $name: without git, or untracked, .gitignore decides"
 }
 
-check "fixture tree" "$repo/fixtures/enginex-vllm"
-real=$repo/../shared/targets/enginex-vllm
-if [[ -d $real/vllm ]]; then
-  check "real tree" "$real"
-else
-  echo "note: the real tree is not at $real; checked the fixture only"
-fi
+# shellcheck source=lib/on_trees.sh
+source "$repo/tests/cli/lib/on_trees.sh"
+on_trees check
