@@ -29,9 +29,9 @@ set_tests_properties(cli/memory_limits PROPERTIES LABELS "memory;slow")
 # `ctest -LE slow` is the quick loop (unit tests marked slow carry
 # doctest's test suite "slow", CMakeLists.txt).
 foreach(_name IN ITEMS atomic_apply ci_outputs determinism fixture_e2e foreign_temp git_hunks
-                       hand_tuning inputs integrations kill_apply line_endings lock readme
-                       real_kernels real_tree recovery_messages sarif special_files verify
-                       verify_edits verify_shapes whole_tree_search)
+                       git_tracked_search hand_tuning inputs integrations kill_apply line_endings
+                       lock readme real_kernels real_tree recovery_messages sarif special_files
+                       verify verify_edits verify_shapes whole_tree_search)
   set_tests_properties("cli/${_name}" PROPERTIES LABELS slow)
 endforeach()
 
@@ -55,3 +55,13 @@ foreach(_dir IN LISTS _evolution_dirs)
                      "$<TARGET_FILE:muhpatch>" "${_dir}")
   endif()
 endforeach()
+
+# Differential test of the hunks: random edit sets on small Python-like
+# files, muhpatch's UnifiedDiff (through a small driver) against
+# `git diff --no-index` with git's defaults.
+add_executable(unified_diff_tool tests/diff_vs_git/unified_diff_tool.cc)
+target_link_libraries(unified_diff_tool PRIVATE muhcore)
+add_test(NAME diff_vs_git
+         COMMAND "${PYTHON3_EXECUTABLE}" "${CMAKE_SOURCE_DIR}/tests/diff_vs_git/diff_vs_git.py"
+                 "$<TARGET_FILE:unified_diff_tool>")
+set_tests_properties(diff_vs_git PROPERTIES SKIP_RETURN_CODE 77 LABELS slow)

@@ -29,7 +29,7 @@ void AddGlobalOptions(CLI::App* app, GlobalOptions* out) {
          "colour the diff and diagnostics: auto (on a terminal, unless NO_COLOR is set), "
          "always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
-  app->set_version_flag("--version", std::string("muhpatch ") + MUHPATCH_VERSION,
+  app->set_version_flag("-V,--version", std::string("muhpatch ") + MUHPATCH_VERSION,
                         "print the version and exit");
 }
 

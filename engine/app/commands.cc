@@ -1,6 +1,7 @@
 #include "engine/app/commands.h"
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include <iostream>
 #include <new>
@@ -16,9 +17,9 @@
 #include "engine/base/checked_output.h"
 #include "engine/base/colour.h"
 #include "engine/base/exit_codes.h"
-#include "engine/base/logging.h"
 #include "engine/base/out_of_memory.h"
 #include "engine/base/parallel.h"
+#include "engine/base/plural.h"
 #include "engine/model/model_report.h"
 #include "engine/patch/unified_diff.h"
 #include "engine/plan/planner.h"
@@ -43,7 +44,7 @@ int OpenRun(const CommandOptions& opts, TreeAccess access, OpenedRun* run) {
   for (const Diagnostic& d : errors) run->errors.push_back(w.Shown(d));
   if (code == kExitClean) {
     // What recovery did, and the journal a reader found: said, not errors.
-    for (const Diagnostic& d : run->errors) logging::Diag(d.Format());
+    for (const Diagnostic& d : run->errors) spdlog::get("diag")->info(d.Format());
     run->errors.clear();
   }
   return code;
@@ -90,14 +91,14 @@ PlanResult PlanAndReport(const OpenedRun& run, const CommandOptions& opts) {
   PlanResult plan = PlanTree(run, opts.include_dead);
   // Quiet by default (outcome_report.h): what needs the user, located; the
   // rules left alone counted in one line, and listed under -v.
-  OutcomeReport report = ReportOutcomes(plan, run.inputs.rules.path);
+  OutcomeReport report = ReportOutcomes(plan, run.inputs.rules.path, Verbosity() > 0);
   w.ReportAll(report.needs_you);
   ReportMovedKnobs(run, plan);
   if (Verbosity() > 0) w.ReportAll(report.left_alone);
   if (!report.summary.empty()) {
-    logging::Diag(fmt::format("muhpatch: {}", report.summary));
+    spdlog::get("diag")->info("muhpatch: {}", report.summary);
   } else {
-    logging::Info("{}", PlanSummary(plan));
+    spdlog::info("{}", PlanSummary(plan));
   }
   if (opts.explain) {
     for (const RuleOutcome& o : plan.outcomes) {
@@ -121,7 +122,7 @@ PlanResult PlanAndReport(const OpenedRun& run, const CommandOptions& opts) {
 namespace {
 
 void ReportErrors(const std::vector<Diagnostic>& errors) {
-  for (const Diagnostic& d : errors) logging::Diag(d.Format());
+  for (const Diagnostic& d : errors) spdlog::get("diag")->info(d.Format());
 }
 
 // Under --explain, says on stderr which rule and derivation made each edit.
@@ -141,7 +142,7 @@ void Explain(const CommandOptions& opts, const Workspace& w, const PlanResult& p
       while (at < why.size()) {
         std::size_t nl = why.find('\n', at);
         if (nl == std::string::npos) nl = why.size();
-        logging::Diag(fmt::format("    {}", why.substr(at, nl - at)));
+        spdlog::get("diag")->info("    {}", why.substr(at, nl - at));
         at = nl + 1;
       }
     }
@@ -261,8 +262,21 @@ int RunRuleTestsCommand(const CommandOptions& opts) {
   }
   std::cout << fmt::format("{} passed, {} failed\n", report.passed, report.failed);
   if (!report.load_errors.empty()) return kExitBadInput;
-  bool ok = report.failed == 0 && report.passed > 0 && report.untested.empty();
-  return ok ? kExitClean : kExitDrift;
+  auto diag = spdlog::get("diag");
+  if (report.failed > 0 || report.passed == 0) {
+    diag->error("muhpatch: test: exit {}: {}", static_cast<int>(kExitDrift),
+                report.failed > 0
+                    ? Counted(static_cast<std::size_t>(report.failed), "rule test") + " failed"
+                    : std::string("no rule test ran"));
+    return kExitDrift;
+  }
+  if (!report.untested.empty()) {
+    diag->error("muhpatch: test: exit {}: {} no test case; every rule needs at least one",
+                static_cast<int>(kExitUntested),
+                Counted(report.untested.size(), "rule has", "rules have"));
+    return kExitUntested;
+  }
+  return kExitClean;
 }
 
 int RunDiff(const CommandOptions& opts) {
@@ -304,12 +318,13 @@ int RunApply(const CommandOptions& opts) {
   Workspace& w = run.workspace;
   PlanResult plan = PlanAndReport(run, opts);
   if (!plan.ok() && !opts.keep_going) {
-    logging::Diag("muhpatch: nothing written: some rules failed (--keep-going writes the others)");
+    spdlog::get("diag")->info(
+        "muhpatch: nothing written: some rules failed (--keep-going writes the others)");
     return kExitRulesFailed;
   }
   int planned = plan.ok() ? kExitClean : kExitRulesFailed;
   if (plan.new_contents.empty()) {
-    logging::Info("nothing to change; {}", PlanSummary(plan));
+    spdlog::info("nothing to change; {}", PlanSummary(plan));
     return planned;
   }
   std::vector<Diagnostic> errs;
@@ -322,7 +337,7 @@ int RunApply(const CommandOptions& opts) {
   try {
     w.ReportAll(errs);
     if (!written.ok()) return ExitCodeFor(written);
-    logging::Info("rewrote {} files; {}", updates.size(), PlanSummary(plan));
+    spdlog::info("rewrote {}; {}", Counted(updates.size(), "file"), PlanSummary(plan));
     return planned;
   } catch (const std::bad_alloc&) {
     return ApplyOutOfMemory(w, written, planned);
@@ -346,7 +361,7 @@ int RunStatus(const CommandOptions& opts) {
     ReportErrors({MakeError("stdout", 0, 0, err)});
     return kExitInternal;
   }
-  logging::Info("{}", PlanSummary(plan));
+  spdlog::info("{}", PlanSummary(plan));
   return plan.ok() ? kExitClean : kExitRulesFailed;
 }
 

@@ -5,6 +5,8 @@
 #include <algorithm>
 
 #include "engine/base/one_line.h"
+#include "engine/base/plural.h"
+#include "engine/plan/plan_counts.h"
 
 namespace muh {
 
@@ -93,34 +95,25 @@ static bool AtKeptSite(const PlanResult& plan, const Diagnostic& d) {
   return false;
 }
 
-std::string LeftAloneSummary(const PlanResult& plan) {
-  int rewrite = 0, at_value = 0, skipped = 0, no_value = 0, dead = 0, failed = 0, kept = 0;
-  for (const RuleOutcome& o : plan.outcomes) {
-    rewrite += o.status == RuleStatus::kRewrites;
-    at_value += o.status == RuleStatus::kAlreadyApplied;
-    skipped += o.status == RuleStatus::kSkipped;
-    no_value += o.status == RuleStatus::kNoValue;
-    dead += o.status == RuleStatus::kDead;
-    failed += o.status == RuleStatus::kFailed;
-    kept += o.status == RuleStatus::kHandTuned;
+std::string LeftAloneSummary(const PlanResult& plan, bool listed) {
+  const PlanCounts c = CountPlan(plan);
+  if (c.LeftAlone() == 0) return "";
+  std::string out = fmt::format("{}: {} rewrite", Counted(c.rules, "rule"), c.rewrite);
+  if (c.at_value > 0) {
+    out += fmt::format(", {} already at {} value", c.at_value, c.at_value == 1 ? "its" : "their");
   }
-  int left = at_value + skipped + no_value + dead + kept;
-  if (left == 0) return "";
-  std::string out = fmt::format("{} rule{}: {} rewrite", plan.outcomes.size(),
-                                plan.outcomes.size() == 1 ? "" : "s", rewrite);
-  if (at_value > 0) {
-    out += fmt::format(", {} already at {} value", at_value, at_value == 1 ? "its" : "their");
-  }
-  if (skipped > 0) out += fmt::format(", {} skipped", skipped);
-  if (no_value > 0) out += fmt::format(", {} without a valid value", no_value);
-  if (dead > 0) out += fmt::format(", {} dead", dead);
-  if (kept > 0) out += fmt::format(", {} keeping a hand-tuned value", kept);
-  if (failed > 0) out += fmt::format(", {} failed", failed);
-  out += fmt::format(" (-v lists the {} left alone; `muhpatch status` says why)", left);
-  return out;
+  if (c.skipped > 0) out += fmt::format(", {} skipped", c.skipped);
+  if (c.no_value > 0) out += fmt::format(", {} without a valid value", c.no_value);
+  if (c.dead > 0) out += fmt::format(", {} dead", c.dead);
+  if (c.hand_tuned > 0) out += fmt::format(", {} keeping a hand-tuned value", c.hand_tuned);
+  if (c.failed > 0) out += fmt::format(", {} failed", c.failed);
+  out += "; " + SitesByLiveness(c);
+  if (listed) return out + " (`muhpatch status` says why each is left alone)";
+  return out +
+         fmt::format(" (-v lists the {} left alone; `muhpatch status` says why)", c.LeftAlone());
 }
 
-OutcomeReport ReportOutcomes(const PlanResult& plan, const std::string& rules_path) {
+OutcomeReport ReportOutcomes(const PlanResult& plan, const std::string& rules_path, bool listed) {
   OutcomeReport r;
   for (const Diagnostic& d : plan.diagnostics) {
     // Notes (a skip, a missing value, dead sites left alone) are the
@@ -143,7 +136,7 @@ OutcomeReport ReportOutcomes(const PlanResult& plan, const std::string& rules_pa
       ListLeftAlone(plan, rules_path, o, &r.left_alone);
     }
   }
-  r.summary = LeftAloneSummary(plan);
+  r.summary = LeftAloneSummary(plan, listed);
   return r;
 }
 

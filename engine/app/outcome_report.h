@@ -21,16 +21,18 @@ struct OutcomeReport {
   std::vector<Diagnostic> needs_you;
   // One note per site of a rule left alone, with the reason (for -v).
   std::vector<Diagnostic> left_alone;
-  // "17 rules: 3 rewrite, 4 skipped, 10 dead (-v lists ...)"; empty when
-  // no rule is left alone.
+  // "17 rules: 3 rewrite, 4 skipped, 10 dead; 40 sites: 12 live, 20 dead,
+  // 8 unknown (-v lists ...)"; empty when no rule is left alone.
   std::string summary;
 };
 
 // `rules_path`: the rule file, whose name a note about a precondition that
-// matched nowhere carries (it is not a place in the tree).
-OutcomeReport ReportOutcomes(const PlanResult& plan, const std::string& rules_path);
+// matched nowhere carries (it is not a place in the tree). `listed`: the
+// run lists the rules left alone (-v), so the summary does not offer -v.
+OutcomeReport ReportOutcomes(const PlanResult& plan, const std::string& rules_path, bool listed);
 
-// Only the summary line (verify's text and GitHub output).
-std::string LeftAloneSummary(const PlanResult& plan);
+// Only the summary line (verify's text and GitHub output); its counts are
+// CountPlan's, as JSON's "summary" (verify_report.h).
+std::string LeftAloneSummary(const PlanResult& plan, bool listed);
 
 }  // namespace muh

@@ -63,19 +63,26 @@ std::vector<std::string> Formatted(const std::vector<Diagnostic>& ds) {
 }  // namespace
 
 TEST_CASE("outcomes: the failed and the unknown need you; the others are counted in one line") {
-  OutcomeReport r = ReportOutcomes(Mixed(), "rules.yaml");
+  OutcomeReport r = ReportOutcomes(Mixed(), "rules.yaml", false);
   CHECK(Formatted(r.needs_you) ==
         std::vector<std::string>{
             "d.py:7:1: error: rule 'broken' expects 1 match, found 2",
             "a.py:9:5: note: rule 'live' rewrites a site that may not run: cannot tell whether "
             "it runs on the served platform (no entry module)"});
   CHECK(r.summary ==
-        "5 rules: 1 rewrite, 1 already at its value, 1 skipped, 1 dead, 1 failed (-v lists the 3 "
-        "left alone; `muhpatch status` says why)");
+        "5 rules: 1 rewrite, 1 already at its value, 1 skipped, 1 dead, 1 failed; 5 sites: 3 "
+        "live, 1 dead, 1 unknown (-v lists the 3 left alone; `muhpatch status` says why)");
+}
+
+TEST_CASE("outcomes: under -v the summary does not offer -v") {
+  OutcomeReport r = ReportOutcomes(Mixed(), "rules.yaml", true);
+  CHECK(r.summary ==
+        "5 rules: 1 rewrite, 1 already at its value, 1 skipped, 1 dead, 1 failed; 5 sites: 3 "
+        "live, 1 dead, 1 unknown (`muhpatch status` says why each is left alone)");
 }
 
 TEST_CASE("outcomes: -v lists each rule left alone at its knob, with its reason") {
-  OutcomeReport r = ReportOutcomes(Mixed(), "rules.yaml");
+  OutcomeReport r = ReportOutcomes(Mixed(), "rules.yaml", false);
   CHECK(Formatted(r.left_alone) ==
         std::vector<std::string>{
             "b.py:13:5: note: rule 'gated' skipped: precondition 'p' is not met (c.py:54)",
@@ -89,16 +96,17 @@ TEST_CASE("outcomes: nothing left alone, no summary; a hand-tuned warning a dead
   plan.outcomes.push_back(
       Outcome("live", RuleStatus::kRewrites, {At("a.py", 3, 10, "1", "2", Liveness::kLive)}));
   plan.edits["a.py"] = {Edit{"a.py", 10, 1, "2", "live", ""}};
-  CHECK(LeftAloneSummary(plan).empty());
+  CHECK(LeftAloneSummary(plan, false).empty());
   Site tuned = At("b.py", 4, 40, "7", "2", Liveness::kDead, "overwritten");
   tuned.hand_tuned = true;
   plan.outcomes.push_back(Outcome("tuned", RuleStatus::kDead, {tuned}));
   plan.diagnostics.push_back(
       Diagnostic{"b.py", 4, 5, Severity::kWarning, "a hand-tuned value is overwritten"});
-  OutcomeReport r = ReportOutcomes(plan, "rules.yaml");
+  OutcomeReport r = ReportOutcomes(plan, "rules.yaml", false);
   CHECK(r.needs_you.empty());
   CHECK(r.summary ==
-        "2 rules: 1 rewrite, 1 dead (-v lists the 1 left alone; `muhpatch status` says why)");
+        "2 rules: 1 rewrite, 1 dead; 2 sites: 1 live, 1 dead, 0 unknown (-v lists the 1 left "
+        "alone; `muhpatch status` says why)");
 }
 
 TEST_CASE("outcomes: a precondition that matched nowhere keeps its note at the rule file") {
@@ -106,7 +114,7 @@ TEST_CASE("outcomes: a precondition that matched nowhere keeps its note at the r
   const std::string skip = "rule 'g' skipped: precondition 'p' is not met (no match in x.py)";
   plan.outcomes.push_back(Outcome("g", RuleStatus::kSkipped, {}, skip));
   plan.diagnostics.push_back(Diagnostic{"rules.yaml", 18, 9, Severity::kNote, skip});
-  OutcomeReport r = ReportOutcomes(plan, "rules.yaml");
+  OutcomeReport r = ReportOutcomes(plan, "rules.yaml", false);
   CHECK(Formatted(r.left_alone) == std::vector<std::string>{"rules.yaml:18:9: note: " + skip});
   CHECK(r.needs_you.empty());
 }

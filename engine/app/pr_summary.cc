@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/base/one_line.h"
+#include "engine/base/plural.h"
 #include "engine/base/text.h"
 #include "engine/model/facts.h"
 #include "engine/patch/unified_diff.h"
@@ -167,8 +168,8 @@ std::string FormatPrSummary(const std::map<std::string, SourceText>& files,
   if (edits == 0) {
     out += fmt::format("### muhpatch: nothing to change\n\n{}\n", PlanSummary(plan));
   } else {
-    out += fmt::format("### muhpatch: {} change{} in {} file{}\n\n", edits, edits == 1 ? "" : "s",
-                       changed_files, changed_files == 1 ? "" : "s");
+    out += fmt::format("### muhpatch: {} in {}\n\n", Counted(edits, "change"),
+                       Counted(changed_files, "file"));
     out += "| hunk | rule | old → new | derivation | facts it rests on |\n";
     out += "|---|---|---|---|---|\n";
     out += rows;
@@ -177,13 +178,29 @@ std::string FormatPrSummary(const std::map<std::string, SourceText>& files,
   std::string others;
   for (const RuleOutcome& o : plan.outcomes) {
     if (o.status == RuleStatus::kSkipped || o.status == RuleStatus::kNoValue) {
-      std::string reason = o.reason;  // without its "rule 'ID' skipped: ": the line names it
-      std::string head = "rule '" + o.rule_id + "' skipped: ";
-      if (reason.rfind(head, 0) == 0) reason.erase(0, head.size());
-      others += fmt::format("- `{}` {}: {}\n", o.rule_id, RuleStatusName(o.status), Cell(reason));
+      others += fmt::format("- `{}` {}: {}\n", o.rule_id, RuleStatusName(o.status),
+                            Cell(ReasonWithoutRule(o)));
     } else if (o.status == RuleStatus::kFailed) {
-      others += fmt::format("- `{}` failed (see the log); none of its edits is in the patch\n",
-                            o.rule_id);
+      // Its first error, where it is; the log has the others.
+      const Diagnostic* err = plan.FirstError(o.rule_id);
+      std::string why = "see the log";
+      if (err != nullptr) {
+        why = Cell(err->message, 400);
+        if (err->line > 0) {
+          why = fmt::format("`{}:{}`: {}", Cell(err->file), err->line, why);
+        } else if (!err->file.empty()) {
+          why = fmt::format("`{}`: {}", Cell(err->file), why);
+        }
+      }
+      others +=
+          fmt::format("- `{}` failed: {}; none of its edits is in the patch\n", o.rule_id, why);
+    } else if (o.status == RuleStatus::kDead && !o.found.empty()) {
+      // Every site is dead; the first one's reason, and how many there are.
+      const Site& s = o.found.front();
+      others += fmt::format(
+          "- `{}` dead at `{}:{}`{}: {} (--include-dead rewrites it)\n", o.rule_id, Cell(s.path),
+          s.line, o.found.size() > 1 ? " and " + Counted(o.found.size() - 1, "more site") : "",
+          Cell(s.LivenessReason(), 400));
     }
     for (const Site& s : o.found) {
       if (!s.kept) continue;

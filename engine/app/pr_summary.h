@@ -3,7 +3,9 @@
 // and the new text, the derivation in one line (each value's name = value
 // and the constraint that decided it), and the confidence of the hardware
 // facts it rests on (shaky ones first). Then the rules that did not rewrite
-// and why. Pure: the files and the plan in, Markdown out.
+// and why: a skipped rule with its reason, a failed one with its first error
+// and where, a dead one with its first site and why it does not run. Pure:
+// the files and the plan in, Markdown out.
 #pragma once
 
 #include <map>

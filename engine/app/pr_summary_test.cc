@@ -35,6 +35,35 @@ TEST_CASE("pr summary: one row per edit with its hunk, derivation and facts") {
   CHECK(md.find("- `v1` skipped: precondition 'p' is not met\n") != std::string::npos);
 }
 
+TEST_CASE("pr summary: a failed rule with its first error, a dead one with its reason") {
+  std::map<std::string, SourceText> files;
+  PlanResult plan;
+  RuleOutcome broken;
+  broken.rule_id = "broken";
+  broken.status = RuleStatus::kFailed;
+  Diagnostic err = MakeError("d.py", 7, 1, "rule 'broken' expects 1 match, found 2");
+  err.rule_id = "broken";
+  plan.diagnostics = {MakeError("d.py", 3, 1, "another rule's error"), err,
+                      MakeError("d.py", 9, 1, "rule 'broken': a later error")};
+  plan.diagnostics[2].rule_id = "broken";
+  RuleOutcome gone;
+  gone.rule_id = "gone";
+  gone.status = RuleStatus::kDead;
+  for (int line : {20, 21}) {
+    Site s;
+    s.path = "b.py";
+    s.line = line;
+    s.liveness = SiteVerdict{Liveness::kDead, "never imported (b.py is imported nowhere)"};
+    gone.found.push_back(s);
+  }
+  plan.outcomes = {broken, gone};
+  std::string md = FormatPrSummary(files, plan);
+  CHECK(md.find("- `broken` failed: `d.py:7`: rule 'broken' expects 1 match, found 2; none of "
+                "its edits is in the patch\n") != std::string::npos);
+  CHECK(md.find("- `gone` dead at `b.py:20` and 1 more site: never imported (b.py is imported "
+                "nowhere) (--include-dead rewrites it)\n") != std::string::npos);
+}
+
 TEST_CASE("pr summary: insertions and an empty plan") {
   std::map<std::string, SourceText> files = {{"y.py", SourceText("y.py", "L = [\n]\n")}};
   PlanResult plan;

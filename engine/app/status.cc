@@ -31,27 +31,10 @@ std::size_t Count(std::string_view text, std::string_view what) {
   return n;
 }
 
-// `reason` without its leading "rule 'ID' skipped: ": the row names the rule.
-std::string Reason(const std::string& rule_id, std::string reason) {
-  std::string head = "rule '" + rule_id + "' skipped: ";
-  if (reason.rfind(head, 0) == 0) reason.erase(0, head.size());
-  return reason;
-}
-
-// The first error the plan reports about `rule_id`, for a failing row.
-const Diagnostic* FirstError(const PlanResult& plan, const std::string& rule_id) {
-  for (const Diagnostic& d : plan.diagnostics) {
-    if (d.severity == Severity::kError && d.rule_id == rule_id) {
-      return &d;
-    }
-  }
-  return nullptr;
-}
-
 // Why a skipped rule is skipped: its note's words, with the place that
 // decided it when that is in the tree (the site that blocked a precondition).
 std::string SkipReason(const RuleSet& rules, const PlanResult& plan, const RuleOutcome& o) {
-  std::string reason = Reason(o.rule_id, o.reason);
+  std::string reason = ReasonWithoutRule(o);
   for (const Diagnostic& d : plan.diagnostics) {
     if (d.message != o.reason || d.file.empty() || d.file == rules.path || d.line <= 0) continue;
     return fmt::format("{} ({}:{})", reason, d.file, d.line);
@@ -77,12 +60,12 @@ std::vector<StatusRow> StatusRows(const RuleSet& rules, const PlanResult& plan) 
     const RuleOutcome* o = plan.Find(rule.id);
     if (o == nullptr) continue;
     if (o->status == RuleStatus::kFailed || (o->found.empty())) {
-      const Diagnostic* err = FirstError(plan, rule.id);
+      const Diagnostic* err = plan.FirstError(rule.id);
       Diagnostic where = err != nullptr ? *err : o->decided_at.value_or(Diagnostic{});
       if (where.file == rules.path) where = Diagnostic{};
       StatusRow row = RowAt(rule.id, where);
       row.state = o->status == RuleStatus::kFailed ? "failing" : RuleStatusName(o->status);
-      row.reason = err != nullptr ? err->message : Reason(rule.id, o->reason);
+      row.reason = err != nullptr ? err->message : ReasonWithoutRule(*o);
       rows.push_back(row);
       continue;
     }
@@ -121,7 +104,7 @@ std::vector<StatusRow> StatusRows(const RuleSet& rules, const PlanResult& plan) 
         case RuleStatus::kNoValue:
           row.state = "no value";
           row.model = "-";
-          row.reason = Reason(rule.id, o->reason);
+          row.reason = ReasonWithoutRule(*o);
           break;
         case RuleStatus::kSkipped:
           row.state = "skipped";

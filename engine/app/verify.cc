@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 
+#include "engine/app/diag_output.h"
 #include "engine/app/next_command.h"
 #include "engine/app/outcome_report.h"
 #include "engine/app/patch_written.h"
@@ -165,8 +166,9 @@ int RunVerify(const CommandOptions& opts) {
     return PrintVerifyReport(findings, opts.format, kExitBadInput,
                              "the whole-tree search could not search every file", patch_diff);
   }
+  const PlanCounts counts = CountPlan(plan);
   return PrintVerifyReport(findings, opts.format, drift ? kExitDrift : kExitClean, summary,
-                           patch_diff, LeftAloneSummary(plan));
+                           patch_diff, LeftAloneSummary(plan, Verbosity() > 0), &counts);
 }
 
 }  // namespace muh

@@ -8,6 +8,7 @@
 #include "engine/app/next_command.h"
 #include "engine/app/site_liveness.h"
 #include "engine/base/one_line.h"
+#include "engine/base/plural.h"
 #include "engine/patch/unified_diff.h"
 
 namespace muh {
@@ -65,8 +66,8 @@ void AddSites(const VerifyInput& in, std::vector<Finding>* out, bool only_hand_e
         std::vector<std::string> lines = Lines(e.text);
         std::string first = lines.empty() ? "" : lines.front();
         first.erase(0, first.find_first_not_of(" \t"));
-        msg = fmt::format("drift: rule '{}' would insert {} line{} starting '{}'", e.rule_id,
-                          lines.size(), lines.size() == 1 ? "" : "s", Shown(first));
+        msg = fmt::format("drift: rule '{}' would insert {} starting '{}'", e.rule_id,
+                          Counted(lines.size(), "line"), Shown(first));
       } else if (site != nullptr && !site->pin_reason.empty()) {
         msg = fmt::format("drift: rule '{}' finds '{}' where it pins '{}' ({})", e.rule_id,
                           Shown(current), Shown(e.text), site->pin_reason);
@@ -291,7 +292,7 @@ CheckResult CheckNothingLeft(const VerifyInput& in) {
     return Clean(fmt::format("nothing left to change ({})", PlanSummary(in.plan)));
   }
   std::size_t n = in.plan.new_contents.size();
-  CheckResult r = Drift(fmt::format("{} file{} would change", n, n == 1 ? "" : "s"));
+  CheckResult r = Drift(fmt::format("{} would change", Counted(n, "file")));
   AddSites(in, &r.findings);
   return r;
 }
@@ -398,8 +399,8 @@ CheckResult CheckCommittedPatch(const VerifyInput& in) {
                            ? in.apply_command
                            : in.refresh + ", on the tree without the patch";
     CheckResult r = Drift(fmt::format(
-        "{} is stale: {} hunk{} no longer appl{} to {}{}, as git apply would refuse {}; next: {}",
-        in.patch_path, n, n == 1 ? "" : "s", n == 1 ? "ies" : "y", in.tree_path,
+        "{} is stale: {} no longer appl{} to {}{}, as git apply would refuse {}; next: {}",
+        in.patch_path, Counted(n, "hunk"), n == 1 ? "ies" : "y", in.tree_path,
         reverse ? " (in reverse)" : "", n == 1 ? "it" : "them", next));
     r.findings = MissFindings(in, reverse ? backward_misses : forward_misses, reverse, next);
     // A patched tree: also name the sites whose values moved since; a

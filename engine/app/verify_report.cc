@@ -1,6 +1,7 @@
 #include "engine/app/verify_report.h"
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -10,7 +11,7 @@
 #include "engine/app/sarif.h"
 #include "engine/base/colour.h"
 #include "engine/base/exit_codes.h"
-#include "engine/base/logging.h"
+#include "engine/base/plural.h"
 #include "engine/base/source_text.h"
 
 namespace muh {
@@ -29,17 +30,38 @@ bool CouldNotRun(const Finding& f) {
 // show: why verify could not run is said on stderr too, each reason as
 // `file:line:col: error: message`, then the verdict.
 void ReportErrorsOnStderr(const std::vector<Finding>& findings, const std::string& verdict) {
+  auto diag = spdlog::get("diag");
   for (const Finding& f : findings) {
-    if (CouldNotRun(f)) logging::Diag(f.where.Format(), true);
+    if (CouldNotRun(f)) diag->error(f.where.Format());
   }
-  logging::Diag(verdict, true);
+  diag->error(verdict);
+}
+
+// The plan's counts as JSON: rules by outcome, sites by liveness.
+nlohmann::ordered_json CountsJson(const PlanCounts& c) {
+  nlohmann::ordered_json rules;
+  rules["total"] = c.rules;
+  rules["rewrites"] = c.rewrite;
+  rules["at value"] = c.at_value;
+  rules["skipped"] = c.skipped;
+  rules["no value"] = c.no_value;
+  rules["dead"] = c.dead;
+  rules["hand-tuned"] = c.hand_tuned;
+  rules["failed"] = c.failed;
+  nlohmann::ordered_json sites;
+  sites["total"] = c.sites;
+  sites["live"] = c.live_sites;
+  sites["dead"] = c.dead_sites;
+  sites["unknown"] = c.unknown_sites;
+  sites["hand-tuned kept"] = c.kept_sites;
+  return {{"rules", rules}, {"sites", sites}};
 }
 
 }  // namespace
 
 int PrintVerifyReport(const std::vector<Finding>& findings, const std::string& format, int code,
                       const std::string& status, const std::string& patch_diff,
-                      const std::string& rules_summary) {
+                      const std::string& rules_summary, const PlanCounts* counts) {
   const char* verdict = code == kExitClean ? "clean" : code == kExitDrift ? "drift" : "error";
   std::string last = fmt::format("verify: {}: {}", verdict, status);
   if (format != "text" && code != kExitClean && code != kExitDrift) {
@@ -65,10 +87,12 @@ int PrintVerifyReport(const std::vector<Finding>& findings, const std::string& f
                                {"details", details}});
     }
     if (!patch_diff.empty()) j["patch_diff"] = EscapeInvalidUtf8(patch_diff);
+    if (counts != nullptr) j["summary"] = CountsJson(*counts);
     j["message"] = EscapeInvalidUtf8(status);
     std::cout << j.dump(2) << "\n";
     return code;
   }
+  auto diag = spdlog::get("diag");
   if (format == "sarif")
     std::cout << FormatSarif(findings, MUHPATCH_VERSION, code, ExplainDerivations());
   // Quiet by default: the rules left alone are counted in one line, and
@@ -78,10 +102,9 @@ int PrintVerifyReport(const std::vector<Finding>& findings, const std::string& f
     int left_out = 0;
     std::cout << FormatGithubAnnotations(findings, Verbosity() > 0, &left_out);
     if (summarise) {
-      logging::Diag(fmt::format("muhpatch: {}", rules_summary));
+      diag->info("muhpatch: {}", rules_summary);
     } else if (left_out > 0) {
-      logging::Diag(fmt::format("verify: {} note{} not annotated (-v annotates them)", left_out,
-                                left_out == 1 ? "" : "s"));
+      diag->info("verify: {} not annotated (-v annotates them)", Counted(left_out, "note"));
     }
   }
   for (const Finding& f : findings) {
@@ -89,12 +112,12 @@ int PrintVerifyReport(const std::vector<Finding>& findings, const std::string& f
     // In text, the verdict line says what a stale finding would.
     if (f.kind == "stale") continue;
     if (f.where.severity == Severity::kNote && f.kind == "plan" && Verbosity() == 0) continue;
-    logging::Diag(f.where.Format());
+    diag->info(f.where.Format());
     // The derivation, only when asked for.
     if (!ExplainDerivations()) continue;
-    for (const std::string& d : f.details) logging::Diag(fmt::format("    {}", d));
+    for (const std::string& d : f.details) diag->info("    {}", d);
   }
-  if (format == "text" && summarise) logging::Diag(fmt::format("muhpatch: {}", rules_summary));
+  if (format == "text" && summarise) diag->info("muhpatch: {}", rules_summary);
   if (format == "text" && !patch_diff.empty()) {
     std::cout << (ColourStdout() ? ColourUnifiedDiff(patch_diff) : patch_diff);
   }
@@ -102,9 +125,9 @@ int PrintVerifyReport(const std::vector<Finding>& findings, const std::string& f
   if (format != "text" && code != kExitClean && code != kExitDrift) return code;  // said above
   // The verdict goes to stderr, after the findings; -q keeps it unless clean.
   if (code == kExitClean) {
-    logging::Diag(last);
+    diag->info(last);
   } else {
-    logging::Diag(last, true);
+    diag->error(last);
   }
   return code;
 }

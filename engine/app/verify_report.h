@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/base/diagnostic.h"
+#include "engine/plan/plan_counts.h"
 
 namespace muh {
 
@@ -39,9 +40,11 @@ struct Finding {
 // and a finding's derivation only under --explain; text and GitHub
 // output end with `rules_summary` (the rules left alone, counted)
 // before the verdict. A GitHub annotation is one line, a SARIF message one
-// line unless --explain; JSON keeps every finding's details.
+// line unless --explain; JSON keeps every finding's details, and gives
+// `counts` (the plan's, when there is one) as "summary": the same counts
+// as `rules_summary`'s, rules by outcome and sites by liveness.
 int PrintVerifyReport(const std::vector<Finding>& findings, const std::string& format, int code,
                       const std::string& summary, const std::string& patch_diff,
-                      const std::string& rules_summary = "");
+                      const std::string& rules_summary = "", const PlanCounts* counts = nullptr);
 
 }  // namespace muh

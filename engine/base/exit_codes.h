@@ -5,7 +5,7 @@ namespace muh {
 
 enum ExitCode : int {
   kExitClean = 0,        // success; for verify: no drift
-  kExitDrift = 1,        // verify found drift
+  kExitDrift = 1,        // verify found drift; test: a rule test failed, or none ran
   kExitBadInput = 2,     // bad rules, tree, arguments or usage; nothing was written
   kExitWriteFailed = 3,  // apply failed midway and could not roll back: the notes name
                          // exactly the files left rewritten
@@ -15,6 +15,7 @@ enum ExitCode : int {
   kExitRulesFailed = 6,  // some rules failed to plan (their errors say why); diff printed
                          // the patch of the others, apply wrote nothing (or, with
                          // --keep-going, the files of the others)
+  kExitUntested = 7,     // test: every test passed, but some rule has no test case
 };
 
 }  // namespace muh

@@ -9,6 +9,7 @@
 
 #include "engine/base/exit_codes.h"
 #include "engine/base/out_of_memory.h"
+#include "engine/base/plural.h"
 #include "engine/io/commit_steps.h"
 #include "engine/io/tree_io.h"
 #include "engine/io/tree_paths.h"
@@ -296,8 +297,8 @@ WriteResult Recovery::Steps() {
                        : result.state == WriteState::kRolledBack ? "rolled back"
                                                                  : "cleaned up after";
     errs_->push_back(MakeNote(kJournalName, 0, 0,
-                              fmt::format("{} an apply that was interrupted ({} file{})", what,
-                                          found_.size(), found_.size() == 1 ? "" : "s")));
+                              fmt::format("{} an apply that was interrupted ({})", what,
+                                          Counted(found_.size(), "file"))));
   }
   return result;
 }
@@ -332,9 +333,9 @@ std::optional<Diagnostic> TreeIo::InterruptedApply() const {
                           : "some may hold their new content";
   return Diagnostic{
       kJournalName, 0, 0, Severity::kWarning,
-      fmt::format("an apply was interrupted here ({} file{}: {}); this run reads the files as "
+      fmt::format("an apply was interrupted here ({}: {}); this run reads the files as "
                   "they are; the next apply finishes or rolls it back first",
-                  journal.entries.size(), journal.entries.size() == 1 ? "" : "s", state)};
+                  Counted(journal.entries.size(), "file"), state)};
 }
 
 }  // namespace muh

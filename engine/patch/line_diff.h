@@ -29,13 +29,14 @@ std::vector<std::string_view> SplitLines(std::string_view text);
 
 // Returns the changes turning `old_lines` into `new_lines`, in increasing
 // order and separated by at least one unchanged line. Lines outside the
-// changes pair up in order and are byte-equal. The script is minimal (fewest
-// deleted plus inserted lines), lists a change's deletions before its
-// insertions, and is a deterministic function of the inputs. Where a change
-// could slide over equal lines, it is placed as git does without its indent
-// heuristic: aligned with a change in the other file if possible, else as low
-// as possible. Empty when the inputs are equal. Time O((N + M) * D) at worst
-// for D differing lines, linear memory.
+// changes pair up in order and are byte-equal. The script is the one git's
+// default diff makes (Myers with git's choices and cut-offs, then its change
+// compaction with the indent heuristic), so that hunks match `git diff`
+// line for line; like git's, it is shortest unless common lines are left
+// out among unmatched ones or a range costs more than 256. A change lists
+// its deletions before its insertions; the result is a deterministic
+// function of the inputs. Empty when the inputs are equal. Time
+// O((N + M) * D) at worst for D differing lines, linear memory.
 std::vector<LineChange> DiffLines(const std::vector<std::string_view>& old_lines,
                                   const std::vector<std::string_view>& new_lines);
 

@@ -100,6 +100,27 @@ TEST_CASE("DiffLines groups a replacement into one change") {
         std::vector<LineChange>{{0, 1, 0, 1}, {2, 1, 2, 1}});
 }
 
+TEST_CASE("DiffLines pairs lines as git does when a new value is a neighbour's old one") {
+  // A tier chain whose values each move to the next tier's value: git keeps
+  // the value lines and shows the tier heads as moved, and so must we (an
+  // earlier version kept the heads and showed every value line changed).
+  const Lines old_lines = {"if n <= 1:\n",   "    m = 16\n", "elif n <= 2:\n", "    m = 32\n",
+                           "elif n <= 4:\n", "    m = 64\n", "else:\n",        "    m = 128\n"};
+  const Lines new_lines = {"if n <= 1:\n",   "    m = 32\n",  "elif n <= 2:\n", "    m = 64\n",
+                           "elif n <= 4:\n", "    m = 128\n", "else:\n",        "    m = 256\n"};
+  CHECK(DiffLines(old_lines, new_lines) ==
+        std::vector<LineChange>{{1, 2, 1, 0}, {4, 1, 2, 1}, {6, 1, 4, 1}, {8, 0, 6, 2}});
+}
+
+TEST_CASE("DiffLines leaves a very common line out among unmatched ones, as git") {
+  // The blank line is common in the new file; among the old file's lines
+  // without a match it is changed rather than matched, as git does.
+  const Lines old_lines = {"a\n", "b\n", "c\n", "d\n", "\n", "e\n",
+                           "f\n", "g\n", "h\n", "\n",  "i\n"};
+  const Lines new_lines = {"p\n", "\n", "q\n", "\n", "r\n", "\n", "s\n", "\n", "t\n", "\n", "i\n"};
+  CHECK(DiffLines(old_lines, new_lines) == std::vector<LineChange>{{0, 9, 0, 9}});
+}
+
 TEST_CASE("DiffLines slides an ambiguous change as low as possible") {
   CHECK(DiffLines({"x\n", "x\n"}, {"x\n", "x\n", "x\n"}) == std::vector<LineChange>{{2, 0, 2, 1}});
   CHECK(DiffLines({"x\n", "x\n", "x\n"}, {"x\n"}) == std::vector<LineChange>{{1, 2, 1, 0}});
@@ -114,7 +135,7 @@ TEST_CASE("DiffLines lines a change up with a change in the other file") {
   CHECK(DiffLines({"x\n", "x\n", "a\n"}, {"x\n", "b\n"}) == std::vector<LineChange>{{1, 2, 1, 1}});
 }
 
-TEST_CASE("DiffLines is minimal and well-formed on random inputs") {
+TEST_CASE("DiffLines is well-formed and deterministic on random inputs") {
   static const std::string_view kAlphabet[] = {"a\n", "b\n", "c\n", "d\n", "e\n", "a", "b\r\n"};
   Lcg rng(12345);
   for (int iteration = 0; iteration < 3000; ++iteration) {
@@ -140,8 +161,10 @@ TEST_CASE("DiffLines is minimal and well-formed on random inputs") {
     }
     CAPTURE(iteration);
     const std::vector<LineChange> changes = DiffLines(a, b);
+    // Like git's default diff, the script may exceed the shortest one where
+    // a common line is left out (tests/diff_vs_git checks it against git).
     const std::size_t cost = CheckScript(a, b, changes);
-    REQUIRE(cost == a.size() + b.size() - 2 * LcsLength(a, b));
+    REQUIRE(cost >= a.size() + b.size() - 2 * LcsLength(a, b));
     REQUIRE(DiffLines(a, b) == changes);
   }
 }

@@ -1,7 +1,5 @@
 #include "engine/plan/dead_sites.h"
 
-#include <fmt/format.h>
-
 namespace muh {
 
 int LeaveDeadSitesAlone(std::map<std::string, EditSet>* edit_sets, PlanResult* plan) {
@@ -37,9 +35,9 @@ int LeaveDeadSitesAlone(std::map<std::string, EditSet>* edit_sets, PlanResult* p
     // About the run, not a file: the same words however the rules are named.
     plan->diagnostics.push_back(MakeNote(
         "", 0, 0,
-        fmt::format("{} dead site{} left alone (code that does not run on the served platform; "
-                    "`muhpatch status` says why, --include-dead rewrites them)",
-                    left, left == 1 ? "" : "s")));
+        "dead sites left alone: they would change, but their code does not run on the served "
+        "platform (the summary counts them; `muhpatch status` says why, --include-dead rewrites "
+        "them)"));
   }
   return left;
 }

@@ -49,7 +49,7 @@ TEST_CASE("a hand-tuned value is kept, and said where") {
         "the model's '1024' (--retune, or `retune: true` on the rule, overwrites it; `pin:` "
         "accepts it with a reason)\n");
   CHECK(PlanSummary(r) ==
-        "1 rules: 0 rewrite, 0 already at their value, 0 skipped, 1 hand-tuned "
+        "1 rule: 0 rewrite, 0 already at their value, 0 skipped, 1 hand-tuned "
         "site kept");
   // Upstream's value and the model's are not hand-tuned.
   CHECK(PlanOf("", "A = 512\n").new_contents.at("a.py") == "A = 1024\n");

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include "engine/base/plural.h"
+#include "engine/plan/plan_counts.h"
+
 namespace muh {
 
 bool ManagesNothing(RuleStatus s) { return s == RuleStatus::kSkipped || s == RuleStatus::kNoValue; }
@@ -45,25 +48,29 @@ const RuleOutcome* PlanResult::Find(const std::string& rule_id) const {
   return nullptr;
 }
 
+const Diagnostic* PlanResult::FirstError(const std::string& rule_id) const {
+  for (const Diagnostic& d : diagnostics) {
+    if (d.severity == Severity::kError && d.rule_id == rule_id) return &d;
+  }
+  return nullptr;
+}
+
+std::string ReasonWithoutRule(const RuleOutcome& o) {
+  const std::string head = "rule '" + o.rule_id + "' skipped: ";
+  std::string reason = o.reason;
+  if (reason.rfind(head, 0) == 0) reason.erase(0, head.size());
+  return reason;
+}
+
 std::string PlanSummary(const PlanResult& plan) {
-  int rewrites = 0, done = 0, skipped = 0, no_value = 0, failed = 0, dead = 0, kept = 0;
-  for (const RuleOutcome& o : plan.outcomes) {
-    rewrites += o.status == RuleStatus::kRewrites;
-    done += o.status == RuleStatus::kAlreadyApplied;
-    skipped += o.status == RuleStatus::kSkipped;
-    no_value += o.status == RuleStatus::kNoValue;
-    failed += o.status == RuleStatus::kFailed;
-    dead += o.status == RuleStatus::kDead;
-    for (const Site& s : o.found) kept += s.kept;
-  }
-  std::string out = fmt::format("{} rules: {} rewrite, {} already at their value, {} skipped",
-                                plan.outcomes.size(), rewrites, done, skipped);
-  if (dead > 0) out += fmt::format(", {} dead", dead);
-  if (kept > 0) {
-    out += fmt::format(", {} hand-tuned site{} kept", kept, kept == 1 ? "" : "s");
-  }
-  if (no_value > 0) out += fmt::format(", {} without a valid value", no_value);
-  if (failed > 0) out += fmt::format(", {} failed", failed);
+  const PlanCounts c = CountPlan(plan);
+  std::string out =
+      fmt::format("{}: {} rewrite, {} already at {} value, {} skipped", Counted(c.rules, "rule"),
+                  c.rewrite, c.at_value, c.at_value == 1 ? "its" : "their", c.skipped);
+  if (c.dead > 0) out += fmt::format(", {} dead", c.dead);
+  if (c.kept_sites > 0) out += fmt::format(", {} kept", Counted(c.kept_sites, "hand-tuned site"));
+  if (c.no_value > 0) out += fmt::format(", {} without a valid value", c.no_value);
+  if (c.failed > 0) out += fmt::format(", {} failed", c.failed);
   return out;
 }
 

@@ -109,7 +109,13 @@ struct PlanResult {
   // Whether any rule failed (its errors are in `diagnostics`).
   bool AnyFailed() const;
   const RuleOutcome* Find(const std::string& rule_id) const;
+  // The first error reported about `rule_id`; null when none is.
+  const Diagnostic* FirstError(const std::string& rule_id) const;
 };
+
+// A skipped or valueless rule's `reason` without its leading "rule 'ID'
+// skipped: ", for a row or a line that names the rule already.
+std::string ReasonWithoutRule(const RuleOutcome& o);
 
 // "17 rules: 8 rewrite, 5 already at their value, 4 skipped" (and, when
 // there are any, ", 1 dead, 2 hand-tuned sites kept, 1 without a valid

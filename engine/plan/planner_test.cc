@@ -52,7 +52,7 @@ TEST_CASE("a rule rewrites its one site; an equal value makes no edit") {
   REQUIRE(r.outcomes.size() == 2);
   CHECK(r.outcomes[0].status == RuleStatus::kRewrites);
   CHECK(r.outcomes[1].status == RuleStatus::kAlreadyApplied);  // 2 ** 10 == 1024
-  CHECK(PlanSummary(r) == "2 rules: 1 rewrite, 1 already at their value, 0 skipped");
+  CHECK(PlanSummary(r) == "2 rules: 1 rewrite, 1 already at its value, 0 skipped");
 }
 
 TEST_CASE("a wrong match count names the rule, the file and the count") {

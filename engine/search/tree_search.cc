@@ -241,13 +241,19 @@ void AddOnce(std::vector<std::string>* parts, const std::string& part) {
 }  // namespace
 
 SearchScope ScopeOfSearch(const std::vector<std::string>& listed, const GitIgnore& ignore,
-                          const std::vector<std::string>& exclude) {
+                          const std::vector<std::string>& exclude,
+                          const std::vector<std::string>* tracked) {
   SearchScope scope;
   for (const std::string& path : listed) {
     if (auto part = ExcludedPart(path, exclude)) {
       AddOnce(&scope.excluded, *part);
     } else if (auto ignored = ignore.IgnoredPart(path)) {
-      AddOnce(&scope.ignored, *ignored);
+      if (tracked != nullptr && std::binary_search(tracked->begin(), tracked->end(), path)) {
+        scope.tracked_ignored.push_back(path);
+        scope.paths.push_back(path);
+      } else {
+        AddOnce(&scope.ignored, *ignored);
+      }
     } else {
       scope.paths.push_back(path);
     }

@@ -12,7 +12,8 @@
 //
 // What it covers (ScopeOfSearch): every .py file of the tree except those in
 // hidden directories, those the tree's .gitignore files ignore (build
-// outputs such as build/lib/vllm/ are not the fork's source) and those the
+// outputs such as build/lib/vllm/ are not the fork's source) unless git
+// tracks them (a committed file is the fork's source), and those the
 // rule file's `exclude:` globs name. A rule's own `files:` are not
 // affected. A file it covers but cannot read (permission, not a regular
 // file, over TreeIo's size limit) is never skipped silently: it comes back
@@ -90,13 +91,19 @@ struct SearchScope {
   std::vector<std::string> hidden;    // hidden directories, not descended into
   std::vector<std::string> ignored;   // topmost parts a .gitignore ignores
   std::vector<std::string> excluded;  // topmost parts an `exclude:` glob names
+  // Files a .gitignore matches that are searched all the same: git tracks
+  // them (a committed file is the fork's source). Sorted.
+  std::vector<std::string> tracked_ignored;
 };
 
 // Pure: `listed` (sorted .py paths) less what `ignore` ignores and what
 // `exclude` globs (rule.h: RuleSet::exclude) name, as a file or as one of
-// its directories.
+// its directories. With `tracked` (the sorted paths git tracks in the
+// tree), a tracked file is never left out for .gitignore; `exclude:` still
+// applies to it. Without it, .gitignore decides for every file.
 SearchScope ScopeOfSearch(const std::vector<std::string>& listed, const GitIgnore& ignore,
-                          const std::vector<std::string>& exclude);
+                          const std::vector<std::string>& exclude,
+                          const std::vector<std::string>* tracked = nullptr);
 
 // The rules no precondition gates: those verify searches for at once. A
 // rule a precondition skips manages nothing, so the others wait for the

@@ -115,4 +115,23 @@ TEST_CASE("ScopeOfSearch leaves out what .gitignore ignores and `exclude` names"
   CHECK(g.excluded == std::vector<std::string>{"a/gen/x.py"});
 }
 
+TEST_CASE("ScopeOfSearch searches a file git tracks whatever .gitignore says") {
+  GitIgnore ignore;
+  ignore.AddFile("", "lib/\n");
+  const std::vector<std::string> listed = {"vllm/fused_moe/lib/copy.py",
+                                           "vllm/fused_moe/lib/untracked.py", "vllm/lib/x.py",
+                                           "vllm/moe.py"};
+  const std::vector<std::string> tracked = {"vllm/fused_moe/lib/copy.py", "vllm/lib/x.py",
+                                            "vllm/moe.py"};
+  SearchScope s = ScopeOfSearch(listed, ignore, {"vllm/lib"}, &tracked);
+  CHECK(s.paths == std::vector<std::string>{"vllm/fused_moe/lib/copy.py", "vllm/moe.py"});
+  CHECK(s.tracked_ignored == std::vector<std::string>{"vllm/fused_moe/lib/copy.py"});
+  CHECK(s.ignored == std::vector<std::string>{"vllm/fused_moe/lib"});
+  CHECK(s.excluded == std::vector<std::string>{"vllm/lib"});
+  // Without git, .gitignore decides.
+  SearchScope without = ScopeOfSearch(listed, ignore, {});
+  CHECK(without.paths == std::vector<std::string>{"vllm/moe.py"});
+  CHECK(without.tracked_ignored.empty());
+}
+
 }  // namespace muh

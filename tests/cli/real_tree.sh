@@ -160,9 +160,11 @@ check() {
   [[ $n_at -gt 1 ]] && summary+=", $n_at already at their value"
   [[ -n $skipped ]] && summary+=", $(wc -w <<<"$skipped") skipped"
   [[ -n $dead ]] && summary+=", $(wc -w <<<"$dead") dead"
-  summary+=" (-v lists the $n_left left alone; \`muhpatch status\` says why)"
-  grep -qxF "muhpatch: $summary" "$name.explain.err" ||
-    fail "$name: no summary line '$summary' in diff -v"
+  # Then the sites by liveness; under -v the line does not offer -v.
+  local sites
+  sites=$(sed -n "s/^muhpatch: $summary; \([0-9]* sites: [0-9]* live, [0-9]* dead, [0-9]* unknown\) (\`muhpatch status\` says why each is left alone)\$/\1/p" "$name.explain.err")
+  [[ -n $sites ]] || fail "$name: no summary line '$summary; N sites: ...' in diff -v"
+  summary+="; $sites (-v lists the $n_left left alone; \`muhpatch status\` says why)"
   # Quiet by default: no rule fails and every site's liveness is known, so
   # diff's stderr is the summary line alone.
   [[ $(cat "$name.diff.err") == "muhpatch: $summary" ]] ||

@@ -340,16 +340,18 @@ n_skipped=${n_skipped:-0}
 [[ -z $notes && -n $summary_line ]] || fail "diff prints more than its summary line and the sites it cannot tell run: $(cat diff.err)"
 
 mp rules.yaml tree --patch committed.diff
-summary_re='\(([0-9]+) rules: ([0-9]+) rewrite, ([0-9]+) already at their value, ([0-9]+) skipped(, ([0-9]+) dead)?\)$'
+summary_re='\(([0-9]+) rules: ([0-9]+) rewrite, ([0-9]+) already at (its|their) value, ([0-9]+) skipped(, ([0-9]+) dead)?\)$'
 clean_line=$(tail -n 1 mp.err)
 [[ $code -eq 0 && -z $out && $(sed '$d' mp.err) == "$(lines "$notes" "$summary_line")" ]] || { printf '%s\n' "$err" >&2; fail "pristine --patch committed.diff: exit $code (expected 0), stdout not empty or stderr not the notes and the verdict"; }
 [[ $clean_line =~ ^"verify: clean: committed.diff matches the rules "$summary_re ]] ||
   fail "pristine --patch committed.diff: last stderr line is '$clean_line'"
-total=${BASH_REMATCH[1]} to_apply=${BASH_REMATCH[2]} applied=${BASH_REMATCH[3]} skipped=${BASH_REMATCH[4]}
-dead=${BASH_REMATCH[6]:-0} dead_part=${BASH_REMATCH[5]}
+total=${BASH_REMATCH[1]} to_apply=${BASH_REMATCH[2]} applied=${BASH_REMATCH[3]} skipped=${BASH_REMATCH[5]}
+dead=${BASH_REMATCH[7]:-0} dead_part=${BASH_REMATCH[6]}
 [[ $total -eq $n_rules && $skipped -eq $n_skipped && $((to_apply + applied + skipped + dead)) -eq $total && $to_apply -gt 0 ]] ||
   fail "pristine summary does not add up: '$clean_line' (rules.yaml has $n_rules rules, diff notes $n_skipped skipped)"
-summary_patched="$total rules: 0 rewrite, $((to_apply + applied)) already at their value, $skipped skipped$dead_part"
+at_value=$((to_apply + applied)) their=their
+[[ $at_value -eq 1 ]] && their=its
+summary_patched="$total rules: 0 rewrite, $at_value already at $their value, $skipped skipped$dead_part"
 ok "1. pristine --patch committed.diff: exit 0, '$clean_line'"
 
 # === 2. pristine tree, no --patch ====================================================
