@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <string_view>
 
 #include "engine/model/derivation.h"
 #include "engine/model/facts.h"
@@ -56,6 +58,10 @@ inline constexpr int64_t kLogitBytes = 4;
 Derivation DeriveStageLimit(const Profile& p);
 Derivation DeriveSmemLimitBytes(const Profile& p);
 Derivation DeriveSmemLimitKib(const Profile& p);
+// Why the prefix-prefill kernel below SM80 cannot run BLOCK = `b` ("" when
+// it can): not a power of two, a 16-bit or fp32 tile over smem_per_block,
+// a half-tile below tl.dot's minimum, or no warp count that fits.
+std::string PrefixBlockProblem(const Profile& p, const Workload& w, int64_t b);
 Derivation DeriveV1MaxContext(const Profile& p, const Workload& w);
 Derivation DeriveV1MinWork(const Profile& p, const Workload& w);
 Derivation DerivePartitionSize(const Profile& p, const Workload& w);
