@@ -13,6 +13,7 @@
 #include "engine/app/pr_summary.h"
 #include "engine/app/rule_test_runner.h"
 #include "engine/app/status.h"
+#include "engine/app/tree_facts.h"
 #include "engine/app/workspace_search.h"
 #include "engine/base/checked_output.h"
 #include "engine/base/colour.h"
@@ -31,7 +32,9 @@ int OpenRun(const CommandOptions& opts, TreeAccess access, OpenedRun* run) {
   std::vector<Diagnostic> errors;  // the tree's
   // The rules load first: opening for apply recovers an interrupted apply,
   // which must not happen before the rules have loaded.
-  if (!LoadInputs(opts.inputs, &run->inputs, &run->errors)) return kExitBadInput;
+  InputOptions first = opts.inputs;
+  first.say_unused_measurements = false;  // said once the tree's facts are in
+  if (!LoadInputs(first, &run->inputs, &run->errors)) return kExitBadInput;
   int code = OpenTree(opts.tree_path, access, &w, &errors);
   w.rules_path = run->inputs.rules.path;
   // A reader does not recover an interrupted apply (apply does, holding the
@@ -40,6 +43,17 @@ int OpenRun(const CommandOptions& opts, TreeAccess access, OpenedRun* run) {
     if (std::optional<Diagnostic> journal = w.tree.InterruptedApply()) errors.push_back(*journal);
   }
   if (code == kExitClean) code = ReadRuleFiles(run->inputs.rules, &w, &errors);
+  if (code == kExitClean) {
+    // The facts the tree states feed the model: load again with them.
+    InputOptions with = opts.inputs;
+    with.tree_facts = ReadTreeFacts(run->inputs.rules, w.files, w.tree_paths);
+    if (!with.tree_facts.empty()) {
+      run->inputs = Inputs{};
+      if (!LoadInputs(with, &run->inputs, &run->errors)) return kExitBadInput;
+    } else if (opts.inputs.say_unused_measurements) {
+      SayUnusedMeasurements(*run->inputs.model);
+    }
+  }
   for (const Diagnostic& d : errors) run->errors.push_back(w.Shown(d));
   if (code == kExitClean) {
     // What recovery did, and the journal a reader found: said, not errors.
@@ -179,19 +193,23 @@ int ApplyOutOfMemory(const Workspace& w, const WriteResult& written, int planned
 int RunModel(const CommandOptions& opts) {
   Inputs inputs;
   std::vector<Diagnostic> errors;
-  if (!LoadInputs(opts.inputs, &inputs, &errors)) {
-    ReportErrors(errors);
-    return kExitBadInput;
-  }
-  std::string report = FormatModelReport(*inputs.model, opts.explain);
-  if (!opts.tree_path.empty()) {
-    // With a tree: where each quantity is written, and whether that code
-    // runs on the served platform (the values are derived either way).
+  std::string report;
+  if (opts.tree_path.empty()) {
+    if (!LoadInputs(opts.inputs, &inputs, &errors)) {
+      ReportErrors(errors);
+      return kExitBadInput;
+    }
+    report = FormatModelReport(*inputs.model, opts.explain);
+  } else {
+    // With a tree: the facts it states count, where each quantity is
+    // written, and whether that code runs on the served platform (the
+    // values are derived either way).
     OpenedRun run;
     if (int code = OpenRun(opts, TreeAccess::kRead, &run); code != kExitClean) {
       ReportErrors(run.errors);
       return code;
     }
+    report = FormatModelReport(*run.inputs.model, opts.explain);
     PlanResult plan = PlanTree(run, /*include_dead=*/true);
     report += fmt::format("\nSites in {} (where each quantity is written, and whether it runs):\n",
                           opts.tree_path);

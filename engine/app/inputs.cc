@@ -20,6 +20,13 @@ namespace {
 
 bool BuildProfile(const InputOptions& opts, Profile* out, std::vector<Diagnostic>* errors) {
   *out = Profile::BiV100();
+  for (const TreeFact& t : opts.tree_facts) {
+    std::string err;
+    if (!out->SetFromTree(t, &err)) {
+      errors->push_back(MakeError(t.where, 0, 0, err));
+      return false;
+    }
+  }
   if (!opts.hw_path.empty()) {
     std::string text, err;
     if (!ReadWholeFile(opts.hw_path, &text, &err)) {

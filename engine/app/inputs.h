@@ -31,8 +31,11 @@ struct InputOptions {
   // --measurements FILE (muhpatch-probe/1), over the rule file's
   // `measurements:` (a path relative to the rule file).
   std::string measurements_path;
+  // The facts the tree states (tree_facts.h): over the built-in profile,
+  // under --hw and --set. Set by OpenRun once the tree is read.
+  std::vector<TreeFact> tree_facts;
   // Whether loading says which measurements it does not use
-  // (SayUnusedMeasurements).
+  // (SayUnusedMeasurements); OpenRun says it once the tree's facts are in.
   bool say_unused_measurements = true;
 };
 

@@ -50,16 +50,25 @@ Derivation DeriveSmemLimitBytes(const Profile& p) {
   d.value = std::to_string(Fact64(p, "smem_per_block"));
   d.safety =
       "Triton sizes every kernel against this limit: a value above the card's real limit makes "
-      "kernels fail to launch, so the limit changes only from a measured or user-given fact";
+      "kernels fail to launch, so the limit changes only from a measured or user-given fact, "
+      "and the tree's own value stays";
   if (f.user_given || f.confidence == Confidence::kMeasured) {
     d.decided_by = "reported as-is: the fact is measured or given by the user";
+  } else if (f.from_tree) {
+    d.decided_by =
+        "the tree's own value, kept: no --set or --hw replaced it; measure the card and pass "
+        "--set smem_per_block=N or --hw FILE to change it";
   } else {
     d.decided_by =
-        "not measured: the built-in profile's safe choice, which is what the fork's code already "
-        "reports; measure the card and pass --set smem_per_block=N or --hw FILE to change it";
+        "not measured: the built-in profile's safe choice; measure the card and pass --set "
+        "smem_per_block=N or --hw FILE to change it";
   }
   d.sized_for = "the card, not the workload";
   return d;
+}
+
+std::string ReportedFact(std::string_view quantity) {
+  return quantity == "smem_limit_bytes" || quantity == "smem_limit_kib" ? "smem_per_block" : "";
 }
 
 Derivation DeriveSmemLimitKib(const Profile& p) {

@@ -62,6 +62,10 @@ Derivation DeriveSmemLimitKib(const Profile& p);
 // it can): not a power of two, a 16-bit or fp32 tile over smem_per_block,
 // a half-tile below tl.dot's minimum, or no warp count that fits.
 std::string PrefixBlockProblem(const Profile& p, const Workload& w, int64_t b);
+// The fact a quantity reports as it is ("smem_per_block" for smem_limit_bytes
+// and smem_limit_kib): the code a rule writes it into states that fact, so
+// the value found there is the tree's value of the fact. "" for others.
+std::string ReportedFact(std::string_view quantity);
 Derivation DeriveV1MaxContext(const Profile& p, const Workload& w);
 Derivation DeriveV1MinWork(const Profile& p, const Workload& w);
 Derivation DerivePartitionSize(const Profile& p, const Workload& w);
