@@ -235,6 +235,8 @@ TEST_CASE("a measured value outside its knob's domain falls to the next candidat
   CHECK(model.DomainProblem("moe_block_m_tier", "256").empty());
   CHECK(model.DomainProblem("moe_block_m_tier", "12345") != "");
   CHECK(model.DomainProblem("partition_size", "12345").empty());
+  // A name's value is not known here: nothing to check.
+  CHECK(model.DomainProblem("moe_block_m_tier", "SMALL_TIER_BLOCK_M").empty());
   std::vector<Diagnostic> said = model.RefusedMeasurements();
   REQUIRE(said.size() == 4);
   CHECK(said[0].Format() ==

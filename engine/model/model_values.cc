@@ -237,8 +237,9 @@ std::string ModelValues::DomainProblem(std::string_view knob, const std::string&
                knob.rfind("moe_block_m_for_numel", 0) == 0;
   if (!moe_m && knob != "prefix_block_below_sm80") return "";
   std::optional<std::string> v = CanonicalLiteral(value);
+  if (!v) return "";  // a name or an expression: its value is not known here
   bool whole =
-      v && !v->empty() && v->size() < 10 && v->find_first_not_of("0123456789") == std::string::npos;
+      !v->empty() && v->size() < 10 && v->find_first_not_of("0123456789") == std::string::npos;
   if (moe_m) {
     int64_t n = whole ? std::stoll(*v) : 0;
     if (n >= 16 && n <= 256 && (n & (n - 1)) == 0) return "";

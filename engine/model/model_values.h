@@ -68,7 +68,7 @@ class ModelValues : public ValueSource {
   // MoE BLOCK_SIZE_M knobs take powers of two from 16 to 256 (every value
   // the fork's kernel has run); the prefix-prefill BLOCK below SM80 takes
   // what PrefixBlockProblem accepts at the profile and workload.
-  std::string DomainProblem(std::string_view knob, const std::string& value) const;
+  std::string DomainProblem(std::string_view knob, const std::string& value) const override;
   // The fastest candidates the domain refused at the deployment's point: a
   // note at each row, naming the constraint; the next candidate counts.
   std::vector<Diagnostic> RefusedMeasurements() const;

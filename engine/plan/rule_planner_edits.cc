@@ -45,6 +45,38 @@ void Planner::CommitStaged(RuleOutcome* outcome) {
   for (auto& [path, set] : trial) edit_sets_[path] = std::move(set);
 }
 
+std::string Planner::KeptOutsideDomain(const Rule& rule, const std::string& value) const {
+  for (const TemplatePart& part : rule.with.parts()) {
+    if (part.kind == TemplatePart::Kind::kValue || part.kind == TemplatePart::Kind::kCall) {
+      return values_.DomainProblem(part.text, value);
+    }
+  }
+  return "";
+}
+
+void Planner::GateKeptValues() {
+  for (const RuleOutcome& o : out_->outcomes) {
+    bool fails = false;
+    for (const Site& site : o.found) {
+      if (!site.kept || site.outside_domain.empty()) continue;
+      bool dead = site.Is(Liveness::kDead);
+      Diagnostic d{site.path,
+                   site.line,
+                   site.column,
+                   dead ? Severity::kNote : Severity::kError,
+                   fmt::format("rule '{}' keeps '{}', a hand-tuned value its kernel does not "
+                               "take: {}{}",
+                               o.rule_id, OneLine(site.current, 60), site.outside_domain,
+                               dead ? " (the site is dead on the served platform)"
+                                    : "; fix the value, or `pin:` one the kernel takes"),
+                   o.rule_id};
+      out_->diagnostics.push_back(std::move(d));
+      fails = fails || !dead;
+    }
+    if (fails) Fail(o.rule_id);
+  }
+}
+
 void Planner::Fail(const std::string& rule_id) {
   for (RuleOutcome& o : out_->outcomes) {
     if (o.rule_id == rule_id) {
@@ -166,6 +198,7 @@ void Planner::PlanMatch(const Rule& rule, const SourceText& file, const QueryMat
         // and said where.
         site.kept = true;
         site.why = why;
+        site.outside_domain = KeptOutsideDomain(rule, target->text);
         outcome->found.push_back(site);
         Diagnostic note =
             At(file.path(), target->begin, Severity::kNote,
