@@ -125,11 +125,12 @@ class EvenValues : public TableValues {
   }
 };
 
-PlanResult PlanEven(const std::string& content) {
+PlanResult PlanEven(const std::string& content, const std::string& extra = "") {
   std::string text =
       "version: 1\nrules:\n  - id: r\n    files: a.py\n    query: "
       "'((assignment left: (identifier) @n right: (_) @v) (#eq? @n \"A\"))'\n    replace: v\n"
-      "    with: \"{{size}}\"\n    upstream: \"512\"\n";
+      "    with: \"{{size}}\"\n    upstream: \"512\"\n" +
+      extra;
   RuleSet rules;
   std::vector<Diagnostic> errs;
   REQUIRE(LoadRules("r.yaml", text, std::make_shared<EvenValues>(), &rules, &errs));
@@ -150,6 +151,24 @@ TEST_CASE("a kept value outside its knob's domain fails the rule, at its line") 
   PlanResult even = PlanEven("A = 768\n");
   CHECK(even.outcomes[0].status == RuleStatus::kHandTuned);
   CHECK(Messages(even).find("error") == std::string::npos);
+}
+
+TEST_CASE("a pin outside the domain fails the rule at the pin, unless it says unchecked") {
+  PlanResult odd = PlanEven("A = 512\n", "    pin: {value: 767, reason: \"timed\"}\n");
+  CHECK(odd.outcomes[0].status == RuleStatus::kFailed);
+  CHECK(odd.new_contents.empty());
+  CHECK(Messages(odd) ==
+        "r.yaml:9:5: error: rule 'r' pins '767', which its kernel does not take: 767 is odd; the "
+        "kernel takes even sizes; pin a value it takes, or say why with `unchecked: REASON`\n");
+  PlanResult said =
+      PlanEven("A = 512\n", "    pin: {value: 767, reason: \"timed\", unchecked: \"we know\"}\n");
+  CHECK(said.new_contents.at("a.py") == "A = 767\n");
+  CHECK(Messages(said) ==
+        "r.yaml:9:5: warning: rule 'r' pins '767' unchecked (we know): 767 is odd; the kernel "
+        "takes even sizes\n");
+  CHECK(
+      PlanEven("A = 512\n", "    pin: {value: 768, reason: \"timed\"}\n").new_contents.at("a.py") ==
+      "A = 768\n");
 }
 
 }  // namespace muh

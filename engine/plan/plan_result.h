@@ -71,6 +71,9 @@ struct Site {
   // DomainProblem): the constraint it breaks. The rule fails there unless
   // the site is dead, where a note says it.
   std::string outside_domain;
+  // The same for the value a pin writes (the rule fails unless the pin says
+  // `unchecked: REASON`).
+  std::string pin_outside_domain;
   std::string model;
   std::string why;
   // The liveness analysis's verdict (Plan's `liveness`); none when none ran.

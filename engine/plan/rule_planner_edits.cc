@@ -57,6 +57,29 @@ std::string Planner::KeptOutsideDomain(const Rule& rule, const std::string& valu
 void Planner::GateKeptValues() {
   for (const RuleOutcome& o : out_->outcomes) {
     bool fails = false;
+    const Rule* rule = nullptr;
+    for (const Rule& r : rules_.rules) rule = r.id == o.rule_id ? &r : rule;
+    bool pin_said = false;
+    for (const Site& site : o.found) {
+      if (site.pin_outside_domain.empty() || rule == nullptr || !rule->pin || pin_said) continue;
+      pin_said = true;  // one pin, one message
+      const Rule::Pin& pin = *rule->pin;
+      if (pin.unchecked.empty()) {
+        out_->diagnostics.push_back(Diagnostic{
+            rules_.path, pin.loc.line, pin.loc.column, Severity::kError,
+            fmt::format("rule '{}' pins '{}', which its kernel does not take: {}; pin a value it "
+                        "takes, or say why with `unchecked: REASON`",
+                        o.rule_id, OneLine(pin.value, 60), site.pin_outside_domain),
+            o.rule_id});
+        fails = true;
+      } else {
+        out_->diagnostics.push_back(
+            Diagnostic{rules_.path, pin.loc.line, pin.loc.column, Severity::kWarning,
+                       fmt::format("rule '{}' pins '{}' unchecked ({}): {}", o.rule_id,
+                                   OneLine(pin.value, 60), pin.unchecked, site.pin_outside_domain),
+                       o.rule_id});
+      }
+    }
     for (const Site& site : o.found) {
       if (!site.kept || site.outside_domain.empty()) continue;
       bool dead = site.Is(Liveness::kDead);
@@ -175,6 +198,7 @@ void Planner::PlanMatch(const Rule& rule, const SourceText& file, const QueryMat
         // The pin decides; the model's value is shown beside it.
         text = rule.pin->value;
         site.pin_reason = rule.pin->reason;
+        site.pin_outside_domain = KeptOutsideDomain(rule, text);
         site.model = valued ? model : "(none: " + error + ")";
         why = fmt::format("pinned by the rule ({}:{}): {}\nthe model's own value: {}\n",
                           rules_.path, rule.pin->loc.line, rule.pin->reason, site.model) +

@@ -70,3 +70,34 @@ run diff rules.yaml tree
 grep -q "keeps '128', a hand-tuned value:" err || { cat err >&2; fail "128 is not kept"; }
 grep -q "error" err && { cat err >&2; fail "a kept 128 is an error"; }
 echo "ok a kept 128 in the live tier: kept, no error"
+
+# A pin passes the same gate: outside the domain the rule fails, at the pin,
+# unless the pin says `unchecked: REASON`, which the run then shows.
+rm -rf tree && cp -a pristine tree
+pin_rules() {  # UNCHECKED-LINE
+  python3 - "$1" <<'PY'
+import sys
+text = open("rules.yaml").read()
+at = text.index('    with: "{{moe_block_m_tier(@tier, @bounds)}}"\n')
+end = text.index("\n", at) + 1
+pin = '    pin: {value: 48, reason: "timed on lab-7"%s}\n' % sys.argv[1]
+open("pinned.yaml", "w").write(text[:end] + pin + text[end:])
+PY
+}
+pin_rules ""
+pin_line=$(grep -n 'pin: {value: 48' pinned.yaml | cut -d: -f1)
+want_pin="pinned.yaml:$pin_line:5: error: rule 'fused-moe-tier-block-m' pins '48', which its kernel does not take: 48 is not a power of two from 16 to 256, the BLOCK_SIZE_M values the fused-MoE kernel takes; pin a value it takes, or say why with \`unchecked: REASON\`"
+run diff pinned.yaml tree
+[[ $code -eq 6 ]] || { cat err >&2; fail "diff with a pin of 48: exit $code, expected 6"; }
+grep -qxF "$want_pin" err || { cat err >&2; fail "no error at the pin"; }
+run verify pinned.yaml tree
+[[ $code -eq 1 ]] || { cat err >&2; fail "verify with a pin of 48: exit $code, expected 1"; }
+run status pinned.yaml tree
+[[ $code -eq 6 ]] || fail "status with a pin of 48: exit $code, expected 6"
+pin_rules ', unchecked: "ixformer rounds it up"'
+run diff pinned.yaml tree
+[[ $code -eq 0 ]] || { cat err >&2; fail "diff with an unchecked pin: exit $code, expected 0"; }
+grep -qxF "pinned.yaml:$pin_line:5: warning: rule 'fused-moe-tier-block-m' pins '48' unchecked (ixformer rounds it up): 48 is not a power of two from 16 to 256, the BLOCK_SIZE_M values the fused-MoE kernel takes" err ||
+  { cat err >&2; fail "the unchecked pin is not shown"; }
+grep -q "^+.*BLOCK_SIZE_M'\] = 48" out || fail "the unchecked pin is not written"
+echo "ok a pin of 48: an error at the pin, diff/status exit 6, verify 1; with unchecked: written, with a warning"
