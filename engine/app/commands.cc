@@ -1,7 +1,6 @@
 #include "engine/app/commands.h"
 
 #include <fmt/format.h>
-#include <spdlog/spdlog.h>
 
 #include <iostream>
 #include <new>
@@ -13,10 +12,12 @@
 #include "engine/app/pr_summary.h"
 #include "engine/app/rule_test_runner.h"
 #include "engine/app/status.h"
+#include "engine/app/tree_facts.h"
 #include "engine/app/workspace_search.h"
 #include "engine/base/checked_output.h"
 #include "engine/base/colour.h"
 #include "engine/base/exit_codes.h"
+#include "engine/base/logging.h"
 #include "engine/base/out_of_memory.h"
 #include "engine/base/parallel.h"
 #include "engine/base/plural.h"
@@ -32,7 +33,9 @@ int OpenRun(const CommandOptions& opts, TreeAccess access, OpenedRun* run) {
   std::vector<Diagnostic> errors;  // the tree's
   // The rules load first: opening for apply recovers an interrupted apply,
   // which must not happen before the rules have loaded.
-  if (!LoadInputs(opts.inputs, &run->inputs, &run->errors)) return kExitBadInput;
+  InputOptions first = opts.inputs;
+  first.say_unused_measurements = false;  // said once the tree's facts are in
+  if (!LoadInputs(first, &run->inputs, &run->errors)) return kExitBadInput;
   int code = OpenTree(opts.tree_path, access, &w, &errors);
   w.rules_path = run->inputs.rules.path;
   // A reader does not recover an interrupted apply (apply does, holding the
@@ -41,10 +44,21 @@ int OpenRun(const CommandOptions& opts, TreeAccess access, OpenedRun* run) {
     if (std::optional<Diagnostic> journal = w.tree.InterruptedApply()) errors.push_back(*journal);
   }
   if (code == kExitClean) code = ReadRuleFiles(run->inputs.rules, &w, &errors);
+  if (code == kExitClean) {
+    // The facts the tree states feed the model: load again with them.
+    InputOptions with = opts.inputs;
+    with.tree_facts = ReadTreeFacts(run->inputs.rules, w.files, w.tree_paths);
+    if (!with.tree_facts.empty()) {
+      run->inputs = Inputs{};
+      if (!LoadInputs(with, &run->inputs, &run->errors)) return kExitBadInput;
+    } else if (opts.inputs.say_unused_measurements) {
+      SayUnusedMeasurements(*run->inputs.model);
+    }
+  }
   for (const Diagnostic& d : errors) run->errors.push_back(w.Shown(d));
   if (code == kExitClean) {
     // What recovery did, and the journal a reader found: said, not errors.
-    for (const Diagnostic& d : run->errors) spdlog::get("diag")->info(d.Format());
+    for (const Diagnostic& d : run->errors) logging::Diag(d.Format());
     run->errors.clear();
   }
   return code;
@@ -96,9 +110,9 @@ PlanResult PlanAndReport(const OpenedRun& run, const CommandOptions& opts) {
   ReportMovedKnobs(run, plan);
   if (Verbosity() > 0) w.ReportAll(report.left_alone);
   if (!report.summary.empty()) {
-    spdlog::get("diag")->info("muhpatch: {}", report.summary);
+    logging::Diag(fmt::format("muhpatch: {}", report.summary));
   } else {
-    spdlog::info("{}", PlanSummary(plan));
+    logging::Info("{}", PlanSummary(plan));
   }
   if (opts.explain) {
     for (const RuleOutcome& o : plan.outcomes) {
@@ -122,7 +136,7 @@ PlanResult PlanAndReport(const OpenedRun& run, const CommandOptions& opts) {
 namespace {
 
 void ReportErrors(const std::vector<Diagnostic>& errors) {
-  for (const Diagnostic& d : errors) spdlog::get("diag")->info(d.Format());
+  for (const Diagnostic& d : errors) logging::Diag(d.Format());
 }
 
 // Under --explain, says on stderr which rule and derivation made each edit.
@@ -142,7 +156,7 @@ void Explain(const CommandOptions& opts, const Workspace& w, const PlanResult& p
       while (at < why.size()) {
         std::size_t nl = why.find('\n', at);
         if (nl == std::string::npos) nl = why.size();
-        spdlog::get("diag")->info("    {}", why.substr(at, nl - at));
+        logging::Diag(fmt::format("    {}", why.substr(at, nl - at)));
         at = nl + 1;
       }
     }
@@ -180,19 +194,23 @@ int ApplyOutOfMemory(const Workspace& w, const WriteResult& written, int planned
 int RunModel(const CommandOptions& opts) {
   Inputs inputs;
   std::vector<Diagnostic> errors;
-  if (!LoadInputs(opts.inputs, &inputs, &errors)) {
-    ReportErrors(errors);
-    return kExitBadInput;
-  }
-  std::string report = FormatModelReport(*inputs.model, opts.explain);
-  if (!opts.tree_path.empty()) {
-    // With a tree: where each quantity is written, and whether that code
-    // runs on the served platform (the values are derived either way).
+  std::string report;
+  if (opts.tree_path.empty()) {
+    if (!LoadInputs(opts.inputs, &inputs, &errors)) {
+      ReportErrors(errors);
+      return kExitBadInput;
+    }
+    report = FormatModelReport(*inputs.model, opts.explain);
+  } else {
+    // With a tree: the facts it states count, where each quantity is
+    // written, and whether that code runs on the served platform (the
+    // values are derived either way).
     OpenedRun run;
     if (int code = OpenRun(opts, TreeAccess::kRead, &run); code != kExitClean) {
       ReportErrors(run.errors);
       return code;
     }
+    report = FormatModelReport(*run.inputs.model, opts.explain);
     PlanResult plan = PlanTree(run, /*include_dead=*/true);
     report += fmt::format("\nSites in {} (where each quantity is written, and whether it runs):\n",
                           opts.tree_path);
@@ -262,18 +280,21 @@ int RunRuleTestsCommand(const CommandOptions& opts) {
   }
   std::cout << fmt::format("{} passed, {} failed\n", report.passed, report.failed);
   if (!report.load_errors.empty()) return kExitBadInput;
-  auto diag = spdlog::get("diag");
   if (report.failed > 0 || report.passed == 0) {
-    diag->error("muhpatch: test: exit {}: {}", static_cast<int>(kExitDrift),
-                report.failed > 0
-                    ? Counted(static_cast<std::size_t>(report.failed), "rule test") + " failed"
-                    : std::string("no rule test ran"));
+    logging::Diag(
+        fmt::format("muhpatch: test: exit {}: {}", static_cast<int>(kExitDrift),
+                    report.failed > 0
+                        ? Counted(static_cast<std::size_t>(report.failed), "rule test") + " failed"
+                        : std::string("no rule test ran")),
+        true);
     return kExitDrift;
   }
   if (!report.untested.empty()) {
-    diag->error("muhpatch: test: exit {}: {} no test case; every rule needs at least one",
-                static_cast<int>(kExitUntested),
-                Counted(report.untested.size(), "rule has", "rules have"));
+    logging::Diag(
+        fmt::format("muhpatch: test: exit {}: {} no test case; every rule needs at least one",
+                    static_cast<int>(kExitUntested),
+                    Counted(report.untested.size(), "rule has", "rules have")),
+        true);
     return kExitUntested;
   }
   return kExitClean;
@@ -318,13 +339,12 @@ int RunApply(const CommandOptions& opts) {
   Workspace& w = run.workspace;
   PlanResult plan = PlanAndReport(run, opts);
   if (!plan.ok() && !opts.keep_going) {
-    spdlog::get("diag")->info(
-        "muhpatch: nothing written: some rules failed (--keep-going writes the others)");
+    logging::Diag("muhpatch: nothing written: some rules failed (--keep-going writes the others)");
     return kExitRulesFailed;
   }
   int planned = plan.ok() ? kExitClean : kExitRulesFailed;
   if (plan.new_contents.empty()) {
-    spdlog::info("nothing to change; {}", PlanSummary(plan));
+    logging::Info("nothing to change; {}", PlanSummary(plan));
     return planned;
   }
   std::vector<Diagnostic> errs;
@@ -337,7 +357,7 @@ int RunApply(const CommandOptions& opts) {
   try {
     w.ReportAll(errs);
     if (!written.ok()) return ExitCodeFor(written);
-    spdlog::info("rewrote {}; {}", Counted(updates.size(), "file"), PlanSummary(plan));
+    logging::Info("rewrote {}; {}", Counted(updates.size(), "file"), PlanSummary(plan));
     return planned;
   } catch (const std::bad_alloc&) {
     return ApplyOutOfMemory(w, written, planned);
@@ -361,7 +381,7 @@ int RunStatus(const CommandOptions& opts) {
     ReportErrors({MakeError("stdout", 0, 0, err)});
     return kExitInternal;
   }
-  spdlog::info("{}", PlanSummary(plan));
+  logging::Info("{}", PlanSummary(plan));
   return plan.ok() ? kExitClean : kExitRulesFailed;
 }
 

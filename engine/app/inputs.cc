@@ -20,6 +20,13 @@ namespace {
 
 bool BuildProfile(const InputOptions& opts, Profile* out, std::vector<Diagnostic>* errors) {
   *out = Profile::BiV100();
+  for (const TreeFact& t : opts.tree_facts) {
+    std::string err;
+    if (!out->SetFromTree(t, &err)) {
+      errors->push_back(MakeError(t.where, 0, 0, err));
+      return false;
+    }
+  }
   if (!opts.hw_path.empty()) {
     std::string text, err;
     if (!ReadWholeFile(opts.hw_path, &text, &err)) {
@@ -104,10 +111,22 @@ bool LoadMeasurements(const InputOptions& opts, const RawRuleFile& raw,
   }
   auto measured = std::make_shared<MeasuredKnobs>();
   measured->path = path;
-  if (!ParseMeasurements(text, &measured->data, &err)) {
-    errors->push_back(MakeError(path, 0, 0, "not a muhpatch-probe/1 measurement file: " + err));
+  MeasurementsError bad;
+  if (!ParseMeasurements(text, &measured->data, &bad)) {
+    errors->push_back(MakeError(
+        path, bad.line, bad.column,
+        bad.line == 0 ? "not a muhpatch-probe/1 measurement file: " + bad.message : bad.message));
     return false;
   }
+  bool ok = true;
+  for (KnobMeasurement& k : measured->data.knobs) {
+    std::string why = ModelValues::MalformedRow(&k);
+    if (why.empty()) continue;
+    errors->push_back(
+        MakeError(path, k.line, k.column, fmt::format("knobs row {}: {}", k.row, why)));
+    ok = false;
+  }
+  if (!ok) return false;
   *out = std::move(measured);
   return true;
 }
@@ -124,20 +143,32 @@ bool CheckMeasuredKnobs(const ModelValues& model, std::vector<Diagnostic>* error
       Workload w = Workload::Defaults();
       std::string err;
       if (!w.Set(entry, value, &err)) {
-        errors->push_back(
-            MakeError(measured->path, 0, 0, fmt::format("knobs row {}: point: {}", k.row, err)));
+        errors->push_back(MakeError(measured->path, k.line, k.column,
+                                    fmt::format("knobs row {}: point: {}", k.row, err)));
         ok = false;
       }
     }
     if (model.Measurable(k.knob)) continue;
     errors->push_back(
-        MakeError(measured->path, 0, 0,
+        MakeError(measured->path, k.line, k.column,
                   fmt::format("knobs row {}: '{}' is not a scalar quantity the model derives{}",
                               k.row, k.knob, DidYouMean(k.knob, names))));
     ok = false;
   }
   return ok;
 }
+
+}  // namespace
+
+void SayUnusedMeasurements(const ModelValues& model) {
+  std::vector<Diagnostic> said = model.UnusedMeasurements();
+  for (const Diagnostic& d : model.RefusedMeasurements()) said.push_back(d);
+  for (const Diagnostic& d : said) {
+    logging::Diag(d.Format());
+  }
+}
+
+namespace {
 
 std::shared_ptr<const ModelValues> BuildModel(const InputOptions& opts, const Profile& profile,
                                               const RawRuleFile& raw,
@@ -164,6 +195,8 @@ std::shared_ptr<const ModelValues> BuildModel(const InputOptions& opts, const Pr
     }
   }
   if (!CheckMeasuredKnobs(*model, errors)) return nullptr;
+  // Rows for another workload are not used, and that is said.
+  if (opts.say_unused_measurements) SayUnusedMeasurements(*model);
   return model;
 }
 

@@ -31,12 +31,22 @@ struct InputOptions {
   // --measurements FILE (muhpatch-probe/1), over the rule file's
   // `measurements:` (a path relative to the rule file).
   std::string measurements_path;
+  // The facts the tree states (tree_facts.h): over the built-in profile,
+  // under --hw and --set. Set by OpenRun once the tree is read.
+  std::vector<TreeFact> tree_facts;
+  // Whether loading says which measurements it does not use
+  // (SayUnusedMeasurements); OpenRun says it once the tree's facts are in.
+  bool say_unused_measurements = true;
 };
 
 struct Inputs {
   std::shared_ptr<const ModelValues> model;
   RuleSet rules;  // empty when no rule file was named
 };
+
+// Says on stderr which measurement rows the model does not use: those for
+// another workload, and those outside their knob's domain.
+void SayUnusedMeasurements(const ModelValues& model);
 
 // Loads everything `opts` names. False, with every error in `errors`, when
 // the run cannot go on.

@@ -1,7 +1,6 @@
 #include "engine/app/verify_report.h"
 
 #include <fmt/format.h>
-#include <spdlog/spdlog.h>
 
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -11,6 +10,7 @@
 #include "engine/app/sarif.h"
 #include "engine/base/colour.h"
 #include "engine/base/exit_codes.h"
+#include "engine/base/logging.h"
 #include "engine/base/plural.h"
 #include "engine/base/source_text.h"
 
@@ -30,11 +30,10 @@ bool CouldNotRun(const Finding& f) {
 // show: why verify could not run is said on stderr too, each reason as
 // `file:line:col: error: message`, then the verdict.
 void ReportErrorsOnStderr(const std::vector<Finding>& findings, const std::string& verdict) {
-  auto diag = spdlog::get("diag");
   for (const Finding& f : findings) {
-    if (CouldNotRun(f)) diag->error(f.where.Format());
+    if (CouldNotRun(f)) logging::Diag(f.where.Format(), true);
   }
-  diag->error(verdict);
+  logging::Diag(verdict, true);
 }
 
 // The plan's counts as JSON: rules by outcome, sites by liveness.
@@ -92,7 +91,6 @@ int PrintVerifyReport(const std::vector<Finding>& findings, const std::string& f
     std::cout << j.dump(2) << "\n";
     return code;
   }
-  auto diag = spdlog::get("diag");
   if (format == "sarif")
     std::cout << FormatSarif(findings, MUHPATCH_VERSION, code, ExplainDerivations());
   // Quiet by default: the rules left alone are counted in one line, and
@@ -102,9 +100,10 @@ int PrintVerifyReport(const std::vector<Finding>& findings, const std::string& f
     int left_out = 0;
     std::cout << FormatGithubAnnotations(findings, Verbosity() > 0, &left_out);
     if (summarise) {
-      diag->info("muhpatch: {}", rules_summary);
+      logging::Diag(fmt::format("muhpatch: {}", rules_summary));
     } else if (left_out > 0) {
-      diag->info("verify: {} not annotated (-v annotates them)", Counted(left_out, "note"));
+      logging::Diag(
+          fmt::format("verify: {} not annotated (-v annotates them)", Counted(left_out, "note")));
     }
   }
   for (const Finding& f : findings) {
@@ -112,12 +111,12 @@ int PrintVerifyReport(const std::vector<Finding>& findings, const std::string& f
     // In text, the verdict line says what a stale finding would.
     if (f.kind == "stale") continue;
     if (f.where.severity == Severity::kNote && f.kind == "plan" && Verbosity() == 0) continue;
-    diag->info(f.where.Format());
+    logging::Diag(f.where.Format());
     // The derivation, only when asked for.
     if (!ExplainDerivations()) continue;
-    for (const std::string& d : f.details) diag->info("    {}", d);
+    for (const std::string& d : f.details) logging::Diag(fmt::format("    {}", d));
   }
-  if (format == "text" && summarise) diag->info("muhpatch: {}", rules_summary);
+  if (format == "text" && summarise) logging::Diag(fmt::format("muhpatch: {}", rules_summary));
   if (format == "text" && !patch_diff.empty()) {
     std::cout << (ColourStdout() ? ColourUnifiedDiff(patch_diff) : patch_diff);
   }
@@ -125,9 +124,9 @@ int PrintVerifyReport(const std::vector<Finding>& findings, const std::string& f
   if (format != "text" && code != kExitClean && code != kExitDrift) return code;  // said above
   // The verdict goes to stderr, after the findings; -q keeps it unless clean.
   if (code == kExitClean) {
-    diag->info(last);
+    logging::Diag(last);
   } else {
-    diag->error(last);
+    logging::Diag(last, true);
   }
   return code;
 }

@@ -1,10 +1,9 @@
 #include "engine/app/workspace_search.h"
 
-#include <spdlog/spdlog.h>
-
 #include <algorithm>
 
 #include "engine/base/gitignore.h"
+#include "engine/base/logging.h"
 #include "engine/base/plural.h"
 #include "engine/io/git_tracked.h"
 
@@ -45,31 +44,31 @@ TreeSearchScope ScopeTreeSearch(const RuleSet& rules, const Workspace& w) {
   // .gitignore decides for every file.
   const GitTracked git = FindGitTracked(tree.root());
   if (git.state == GitTracked::Case::kTracked) {
-    spdlog::info(
+    logging::Info(
         "whole-tree search: {} is in a git work tree: the {} git tracks there are searched "
         "whatever .gitignore says; .gitignore decides for untracked files",
         tree.root(), Counted(git.paths.size(), "file"));
   } else {
-    spdlog::info("whole-tree search: {}: .gitignore decides for every file", git.why);
+    logging::Info("whole-tree search: {}: .gitignore decides for every file", git.why);
   }
   SearchScope scope = ScopeOfSearch(listed, ignore, rules.exclude,
                                     git.state == GitTracked::Case::kTracked ? &git.paths : nullptr);
   for (const std::string& p : scope.tracked_ignored) {
-    spdlog::info("whole-tree search searches {} (.gitignore matches it, but git tracks it)", p);
+    logging::Info("whole-tree search searches {} (.gitignore matches it, but git tracks it)", p);
   }
   scope.hidden = skips.hidden_dirs;
   for (const std::string& d : scope.hidden) {
-    spdlog::info("whole-tree search skips {}/ (a hidden directory)", d);
+    logging::Info("whole-tree search skips {}/ (a hidden directory)", d);
   }
   for (const std::string& p : scope.ignored) {
-    spdlog::info("whole-tree search skips {}{} (.gitignore)", p,
-                 std::binary_search(listed.begin(), listed.end(), p) ? "" : "/");
+    logging::Info("whole-tree search skips {}{} (.gitignore)", p,
+                  std::binary_search(listed.begin(), listed.end(), p) ? "" : "/");
   }
   for (const std::string& p : scope.excluded) {
-    spdlog::info("whole-tree search skips {}{} (exclude: in {})", p,
-                 std::binary_search(listed.begin(), listed.end(), p) ? "" : "/", rules.path);
+    logging::Info("whole-tree search skips {}{} (exclude: in {})", p,
+                  std::binary_search(listed.begin(), listed.end(), p) ? "" : "/", rules.path);
   }
-  spdlog::info(
+  logging::Info(
       "whole-tree search: {}; skipped {}, {} ignored by .gitignore, {} excluded by the rule "
       "file",
       Counted(scope.paths.size(), ".py file"),

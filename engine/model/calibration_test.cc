@@ -50,9 +50,9 @@ Profile H200() {
 const Measurements& Data() {
   static const Measurements m = [] {
     Measurements out;
-    std::string err;
+    MeasurementsError err;
     bool ok = ParseMeasurements(ReadSource("bench/probe/h200/measurements.json"), &out, &err);
-    if (!ok) FAIL("measurements.json: " << err);
+    if (!ok) FAIL("measurements.json: " << err.message);
     return out;
   }();
   return m;

@@ -12,9 +12,11 @@ std::string FormatNumber(double v) {
 }
 
 void Derivation::UseFact(const Fact& f) {
-  std::string line =
-      fmt::format("{} = {}{} ({}; {})", f.name, FormatNumber(f.value),
-                  f.unit.empty() ? "" : " " + f.unit, ConfidenceName(f.confidence), f.source);
+  std::string line = fmt::format(
+      "{} = {}{} ({}; {}{})", f.name, FormatNumber(f.value), f.unit.empty() ? "" : " " + f.unit,
+      ConfidenceName(f.confidence), f.source,
+      f.passed_over.empty() ? ""
+                            : fmt::format("; passed over: {}", fmt::join(f.passed_over, "; ")));
   for (const std::string& have : inputs) {
     if (have == line) return;
   }

@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "engine/base/edit_distance.h"
+#include "engine/model/derivation.h"
 
 namespace muh {
 
@@ -39,9 +40,7 @@ Profile Profile::BiV100() {
        Confidence::kVendor, ""},
       {"compute_units", 16, "", "the fork's author, reading ixsmi", Confidence::kClaimed, ""},
       {"smem_per_block", 32768, "bytes",
-       "what the fork's _custom_ops.py reports; the built-in choice, the value that cannot break "
-       "a kernel",
-       Confidence::kConflicting,
+       "the built-in default, the value that cannot break a kernel", Confidence::kConflicting,
        "49152: the design notes and the fork's author, citing ixsmi (--set smem_per_block=49152 "
        "once measured)"},
       {"max_stages", 2, "",
@@ -106,16 +105,29 @@ bool Profile::Override(std::string_view name, double value, const std::string& s
                            name == "warp_size" ? " (32 or 64)" : "");
       return false;
     }
+    f.passed_over.push_back(fmt::format("{} ({})", FormatNumber(f.value), f.source));
     f.value = value;
     f.source = source;
     f.confidence = confidence;
     f.alternative.clear();
     f.user_given = true;
+    f.from_tree = false;
     return true;
   }
   *error = fmt::format("unknown hardware fact '{}'{} (known: {})", name, DidYouMean(name, Names()),
                        fmt::join(Names(), ", "));
   return false;
+}
+
+bool Profile::SetFromTree(const TreeFact& t, std::string* error) {
+  std::string source = fmt::format("the tree's value: {}: `{}`", t.where, t.text);
+  if (!Override(t.fact, t.value, source, Confidence::kClaimed, error)) return false;
+  for (Fact& f : facts_) {
+    if (f.name != t.fact) continue;
+    f.user_given = false;
+    f.from_tree = true;
+  }
+  return true;
 }
 
 bool Profile::ApplySet(std::string_view assignment, std::string* error) {

@@ -34,6 +34,22 @@ struct Fact {
   // the built-in table. Some knobs (the reported shared-memory limit) are
   // rewritten only from such a fact.
   bool user_given = false;
+  // Set by SetFromTree: the value is the tree's own (the function that
+  // reports the fact returns it), below --hw and --set.
+  bool from_tree = false;
+  // The values and sources this one replaced, oldest first: every
+  // explanation lists what it passed over.
+  std::vector<std::string> passed_over = {};
+};
+
+// A fact's value as the tree holds it: the site a rule finds for the code
+// that reports the fact (`get_max_shared_memory_per_block_device_attribute`'s
+// return), as the engine parsed it.
+struct TreeFact {
+  std::string fact;   // "smem_per_block"
+  double value = 0;   // 49152
+  std::string where;  // "vllm/_custom_ops.py:892"
+  std::string text;   // "return 48 * 1024", or the pin that holds it
 };
 
 // An ordered set of facts (order is the order `model` prints them in).
@@ -57,6 +73,9 @@ class Profile {
   // `error`) for an unknown name or a value outside the fact's sane range.
   bool Override(std::string_view name, double value, const std::string& source,
                 Confidence confidence, std::string* error);
+  // Sets a fact from the tree's value; below a profile file and --set, so
+  // apply it before them. False (with `error`) as Override.
+  bool SetFromTree(const TreeFact& t, std::string* error);
   // Parses `NAME=VALUE` from the command line.
   bool ApplySet(std::string_view assignment, std::string* error);
 

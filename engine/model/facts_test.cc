@@ -8,7 +8,7 @@ TEST_CASE("the built-in profile records the smem conflict and the unconfirmed CU
   Profile p = Profile::BiV100();
   const Fact* smem = p.Find("smem_per_block");
   REQUIRE(smem != nullptr);
-  // The value that cannot break a kernel: what the fork's code reports.
+  // The value that cannot break a kernel.
   CHECK(smem->value == 32768);
   CHECK(smem->confidence == Confidence::kConflicting);
   CHECK(smem->alternative.find("49152") != std::string::npos);
@@ -54,6 +54,32 @@ TEST_CASE("--set rejects unknown facts and silly values") {
   CHECK_FALSE(p.ApplySet("compute_units=0", &err));
   // 0 is meaningful for one fact: the v2 kernel accepts any partition size.
   CHECK(p.ApplySet("prebuilt_partition_size=0", &err));
+}
+
+}  // namespace muh
+
+namespace muh {
+
+TEST_CASE("the tree's value sits above the built-in default, below --hw and --set") {
+  Profile p = Profile::BiV100();
+  std::string err;
+  REQUIRE(
+      p.SetFromTree({"smem_per_block", 49152, "vllm/_custom_ops.py:892", "return 49152"}, &err));
+  const Fact* smem = p.Find("smem_per_block");
+  CHECK(smem->value == 49152);
+  CHECK(smem->from_tree);
+  CHECK_FALSE(smem->user_given);
+  CHECK(smem->source == "the tree's value: vllm/_custom_ops.py:892: `return 49152`");
+  REQUIRE(smem->passed_over.size() == 1);
+  CHECK(smem->passed_over[0] ==
+        "32768 (the built-in default, the value that cannot break a kernel)");
+  REQUIRE(p.ApplySet("smem_per_block=40960", &err));
+  CHECK(smem->value == 40960);
+  CHECK_FALSE(smem->from_tree);
+  REQUIRE(smem->passed_over.size() == 2);
+  CHECK(smem->passed_over[1] ==
+        "49152 (the tree's value: vllm/_custom_ops.py:892: `return 49152`)");
+  CHECK_FALSE(p.SetFromTree({"smem_per_block", 0, "a.py:1", "return 0"}, &err));
 }
 
 }  // namespace muh

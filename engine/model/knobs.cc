@@ -50,16 +50,25 @@ Derivation DeriveSmemLimitBytes(const Profile& p) {
   d.value = std::to_string(Fact64(p, "smem_per_block"));
   d.safety =
       "Triton sizes every kernel against this limit: a value above the card's real limit makes "
-      "kernels fail to launch, so the limit changes only from a measured or user-given fact";
+      "kernels fail to launch, so the limit changes only from a measured or user-given fact, "
+      "and the tree's own value stays";
   if (f.user_given || f.confidence == Confidence::kMeasured) {
     d.decided_by = "reported as-is: the fact is measured or given by the user";
+  } else if (f.from_tree) {
+    d.decided_by =
+        "the tree's own value, kept: no --set or --hw replaced it; measure the card and pass "
+        "--set smem_per_block=N or --hw FILE to change it";
   } else {
     d.decided_by =
-        "not measured: the built-in profile's safe choice, which is what the fork's code already "
-        "reports; measure the card and pass --set smem_per_block=N or --hw FILE to change it";
+        "not measured: the built-in profile's safe choice; measure the card and pass --set "
+        "smem_per_block=N or --hw FILE to change it";
   }
   d.sized_for = "the card, not the workload";
   return d;
+}
+
+std::string ReportedFact(std::string_view quantity) {
+  return quantity == "smem_limit_bytes" || quantity == "smem_limit_kib" ? "smem_per_block" : "";
 }
 
 Derivation DeriveSmemLimitKib(const Profile& p) {
@@ -207,6 +216,27 @@ Derivation DerivePartitionSize(const Profile& p, const Workload& w) {
   return d;
 }
 
+std::string PrefixBlockProblem(const Profile& p, const Workload& w, int64_t b) {
+  int64_t dim = w.Get("head_dim");
+  int64_t smem = Fact64(p, "smem_per_block");
+  if (b < 1 || (b & (b - 1)) != 0) return fmt::format("{} is not a power of two (tl.arange)", b);
+  int64_t main = AttentionTileSmem(dim, b, b, 1, 2);
+  if (main > smem) return fmt::format("2*{}*({} + 2*{}) = {} bytes > {}", dim, b, b, main, smem);
+  int64_t half = b / 2;
+  if (half < kMinDotSize) {
+    return fmt::format("the fp32 path halves it to {}, below tl.dot's minimum of {}", half,
+                       kMinDotSize);
+  }
+  int64_t fp32 = AttentionTileSmem(dim, half, half, 1, 4);
+  if (fp32 > smem) {
+    return fmt::format("the fp32 tile 4*{}*({} + 2*{}) = {} bytes > {}", dim, half, half, fp32,
+                       smem);
+  }
+  Derivation warps = DerivePrefixNumWarps(p, w, b);
+  if (!warps.error.empty()) return "no warp count fits: " + warps.error;
+  return "";
+}
+
 Derivation DerivePrefixBlock(const Profile& p, const Workload& w) {
   Derivation d = NewDerivation(
       "prefix_block_below_sm80",
@@ -223,32 +253,15 @@ Derivation DerivePrefixBlock(const Profile& p, const Workload& w) {
       "some warp count fits its registers (prefix_num_warps_below_sm80)";
   d.sized_for = fmt::format("the served head_dim {}", dim);
   for (int64_t b : {128, 64, 32, 16}) {
+    std::string problem = PrefixBlockProblem(p, w, b);
+    if (!problem.empty()) {
+      d.rejected.push_back({std::to_string(b), problem});
+      continue;
+    }
     int64_t main = AttentionTileSmem(dim, b, b, 1, 2);
-    if (main > smem) {
-      d.rejected.push_back({std::to_string(b), fmt::format("2*{}*({} + 2*{}) = {} bytes > {}", dim,
-                                                           b, b, main, smem)});
-      continue;
-    }
     int64_t half = b / 2;
-    if (half < kMinDotSize) {
-      d.rejected.push_back(
-          {std::to_string(b),
-           fmt::format("the fp32 path halves it to {}, below tl.dot's minimum of {}", half,
-                       kMinDotSize)});
-      continue;
-    }
     int64_t fp32 = AttentionTileSmem(dim, half, half, 1, 4);
-    if (fp32 > smem) {
-      d.rejected.push_back(
-          {std::to_string(b), fmt::format("the fp32 tile 4*{}*({} + 2*{}) = {} bytes > {}", dim,
-                                          half, half, fp32, smem)});
-      continue;
-    }
     Derivation warps = DerivePrefixNumWarps(p, w, b);
-    if (!warps.error.empty()) {
-      d.rejected.push_back({std::to_string(b), "no warp count fits: " + warps.error});
-      continue;
-    }
     d.value = std::to_string(b);
     d.decided_by = fmt::format(
         "largest tile that fits: 2*{}*({} + 2*{}) = {} <= {} bytes; fp32 halves it to {} using {} "

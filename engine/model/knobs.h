@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <string_view>
 
 #include "engine/model/derivation.h"
 #include "engine/model/facts.h"
@@ -56,6 +58,14 @@ inline constexpr int64_t kLogitBytes = 4;
 Derivation DeriveStageLimit(const Profile& p);
 Derivation DeriveSmemLimitBytes(const Profile& p);
 Derivation DeriveSmemLimitKib(const Profile& p);
+// Why the prefix-prefill kernel below SM80 cannot run BLOCK = `b` ("" when
+// it can): not a power of two, a 16-bit or fp32 tile over smem_per_block,
+// a half-tile below tl.dot's minimum, or no warp count that fits.
+std::string PrefixBlockProblem(const Profile& p, const Workload& w, int64_t b);
+// The fact a quantity reports as it is ("smem_per_block" for smem_limit_bytes
+// and smem_limit_kib): the code a rule writes it into states that fact, so
+// the value found there is the tree's value of the fact. "" for others.
+std::string ReportedFact(std::string_view quantity);
 Derivation DeriveV1MaxContext(const Profile& p, const Workload& w);
 Derivation DeriveV1MinWork(const Profile& p, const Workload& w);
 Derivation DerivePartitionSize(const Profile& p, const Workload& w);

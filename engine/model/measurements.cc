@@ -7,11 +7,36 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "engine/base/source_text.h"
+#include "engine/model/json_rows.h"
+
 namespace muh {
 
 namespace {
 
 using nlohmann::json;
+
+// A knobs row that is malformed: the exception carries its row's number.
+struct RowError : std::runtime_error {
+  RowError(int n, const std::string& what)
+      : std::runtime_error(fmt::format("knobs row {}: {}", n, what)), row(n) {}
+  int row;
+};
+
+// The faster of `us` and `us_rep`, each a positive number when present.
+double RowTime(const json& row, const std::map<std::string, std::size_t>& col, int n) {
+  const json& us = row.at(col.at("us"));
+  const json& rep = row.at(col.at("us_rep"));
+  if (!us.is_number() || us.get<double>() <= 0) {
+    throw RowError(n, fmt::format("an 'ok' row needs a positive time in 'us', got {}", us.dump()));
+  }
+  double t = us.get<double>();
+  if (rep.is_null() || &rep == &us) return t;
+  if (!rep.is_number() || rep.get<double>() <= 0) {
+    throw RowError(n, fmt::format("'us_rep' must be a positive time or null, got {}", rep.dump()));
+  }
+  return std::min(t, rep.get<double>());
+}
 
 // Column name -> index, from the document's `columns` section.
 std::map<std::string, std::size_t> Columns(const json& names) {
@@ -42,11 +67,10 @@ std::string Text(const json& cell, const char* what, int row) {
   if (cell.is_number_integer()) return std::to_string(cell.get<int64_t>());
   if (cell.is_number()) return cell.dump();
   if (cell.is_boolean()) return cell.get<bool>() ? "True" : "False";
-  throw std::runtime_error(fmt::format("knobs row {}: '{}' must be a number or a string, got {}",
-                                       row, what, cell.dump()));
+  throw RowError(row, fmt::format("'{}' must be a number or a string, got {}", what, cell.dump()));
 }
 
-void ParseKnobs(const json& doc, Measurements* out) {
+void ParseKnobs(const json& doc, const std::string& text, Measurements* out) {
   auto kc = Columns(doc.at("columns").at("knobs"));
   for (const char* need : {"knob", "point", "value", "status", "us"}) {
     if (kc.count(need) == 0) {
@@ -60,32 +84,38 @@ void ParseKnobs(const json& doc, Measurements* out) {
   for (const json& row : doc.at("knobs")) {
     ++n;
     if (!row.is_array() || row.size() < cells) {
-      throw std::runtime_error(fmt::format("knobs row {}: not a list of {} cells", n, cells));
+      throw RowError(n, fmt::format("not a list of {} cells", cells));
     }
     KnobMeasurement m;
     m.row = n;
+    if (!row.at(kc.at("knob")).is_string()) throw RowError(n, "'knob' must be a string");
     m.knob = row.at(kc.at("knob")).get<std::string>();
     const json& point = row.at(kc.at("point"));
-    if (!point.is_object()) {
-      throw std::runtime_error(
-          fmt::format("knobs row {}: 'point' must be an object of workload entries", n));
-    }
+    if (!point.is_object()) throw RowError(n, "'point' must be an object of workload entries");
     for (const auto& [k, v] : point.items()) m.point.emplace_back(k, Text(v, k.c_str(), n));
     std::sort(m.point.begin(), m.point.end());
     m.value = Text(row.at(kc.at("value")), "value", n);
+    if (!row.at(kc.at("status")).is_string()) throw RowError(n, "'status' must be a string");
     m.status = row.at(kc.at("status")).get<std::string>();
-    m.us = m.status == "ok" ? Time(row, kc) : 0;
-    if (m.status == "ok" && m.us <= 0) {
-      throw std::runtime_error(fmt::format("knobs row {}: an 'ok' row needs a time in 'us'", n));
-    }
+    m.us = m.status == "ok" ? RowTime(row, kc, n) : 0;
     out->knobs.push_back(std::move(m));
+  }
+  // Where each row starts, for the messages that name a row.
+  std::vector<std::size_t> at = ArrayElementOffsets(text, "knobs");
+  SourceText source("", text);
+  for (KnobMeasurement& m : out->knobs) {
+    if (static_cast<std::size_t>(m.row) > at.size()) break;
+    Position p = source.PositionOf(at[m.row - 1]);
+    m.line = p.line;
+    m.column = p.column;
   }
 }
 
 }  // namespace
 
 std::optional<MeasuredChoice> ChooseMeasured(const Measurements& m, std::string_view knob,
-                                             const PointMatcher& matches) {
+                                             const PointMatcher& matches,
+                                             const CandidateFilter& usable) {
   const std::vector<std::pair<std::string, std::string>>* best = nullptr;
   for (const KnobMeasurement& k : m.knobs) {
     if (k.knob != knob) continue;
@@ -98,7 +128,8 @@ std::optional<MeasuredChoice> ChooseMeasured(const Measurements& m, std::string_
   for (const KnobMeasurement& k : m.knobs) {
     if (k.knob != knob || k.point != *best) continue;
     out.candidates.push_back(&k);
-    if (k.status == "ok" && (out.fastest == nullptr || k.us < out.fastest->us)) out.fastest = &k;
+    if (k.status != "ok" || (usable && !usable(k))) continue;
+    if (out.fastest == nullptr || k.us < out.fastest->us) out.fastest = &k;
   }
   if (out.fastest == nullptr) return std::nullopt;
   for (const auto& [entry, value] : *best) {
@@ -108,18 +139,19 @@ std::optional<MeasuredChoice> ChooseMeasured(const Measurements& m, std::string_
   return out;
 }
 
-bool ParseMeasurements(const std::string& text, Measurements* out, std::string* error) {
+bool ParseMeasurements(const std::string& text, Measurements* out, MeasurementsError* error) {
+  *error = MeasurementsError{};
   try {
     json doc = json::parse(text);
     if (doc.value("format", "") != "muhpatch-probe/1") {
-      *error = "not a muhpatch-probe/1 document";
+      error->message = "not a muhpatch-probe/1 document";
       return false;
     }
     out->device = doc.value("device", "");
-    if (doc.contains("knobs")) ParseKnobs(doc, out);
+    if (doc.contains("knobs")) ParseKnobs(doc, text, out);
     if (!doc.contains("attention") && !doc.contains("moe")) {
       if (!doc.contains("knobs")) {
-        *error = "the document has no 'attention', 'moe' or 'knobs' rows";
+        error->message = "the document has no 'attention', 'moe' or 'knobs' rows";
         return false;
       }
       return true;
@@ -162,8 +194,17 @@ bool ParseMeasurements(const std::string& text, Measurements* out, std::string* 
       m.us = m.status == "ok" ? Time(row, mc) : 0;
       out->moe.push_back(m);
     }
+  } catch (const RowError& e) {
+    error->message = e.what();
+    std::vector<std::size_t> at = ArrayElementOffsets(text, "knobs");
+    if (e.row >= 1 && static_cast<std::size_t>(e.row) <= at.size()) {
+      Position p = SourceText("", text).PositionOf(at[e.row - 1]);
+      error->line = p.line;
+      error->column = p.column;
+    }
+    return false;
   } catch (const std::exception& e) {
-    *error = e.what();
+    error->message = e.what();
     return false;
   }
   return true;

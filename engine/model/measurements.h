@@ -61,6 +61,7 @@ struct KnobMeasurement {
   std::string status;                                      // "ok", or why it did not run
   double us = 0;                                           // 0 unless status is ok
   int row = 0;                                             // 1-based, in `knobs`
+  int line = 0, column = 0;                                // where the row starts in the file
 };
 
 struct Measurements {
@@ -72,8 +73,16 @@ struct Measurements {
   std::vector<KnobMeasurement> knobs;
 };
 
-// False with `error` when the text is not a muhpatch-probe/1 document.
-bool ParseMeasurements(const std::string& text, Measurements* out, std::string* error);
+// Why a document was refused: where (0 when not one row's fault) and what.
+struct MeasurementsError {
+  int line = 0, column = 0;
+  std::string message;
+};
+
+// False with `error` when the text is not a muhpatch-probe/1 document, or a
+// knobs row is malformed (a cell of the wrong kind; an "ok" row whose time
+// is not a positive number): the error then names the row and its place.
+bool ParseMeasurements(const std::string& text, Measurements* out, MeasurementsError* error);
 
 // What the measurements choose for one knob.
 struct MeasuredChoice {
@@ -87,8 +96,12 @@ struct MeasuredChoice {
 // most entries; the first in the file among equals), and of them the
 // fastest that ran (the first in the file among equal times). nullopt when
 // no point matches or no candidate there ran.
+// With `usable`, a candidate it refuses is never the fastest (a value outside
+// the knob's domain): the next that ran and it accepts is.
 using PointMatcher = std::function<bool(const std::string& entry, const std::string& value)>;
+using CandidateFilter = std::function<bool(const KnobMeasurement& candidate)>;
 std::optional<MeasuredChoice> ChooseMeasured(const Measurements& m, std::string_view knob,
-                                             const PointMatcher& matches);
+                                             const PointMatcher& matches,
+                                             const CandidateFilter& usable = nullptr);
 
 }  // namespace muh

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <set>
 
 #include "engine/model/knobs.h"
 #include "engine/model/moe_knobs.h"
@@ -95,14 +96,18 @@ Derivation ModelValues::Measure(Derivation d) const {
   auto matches = [this](const std::string& entry, const std::string& value) {
     return PointMatches(entry, value);
   };
-  std::optional<MeasuredChoice> choice = ChooseMeasured(measured_->data, d.quantity, matches);
+  auto usable = [this](const KnobMeasurement& k) { return DomainProblem(k.knob, k.value).empty(); };
+  std::optional<MeasuredChoice> choice =
+      ChooseMeasured(measured_->data, d.quantity, matches, usable);
   if (!choice) return d;
   const KnobMeasurement& best = *choice->fastest;
   std::string others;
   for (const KnobMeasurement* c : choice->candidates) {
     if (c == &best) continue;
-    others += fmt::format("; {}: {}", c->value,
-                          c->status == "ok" ? FormatNumber(c->us) + " us" : c->status);
+    std::string outside = c->status == "ok" ? DomainProblem(c->knob, c->value) : "";
+    others += fmt::format("; {}: {}{}", c->value,
+                          c->status == "ok" ? FormatNumber(c->us) + " us" : c->status,
+                          outside.empty() ? "" : " (refused: " + outside + ")");
   }
   d.model_value = d.error.empty() ? d.value : "(none: " + d.error + ")";
   d.measured = fmt::format(
@@ -129,13 +134,152 @@ bool ModelValues::TierVariable(const std::string& knob, const std::string& entry
   return knob == kMoeTierKnob && entry == "numel";
 }
 
+std::string ModelValues::MalformedRow(KnobMeasurement* row) {
+  std::optional<std::string> v = CanonicalLiteral(row->value);
+  std::string digits = v && !v->empty() && (*v)[0] == '-' ? v->substr(1) : v.value_or("");
+  if (digits.empty() || digits.size() > 18 ||
+      digits.find_first_not_of("0123456789") != std::string::npos) {
+    return fmt::format("value '{}' does not parse as an integer, the type of {}", row->value,
+                       row->knob);
+  }
+  row->value = *v;
+  if (row->knob != kMoeTierKnob) return "";
+  for (const auto& [entry, value] : row->point) {
+    if (!TierVariable(row->knob, entry)) continue;
+    if (!value.empty() && value.size() < 16 &&
+        value.find_first_not_of("0123456789") == std::string::npos) {
+      return "";
+    }
+    return fmt::format("point: 'numel' must be a whole number of token-expert pairs, got '{}'",
+                       value);
+  }
+  return fmt::format("point: {} needs 'numel', the token-expert pairs its candidates were timed at",
+                     row->knob);
+}
+
+namespace {
+
+// "1-4, 7": row numbers, ascending, as ranges.
+std::string RowRanges(const std::vector<int>& rows) {
+  std::string out;
+  for (std::size_t i = 0; i < rows.size();) {
+    std::size_t j = i;
+    while (j + 1 < rows.size() && rows[j + 1] == rows[j] + 1) ++j;
+    out += (out.empty() ? "" : ", ") +
+           (i == j ? std::to_string(rows[i]) : fmt::format("{}-{}", rows[i], rows[j]));
+    i = j + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<Diagnostic> ModelValues::UnusedMeasurements() const {
+  std::vector<Diagnostic> out;
+  if (!measured_) return out;
+  struct Group {
+    std::string rows_side, deployment_side;
+    std::vector<const KnobMeasurement*> rows;
+    std::vector<std::string> knobs;
+  };
+  std::vector<Group> groups;
+  std::set<std::string> fitting;  // knobs with a row whose point fits
+  for (const KnobMeasurement& k : measured_->data.knobs) {
+    std::string rows_side, deployment_side;
+    for (const auto& [entry, value] : k.point) {
+      if (TierVariable(k.knob, entry) || PointMatches(entry, value)) continue;
+      std::string key = entry == "dtype" ? "dtype_bytes" : entry;
+      const WorkloadItem* item = workload_.Find(key);
+      std::string mine = item == nullptr ? "?" : std::to_string(item->value);
+      if (entry == "dtype" && item != nullptr) {
+        mine = item->value == 4 ? "float32" : "float16/bfloat16";
+      }
+      rows_side += fmt::format("{}{} {}", rows_side.empty() ? "" : ", ", entry, value);
+      deployment_side += fmt::format("{}{} {}", deployment_side.empty() ? "" : ", ", entry, mine);
+    }
+    if (rows_side.empty()) {
+      fitting.insert(k.knob);
+      continue;
+    }
+    auto g = std::find_if(groups.begin(), groups.end(),
+                          [&](const Group& x) { return x.rows_side == rows_side; });
+    if (g == groups.end())
+      g = groups.insert(groups.end(), Group{rows_side, deployment_side, {}, {}});
+    g->rows.push_back(&k);
+    if (std::find(g->knobs.begin(), g->knobs.end(), k.knob) == g->knobs.end()) {
+      g->knobs.push_back(k.knob);
+    }
+  }
+  for (const Group& g : groups) {
+    std::vector<int> rows;
+    std::vector<std::string> unfit;
+    for (const KnobMeasurement* k : g.rows) rows.push_back(k->row);
+    for (const std::string& knob : g.knobs) {
+      if (fitting.count(knob) == 0) unfit.push_back(knob);
+    }
+    Diagnostic d{measured_->path, g.rows[0]->line, g.rows[0]->column,
+                 unfit.empty() ? Severity::kNote : Severity::kWarning, ""};
+    d.message = fmt::format(
+        "knobs row{} {} ({}) {} for {}, the deployment for {}: not used{}",
+        rows.size() == 1 ? "" : "s", RowRanges(rows), fmt::join(g.knobs, ", "),
+        rows.size() == 1 ? "is" : "are", g.rows_side, g.deployment_side,
+        unfit.empty() ? ""
+                      : fmt::format("; no row fits the deployment, so the model decides {}",
+                                    fmt::join(unfit, ", ")));
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+std::string ModelValues::DomainProblem(std::string_view knob, const std::string& value) const {
+  bool moe_m = knob == kMoeTierKnob || knob == "moe_default_block_m" ||
+               knob == "moe_small_block_m" || knob == "moe_block_m_large_tier" ||
+               knob.rfind("moe_block_m_for_numel", 0) == 0;
+  if (!moe_m && knob != "prefix_block_below_sm80") return "";
+  std::optional<std::string> v = CanonicalLiteral(value);
+  if (!v) return "";  // a name or an expression: its value is not known here
+  bool whole =
+      !v->empty() && v->size() < 10 && v->find_first_not_of("0123456789") == std::string::npos;
+  if (moe_m) {
+    int64_t n = whole ? std::stoll(*v) : 0;
+    if (n >= 16 && n <= 256 && (n & (n - 1)) == 0) return "";
+    return fmt::format(
+        "{} is not a power of two from 16 to 256, the BLOCK_SIZE_M values the fused-MoE kernel "
+        "takes",
+        value);
+  }
+  if (!whole) return fmt::format("{} is not a whole number", value);
+  return PrefixBlockProblem(profile_, workload_, std::stoll(*v));
+}
+
+std::vector<Diagnostic> ModelValues::RefusedMeasurements() const {
+  std::vector<Diagnostic> out;
+  if (!measured_) return out;
+  for (const KnobMeasurement& k : measured_->data.knobs) {
+    if (k.status != "ok") continue;
+    bool fits = true;
+    for (const auto& [entry, value] : k.point) {
+      fits = fits && (TierVariable(k.knob, entry) || PointMatches(entry, value));
+    }
+    std::string why = fits ? DomainProblem(k.knob, k.value) : "";
+    if (why.empty()) continue;
+    out.push_back(Diagnostic{measured_->path, k.line, k.column, Severity::kNote,
+                             fmt::format("knobs row {}: {} candidate {} is refused: {}; the "
+                                         "fastest candidate the kernel takes counts instead",
+                                         k.row, k.knob, k.value, why)});
+  }
+  return out;
+}
+
 MoeTierMeasurements ModelValues::TierPoints() const {
   MoeTierMeasurements out;
   if (!measured_) return out;
   out.path = measured_->path;
   std::map<int64_t, TierPoint> points;
   for (const KnobMeasurement& k : measured_->data.knobs) {
-    if (k.knob != kMoeTierKnob || k.status != "ok") continue;
+    if (k.knob != kMoeTierKnob || k.status != "ok" || !DomainProblem(k.knob, k.value).empty()) {
+      continue;
+    }
     std::optional<int64_t> at;
     bool holds = true;
     for (const auto& [entry, value] : k.point) {

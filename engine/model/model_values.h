@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/base/diagnostic.h"
 #include "engine/model/autotune.h"
 #include "engine/model/derivation.h"
 #include "engine/model/facts.h"
@@ -51,6 +52,26 @@ class ModelValues : public ValueSource {
   // Whether a knobs row of `knob` may name `entry` in its point besides the
   // workload's entries: the tier variable of a family (`numel`).
   static bool TierVariable(const std::string& knob, const std::string& entry);
+  // Why a knobs row is malformed for its knob ("" when it is not): its value
+  // does not parse as the knob's type (every knob a measurement can decide
+  // is an integer), or its point lacks a key the knob needs (`numel` for the
+  // tier family). A good row's value becomes its canonical text (`2 ** 5`: 32).
+  static std::string MalformedRow(KnobMeasurement* row);
+  // The knobs rows measured for another workload or dtype than the
+  // deployment's, which are not used: one diagnostic per set of differing
+  // entries, at its first row, naming the rows' values and the
+  // deployment's. A warning where some knob of them has no row that fits
+  // (the model decides it), a note where other rows of each fit.
+  std::vector<Diagnostic> UnusedMeasurements() const;
+  // Why `value` is outside the domain of `knob`, the values its consuming
+  // kernel accepts ("" when inside, or when the knob declares none): the
+  // MoE BLOCK_SIZE_M knobs take powers of two from 16 to 256 (every value
+  // the fork's kernel has run); the prefix-prefill BLOCK below SM80 takes
+  // what PrefixBlockProblem accepts at the profile and workload.
+  std::string DomainProblem(std::string_view knob, const std::string& value) const override;
+  // The fastest candidates the domain refused at the deployment's point: a
+  // note at each row, naming the constraint; the next candidate counts.
+  std::vector<Diagnostic> RefusedMeasurements() const;
   // The tier family the rule file declares (`tiers: bounds:`), shown by
   // `muhpatch model` as if read from a tree: its values and bounds join
   // the derivations.

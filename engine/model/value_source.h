@@ -45,6 +45,12 @@ class ValueSource {
                                     const std::vector<std::string>& args) const;
   // Every function name Call answers, sorted.
   virtual std::vector<std::string> Functions() const { return {}; }
+  // Why `value` is outside the domain of the knob that value or function
+  // `name` sizes: the values its consuming kernel accepts. "" when inside,
+  // or when the knob declares no domain.
+  virtual std::string DomainProblem(std::string_view /*name*/, const std::string& /*value*/) const {
+    return "";
+  }
 };
 
 // Values given literally in a table (the rule file's `values:` section).

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <functional>
+#include <memory>
 #include <string_view>
 
 #include "engine/plan/planner.h"
@@ -102,6 +103,72 @@ TEST_CASE("a pin decides over the model, and accepts a hand-tuned value") {
   CHECK(PlanOf(pin, "A = 1024\n").new_contents.at("a.py") == "A = 768\n");
   // Another value is, and is kept.
   CHECK(PlanOf(pin, "A = 640\n").outcomes[0].status == RuleStatus::kHandTuned);
+}
+
+}  // namespace muh
+
+namespace muh {
+
+namespace {
+
+// A model whose one knob, `size`, takes only even values.
+class EvenValues : public TableValues {
+ public:
+  EvenValues() {
+    Value v;
+    v.text = "1024";
+    Set("size", v);
+  }
+  std::string DomainProblem(std::string_view name, const std::string& value) const override {
+    if (name != "size" || value.empty() || (value.back() - '0') % 2 == 0) return "";
+    return value + " is odd; the kernel takes even sizes";
+  }
+};
+
+PlanResult PlanEven(const std::string& content, const std::string& extra = "") {
+  std::string text =
+      "version: 1\nrules:\n  - id: r\n    files: a.py\n    query: "
+      "'((assignment left: (identifier) @n right: (_) @v) (#eq? @n \"A\"))'\n    replace: v\n"
+      "    with: \"{{size}}\"\n    upstream: \"512\"\n" +
+      extra;
+  RuleSet rules;
+  std::vector<Diagnostic> errs;
+  REQUIRE(LoadRules("r.yaml", text, std::make_shared<EvenValues>(), &rules, &errs));
+  std::map<std::string, SourceText> files = {{"a.py", SourceText("a.py", content)}};
+  return Plan(rules, files, {"a.py"});
+}
+
+}  // namespace
+
+TEST_CASE("a kept value outside its knob's domain fails the rule, at its line") {
+  PlanResult odd = PlanEven("A = 769\n");
+  CHECK(odd.outcomes[0].status == RuleStatus::kFailed);
+  CHECK(odd.new_contents.empty());
+  CHECK(Messages(odd).find("a.py:1:5: error: rule 'r' keeps '769', a hand-tuned value its kernel "
+                           "does not take: 769 is odd; the kernel takes even sizes; fix the "
+                           "value, or `pin:` one the kernel takes\n") != std::string::npos);
+  // Inside the domain it is kept, as before.
+  PlanResult even = PlanEven("A = 768\n");
+  CHECK(even.outcomes[0].status == RuleStatus::kHandTuned);
+  CHECK(Messages(even).find("error") == std::string::npos);
+}
+
+TEST_CASE("a pin outside the domain fails the rule at the pin, unless it says unchecked") {
+  PlanResult odd = PlanEven("A = 512\n", "    pin: {value: 767, reason: \"timed\"}\n");
+  CHECK(odd.outcomes[0].status == RuleStatus::kFailed);
+  CHECK(odd.new_contents.empty());
+  CHECK(Messages(odd) ==
+        "r.yaml:9:5: error: rule 'r' pins '767', which its kernel does not take: 767 is odd; the "
+        "kernel takes even sizes; pin a value it takes, or say why with `unchecked: REASON`\n");
+  PlanResult said =
+      PlanEven("A = 512\n", "    pin: {value: 767, reason: \"timed\", unchecked: \"we know\"}\n");
+  CHECK(said.new_contents.at("a.py") == "A = 767\n");
+  CHECK(Messages(said) ==
+        "r.yaml:9:5: warning: rule 'r' pins '767' unchecked (we know): 767 is odd; the kernel "
+        "takes even sizes\n");
+  CHECK(
+      PlanEven("A = 512\n", "    pin: {value: 768, reason: \"timed\"}\n").new_contents.at("a.py") ==
+      "A = 768\n");
 }
 
 }  // namespace muh

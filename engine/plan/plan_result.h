@@ -67,6 +67,13 @@ struct Site {
   // When the rule pins its value (`pin:`): the reason, and the model's own
   // value beside it (`wanted` is the pin).
   std::string pin_reason;
+  // A kept site whose value is outside its knob's domain (ValueSource::
+  // DomainProblem): the constraint it breaks. The rule fails there unless
+  // the site is dead, where a note says it.
+  std::string outside_domain;
+  // The same for the value a pin writes (the rule fails unless the pin says
+  // `unchecked: REASON`).
+  std::string pin_outside_domain;
   std::string model;
   std::string why;
   // The liveness analysis's verdict (Plan's `liveness`); none when none ran.

@@ -149,8 +149,12 @@ void Planner::Run(const PlanLiveness& liveness) {
 }
 
 void Planner::JudgeSites() {
-  if (liveness_.analysis == nullptr) return;
+  if (liveness_.analysis == nullptr) {
+    GateKeptValues();
+    return;
+  }
   MarkLiveness(*liveness_.analysis, out_);
+  GateKeptValues();
   for (const std::string& id : FailMultipliedSites(*liveness_.analysis, files_, out_)) Fail(id);
   if (!liveness_.include_dead) LeaveDeadSitesAlone(&edit_sets_, out_);
 }

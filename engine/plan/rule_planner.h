@@ -107,6 +107,11 @@ class Planner {
   // rule's (then the rule fails, naming both).
   void CommitStaged(RuleOutcome* outcome);
   void Fail(const std::string& rule_id);
+  // Why the kept `value` of `rule`'s site is outside its knob's domain.
+  std::string KeptOutsideDomain(const Rule& rule, const std::string& value) const;
+  // A kept value outside its knob's domain fails its rule on a live or
+  // unknown site (an error there); a note on a dead one.
+  void GateKeptValues();
   // After every rule planned, before the edits are applied: each site's
   // verdict, the rules whose knob is written twice failed
   // (multiplied_sites.h), and the dead sites' edits dropped (dead_sites.h).

@@ -45,6 +45,61 @@ void Planner::CommitStaged(RuleOutcome* outcome) {
   for (auto& [path, set] : trial) edit_sets_[path] = std::move(set);
 }
 
+std::string Planner::KeptOutsideDomain(const Rule& rule, const std::string& value) const {
+  for (const TemplatePart& part : rule.with.parts()) {
+    if (part.kind == TemplatePart::Kind::kValue || part.kind == TemplatePart::Kind::kCall) {
+      return values_.DomainProblem(part.text, value);
+    }
+  }
+  return "";
+}
+
+void Planner::GateKeptValues() {
+  for (const RuleOutcome& o : out_->outcomes) {
+    bool fails = false;
+    const Rule* rule = nullptr;
+    for (const Rule& r : rules_.rules) rule = r.id == o.rule_id ? &r : rule;
+    bool pin_said = false;
+    for (const Site& site : o.found) {
+      if (site.pin_outside_domain.empty() || rule == nullptr || !rule->pin || pin_said) continue;
+      pin_said = true;  // one pin, one message
+      const Rule::Pin& pin = *rule->pin;
+      if (pin.unchecked.empty()) {
+        out_->diagnostics.push_back(Diagnostic{
+            rules_.path, pin.loc.line, pin.loc.column, Severity::kError,
+            fmt::format("rule '{}' pins '{}', which its kernel does not take: {}; pin a value it "
+                        "takes, or say why with `unchecked: REASON`",
+                        o.rule_id, OneLine(pin.value, 60), site.pin_outside_domain),
+            o.rule_id});
+        fails = true;
+      } else {
+        out_->diagnostics.push_back(
+            Diagnostic{rules_.path, pin.loc.line, pin.loc.column, Severity::kWarning,
+                       fmt::format("rule '{}' pins '{}' unchecked ({}): {}", o.rule_id,
+                                   OneLine(pin.value, 60), pin.unchecked, site.pin_outside_domain),
+                       o.rule_id});
+      }
+    }
+    for (const Site& site : o.found) {
+      if (!site.kept || site.outside_domain.empty()) continue;
+      bool dead = site.Is(Liveness::kDead);
+      Diagnostic d{site.path,
+                   site.line,
+                   site.column,
+                   dead ? Severity::kNote : Severity::kError,
+                   fmt::format("rule '{}' keeps '{}', a hand-tuned value its kernel does not "
+                               "take: {}{}",
+                               o.rule_id, OneLine(site.current, 60), site.outside_domain,
+                               dead ? " (the site is dead on the served platform)"
+                                    : "; fix the value, or `pin:` one the kernel takes"),
+                   o.rule_id};
+      out_->diagnostics.push_back(std::move(d));
+      fails = fails || !dead;
+    }
+    if (fails) Fail(o.rule_id);
+  }
+}
+
 void Planner::Fail(const std::string& rule_id) {
   for (RuleOutcome& o : out_->outcomes) {
     if (o.rule_id == rule_id) {
@@ -143,6 +198,7 @@ void Planner::PlanMatch(const Rule& rule, const SourceText& file, const QueryMat
         // The pin decides; the model's value is shown beside it.
         text = rule.pin->value;
         site.pin_reason = rule.pin->reason;
+        site.pin_outside_domain = KeptOutsideDomain(rule, text);
         site.model = valued ? model : "(none: " + error + ")";
         why = fmt::format("pinned by the rule ({}:{}): {}\nthe model's own value: {}\n",
                           rules_.path, rule.pin->loc.line, rule.pin->reason, site.model) +
@@ -166,6 +222,7 @@ void Planner::PlanMatch(const Rule& rule, const SourceText& file, const QueryMat
         // and said where.
         site.kept = true;
         site.why = why;
+        site.outside_domain = KeptOutsideDomain(rule, target->text);
         outcome->found.push_back(site);
         Diagnostic note =
             At(file.path(), target->begin, Severity::kNote,

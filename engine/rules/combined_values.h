@@ -32,6 +32,9 @@ class CombinedValues : public ValueSource {
     return model_->Call(name, args);
   }
   std::vector<std::string> Functions() const override { return model_->Functions(); }
+  std::string DomainProblem(std::string_view name, const std::string& value) const override {
+    return model_->DomainProblem(name, value);
+  }
 
  private:
   std::shared_ptr<const ValueSource> table_;

@@ -47,7 +47,7 @@ RawPrecondition ReadPrecondition(YamlReader* l, const YAML::Node& node) {
   return p;
 }
 
-const std::vector<std::string> kPinKeys = {"value", "reason"};
+const std::vector<std::string> kPinKeys = {"value", "reason", "unchecked"};
 
 // `pin: {value: V, reason: "..."}`: both keys, each a scalar.
 void ReadPin(YamlReader* l, const YAML::Node& key, const YAML::Node& node, RawRule* r) {
@@ -65,6 +65,8 @@ void ReadPin(YamlReader* l, const YAML::Node& key, const YAML::Node& node, RawRu
       l->Scalar(kv.first, kv.second, &r->pin_value);
     else if (k == "reason")
       l->Scalar(kv.first, kv.second, &r->pin_reason);
+    else if (k == "unchecked")
+      l->Scalar(kv.first, kv.second, &r->pin_unchecked);
   }
 }
 

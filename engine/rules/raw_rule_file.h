@@ -40,8 +40,9 @@ struct RawRule {
   std::vector<std::string> misspelled;  // keys that unknown keys probably meant
   RawScalar id, description, query, replace, with, del, append_to, entries, expect, done_when,
       upstream, retune, pattern, inside;
-  // `pin:`, a mapping: its own mark, and its `value` and `reason`.
-  RawScalar pin, pin_value, pin_reason;
+  // `pin:`, a mapping: its own mark, and its `value`, `reason` and
+  // `unchecked` (why a value outside the knob's domain is written anyway).
+  RawScalar pin, pin_value, pin_reason, pin_unchecked;
   // `pattern:` a code pattern, or a list of alternatives (the first is
   // also in `pattern`, whose marks locate the key).
   std::vector<RawScalar> patterns;

@@ -83,10 +83,13 @@ struct Rule {
   bool retune = false;
   // `pin: {value: V, reason: "..."}`: the rule writes V (Python source text)
   // whatever the model derives; the reason is shown wherever the value is.
+  // `unchecked: REASON` writes a value outside the knob's domain anyway;
+  // without it such a pin fails the rule.
   struct Pin {
     std::string value;
     std::string reason;
     RuleLoc loc;
+    std::string unchecked;
   };
   std::optional<Pin> pin;
   std::vector<Precondition> preconditions;

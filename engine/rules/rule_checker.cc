@@ -293,7 +293,8 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
     } else {
       rule.pin = Rule::Pin{r.pin_value.value,
                            r.pin_reason.value,
-                           {r.pin.key_mark.line + 1, r.pin.key_mark.column + 1}};
+                           {r.pin.key_mark.line + 1, r.pin.key_mark.column + 1},
+                           r.pin_unchecked.value};
     }
   }
   for (const RawPrecondition& rp : r.preconditions) {

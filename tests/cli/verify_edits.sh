@@ -107,12 +107,12 @@ span="lines are at lines $hunk_start-$((hunk_start + hunk_len - 1)) now (the hun
 
 # A value changed upstream.
 fresh pristine
-sed -i "${medium}s/= 64\$/= 48/" "tree/$moe"
+sed -i "${medium}s/= 64\$/= 32/" "tree/$moe"
 run pristine
 [[ $git -ne 0 ]] || fail "value: git apply --check still accepts the patch"
-col=$(awk -v l="$medium" 'NR == l {print index($0, "48")}' "tree/$moe")
-want_hunk="tree/$moe:$medium: error: drift: hunk 1 of $moe (committed.diff:$hunk_line) no longer applies: its $span, where line $medium is '        config['BLOCK_SIZE_M'] = 48' and the hunk has '        config['BLOCK_SIZE_M'] = 64' (a line it changes differs); next: $refresh"
-want_site="tree/$moe:$medium:$col: error: drift: rule 'fused-moe-tier-block-m' finds '48', a hand-edited value (upstream's is '64', the model derives '16'); next: $refresh"
+col=$(awk -v l="$medium" 'NR == l {print index($0, "32")}' "tree/$moe")
+want_hunk="tree/$moe:$medium: error: drift: hunk 1 of $moe (committed.diff:$hunk_line) no longer applies: its $span, where line $medium is '        config['BLOCK_SIZE_M'] = 32' and the hunk has '        config['BLOCK_SIZE_M'] = 64' (a line it changes differs); next: $refresh"
+want_site="tree/$moe:$medium:$col: error: drift: rule 'fused-moe-tier-block-m' finds '32', a hand-edited value (upstream's is '64', the model derives '16'); next: $refresh"
 # The tier family still rewrites its other tiers (its state is unchanged,
 # one of its sites now keeps a hand-tuned value): the stale hunk gives the
 # verdict.

@@ -1,0 +1,27 @@
+// The hardware facts the tree itself states. A rule whose template writes a
+// quantity that reports a fact as it is (`{{smem_limit_kib}} * 1024` into
+// get_max_shared_memory_per_block_device_attribute's return) finds the code
+// that states that fact: the value its one site holds, as the engine's plan
+// parsed it, or the value the rule pins there, is the tree's value of the
+// fact. The model then takes it over its built-in default, below --hw and
+// --set (InputOptions::tree_facts).
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "engine/base/source_text.h"
+#include "engine/model/facts.h"
+#include "engine/rules/rule.h"
+
+namespace muh {
+
+// The facts `files` state through the sites of `rules`. A rule with no
+// site, several, or a value that is no constant states nothing (its own
+// outcome in the plan says why).
+std::vector<TreeFact> ReadTreeFacts(const RuleSet& rules,
+                                    const std::map<std::string, SourceText>& files,
+                                    const std::vector<std::string>& tree_paths);
+
+}  // namespace muh
