@@ -164,6 +164,9 @@ rm -rf "$OUT/knobs"
 while IFS= read -r f; do
   mkdir -p "$OUT/knobs/$(dirname "$f")" && cp "$OUT/enginex/$f" "$OUT/knobs/$f"
 done < <(grep -E '^[[:space:]]+files:' "$RULES" | grep -oE 'vllm/[A-Za-z0-9_./-]+[.]py' | sort -u)
+# Its own patch: without the tree's entry module the liveness verdicts (and so
+# the rules' states) differ from the whole tree's.
+(cd "$OUT/knobs" && "$MUHPATCH" diff "$RULES" .) >"$OUT/bi100-knobs.diff" 2>"$OUT/logs/diff-knobs.err" || true
 
 # --- same sites? -------------------------------------------------------------
 # (1) In scope: `muhpatch status --include-dead --format json` (one row per
@@ -290,7 +293,7 @@ done
 # diff <-> ast-grep scoped rules + --globs (the rules' files only).
 write_spec() {  # tree rounds phases(0|1)
   SPEC_DIR=$OUT/$1 SPEC_ROUNDS=$2 SPEC_PHASES=$3 SPEC_THREADS=$HAS_THREADS \
-  SPEC_MUHPATCH=$MUHPATCH SPEC_FLOOR=$FLOOR SPEC_RULES=$RULES SPEC_PATCH=$(patch_for "$1") SPEC_KNOBS=$OUT/knobs \
+  SPEC_MUHPATCH=$MUHPATCH SPEC_FLOOR=$FLOOR SPEC_RULES=$RULES SPEC_PATCH=$(patch_for "$1") SPEC_KNOBS=$OUT/knobs SPEC_KNOBS_PATCH=$OUT/bi100-knobs.diff \
   SPEC_AG=$(printf '%s\n' "${AG_SCAN[@]}") SPEC_AG_SCOPED=$AG_RULES SPEC_AG_WHOLE=$AG_WHOLE \
   SPEC_GLOBS=$(sed -n 's/^files: \[\(.*\)\]$/\1/p' "$AG_RULES" | sort -u) \
   SPEC_LITERALS=$(python3 "$BENCH_DIR/sites.py" literals "$RULES") \

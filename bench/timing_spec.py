@@ -3,7 +3,7 @@
 everything in the environment (lists one item per line):
 
   SPEC_DIR SPEC_ROUNDS SPEC_PHASES(0|1: enginex phases|2: real-tree phases) SPEC_THREADS(0|1: muhpatch has --threads)
-  SPEC_MUHPATCH SPEC_FLOOR (bench/floor.cc) SPEC_RULES SPEC_PATCH SPEC_KNOBS
+  SPEC_MUHPATCH SPEC_FLOOR (bench/floor.cc) SPEC_RULES SPEC_PATCH SPEC_KNOBS SPEC_KNOBS_PATCH
   SPEC_AG (the ast-grep scan command) SPEC_AG_SCOPED SPEC_AG_WHOLE
   SPEC_GLOBS (the rules' files) SPEC_LITERALS (sites.py literals)
 
@@ -51,7 +51,7 @@ if e["SPEC_PHASES"] == "1":
         {"name": "phase: muhpatch model (load rules, model; no tree)", "cmd": [mp, "model", rules]},
         {"name": "phase: muhpatch diff, knob files only", "cmd": [mp, "diff", rules, knobs]},
         {"name": "phase: muhpatch verify --patch, knob files only",
-         "cmd": [mp, "verify", rules, knobs, "--patch", patch]},
+         "cmd": [mp, "verify", rules, knobs, "--patch", e["SPEC_KNOBS_PATCH"]]},
     ]
 if e["SPEC_PHASES"] == "2":
     # The real tree: where verify's time goes, by what each command leaves
