@@ -10,6 +10,7 @@
 #include "engine/base/one_line.h"
 #include "engine/base/plural.h"
 #include "engine/patch/unified_diff.h"
+#include "engine/plan/keep_hand_tuned.h"
 
 namespace muh {
 
@@ -310,7 +311,7 @@ CheckResult CheckRuleStates(const VerifyInput& in) {
     if (Active(before) == Active(now) || before == "failed" || now == "failed") continue;
     // The patch applied around a value kept by hand (kept_sites.h).
     if (before == "rewrites" && now == "hand-tuned" &&
-        KeptSitesUntouched(in.patch, o, in.workspace.files))
+        KeptSitesUntouched(in.patch, o, in.workspace.files, PreambleHandTuned(in.preamble)))
       continue;
     Diagnostic where =
         o.decided_at ? *o.decided_at : Diagnostic{in.inputs.rules.path, 0, 0, Severity::kError, ""};
@@ -394,10 +395,10 @@ CheckResult CheckCommittedPatch(const VerifyInput& in) {
     std::size_t n = reverse ? backward_misses.size() : forward_misses.size();
     // A patched tree: `apply` writes the sites back (a value edited since
     // the patch), or the patch must be made again from the tree without it.
-    std::string next = !reverse ? in.refresh
+    std::string next = !reverse || in.carries_patch ? in.refresh
                        : !in.plan.new_contents.empty()
                            ? in.apply_command
-                           : in.refresh + ", on the tree without the patch";
+                           : in.refresh_unpatched + ", on the tree without the patch";
     CheckResult r = Drift(fmt::format(
         "{} is stale: {} no longer appl{} to {}{}, as git apply would refuse {}; next: {}",
         in.patch_path, Counted(n, "hunk"), n == 1 ? "ies" : "y", in.tree_path,
@@ -413,12 +414,15 @@ CheckResult CheckCommittedPatch(const VerifyInput& in) {
   // Undoing a committed patch gives other files: the rules plan them with
   // their own liveness, as diff did when the patch was made.
   PlanResult replan = PlanWithLiveness(in.inputs, in.workspace, undone, in.include_dead, &undone);
-  // The rules on the undone tree must give the tree as it is.
-  std::map<std::string, std::string> reproduced = replan.new_contents;
+  // The rules on the undone tree, with the values the tree keeps as tuned by
+  // hand (keep_hand_tuned.h), must give the tree as it is.
+  KeptPlan kept = KeepHandTuned(undone, replan, in.plan);
+  std::map<std::string, std::string> reproduced = kept.new_contents;
   for (const auto& [path, text] : backward) reproduced.emplace(path, text);
   if (!SameTree(in, {}, reproduced)) {
-    CheckResult r =
-        Drift(stale, UnifiedDiff(in.patch_path, in.committed, RenderPatch(undone, replan)));
+    replan.new_contents = kept.new_contents;
+    CheckResult r = Drift(stale, UnifiedDiff(in.patch_path, in.committed,
+                                             RenderPatch(undone, replan, kept.hand_tuned)));
     r.findings.push_back(stale_finding());
     return r;
   }

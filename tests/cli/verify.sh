@@ -97,7 +97,11 @@ next_apply="muhpatch apply rules.yaml tree --hw $card"
 next_status="muhpatch status rules.yaml tree --hw $card"
 refresh() { echo "muhpatch diff rules.yaml tree --hw $card > $1"; }
 # stale_tail PATCH: the end of the verdict for a stale PATCH.
-stale_tail() { echo "the rules, the model or the tree changed, and the patch they produce now differs (committed -> regenerated, on stdout); next: $(refresh "$1")"; }
+stale_tail() { echo "the rules, the model or the tree changed, and the patch they produce now differs (committed -> regenerated, on stdout); next: ${2:-$(refresh "$1")}"; }
+# On a patched tree the rules change nothing: a refresh there says it writes an empty patch.
+refresh_empties() { echo "$(refresh "$1") (it writes an empty patch over $1: the rules change nothing in the tree as it is)"; }
+# On a tree that carries its patch, the patch is made again from the pre-image.
+base_refresh() { echo "muhpatch diff --base-patch $1 -o $1 rules.yaml tree --hw $card"; }
 # no_longer PATCH [REVERSE NEXT]: the verdict for a PATCH of which git refuses
 # 1 hunk (forwards, or in reverse with NEXT to run: a patched tree needs
 # `apply` when a site was edited since, else a patch made without it).
@@ -453,7 +457,7 @@ take_notes
 mp rules.yaml tree
 expect "tree patched with extra.diff, no --patch" 0 "" "$(lines "$notes" "$summary_line" "verify: clean: nothing left to change ($summary_patched)")"
 mp rules.yaml tree --patch extra.diff
-expect "tree patched with extra.diff --patch extra.diff" 1 "$out" "$(lines "$notes" "$summary_line" "verify: drift: extra.diff is stale: $(stale_tail extra.diff)")"
+expect "tree patched with extra.diff --patch extra.diff" 1 "$out" "$(lines "$notes" "$summary_line" "verify: drift: extra.diff is stale: $(stale_tail extra.diff "$(base_refresh extra.diff)")")"
 stale_stdout extra.diff committed.diff "tree patched with extra.diff --patch extra.diff"
 ok "6. patched tree, patch with a hunk line the rules do not make: exit 1, stale, stdout turns it into the reproduced patch"
 
@@ -467,7 +471,7 @@ fresh patched --set smem_per_block=65536
 "$muhpatch" diff rules.yaml tree --patch ov.diff 2>diff.err >/dev/null || true
 take_notes
 mp rules.yaml tree --patch ov.diff
-expect "patched with the override --patch ov.diff" 1 "$out" "$(lines "$notes" "$summary_line" "verify: drift: ov.diff is stale: $(stale_tail ov.diff)")"
+expect "patched with the override --patch ov.diff" 1 "$out" "$(lines "$notes" "$summary_line" "verify: drift: ov.diff is stale: $(stale_tail ov.diff "$(base_refresh ov.diff)")")"
 stale_stdout ov.diff committed.diff "patched with the override --patch ov.diff"
 # (With the override, the values in place are the model's: no hand-tuned warnings.)
 "$muhpatch" diff rules.yaml tree --set smem_per_block=65536 2>diff.err >/dev/null || true
@@ -678,9 +682,11 @@ for state in pristine patched; do
   mp rules.yaml tree --patch bad.diff
   expect "$state, malformed --patch" 2 "" "$(lines "bad.diff:1:1: error: malformed patch: no file in it (neither 'diff --git' nor a '---'/'+++' pair before '@@')")"
   mp rules.yaml tree --patch nf.diff
+  nf_next=$(refresh nf.diff)
+  [[ $state == patched ]] && nf_next=$(refresh_empties nf.diff)
   expect "$state, --patch naming a missing file" 1 "" "$(lines "$notes" \
-    "tree/vllm/nothere.py: error: no such file in the tree; next: $(refresh nf.diff)" "$summary_line" \
-    "verify: drift: nf.diff names a file the tree does not have; next: $(refresh nf.diff)")"
+    "tree/vllm/nothere.py: error: no such file in the tree; next: $nf_next" "$summary_line" \
+    "verify: drift: nf.diff names a file the tree does not have; next: $nf_next")"
   ok "10. $state tree: missing --patch file (relative, absolute) and malformed one: exit 2, named as given; a patch naming a file the tree lacks: exit 1"
 done
 
