@@ -107,6 +107,17 @@ void AddSites(const VerifyInput& in, std::vector<Finding>* out, bool only_hand_e
   }
 }
 
+// For a rule that was or is dead: its first site with the verdict it has
+// now (dead, or else live or unknown) and a reason to show; null otherwise.
+const Site* VerdictSite(const RuleOutcome& o, const std::string& before, const std::string& now) {
+  if (before != "dead" && now != "dead") return nullptr;
+  for (const Site& s : o.found) {
+    if (!s.liveness || s.LivenessReason().empty()) continue;
+    if ((now == "dead") == s.Is(Liveness::kDead)) return &s;
+  }
+  return nullptr;
+}
+
 CheckResult Drift(std::string summary, std::string patch_diff = "") {
   CheckResult r;
   r.drift = true;
@@ -317,6 +328,12 @@ CheckResult CheckRuleStates(const VerifyInput& in) {
         o.decided_at ? *o.decided_at : Diagnostic{in.inputs.rules.path, 0, 0, Severity::kError, ""};
     where.severity = Severity::kError;
     std::string why = o.decided_at ? o.decided_at->message : o.reason;
+    // A flip the liveness analysis decided: the site whose verdict it is,
+    // with that verdict's evidence (file:line).
+    if (const Site* site = o.decided_at ? nullptr : VerdictSite(o, before, now)) {
+      where = Diagnostic{site->path, site->line, site->column, Severity::kError, ""};
+      why = fmt::format("its site is {}: {}", site->LivenessShown(""), site->LivenessReason());
+    }
     where.message =
         fmt::format("drift: rule '{}' was '{}' when {} was made and is '{}' now{}", o.rule_id,
                     before, in.patch_path, now, why.empty() ? "" : " (" + why + ")");
