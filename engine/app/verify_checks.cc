@@ -11,6 +11,7 @@
 #include "engine/base/plural.h"
 #include "engine/patch/unified_diff.h"
 #include "engine/plan/keep_hand_tuned.h"
+#include "engine/plan/stale_edits.h"
 
 namespace muh {
 
@@ -233,6 +234,23 @@ std::string MissReason(const HunkMiss& m) {
                              m.context ? "a context line changed" : "a line it changes differs");
 }
 
+// One finding per rule line a stale patch leaves otherwise than the rules
+// write it: where, and the two versions of the line.
+std::vector<Finding> StaleFindings(const VerifyInput& in, const std::vector<StaleEdit>& edits) {
+  std::vector<Finding> out;
+  for (const StaleEdit& e : edits) {
+    std::string msg = fmt::format("drift: rule '{}' writes this line otherwise than {}", e.rule_id,
+                                  in.patch_path);
+    auto [committed, regenerated] = Contrast(e.committed, e.regenerated);
+    if (e.deleted) regenerated = "(the line is deleted)";
+    out.push_back({"stale",
+                   Next(Diagnostic{e.path, e.line, 0, Severity::kError, msg}, in.refresh),
+                   {"committed:   " + committed, "regenerated: " + regenerated},
+                   e.rule_id});
+  }
+  return out;
+}
+
 std::vector<Finding> MissFindings(const VerifyInput& in, const std::vector<Miss>& misses,
                                   bool reverse, const std::string& next) {
   std::vector<Finding> out;
@@ -381,7 +399,7 @@ CheckResult CheckCommittedPatch(const VerifyInput& in) {
   }
   const std::string stale = fmt::format(
       "{} is stale: the rules, the model or the tree changed, and the patch they produce now "
-      "differs (committed -> regenerated, on stdout); next: {}",
+      "differs (each rule's line above; -v prints committed -> regenerated on stdout); next: {}",
       in.patch_path, in.refresh);
   auto stale_finding = [&in, &stale]() {
     return Finding{"stale", MakeError(in.patch_path, 0, 0, "drift: " + stale), {}, ""};
@@ -397,6 +415,8 @@ CheckResult CheckCommittedPatch(const VerifyInput& in) {
     if (!in.plan.new_contents.empty()) {
       // It applies but makes other edits: the rules or the model moved.
       CheckResult r = Drift(stale, UnifiedDiff(in.patch_path, in.committed, in.regenerated));
+      r.findings = StaleFindings(
+          in, StaleEdits(in.plan, in.workspace.files, in.patch, forward, in.plan.new_contents));
       r.findings.push_back(stale_finding());
       return r;
     }
@@ -440,6 +460,9 @@ CheckResult CheckCommittedPatch(const VerifyInput& in) {
     replan.new_contents = kept.new_contents;
     CheckResult r = Drift(stale, UnifiedDiff(in.patch_path, in.committed,
                                              RenderPatch(undone, replan, kept.hand_tuned)));
+    std::map<std::string, std::string> as_is;  // the tree, which carries the committed patch
+    for (const auto& [path, text] : backward) TreeBytes(in, path, &as_is[path]);
+    r.findings = StaleFindings(in, StaleEdits(replan, undone, in.patch, as_is, reproduced));
     r.findings.push_back(stale_finding());
     return r;
   }
