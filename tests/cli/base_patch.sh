@@ -18,12 +18,9 @@
 set -euo pipefail
 muhpatch=$(realpath "$1")
 repo=$(cd "$(dirname "$0")/../.." && pwd)
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
 fail() { echo "FAIL: base_patch: $*" >&2; exit 1; }
-cd "$scratch"
-cp "$repo/rules/bi100.yaml" rules.yaml
-moe=vllm/model_executor/layers/fused_moe/fused_moe.py
+# shellcheck source=lib/scratch_tree.sh
+source "$repo/tests/cli/lib/scratch_tree.sh"
 next='muhpatch diff --base-patch p.diff -o p.diff rules.yaml t'
 
 fixture_verify() {
@@ -38,7 +35,7 @@ OUT
 
 check() {
   local name=$1 source=$2 code
-  rm -rf t p.diff && cp -r "$source" t && chmod -R u+w t
+  rm -f p.diff && copy_tree "$source"
   "$muhpatch" -q diff rules.yaml t >p.diff
   "$muhpatch" -q apply rules.yaml t
   "$muhpatch" -q verify rules.yaml t --patch p.diff || fail "$name: verify is not clean after apply"

@@ -10,16 +10,13 @@
 set -euo pipefail
 muhpatch=$(realpath "$1")
 repo=$(cd "$(dirname "$0")/../.." && pwd)
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
 fail() { echo "FAIL: state_flip: $*" >&2; exit 1; }
-cd "$scratch"
-cp "$repo/rules/bi100.yaml" rules.yaml
-moe=vllm/model_executor/layers/fused_moe/fused_moe.py
+# shellcheck source=lib/scratch_tree.sh
+source "$repo/tests/cli/lib/scratch_tree.sh"
 
 check() {
   local name=$1 source=$2 code=0
-  rm -rf t && cp -r "$source" t && chmod -R u+w t
+  copy_tree "$source"
   "$muhpatch" -q diff rules.yaml t >p.diff
   # The first `return config` after `def get_default_config`.
   local at
