@@ -35,7 +35,7 @@ _muhpatch() {
       mapfile -t COMPREPLY < <(compgen -W "$formats" -- "$cur")
       return
       ;;
-    --hw | --patch | --hf-config | --serve-args | --tree)
+    --hw | --patch | --base-patch | -o | --hf-config | --serve-args | --tree)
       mapfile -t COMPREPLY < <(compgen -f -- "$cur")
       return
       ;;
@@ -57,7 +57,7 @@ _muhpatch() {
       mapfile -t COMPREPLY < <(compgen -W "$commands" -- "$cur")
       return
       ;;
-    diff) opts="--rule --hw --set --hf-config --serve-args --measurements --explain --include-dead --retune --patch --format" ;;
+    diff) opts="--rule --hw --set --hf-config --serve-args --measurements --explain --include-dead --retune --patch --base-patch -o --format" ;;
     apply) opts="--rule --hw --set --hf-config --serve-args --measurements --explain --include-dead --retune --patch --keep-going" ;;
     verify) opts="--rule --hw --set --hf-config --serve-args --measurements --include-dead --retune --patch -p --threads --format --explain" ;;
     status) opts="--rule --hw --set --hf-config --serve-args --measurements --include-dead --retune --patch --format" ;;

@@ -137,6 +137,13 @@ int Dispatch(int argc, char** argv) {
       sub->add_flag("--retune", opts.inputs.retune,
                     "overwrite hand-tuned values (neither upstream's nor the model's) too");
     }
+    if (std::string(c.name) == "diff") {
+      sub->add_option("--base-patch", opts.base_patch_path,
+                      "make the patch from the pre-image: the tree with FILE (a patch muhpatch "
+                      "wrote) undone, keeping the values tuned by hand since");
+      sub->add_option("-o", opts.output_path,
+                      "write the patch to FILE, whole or not at all (it may be --base-patch's)");
+    }
     if (std::string(c.name) == "apply") {
       sub->add_flag("--keep-going", opts.keep_going,
                     "when some rules fail, still write the files of the rules that planned");

@@ -2,10 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <iostream>
 #include <new>
 #include <optional>
 
+#include "engine/app/base_patch.h"
 #include "engine/app/diag_output.h"
 #include "engine/app/outcome_report.h"
 #include "engine/app/patch_written.h"
@@ -21,6 +23,7 @@
 #include "engine/base/out_of_memory.h"
 #include "engine/base/parallel.h"
 #include "engine/base/plural.h"
+#include "engine/io/atomic_file.h"
 #include "engine/model/model_report.h"
 #include "engine/patch/unified_diff.h"
 #include "engine/plan/planner.h"
@@ -101,8 +104,13 @@ PlanResult PlanTree(const OpenedRun& run, bool include_dead) {
 }
 
 PlanResult PlanAndReport(const OpenedRun& run, const CommandOptions& opts) {
-  const Workspace& w = run.workspace;
   PlanResult plan = PlanTree(run, opts.include_dead);
+  ReportPlan(run, opts, plan);
+  return plan;
+}
+
+void ReportPlan(const OpenedRun& run, const CommandOptions& opts, const PlanResult& plan) {
+  const Workspace& w = run.workspace;
   // Quiet by default (outcome_report.h): what needs the user, located; the
   // rules left alone counted in one line, and listed under -v.
   OutcomeReport report = ReportOutcomes(plan, run.inputs.rules.path, Verbosity() > 0);
@@ -130,7 +138,6 @@ PlanResult PlanAndReport(const OpenedRun& run, const CommandOptions& opts) {
       }
     }
   }
-  return plan;
 }
 
 namespace {
@@ -301,6 +308,16 @@ int RunRuleTestsCommand(const CommandOptions& opts) {
 }
 
 int RunDiff(const CommandOptions& opts) {
+  if (!opts.base_patch_path.empty()) {
+    if (opts.format == "markdown" || !opts.patch_path.empty()) {
+      logging::Diag(
+          "muhpatch: error: --base-patch makes the patch itself: it takes neither "
+          "--format markdown nor --patch",
+          true);
+      return kExitBadInput;
+    }
+    return RunDiffFromBase(opts);
+  }
   OpenedRun run;
   if (int code = OpenRun(opts, TreeAccess::kRead, &run); code != kExitClean) {
     ReportErrors(run.errors);
@@ -313,17 +330,43 @@ int RunDiff(const CommandOptions& opts) {
   const Workspace& w = run.workspace;
   PlanResult plan = PlanAndReport(run, opts);
   // The rules that planned are printed even when others failed.
-  std::string err;
   // --format markdown: the pull-request summary (pr_summary.h) instead.
-  std::string out = opts.format == "markdown" ? FormatPrSummary(w.files, plan)
-                    : ColourStdout()          ? ColourUnifiedDiff(RenderPatch(w.files, plan))
-                                              : RenderPatch(w.files, plan);
-  if (!WriteStdout(out, &err)) {
-    ReportErrors({MakeError("stdout", 0, 0, err)});
-    return kExitInternal;
+  bool markdown = opts.format == "markdown";
+  if (int code = WriteDiffOutput(
+          opts, markdown ? FormatPrSummary(w.files, plan) : RenderPatch(w.files, plan), !markdown);
+      code != kExitClean) {
+    return code;
   }
   Explain(opts, w, plan);
   return plan.ok() ? kExitClean : kExitRulesFailed;
+}
+
+int WriteDiffOutput(const CommandOptions& opts, const std::string& out, bool is_patch) {
+  std::string err;
+  if (opts.output_path.empty()) {
+    if (WriteStdout(is_patch && ColourStdout() ? ColourUnifiedDiff(out) : out, &err)) {
+      return kExitClean;
+    }
+    ReportErrors({MakeError("stdout", 0, 0, err)});
+    return kExitInternal;
+  }
+  std::string before;
+  if (out.empty() && ReadWholeFile(opts.output_path, &before, &err) && !before.empty()) {
+    auto lines = static_cast<std::size_t>(std::count(before.begin(), before.end(), '\n'));
+    logging::Diag(
+        fmt::format("muhpatch: warning: {}: an empty patch replaces one of {}: the rules change "
+                    "nothing in {}{}",
+                    opts.output_path, Counted(lines, "line"), opts.tree_path,
+                    opts.base_patch_path.empty()
+                        ? " (a tree that carries the patch: --base-patch makes it again)"
+                        : ""),
+        /*important=*/true);
+  }
+  if (!WriteFileAtomically(opts.output_path, out, &err)) {
+    ReportErrors({MakeError(opts.output_path, 0, 0, err)});
+    return kExitInternal;
+  }
+  return kExitClean;
 }
 
 int RunApply(const CommandOptions& opts) {

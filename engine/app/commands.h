@@ -19,6 +19,11 @@ struct CommandOptions {
   // --patch: verify's committed patch; for diff, apply and status the patch
   // muhpatch wrote before, whose `+` values are not hand-tuned.
   std::string patch_path;
+  // diff --base-patch: the patch muhpatch wrote before, made again from the
+  // pre-image (the tree with it undone); -o: where the patch goes (stdout
+  // when empty), written whole or not at all.
+  std::string base_patch_path;
+  std::string output_path;
   int strip = -1;               // verify -p N: leading path components to strip (-1: git's default)
   std::string tests_path;       // test TESTS
   bool explain = false;         // --explain: say why each edit / value is what it is
@@ -43,6 +48,14 @@ int OpenRun(const CommandOptions& opts, TreeAccess access, OpenedRun* run);
 // The plan over the opened tree with every site's liveness recorded and, unless
 // --include-dead, the dead sites left alone; its diagnostics reported on stderr.
 PlanResult PlanAndReport(const OpenedRun& run, const CommandOptions& opts);
+
+// PlanAndReport's report of a plan made already.
+void ReportPlan(const OpenedRun& run, const CommandOptions& opts, const PlanResult& plan);
+
+// Writes diff's product: to -o FILE atomically, saying so when an empty
+// patch replaces a non-empty one, else to stdout (coloured as --color says
+// when it is a patch). kExitClean, or kExitInternal after reporting why not.
+int WriteDiffOutput(const CommandOptions& opts, const std::string& out, bool is_patch);
 
 // The plan over the opened tree with every site's liveness recorded (the
 // analysis runs beside the plan's draft: PlanWithLiveness) and, unless `include_dead`, the dead

@@ -1,5 +1,7 @@
 #include "engine/app/kept_sites.h"
 
+#include <algorithm>
+
 namespace muh {
 
 bool PatchChangesLine(const std::vector<FilePatch>& patch, const std::string& path, int line) {
@@ -19,14 +21,17 @@ bool PatchChangesLine(const std::vector<FilePatch>& patch, const std::string& pa
 }
 
 bool KeptSitesUntouched(const std::vector<FilePatch>& patch, const RuleOutcome& o,
-                        const std::map<std::string, SourceText>& files) {
+                        const std::map<std::string, SourceText>& files,
+                        const std::vector<HandTunedRecord>& recorded) {
   for (const Site& s : o.found) {
     if (!s.kept) continue;
     // The site's line as git counts it (a lone CR ends no line there).
     auto file = files.find(s.path);
     int line =
         file == files.end() ? s.line : static_cast<int>(file->second.LineIndexOf(s.begin) + 1);
-    if (PatchChangesLine(patch, s.path, line)) return false;
+    bool is_recorded = std::find(recorded.begin(), recorded.end(),
+                                 HandTunedRecord{o.rule_id, s.path, line}) != recorded.end();
+    if (!is_recorded && PatchChangesLine(patch, s.path, line)) return false;
   }
   return true;
 }

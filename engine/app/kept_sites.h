@@ -10,6 +10,7 @@
 
 #include "engine/base/source_text.h"
 #include "engine/patch/patch_reader.h"
+#include "engine/plan/hand_tuned_record.h"
 #include "engine/plan/plan_result.h"
 
 namespace muh {
@@ -18,9 +19,11 @@ namespace muh {
 // file or a `+` line in the new one.
 bool PatchChangesLine(const std::vector<FilePatch>& patch, const std::string& path, int line);
 
-// Whether no kept site of `o` is on a line `patch` changes. A site's line is
-// counted as the patch counts lines (LF only) in its file of `files`.
+// Whether no kept site of `o` is on a line `patch` changes, unless the
+// patch records the value on that line as hand-tuned (`recorded`). A site's
+// line is counted as the patch counts lines (LF only) in its file of `files`.
 bool KeptSitesUntouched(const std::vector<FilePatch>& patch, const RuleOutcome& o,
-                        const std::map<std::string, SourceText>& files);
+                        const std::map<std::string, SourceText>& files,
+                        const std::vector<HandTunedRecord>& recorded = {});
 
 }  // namespace muh

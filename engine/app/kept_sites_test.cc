@@ -44,6 +44,11 @@ TEST_CASE("kept sites outside the patch's changed lines are untouched") {
   CHECK(KeptSitesUntouched(Patch(), o, {}));
   o.found[1].line = 11;
   CHECK_FALSE(KeptSitesUntouched(Patch(), o, {}));
+  // Unless the patch records the value on that line as hand-tuned.
+  o.rule_id = "r";
+  CHECK(KeptSitesUntouched(Patch(), o, {}, {{"r", "a.py", 11}}));
+  CHECK_FALSE(KeptSitesUntouched(Patch(), o, {}, {{"other", "a.py", 11}}));
+  CHECK_FALSE(KeptSitesUntouched(Patch(), o, {}, {{"r", "a.py", 12}}));
 }
 
 TEST_CASE("a kept site's line is counted as the patch counts lines") {

@@ -22,7 +22,12 @@ std::string ShellWord(std::string_view word) {
 }
 
 std::string CommandLine(const CommandOptions& opts, std::string_view command) {
-  std::string out = "muhpatch " + std::string(command);
+  return CommandLineWith(opts, command, "");
+}
+
+std::string CommandLineWith(const CommandOptions& opts, std::string_view command,
+                            std::string_view options) {
+  std::string out = "muhpatch " + std::string(command) + std::string(options);
   auto add = [&out](std::string_view flag, const std::string& value) {
     if (!value.empty()) out += " " + std::string(flag) + " " + ShellWord(value);
   };
@@ -38,6 +43,22 @@ std::string CommandLine(const CommandOptions& opts, std::string_view command) {
 
 std::string RefreshPatchCommand(const CommandOptions& opts) {
   return CommandLine(opts, "diff") + " > " + ShellWord(opts.patch_path);
+}
+
+std::string BasePatchCommand(const CommandOptions& opts) {
+  const std::string patch = ShellWord(opts.patch_path);
+  return CommandLineWith(opts, "diff", " --base-patch " + patch + " -o " + patch);
+}
+
+std::string RefreshCommand(const CommandOptions& opts, bool tree_carries_patch,
+                           bool empties_patch) {
+  if (tree_carries_patch) return BasePatchCommand(opts);
+  std::string out = RefreshPatchCommand(opts);
+  if (empties_patch) {
+    out += " (it writes an empty patch over " + ShellWord(opts.patch_path) +
+           ": the rules change nothing in the tree as it is)";
+  }
+  return out;
 }
 
 }  // namespace muh

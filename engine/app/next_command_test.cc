@@ -29,4 +29,20 @@ TEST_CASE("the next commands carry the options that change what the rules write"
         "warp_size=64 --rule r1 --include-dead");
 }
 
+TEST_CASE("on a tree that carries its patch, the refresh makes it again from the pre-image") {
+  CommandOptions opts;
+  opts.inputs.rules_path = "rules.yaml";
+  opts.tree_path = "tree";
+  opts.patch_path = "my p.diff";
+  opts.inputs.sets = {"warp_size=64"};
+  CHECK(BasePatchCommand(opts) ==
+        "muhpatch diff --base-patch 'my p.diff' -o 'my p.diff' rules.yaml tree --set warp_size=64");
+  CHECK(RefreshCommand(opts, true, true) == BasePatchCommand(opts));
+  CHECK(RefreshCommand(opts, false, false) == RefreshPatchCommand(opts));
+  // Never an empty patch over a non-empty one without saying so.
+  CHECK(RefreshCommand(opts, false, true) ==
+        "muhpatch diff rules.yaml tree --set warp_size=64 > 'my p.diff' (it writes an empty patch "
+        "over 'my p.diff': the rules change nothing in the tree as it is)");
+}
+
 }  // namespace muh

@@ -6,19 +6,25 @@
 #include "engine/base/exit_codes.h"
 #include "engine/io/tree_io.h"
 #include "engine/patch/patch_lines.h"
+#include "engine/plan/hand_tuned_record.h"
 
 namespace muh {
 
 namespace {
 
-void Mark(const std::vector<FilePatch>& patch, OpenedRun* run) {
+// A `+` line the preamble records as hand-tuned (hand_tuned_record.h) is
+// not muhpatch's.
+void Mark(const std::vector<FilePatch>& patch, const std::vector<std::string>& preamble,
+          OpenedRun* run) {
   RuleSet& rules = run->inputs.rules;
+  const std::vector<HandTunedRecord> records = PreambleHandTuned(preamble);
   for (const FilePatch& fp : patch) {
     auto file = run->workspace.files.find(fp.path);
     if (file == run->workspace.files.end()) continue;  // no rule reads it
     RuleSet::WrittenLines& lines = rules.written_by_muhpatch[fp.path];
     lines.content_hash = std::hash<std::string_view>{}(file->second.bytes());
-    for (const auto& range : AddedLineRanges(fp, file->second.bytes())) {
+    for (const auto& range :
+         AddedLineRanges(fp, file->second.bytes(), RecordedLines(records, fp.path))) {
       lines.ranges.push_back(range);
     }
   }
@@ -35,8 +41,9 @@ int MarkWrittenByPatch(const std::string& patch_path, OpenedRun* run,
     return kExitBadInput;
   }
   std::vector<FilePatch> patch;
-  if (!ParsePatch(patch_path, text, &patch, errors)) return kExitBadInput;
-  Mark(patch, run);
+  std::vector<std::string> preamble;
+  if (!ParsePatch(patch_path, text, &patch, errors, &preamble)) return kExitBadInput;
+  Mark(patch, preamble, run);
   return kExitClean;
 }
 
@@ -44,7 +51,8 @@ void MarkWrittenByPatchText(const std::string& patch_path, const std::string& te
                             OpenedRun* run) {
   std::vector<FilePatch> patch;
   std::vector<Diagnostic> ignored;
-  if (ParsePatch(patch_path, text, &patch, &ignored)) Mark(patch, run);
+  std::vector<std::string> preamble;
+  if (ParsePatch(patch_path, text, &patch, &ignored, &preamble)) Mark(patch, preamble, run);
 }
 
 }  // namespace muh

@@ -11,6 +11,7 @@
 #include "engine/app/next_command.h"
 #include "engine/app/outcome_report.h"
 #include "engine/app/patch_written.h"
+#include "engine/app/pre_image.h"
 #include "engine/app/verify_checks.h"
 #include "engine/app/workspace_search.h"
 #include "engine/base/exit_codes.h"
@@ -115,8 +116,8 @@ int RunVerify(const CommandOptions& opts) {
                  "",
                  "",
                  "",
+                 "",
                  opts.include_dead};
-  in.refresh = RefreshPatchCommand(opts);
   in.apply_command = CommandLine(opts, "apply");
   in.status_command = CommandLine(opts, "status");
   in.committed = std::move(committed);
@@ -130,6 +131,15 @@ int RunVerify(const CommandOptions& opts) {
                              "");
   }
   in.regenerated = RenderPatch(run.workspace.files, plan);
+  // A tree that carries its patch gets it made again from the pre-image; a
+  // plain diff would write an empty patch over it.
+  if (!in.patch.empty()) {
+    PreImage pre = PreImageOf(run.workspace, in.patch, plan);
+    in.carries_patch = !pre.pristine && pre.ok();
+  }
+  in.refresh =
+      RefreshCommand(opts, in.carries_patch, in.regenerated.empty() && !in.committed.empty());
+  in.refresh_unpatched = RefreshPatchCommand(opts);
 
   // Every check runs and everything it finds is reported; the verdict's
   // reason is the first drifting check's.

@@ -10,6 +10,8 @@
 #include "engine/base/one_line.h"
 #include "engine/base/plural.h"
 #include "engine/patch/unified_diff.h"
+#include "engine/plan/keep_hand_tuned.h"
+#include "engine/plan/stale_edits.h"
 
 namespace muh {
 
@@ -104,6 +106,17 @@ void AddSites(const VerifyInput& in, std::vector<Finding>* out, bool only_hand_e
            Lines(site.why), o.rule_id});
     }
   }
+}
+
+// For a rule that was or is dead: its first site with the verdict it has
+// now (dead, or else live or unknown) and a reason to show; null otherwise.
+const Site* VerdictSite(const RuleOutcome& o, const std::string& before, const std::string& now) {
+  if (before != "dead" && now != "dead") return nullptr;
+  for (const Site& s : o.found) {
+    if (!s.liveness || s.LivenessReason().empty()) continue;
+    if ((now == "dead") == s.Is(Liveness::kDead)) return &s;
+  }
+  return nullptr;
 }
 
 CheckResult Drift(std::string summary, std::string patch_diff = "") {
@@ -221,6 +234,23 @@ std::string MissReason(const HunkMiss& m) {
                              m.context ? "a context line changed" : "a line it changes differs");
 }
 
+// One finding per rule line a stale patch leaves otherwise than the rules
+// write it: where, and the two versions of the line.
+std::vector<Finding> StaleFindings(const VerifyInput& in, const std::vector<StaleEdit>& edits) {
+  std::vector<Finding> out;
+  for (const StaleEdit& e : edits) {
+    std::string msg = fmt::format("drift: rule '{}' writes this line otherwise than {}", e.rule_id,
+                                  in.patch_path);
+    auto [committed, regenerated] = Contrast(e.committed, e.regenerated);
+    if (e.deleted) regenerated = "(the line is deleted)";
+    out.push_back({"stale",
+                   Next(Diagnostic{e.path, e.line, 0, Severity::kError, msg}, in.refresh),
+                   {"committed:   " + committed, "regenerated: " + regenerated},
+                   e.rule_id});
+  }
+  return out;
+}
+
 std::vector<Finding> MissFindings(const VerifyInput& in, const std::vector<Miss>& misses,
                                   bool reverse, const std::string& next) {
   std::vector<Finding> out;
@@ -310,12 +340,18 @@ CheckResult CheckRuleStates(const VerifyInput& in) {
     if (Active(before) == Active(now) || before == "failed" || now == "failed") continue;
     // The patch applied around a value kept by hand (kept_sites.h).
     if (before == "rewrites" && now == "hand-tuned" &&
-        KeptSitesUntouched(in.patch, o, in.workspace.files))
+        KeptSitesUntouched(in.patch, o, in.workspace.files, PreambleHandTuned(in.preamble)))
       continue;
     Diagnostic where =
         o.decided_at ? *o.decided_at : Diagnostic{in.inputs.rules.path, 0, 0, Severity::kError, ""};
     where.severity = Severity::kError;
     std::string why = o.decided_at ? o.decided_at->message : o.reason;
+    // A flip the liveness analysis decided: the site whose verdict it is,
+    // with that verdict's evidence (file:line).
+    if (const Site* site = o.decided_at ? nullptr : VerdictSite(o, before, now)) {
+      where = Diagnostic{site->path, site->line, site->column, Severity::kError, ""};
+      why = fmt::format("its site is {}: {}", site->LivenessShown(""), site->LivenessReason());
+    }
     where.message =
         fmt::format("drift: rule '{}' was '{}' when {} was made and is '{}' now{}", o.rule_id,
                     before, in.patch_path, now, why.empty() ? "" : " (" + why + ")");
@@ -363,7 +399,7 @@ CheckResult CheckCommittedPatch(const VerifyInput& in) {
   }
   const std::string stale = fmt::format(
       "{} is stale: the rules, the model or the tree changed, and the patch they produce now "
-      "differs (committed -> regenerated, on stdout); next: {}",
+      "differs (each rule's line above; -v prints committed -> regenerated on stdout); next: {}",
       in.patch_path, in.refresh);
   auto stale_finding = [&in, &stale]() {
     return Finding{"stale", MakeError(in.patch_path, 0, 0, "drift: " + stale), {}, ""};
@@ -379,6 +415,8 @@ CheckResult CheckCommittedPatch(const VerifyInput& in) {
     if (!in.plan.new_contents.empty()) {
       // It applies but makes other edits: the rules or the model moved.
       CheckResult r = Drift(stale, UnifiedDiff(in.patch_path, in.committed, in.regenerated));
+      r.findings = StaleFindings(
+          in, StaleEdits(in.plan, in.workspace.files, in.patch, forward, in.plan.new_contents));
       r.findings.push_back(stale_finding());
       return r;
     }
@@ -394,10 +432,10 @@ CheckResult CheckCommittedPatch(const VerifyInput& in) {
     std::size_t n = reverse ? backward_misses.size() : forward_misses.size();
     // A patched tree: `apply` writes the sites back (a value edited since
     // the patch), or the patch must be made again from the tree without it.
-    std::string next = !reverse ? in.refresh
+    std::string next = !reverse || in.carries_patch ? in.refresh
                        : !in.plan.new_contents.empty()
                            ? in.apply_command
-                           : in.refresh + ", on the tree without the patch";
+                           : in.refresh_unpatched + ", on the tree without the patch";
     CheckResult r = Drift(fmt::format(
         "{} is stale: {} no longer appl{} to {}{}, as git apply would refuse {}; next: {}",
         in.patch_path, Counted(n, "hunk"), n == 1 ? "ies" : "y", in.tree_path,
@@ -413,12 +451,18 @@ CheckResult CheckCommittedPatch(const VerifyInput& in) {
   // Undoing a committed patch gives other files: the rules plan them with
   // their own liveness, as diff did when the patch was made.
   PlanResult replan = PlanWithLiveness(in.inputs, in.workspace, undone, in.include_dead, &undone);
-  // The rules on the undone tree must give the tree as it is.
-  std::map<std::string, std::string> reproduced = replan.new_contents;
+  // The rules on the undone tree, with the values the tree keeps as tuned by
+  // hand (keep_hand_tuned.h), must give the tree as it is.
+  KeptPlan kept = KeepHandTuned(undone, replan, in.plan);
+  std::map<std::string, std::string> reproduced = kept.new_contents;
   for (const auto& [path, text] : backward) reproduced.emplace(path, text);
   if (!SameTree(in, {}, reproduced)) {
-    CheckResult r =
-        Drift(stale, UnifiedDiff(in.patch_path, in.committed, RenderPatch(undone, replan)));
+    replan.new_contents = kept.new_contents;
+    CheckResult r = Drift(stale, UnifiedDiff(in.patch_path, in.committed,
+                                             RenderPatch(undone, replan, kept.hand_tuned)));
+    std::map<std::string, std::string> as_is;  // the tree, which carries the committed patch
+    for (const auto& [path, text] : backward) TreeBytes(in, path, &as_is[path]);
+    r.findings = StaleFindings(in, StaleEdits(replan, undone, in.patch, as_is, reproduced));
     r.findings.push_back(stale_finding());
     return r;
   }

@@ -34,9 +34,15 @@ struct VerifyInput {
   // that writes the patch afresh, the one that rewrites the tree, and the
   // one that lists the rules' sites.
   std::string refresh, apply_command, status_command;
+  // The plain `diff ... > PATCH`, for a finding that says to run it on the
+  // tree without the patch.
+  std::string refresh_unpatched;
   // --include-dead: the tree with the committed patch undone is planned as
   // the run planned the tree, with its own liveness.
   bool include_dead = false;
+  // The tree carries the committed patch, its knobs' values aside
+  // (pre_image.h): `refresh` makes it again from the pre-image.
+  bool carries_patch = false;
 };
 
 struct CheckResult {

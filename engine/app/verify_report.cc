@@ -108,16 +108,16 @@ int PrintVerifyReport(const std::vector<Finding>& findings, const std::string& f
   }
   for (const Finding& f : findings) {
     if (format != "text") break;
-    // In text, the verdict line says what a stale finding would.
-    if (f.kind == "stale") continue;
+    // In text, the verdict line says what the patch's own stale finding would.
+    if (f.kind == "stale" && f.rule_id.empty()) continue;
     if (f.where.severity == Severity::kNote && f.kind == "plan" && Verbosity() == 0) continue;
     logging::Diag(f.where.Format());
-    // The derivation, only when asked for.
-    if (!ExplainDerivations()) continue;
+    // The derivation, only when asked for; a stale line's two versions always.
+    if (!ExplainDerivations() && f.kind != "stale") continue;
     for (const std::string& d : f.details) logging::Diag(fmt::format("    {}", d));
   }
   if (format == "text" && summarise) logging::Diag(fmt::format("muhpatch: {}", rules_summary));
-  if (format == "text" && !patch_diff.empty()) {
+  if (format == "text" && !patch_diff.empty() && Verbosity() > 0) {
     std::cout << (ColourStdout() ? ColourUnifiedDiff(patch_diff) : patch_diff);
   }
   if (code == kExitBadInput && format == "text") return code;  // the errors say it all

@@ -35,7 +35,8 @@ struct Finding {
 // When verify could not run (exit 2 or 4), every format says why on stderr
 // too: each such finding as `file:line:col: error: message`, then the
 // verdict, before the report goes to stdout.
-// `patch_diff` (committed -> regenerated) goes to stdout in text and JSON.
+// `patch_diff` (committed -> regenerated) goes to stdout in JSON, and in
+// text under -v; a stale rule's finding prints its two lines in text.
 // Quiet by default (outcome_report.h): in text, notes print only under -v
 // and a finding's derivation only under --explain; text and GitHub
 // output end with `rules_summary` (the rules left alone, counted)

@@ -106,20 +106,41 @@ bool MatchesAt(const std::vector<std::string_view>& image,
   return true;
 }
 
+// The lines a hunk changes may differ in their value alone where `loose`
+// names the line (by its origin in the content as given).
+struct Looseness {
+  const std::vector<LooseSpan>& spans;
+  const std::vector<std::size_t>& origin;
+  bool Matches(const std::vector<std::string_view>& image, const Side& s, std::size_t at) const {
+    if (at + s.old_lines.size() > image.size()) return false;
+    for (std::size_t k = 0; k < s.old_lines.size(); ++k) {
+      if (image[at + k] == s.old_lines[k]) continue;
+      if (s.is_context[k] || !Loose(origin[at + k], image[at + k], s.old_lines[k])) return false;
+    }
+    return true;
+  }
+  bool Loose(std::size_t line, std::string_view has, std::string_view wanted) const {
+    for (const LooseSpan& l : spans) {
+      if (l.line == line && LooseMatch(has, wanted, l.begin, l.end)) return true;
+    }
+    return false;
+  }
+};
+
 // git's search: the named line, then one after, one before, two after...
 // A hunk anchored at the start or the end is tried there only.
 std::optional<std::size_t> FindAsGit(const std::vector<std::string_view>& image, const Side& s,
-                                     std::size_t hint, bool at_start, bool at_end) {
+                                     std::size_t hint, bool at_start, bool at_end,
+                                     const Looseness& loose) {
   const std::size_t n = image.size(), m = s.old_lines.size();
   if (m > n) return std::nullopt;
-  if (at_start)
-    return MatchesAt(image, s.old_lines, 0) && (!at_end || m == n) ? 0
-                                                                   : std::optional<std::size_t>();
-  if (at_end) return MatchesAt(image, s.old_lines, n - m) ? n - m : std::optional<std::size_t>();
+  auto matches = [&](std::size_t at) { return loose.Matches(image, s, at); };
+  if (at_start) return matches(0) && (!at_end || m == n) ? 0 : std::optional<std::size_t>();
+  if (at_end) return matches(n - m) ? n - m : std::optional<std::size_t>();
   hint = std::min(hint, n);
   for (std::size_t d = 0; d <= n; ++d) {
-    if (hint + d <= n && MatchesAt(image, s.old_lines, hint + d)) return hint + d;
-    if (d > 0 && d <= hint && MatchesAt(image, s.old_lines, hint - d)) return hint - d;
+    if (hint + d <= n && matches(hint + d)) return hint + d;
+    if (d > 0 && d <= hint && matches(hint - d)) return hint - d;
   }
   return std::nullopt;
 }
@@ -200,13 +221,21 @@ HunkMiss Describe(const std::vector<std::string_view>& image,
 
 }  // namespace
 
+bool LooseMatch(std::string_view has, std::string_view wanted, std::size_t begin, std::size_t end) {
+  if (begin > end || end > has.size()) return false;
+  const std::size_t tail = has.size() - end;
+  return wanted.size() >= begin + tail && wanted.substr(0, begin) == has.substr(0, begin) &&
+         wanted.substr(wanted.size() - tail) == has.substr(end);
+}
+
 std::string ApplyAsGit(const FilePatch& patch, const std::string& content, bool reverse,
-                       std::vector<HunkMiss>* misses) {
+                       std::vector<HunkMiss>* misses, const std::vector<LooseSpan>& loose) {
   std::vector<std::string_view> image = SplitLines(content);
   // The line of the file as given that each image line was (a line a hunk
   // added: the one it replaced, or the line after).
   std::vector<std::size_t> origin(image.size());
   for (std::size_t k = 0; k < origin.size(); ++k) origin[k] = k + 1;
+  const Looseness looseness{loose, origin};
   for (std::size_t k = 0; k < patch.hunks.size(); ++k) {
     const PatchHunk& h = patch.hunks[k];
     const std::size_t old_start = reverse ? h.new_start : h.old_start;
@@ -215,7 +244,7 @@ std::string ApplyAsGit(const FilePatch& patch, const std::string& content, bool 
     const bool at_start = old_start <= 1;
     const bool at_end = s.trailing == 0;
     const std::size_t hint = new_start == 0 ? 0 : new_start - 1;
-    std::optional<std::size_t> at = FindAsGit(image, s, hint, at_start, at_end);
+    std::optional<std::size_t> at = FindAsGit(image, s, hint, at_start, at_end, looseness);
     if (!at) {
       HunkMiss miss = Describe(image, origin, s, hint);
       miss.hunk = k;

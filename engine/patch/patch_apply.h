@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/base/diagnostic.h"
@@ -45,14 +46,29 @@ struct HunkMiss {
   bool context = false;
 };
 
+// A line of the content a patch is applied to that holds a value (a knob's)
+// in bytes [begin, end): a line the hunk changes (never a context line) that
+// differs from it only there still matches (LooseMatch). Undoing a patch on a
+// tree where someone retuned a value on a `+` line takes the pre-image line
+// from the `-` line all the same.
+struct LooseSpan {
+  std::size_t line = 0;  // 1-based, in the content as given
+  std::size_t begin = 0, end = 0;
+};
+
+// Whether `has` (a line holding a value in bytes [begin, end)) equals
+// `wanted` but for that value: same bytes before it and after it.
+bool LooseMatch(std::string_view has, std::string_view wanted, std::size_t begin, std::size_t end);
+
 // `patch` applied to `content` (reverse: undone) as `git apply` applies it:
 // hunk after hunk in the patch's order, each where its old side is found
 // whole nearest the line it names (offsets allowed, no fuzz); a hunk naming
 // line 1 (or 0) must match at the start, one without context after its last
 // change at the end. A hunk that fails is left out, as `git apply --reject`
-// leaves it, and described in `misses`.
+// leaves it, and described in `misses`. A line `loose` names may differ from
+// a line the hunk changes in its value alone.
 std::string ApplyAsGit(const FilePatch& patch, const std::string& content, bool reverse,
-                       std::vector<HunkMiss>* misses);
+                       std::vector<HunkMiss>* misses, const std::vector<LooseSpan>& loose = {});
 
 // Applies `patch` to `content` (reverse: undoes it). On a hunk that does not
 // match exactly, returns false with an error located at the hunk header in

@@ -185,4 +185,41 @@ TEST_CASE("every hunk git would refuse says where its lines are now") {
   CHECK(misses[0].now_at == 0);
 }
 
+TEST_CASE("LooseMatch: the same line but for the value in its span") {
+  CHECK(LooseMatch("    M = 24\n", "    M = 16\n", 8, 10));
+  CHECK(LooseMatch("    M = 24\n", "    M = 1024\n", 8, 10));
+  CHECK_FALSE(LooseMatch("    M = 24\n", "    N = 16\n", 8, 10));            // before the value
+  CHECK_FALSE(LooseMatch("    M = 24  # a\n", "    M = 16  # b\n", 8, 10));  // after it
+  CHECK_FALSE(LooseMatch("    M = 24\n", "    M = 16\n", 8, 20));            // a span past the line
+}
+
+TEST_CASE("ApplyAsGit undoes a hunk whose `+` line was retuned only where `loose` allows") {
+  const std::string pre = "a\nb\nc\n    M = 32\nd\ne\nf\n";
+  const std::string patched = "a\nb\nc\n    M = 16\nd\ne\nf\n";
+  const std::string tuned = "a\nb\nc\n    M = 24\nd\ne\nf\n";
+  std::vector<FilePatch> p;
+  std::vector<Diagnostic> errs;
+  REQUIRE(ParsePatch("p.diff", UnifiedDiff("a.py", pre, patched), &p, &errs));
+  std::vector<HunkMiss> misses;
+  // Without a span git refuses it; with one on line 4, the pre-image line
+  // comes from the `-` line.
+  CHECK(ApplyAsGit(p[0], tuned, true, &misses) == tuned);
+  REQUIRE(misses.size() == 1);
+  misses.clear();
+  CHECK(ApplyAsGit(p[0], tuned, true, &misses, {{4, 8, 10}}) == pre);
+  CHECK(misses.empty());
+  // Only the line it names, and only in the value.
+  CHECK(ApplyAsGit(p[0], tuned, true, &misses, {{3, 8, 10}}) == tuned);
+  CHECK(misses.size() == 1);
+  misses.clear();
+  const std::string renamed = "a\nb\nc\n    N = 24\nd\ne\nf\n";
+  CHECK(ApplyAsGit(p[0], renamed, true, &misses, {{4, 8, 10}}) == renamed);
+  CHECK(misses.size() == 1);
+  // A context line never differs.
+  misses.clear();
+  const std::string context_changed = "a\nb\nC\n    M = 16\nd\ne\nf\n";
+  CHECK(ApplyAsGit(p[0], context_changed, true, &misses, {{3, 0, 1}}) == context_changed);
+  CHECK(misses.size() == 1);
+}
+
 }  // namespace muh

@@ -1,5 +1,6 @@
 #include "engine/patch/patch_lines.h"
 
+#include <algorithm>
 #include <string_view>
 
 namespace muh {
@@ -22,7 +23,8 @@ std::vector<std::pair<std::size_t, std::size_t>> Lines(const std::string& text) 
 }  // namespace
 
 std::vector<std::pair<std::size_t, std::size_t>> AddedLineRanges(const FilePatch& patch,
-                                                                 const std::string& content) {
+                                                                 const std::string& content,
+                                                                 const std::vector<int>& except) {
   std::vector<std::pair<std::size_t, std::size_t>> lines = Lines(content);
   auto line = [&](std::size_t i) {
     return std::string_view(content).substr(lines[i].first, lines[i].second - lines[i].first);
@@ -57,12 +59,16 @@ std::vector<std::pair<std::size_t, std::size_t>> AddedLineRanges(const FilePatch
     }
     offset += place - said;
     long at = place;
+    int new_line = static_cast<int>(h.new_start);  // as the patch numbers its new side
     for (const auto& [kind, bytes] : h.body) {
       if (kind == '-') continue;
-      if (kind == '+' && at >= 0 && at < static_cast<long>(lines.size()) && line(at) == bytes) {
+      bool excepted = std::find(except.begin(), except.end(), new_line) != except.end();
+      if (kind == '+' && !excepted && at >= 0 && at < static_cast<long>(lines.size()) &&
+          line(at) == bytes) {
         out.push_back(lines[at]);
       }
       ++at;
+      ++new_line;
     }
   }
   return out;

@@ -19,8 +19,9 @@ namespace muh {
 // where it says (after the offset of the hunks before it); a hunk found
 // nowhere whole is placed there anyway, and then each of its `+` lines
 // counts only if the file's line at its place is that line, byte for byte.
-// In file order.
-std::vector<std::pair<std::size_t, std::size_t>> AddedLineRanges(const FilePatch& patch,
-                                                                 const std::string& content);
+// A `+` line whose line in the patch's new side `except` lists is left out
+// (a value the patch records as hand-tuned, not muhpatch's). In file order.
+std::vector<std::pair<std::size_t, std::size_t>> AddedLineRanges(
+    const FilePatch& patch, const std::string& content, const std::vector<int>& except = {});
 
 }  // namespace muh

@@ -61,4 +61,11 @@ TEST_CASE("CRLF lines compare with their terminators") {
   CHECK(AddedLineRanges(p, "x = 1\ny = 3\n").empty());
 }
 
+TEST_CASE("a `+` line the patch records as hand-tuned is not counted as written") {
+  FilePatch p = PatchOf(kBefore, kAfter);
+  CHECK(Texts(kAfter, AddedLineRanges(p, kAfter, {2})) == std::vector<std::string>{"i = 90\n"});
+  CHECK(Texts(kAfter, AddedLineRanges(p, kAfter, {9})) == std::vector<std::string>{"b = 20\n"});
+  CHECK(Texts(kAfter, AddedLineRanges(p, kAfter, {3})).size() == 2);  // a context line
+}
+
 }  // namespace muh

@@ -17,12 +17,14 @@ std::string RenderDiff(const std::map<std::string, SourceText>& files,
   return diff;
 }
 
-std::string RenderPatch(const std::map<std::string, SourceText>& files, const PlanResult& plan) {
+std::string RenderPatch(const std::map<std::string, SourceText>& files, const PlanResult& plan,
+                        const std::vector<HandTunedRecord>& hand_tuned) {
   std::string diff = RenderDiff(files, plan.new_contents);
   if (diff.empty()) return diff;
   std::string preamble;
   for (const RuleOutcome& o : plan.outcomes) {
-    preamble += fmt::format("muhpatch: rule {}: {}\n", o.rule_id, RuleStatusName(o.status));
+    preamble += fmt::format("muhpatch: rule {}: {}{}\n", o.rule_id, RuleStatusName(o.status),
+                            HandTunedSuffix(hand_tuned, o.rule_id));
   }
   return preamble + diff;
 }
@@ -36,7 +38,7 @@ std::map<std::string, std::string> PreambleStatuses(const std::vector<std::strin
     if (colon == std::string::npos) continue;
     std::string status = line.substr(colon + 2);
     if (!status.empty() && status.back() == '\r') status.pop_back();
-    out[line.substr(kHead.size(), colon - kHead.size())] = status;
+    out[line.substr(kHead.size(), colon - kHead.size())] = StatusWithoutRecord(status);
   }
   return out;
 }

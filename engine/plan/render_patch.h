@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/base/source_text.h"
+#include "engine/plan/hand_tuned_record.h"
 #include "engine/plan/plan_result.h"
 
 namespace muh {
@@ -14,11 +15,13 @@ namespace muh {
 // The patch `diff` prints: a preamble of one line per rule saying its
 // status (`muhpatch: rule ID: rewrites`; git apply and patch skip text
 // before the first `diff --git`), then every changed file's diff, sorted by
-// path. Empty when no file changes.
-std::string RenderPatch(const std::map<std::string, SourceText>& files, const PlanResult& plan);
+// path. Empty when no file changes. A rule's hand-tuned values the patch
+// keeps are recorded on its line (hand_tuned_record.h).
+std::string RenderPatch(const std::map<std::string, SourceText>& files, const PlanResult& plan,
+                        const std::vector<HandTunedRecord>& hand_tuned = {});
 
-// The rule statuses a patch's preamble records (rule id -> status name);
-// lines that are not such records are ignored.
+// The rule statuses a patch's preamble records (rule id -> status name,
+// without a hand-tuned record); lines that are not such records are ignored.
 std::map<std::string, std::string> PreambleStatuses(const std::vector<std::string>& preamble);
 
 // The concatenated diffs of every changed file, sorted by path.

@@ -24,9 +24,12 @@
 #      line, then `verify: drift: PATCH is stale: 1 hunk no longer applies to
 #      tree (in reverse), as git apply would refuse it; next: ...`;
 #   5. pristine, the patch with a `-` line hand-edited: the same, forwards;
-#   6. stale patches: exit 1, stdout a unified diff of the patch file that
-#      turns the committed patch into the regenerated one (checked by applying
-#      it with patch(1)), stderr ending `verify: drift: PATCH is stale: ...`:
+#   6. stale patches: exit 1, stdout empty, stderr naming each rule whose
+#      line the patch leaves otherwise than the rules write it (at the line,
+#      then `committed:` and `regenerated:` lines) and ending `verify: drift:
+#      PATCH is stale: ...`; with -v, stdout a unified diff of the patch file
+#      that turns the committed patch into the regenerated one (checked by
+#      applying it with patch(1)):
 #      a patch generated with `--set smem_per_block=65536` on the pristine tree
 #      (stderr also carries the drift errors of 2.), a hand-edited `+` line on
 #      the pristine tree, and a patched tree whose patch holds one hunk the
@@ -97,7 +100,17 @@ next_apply="muhpatch apply rules.yaml tree --hw $card"
 next_status="muhpatch status rules.yaml tree --hw $card"
 refresh() { echo "muhpatch diff rules.yaml tree --hw $card > $1"; }
 # stale_tail PATCH: the end of the verdict for a stale PATCH.
-stale_tail() { echo "the rules, the model or the tree changed, and the patch they produce now differs (committed -> regenerated, on stdout); next: $(refresh "$1")"; }
+stale_tail() { echo "the rules, the model or the tree changed, and the patch they produce now differs (each rule's line above; -v prints committed -> regenerated on stdout); next: ${2:-$(refresh "$1")}"; }
+# stale_rule PATCH FILE LINE RULE COMMITTED REGENERATED [NEXT]: the finding
+# for a rule whose line PATCH leaves otherwise than the rules write it.
+stale_rule() {
+  printf '%s\n    committed:   %s\n    regenerated: %s' \
+    "tree/$2:$3: error: drift: rule '$4' writes this line otherwise than $1; next: ${7:-$(refresh "$1")}" "$5" "$6"
+}
+# On a patched tree the rules change nothing: a refresh there says it writes an empty patch.
+refresh_empties() { echo "$(refresh "$1") (it writes an empty patch over $1: the rules change nothing in the tree as it is)"; }
+# On a tree that carries its patch, the patch is made again from the pre-image.
+base_refresh() { echo "muhpatch diff --base-patch $1 -o $1 rules.yaml tree --hw $card"; }
 # no_longer PATCH [REVERSE NEXT]: the verdict for a PATCH of which git refuses
 # 1 hunk (forwards, or in reverse with NEXT to run: a patched tree needs
 # `apply` when a site was edited since, else a patch made without it).
@@ -417,19 +430,21 @@ drift_body=$(sed '$d' drift.err)
 "$muhpatch" diff rules.yaml tree --set smem_per_block=65536 >ov.diff 2>/dev/null || fail "diff --set failed"
 cmp -s ov.diff committed.diff && fail "--set smem_per_block=65536 does not change the diff; pick another override"
 mp rules.yaml tree --patch ov.diff
-expect "pristine --patch ov.diff" 1 "$out" "$(lines "$notes" "$summary_line" "verify: drift: ov.diff is stale: $(stale_tail ov.diff)")"
-stale_stdout ov.diff committed.diff "pristine --patch ov.diff"
+expect "pristine --patch ov.diff" 1 "" "$(lines "$notes" "$(stale_rule ov.diff vllm/_custom_ops.py 294 custom-ops-smem-limit "'    return 64 * 1024'" "'    return 48 * 1024'")" "$summary_line" "verify: drift: ov.diff is stale: $(stale_tail ov.diff)")"
+mp -v rules.yaml tree --patch ov.diff
+stale_stdout ov.diff committed.diff "pristine --patch ov.diff -v"
 mp rules.yaml tree --patch ov.diff --set smem_per_block=65536
 [[ $code -eq 0 && -z $out && $(tail -n 1 mp.err) =~ ^"verify: clean: ov.diff matches the rules "$summary_re ]] ||
   { printf '%s\n%s\n' "$out" "$err" >&2; fail "pristine --patch ov.diff --set smem_per_block=65536: exit $code, expected 0 and 'matches the rules'"; }
-ok "6. pristine, patch made with --set smem_per_block=65536, verified without: exit 1, stdout turns ov.diff into the regenerated patch, drift errors, then 'is stale'; with the --set: exit 0"
+ok "6. pristine, patch made with --set smem_per_block=65536, verified without: exit 1, the rule's line named, then 'is stale'; -v's stdout turns ov.diff into the regenerated patch; with the --set: exit 0"
 
 # A `+` line hand-edited, on the pristine tree: it applies forwards but differs.
 edit_line committed.diff first + plus.diff >/dev/null
 mp rules.yaml tree --patch plus.diff
-expect "pristine --patch plus.diff" 1 "$out" "$(lines "$notes" "$summary_line" "verify: drift: plus.diff is stale: $(stale_tail plus.diff)")"
-stale_stdout plus.diff committed.diff "pristine --patch plus.diff"
-ok "6. pristine, patch with a '+' line edited: exit 1, stale, stdout turns plus.diff into the regenerated patch"
+expect "pristine --patch plus.diff" 1 "" "$(lines "$notes" "$(stale_rule plus.diff vllm/_custom_ops.py 294 custom-ops-smem-limit "'    return 987654 * 1024'" "'    return 48 * 1024'")" "$summary_line" "verify: drift: plus.diff is stale: $(stale_tail plus.diff)")"
+mp -v rules.yaml tree --patch plus.diff
+stale_stdout plus.diff committed.diff "pristine --patch plus.diff -v"
+ok "6. pristine, patch with a '+' line edited: exit 1, stale, the rule's line named; -v's stdout turns plus.diff into the regenerated patch"
 
 # A patched tree whose committed patch also rewrites a comment the rules never
 # touch: it undoes cleanly, but the rules do not reproduce it.
@@ -453,9 +468,10 @@ take_notes
 mp rules.yaml tree
 expect "tree patched with extra.diff, no --patch" 0 "" "$(lines "$notes" "$summary_line" "verify: clean: nothing left to change ($summary_patched)")"
 mp rules.yaml tree --patch extra.diff
-expect "tree patched with extra.diff --patch extra.diff" 1 "$out" "$(lines "$notes" "$summary_line" "verify: drift: extra.diff is stale: $(stale_tail extra.diff)")"
-stale_stdout extra.diff committed.diff "tree patched with extra.diff --patch extra.diff"
-ok "6. patched tree, patch with a hunk line the rules do not make: exit 1, stale, stdout turns it into the reproduced patch"
+expect "tree patched with extra.diff --patch extra.diff" 1 "" "$(lines "$notes" "$summary_line" "verify: drift: extra.diff is stale: $(stale_tail extra.diff "$(base_refresh extra.diff)")")"
+mp -v rules.yaml tree --patch extra.diff
+stale_stdout extra.diff committed.diff "tree patched with extra.diff --patch extra.diff -v"
+ok "6. patched tree, patch with a hunk line the rules do not make: exit 1, stale (no rule's line differs); -v's stdout turns it into the reproduced patch"
 
 # Patched with the override, verified without it against the override's patch:
 # ov.diff does not apply forwards (the tree is patched), undoes cleanly, and
@@ -467,15 +483,16 @@ fresh patched --set smem_per_block=65536
 "$muhpatch" diff rules.yaml tree --patch ov.diff 2>diff.err >/dev/null || true
 take_notes
 mp rules.yaml tree --patch ov.diff
-expect "patched with the override --patch ov.diff" 1 "$out" "$(lines "$notes" "$summary_line" "verify: drift: ov.diff is stale: $(stale_tail ov.diff)")"
-stale_stdout ov.diff committed.diff "patched with the override --patch ov.diff"
+expect "patched with the override --patch ov.diff" 1 "" "$(lines "$notes" "$(stale_rule ov.diff vllm/_custom_ops.py 294 custom-ops-smem-limit "'    return 64 * 1024'" "'    return 48 * 1024'" "$(base_refresh ov.diff)")" "$summary_line" "verify: drift: ov.diff is stale: $(stale_tail ov.diff "$(base_refresh ov.diff)")")"
+mp -v rules.yaml tree --patch ov.diff
+stale_stdout ov.diff committed.diff "patched with the override --patch ov.diff -v"
 # (With the override, the values in place are the model's: no hand-tuned warnings.)
 "$muhpatch" diff rules.yaml tree --set smem_per_block=65536 2>diff.err >/dev/null || true
 take_notes
 mp rules.yaml tree --patch ov.diff --set smem_per_block=65536
 expect "patched with the override --patch ov.diff --set smem_per_block=65536" 0 \
   "" "$(lines "$notes" "$summary_line" "verify: clean: ov.diff is applied and the rules reproduce it ($summary_patched)")"
-ok "6. patched with --set smem_per_block=65536, verified without it against ov.diff: exit 1, stale, stdout turns ov.diff into committed.diff; with the --set: exit 0"
+ok "6. patched with --set smem_per_block=65536, verified without it against ov.diff: exit 1, stale, the rule's line named; -v's stdout turns ov.diff into committed.diff; with the --set: exit 0"
 
 # === 7. a value hand-edited after apply ===================================================
 fresh patched
@@ -678,9 +695,11 @@ for state in pristine patched; do
   mp rules.yaml tree --patch bad.diff
   expect "$state, malformed --patch" 2 "" "$(lines "bad.diff:1:1: error: malformed patch: no file in it (neither 'diff --git' nor a '---'/'+++' pair before '@@')")"
   mp rules.yaml tree --patch nf.diff
+  nf_next=$(refresh nf.diff)
+  [[ $state == patched ]] && nf_next=$(refresh_empties nf.diff)
   expect "$state, --patch naming a missing file" 1 "" "$(lines "$notes" \
-    "tree/vllm/nothere.py: error: no such file in the tree; next: $(refresh nf.diff)" "$summary_line" \
-    "verify: drift: nf.diff names a file the tree does not have; next: $(refresh nf.diff)")"
+    "tree/vllm/nothere.py: error: no such file in the tree; next: $nf_next" "$summary_line" \
+    "verify: drift: nf.diff names a file the tree does not have; next: $nf_next")"
   ok "10. $state tree: missing --patch file (relative, absolute) and malformed one: exit 2, named as given; a patch naming a file the tree lacks: exit 1"
 done
 

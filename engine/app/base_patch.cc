@@ -1,0 +1,106 @@
+#include "engine/app/base_patch.h"
+
+#include <fmt/format.h>
+
+#include "engine/app/patch_written.h"
+#include "engine/app/pre_image.h"
+#include "engine/app/site_liveness.h"
+#include "engine/base/exit_codes.h"
+#include "engine/base/logging.h"
+#include "engine/base/one_line.h"
+#include "engine/io/tree_io.h"
+#include "engine/plan/keep_hand_tuned.h"
+#include "engine/plan/render_patch.h"
+
+namespace muh {
+
+namespace {
+
+void Report(const std::vector<Diagnostic>& errors) {
+  for (const Diagnostic& d : errors) logging::Diag(d.Format(), d.severity == Severity::kError);
+}
+
+// Why the pre-image could not be made, one error per cause.
+std::vector<Diagnostic> UndoErrors(const std::string& patch_path, const PreImage& pre) {
+  std::vector<Diagnostic> out;
+  for (const std::string& path : pre.missing) {
+    out.push_back(
+        MakeError(patch_path, 0, 0, fmt::format("names {}, which the tree does not have", path)));
+  }
+  for (const UndoMiss& m : pre.misses) {
+    std::string why =
+        m.miss.differs_at == 0
+            ? "its lines are not in the file"
+            : fmt::format("{}:{} is '{}' where the hunk has '{}'", m.file->path, m.miss.differs_at,
+                          OneLineExact(m.miss.has, 70), OneLineExact(m.miss.wanted, 70));
+    out.push_back(MakeError(
+        patch_path, m.miss.patch_line, 1,
+        fmt::format("hunk {} of {} cannot be undone, even with the knobs' values retuned: {}",
+                    m.miss.hunk + 1, m.file->path, why)));
+  }
+  return out;
+}
+
+}  // namespace
+
+int RunDiffFromBase(const CommandOptions& opts) {
+  OpenedRun run;
+  if (int code = OpenRun(opts, TreeAccess::kRead, &run); code != kExitClean) {
+    Report(run.errors);
+    return code;
+  }
+  const std::string& base = opts.base_patch_path;
+  std::string text, err;
+  std::vector<FilePatch> patch;
+  std::vector<Diagnostic> errors;
+  if (!ReadWholeFile(base, &text, &err)) {
+    Report({MakeError(base, 0, 0, err)});
+    return kExitBadInput;
+  }
+  std::vector<std::string> preamble;
+  if (!text.empty() && !ParsePatch(base, text, &patch, &errors, &preamble)) {
+    Report(errors);
+    return kExitBadInput;
+  }
+  for (const FilePatch& fp : patch) {
+    if (std::string what = fp.OtherChange(); !what.empty()) {
+      errors.push_back(MakeError(base, fp.line, 1,
+                                 fmt::format("for {}, the patch {}: muhpatch never makes such a "
+                                             "change, and cannot undo it",
+                                             fp.path, what)));
+    }
+  }
+  if (!errors.empty()) {
+    Report(errors);
+    return kExitBadInput;
+  }
+  // The tree as it is: which `+` values are muhpatch's, which tuned by hand.
+  MarkWrittenByPatchText(base, text, &run);
+  const Workspace& w = run.workspace;
+  PlanResult now = PlanTree(run, opts.include_dead);
+  PreImage pre = PreImageOf(w, patch, now);
+  if (!pre.ok()) {
+    Report(UndoErrors(base, pre));
+    return kExitBadInput;
+  }
+  // The pre-image planned with its own liveness, as diff planned it when
+  // the patch was made; then the values kept by hand put back.
+  PlanResult plan = PlanWithLiveness(run.inputs, w, pre.files, opts.include_dead, &pre.files);
+  ReportPlan(run, opts, plan);
+  KeptPlan kept = KeepHandTuned(pre.files, plan, now);
+  for (const HandTunedRecord& r : kept.hand_tuned) {
+    logging::Diag(w.Shown(Diagnostic{r.path, r.line, 0, Severity::kNote,
+                                     fmt::format("rule '{}' keeps the value tuned by hand here, "
+                                                 "and the patch records it as hand-tuned",
+                                                 r.rule_id)})
+                      .Format());
+  }
+  plan.new_contents = kept.new_contents;
+  if (int code = WriteDiffOutput(opts, RenderPatch(pre.files, plan, kept.hand_tuned), true);
+      code != kExitClean) {
+    return code;
+  }
+  return plan.ok() ? kExitClean : kExitRulesFailed;
+}
+
+}  // namespace muh

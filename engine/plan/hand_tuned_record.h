@@ -1,0 +1,41 @@
+// The record a patch keeps of the values it holds that someone tuned by
+// hand: on its rule's status line in the preamble,
+//
+//   muhpatch: rule ID: STATE; hand-tuned: PATH:LINE, PATH:LINE
+//
+// where each LINE is a `+` line of the patch (numbered as its new side) whose
+// value muhpatch kept rather than wrote. A later `diff --base-patch` or
+// `verify` reads it so that such a `+` line is not taken for muhpatch's own.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace muh {
+
+struct HandTunedRecord {
+  std::string rule_id;
+  std::string path;
+  int line = 0;  // in the patched file, from 1
+  bool operator==(const HandTunedRecord& o) const {
+    return rule_id == o.rule_id && path == o.path && line == o.line;
+  }
+};
+
+// "; hand-tuned: PATH:LINE, ..." for the records of `rule_id`, in the order
+// given; "" when it has none.
+std::string HandTunedSuffix(const std::vector<HandTunedRecord>& records,
+                            const std::string& rule_id);
+
+// The status a preamble line records, without its hand-tuned suffix.
+std::string StatusWithoutRecord(const std::string& status);
+
+// Every record the status lines of a preamble hold, in their order; lines
+// that are not status lines, and entries without a line number, are ignored.
+std::vector<HandTunedRecord> PreambleHandTuned(const std::vector<std::string>& preamble);
+
+// The lines `records` hold for `path`.
+std::vector<int> RecordedLines(const std::vector<HandTunedRecord>& records,
+                               const std::string& path);
+
+}  // namespace muh

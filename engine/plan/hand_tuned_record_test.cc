@@ -1,0 +1,27 @@
+#include "engine/plan/hand_tuned_record.h"
+
+#include <doctest/doctest.h>
+
+namespace muh {
+
+TEST_CASE("a hand-tuned record is written on its rule's status line and read back") {
+  std::vector<HandTunedRecord> records = {
+      {"moe", "vllm/f.py", 126}, {"moe", "vllm/f.py", 130}, {"other", "vllm/g.py", 7}};
+  CHECK(HandTunedSuffix(records, "moe") == "; hand-tuned: vllm/f.py:126, vllm/f.py:130");
+  CHECK(HandTunedSuffix(records, "none") == "");
+  std::vector<std::string> preamble = {
+      "muhpatch: rule moe: rewrites" + HandTunedSuffix(records, "moe"),
+      "muhpatch: rule other: rewrites" + HandTunedSuffix(records, "other") + "\r",
+      "muhpatch: rule plain: at value", "some mail header: 1"};
+  CHECK(PreambleHandTuned(preamble) == records);
+  CHECK(StatusWithoutRecord("rewrites; hand-tuned: vllm/f.py:126") == "rewrites");
+  CHECK(StatusWithoutRecord("at value") == "at value");
+  CHECK(RecordedLines(records, "vllm/f.py") == std::vector<int>{126, 130});
+}
+
+TEST_CASE("a record entry without a line number is ignored") {
+  CHECK(
+      PreambleHandTuned({"muhpatch: rule r: rewrites; hand-tuned: a.py, b.py:x, c.py:0"}).empty());
+}
+
+}  // namespace muh
