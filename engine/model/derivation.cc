@@ -53,6 +53,7 @@ std::string FormatDerivation(const Derivation& d, int indent) {
     out += fmt::format("{}  measured: {}\n", pad, d.measured);
     out += fmt::format("{}  the model's own choice: {}, derived as follows\n", pad, d.model_value);
   }
+  if (!d.consumer.empty()) out += fmt::format("{}  consumer: {}\n", pad, d.consumer);
   if (!d.formula.empty()) out += fmt::format("{}  formula: {}\n", pad, d.formula);
   for (const std::string& in : d.inputs) out += fmt::format("{}  input: {}\n", pad, in);
   if (!d.decided_by.empty()) out += fmt::format("{}  decided by: {}\n", pad, d.decided_by);

@@ -19,6 +19,9 @@ struct Derivation {
   std::string quantity;  // the name rules use, e.g. "prefix_block_below_sm80"
   std::string value;     // Python source text; empty when `error` is set
   std::string formula;
+  // The code that takes the value, where the facts it rests on are not its
+  // own (a prebuilt kernel sized with Triton's facts), and how to measure it.
+  std::string consumer;
   std::vector<std::string> inputs;  // "smem_per_block = 49152 bytes (conflicting)"
   std::string decided_by;
   // The check that keeps the value from breaking a kernel (shared memory,

@@ -81,6 +81,11 @@ Derivation DeriveMoeBlockM(const Profile& p, const Workload& w, int64_t numel_lo
       "the tier's range of token-expert pairs, among tiles M x 32 x 32 that fit "
       "max((M*K + K*N)*bytes*stages, M*N*bytes) <= smem_per_block at some stages <= the limit "
       "and whose registers fit, the M x 64 x 32 tile within half of max_regs_per_thread");
+  d.consumer =
+      "ixformer's fused MoE, a prebuilt kernel: the fork's invoke_fused_moe_kernel hands it the "
+      "config and returns before its Triton launch, so the tile facts below are Triton's, "
+      "assumed for ixformer; the owner's probe measures the card instead "
+      "(bench/real_kernels/run_kernels.py probe --backend tree, bench/probe/README.md)";
   for (const char* f :
        {"smem_per_block", "max_stages", "warp_size", "max_regs_per_thread", "regs_per_cu"}) {
     d.UseFact(*p.Find(f));

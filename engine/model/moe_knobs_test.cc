@@ -43,6 +43,14 @@ TEST_CASE("each MoE tier is sized for its own range of token-expert pairs") {
   CHECK(DeriveMoeTierBlockM(p, w, 1 << 20, "q").sized_for.rfind("1025 to 131072", 0) == 0);
 }
 
+TEST_CASE("the MoE BLOCK_SIZE_M names its consumer and that its facts are assumed for it") {
+  Derivation d = DeriveMoeTierBlockM(With({}), Deployment(), 64, "q");
+  CHECK(d.consumer.rfind("ixformer's fused MoE, a prebuilt kernel", 0) == 0);
+  CHECK(d.consumer.find("assumed for ixformer") != std::string::npos);
+  CHECK(d.consumer.find("probe --backend tree") != std::string::npos);
+  CHECK(FormatDerivation(d, 0).find("\n  consumer: ixformer's fused MoE") != std::string::npos);
+}
+
 TEST_CASE("MoE tiles prefer the stage limit and fall back to fewer stages") {
   Workload w = Deployment();
   // 32 KiB at 2 stages: 256x32x32 needs (8192 + 1024)*2*2 = 36864 > 32768; it
