@@ -10,6 +10,15 @@ install(FILES "${CMAKE_SOURCE_DIR}/rules/bi100.yaml" DESTINATION "${CMAKE_INSTAL
 install(DIRECTORY "${CMAKE_SOURCE_DIR}/rules/examples/"
         DESTINATION "${CMAKE_INSTALL_DATADIR}/muhpatch/rules/examples")
 
+# The owner's probe (muhpatch(1), FILES): it measures the fused-MoE
+# BLOCK_SIZE_M through the installed fork on the card; torch and the fork are
+# the card's own. The two folders keep the layout run_kernels.py imports from.
+install(FILES "${CMAKE_SOURCE_DIR}/bench/real_kernels/run_kernels.py"
+              "${CMAKE_SOURCE_DIR}/bench/real_kernels/tree_kernels.py"
+        DESTINATION "${CMAKE_INSTALL_DATADIR}/muhpatch/probe/real_kernels")
+install(FILES "${CMAKE_SOURCE_DIR}/bench/probe/probe.py" "${CMAKE_SOURCE_DIR}/bench/probe/kernels.py"
+        DESTINATION "${CMAKE_INSTALL_DATADIR}/muhpatch/probe/probe")
+
 # The man pages are written by hand (tests/cli/man_pages.sh renders them
 # with groff and checks that they name every command, option and rule key).
 install(FILES "${CMAKE_SOURCE_DIR}/dist/muhpatch.1" DESTINATION "${CMAKE_INSTALL_MANDIR}/man1")

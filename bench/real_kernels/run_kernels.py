@@ -457,21 +457,31 @@ def run_prefix(args, out):
 PROBE_M = [1, 4, 8, 16, 64, 128, 256, 1024, 4096, 16384]
 PROBE_BLOCK_M = [16, 32, 64, 128, 256]
 # The workload the probe's shape is, as rules/bi100.yaml's workload names it.
-PROBE_POINT = {"num_experts": MOE_E, "topk": MOE_TOPK, "hidden_size": MOE_H,
-               "moe_intermediate_size": MOE_I * 4, "tensor_parallel_size": 4,
-               "dtype": "bfloat16"}
+def set_probe_shape(shape):
+    """--shape E,TOPK,HIDDEN,INTERMEDIATE,TP: the served model's MoE layer
+    (INTERMEDIATE is the model's moe_intermediate_size, split over TP GPUs).
+    Returns the measurement point the rows carry."""
+    global MOE_E, MOE_TOPK, MOE_H, MOE_I
+    e, topk, hidden, inter, tp = (int(x) for x in shape.split(","))
+    if min(e, topk, hidden, inter, tp) <= 0 or inter % tp != 0 or topk > e:
+        raise SystemExit("--shape %s: E,TOPK,HIDDEN,INTERMEDIATE,TP must be positive, "
+                         "TOPK <= E and TP dividing INTERMEDIATE" % shape)
+    MOE_E, MOE_TOPK, MOE_H, MOE_I = e, topk, hidden, inter // tp
+    return {"num_experts": e, "topk": topk, "hidden_size": hidden,
+            "moe_intermediate_size": inter, "tensor_parallel_size": tp, "dtype": "bfloat16"}
 
 
 def run_probe(args, out):
     """Times each candidate BLOCK_SIZE_M of each tier with the rest of the
-    config as the staged variant's get_default_config gives it, and writes a
-    muhpatch-probe/1 measurement file (knobs rows) that `--measurements`
-    reads. --backend triton runs the tree's Triton kernel (any NVIDIA GPU);
-    --backend tree calls the installed vllm's invoke_fused_moe_kernel, which
-    on the BI-V100 is the ixformer op the fork dispatches to."""
+    config as get_default_config gives it, and writes a muhpatch-probe/1
+    measurement file (knobs rows) that `--measurements` reads.
+    --backend triton runs the staged tree's Triton kernel (any NVIDIA GPU),
+    with the --variant's get_default_config. --backend tree needs no staged
+    tree: it takes get_default_config from the installed vllm and launches
+    through its invoke_fused_moe_kernel, which on the BI-V100 is the
+    ixformer op the fork dispatches to (the owner's probe)."""
     import torch
-    shipped = os.path.join(args.tree, "shipped", MOE)
-    ns = tree_kernels.load_functions(shipped, ["fused_moe_kernel"])
+    point = set_probe_shape(args.shape)
     if args.backend == "tree":
         from vllm.model_executor.layers.fused_moe import fused_moe as fm  # the card's vllm
         import triton.language as tl
@@ -480,9 +490,15 @@ def run_probe(args, out):
             fm.invoke_fused_moe_kernel(A, B, C, None, None, topk_w, topk_ids, *aligned,
                                        mul_weight, top_k, cfg, compute_type=tl.bfloat16,
                                        use_fp8_w8a8=False, use_int8_w8a16=False)
-        ns = dict(ns, launch=launch)
-    variant = os.path.join(args.tree, args.variant, MOE)
-    f = tree_kernels.load_functions(variant, ["get_default_config"])
+        ns = {"launch": launch}
+        f = {"get_default_config": fm.get_default_config}
+    else:
+        if not args.tree:
+            raise SystemExit("probe --backend triton needs --tree STAGED")
+        ns = tree_kernels.load_functions(os.path.join(args.tree, "shipped", MOE),
+                                         ["fused_moe_kernel"])
+        f = tree_kernels.load_functions(os.path.join(args.tree, args.variant, MOE),
+                                        ["get_default_config"])
     moe = Moe(torch, ns)
     rows = []
     for M in PROBE_M:
@@ -498,7 +514,7 @@ def run_probe(args, out):
                     us = round(statistics.median(ts), 2)
             except Exception as ex:  # noqa: BLE001 - recorded per candidate
                 status, reason = "error", "%s: %s" % (type(ex).__name__, str(ex)[:120])
-            row = ["moe_block_m_tier", dict(PROBE_POINT, numel=M * MOE_TOPK), bm, status, us,
+            row = ["moe_block_m_tier", dict(point, numel=M * MOE_TOPK), bm, status, us,
                    reason or "M %d: %s" % (M, moe_key(cfg))]
             rows.append(row)
             out.write(json.dumps({"part": "probe", "row": row}) + "\n")
@@ -518,13 +534,18 @@ def main():
     ap.add_argument("--backend", choices=["triton", "tree"], default="triton",
                     help="probe: the tree's Triton kernel, or the installed vllm's launch")
     ap.add_argument("--variant", default="h200", help="probe: whose get_default_config")
-    ap.add_argument("--tree", required=True)
+    ap.add_argument("--tree", help="the staged trees (stage.sh); probe --backend tree needs none")
+    ap.add_argument("--shape", default="128,8,2048,768,4",
+                    help="probe: the served MoE layer as E,TOPK,HIDDEN,INTERMEDIATE,TP "
+                         "(default: Qwen3-30B-A3B at tp 4)")
     ap.add_argument("--out", required=True)
     ap.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 4) - 2))
     ap.add_argument("--search", action="store_true", help="moe: also time the search grid")
     ap.add_argument("--check-all", action="store_true", help="moe: check every searched config")
     ap.add_argument("--controls", help="attention: JSON list of extra entries to run")
     args = ap.parse_args()
+    if not args.tree and not (args.part == "probe" and args.backend == "tree"):
+        ap.error("--tree is required, except for probe --backend tree")
     os.makedirs(args.out, exist_ok=True)
     import torch
     import triton

@@ -85,7 +85,7 @@ Derivation DeriveMoeBlockM(const Profile& p, const Workload& w, int64_t numel_lo
       "ixformer's fused MoE, a prebuilt kernel: the fork's invoke_fused_moe_kernel hands it the "
       "config and returns before its Triton launch, so the tile facts below are Triton's, "
       "assumed for ixformer; the owner's probe measures the card instead "
-      "(bench/real_kernels/run_kernels.py probe --backend tree, bench/probe/README.md)";
+      "(run_kernels.py probe --backend tree: muhpatch(1), FILES)";
   for (const char* f :
        {"smem_per_block", "max_stages", "warp_size", "max_regs_per_thread", "regs_per_cu"}) {
     d.UseFact(*p.Find(f));

@@ -31,6 +31,17 @@ done
 ok "man pages installed: share/man/man1/muhpatch.1, share/man/man5/muhpatch-rules.5"
 ok "cmake --install: bin/muhpatch, completion, rules/bi100.yaml and rules/examples/"
 
+# The owner's probe: installed with the layout it imports from, and its
+# command line parses without the card's torch (it imports torch only to run).
+probe=$prefix/share/muhpatch/probe/real_kernels/run_kernels.py
+for f in real_kernels/run_kernels.py real_kernels/tree_kernels.py probe/probe.py probe/kernels.py; do
+  cmp -s "$prefix/share/muhpatch/probe/$f" "$repo/bench/$f" || fail "share/muhpatch/probe/$f is not bench/$f"
+done
+python3 "$probe" --help | grep -q -- '--backend {triton,tree}' || fail "the installed probe's --help"
+probe_err=$(python3 "$probe" probe --out "$scratch/p" 2>&1) && fail "probe without --tree ran"
+[[ $probe_err == *"--tree is required, except for probe --backend tree"* ]] || fail "probe without --tree: $probe_err"
+ok "the owner's probe: share/muhpatch/probe/real_kernels/run_kernels.py probe --backend tree"
+
 # complete WORDS...: what the completion offers for the last word.
 complete_words() {
   bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _muhpatch; printf "%s\n" "${COMPREPLY[@]}"' \
