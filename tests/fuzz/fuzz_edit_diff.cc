@@ -105,10 +105,15 @@ void CheckLineChanges(const std::vector<std::string_view>& a,
   for (; i < a.size(); ++i, ++j) {
     FUZZ_CHECK(a[i] == b[j], "paired trailing lines differ at old line " + std::to_string(i + 1));
   }
+  // The script need not be the shortest: like git's default diff (which the
+  // hunks follow: tests/diff_vs_git), lines that recur often are left out of
+  // the search, and then a longer script can come out. It is never longer
+  // than deleting and inserting everything.
   if (a.size() <= 400 && b.size() <= 400) {
     std::size_t minimal = a.size() + b.size() - 2 * Lcs(a, b);
-    FUZZ_CHECK(changed == minimal, "edit script has " + std::to_string(changed) +
-                                       " changed lines, the minimum is " + std::to_string(minimal));
+    FUZZ_CHECK(changed >= minimal && changed <= a.size() + b.size(),
+               "edit script has " + std::to_string(changed) + " changed lines, the minimum is " +
+                   std::to_string(minimal));
   }
 }
 
