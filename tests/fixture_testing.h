@@ -30,9 +30,13 @@ inline std::string Slurp(const std::filesystem::path& p) {
 // checkout), or nullopt when it is absent. Then it prints the marker that
 // CTest reads as "skipped" (SKIP_REGULAR_EXPRESSION, CMakeLists.txt), so a
 // test that needs the tree is reported as skipped, never as passed.
+inline std::filesystem::path RealTreePath() {
+  return std::filesystem::path(MUHPATCH_SOURCE_DIR) / ".." / "shared/targets/enginex-vllm";
+}
+
 inline std::optional<std::filesystem::path> RealTreeOrSkip() {
   namespace fs = std::filesystem;
-  fs::path root = fs::path(MUHPATCH_SOURCE_DIR) / ".." / "shared/targets/enginex-vllm";
+  fs::path root = RealTreePath();
   if (fs::exists(root / "vllm")) return root;
   std::cout << "muhpatch-test-skipped: " << root.string() << " is absent\n";
   return std::nullopt;

@@ -96,7 +96,10 @@ static bool AtKeptSite(const PlanResult& plan, const Diagnostic& d) {
 }
 
 std::string LeftAloneSummary(const PlanResult& plan, bool listed) {
-  const PlanCounts c = CountPlan(plan);
+  return LeftAloneSummary(CountPlan(plan), listed);
+}
+
+std::string LeftAloneSummary(const PlanCounts& c, bool listed) {
   if (c.LeftAlone() == 0) return "";
   std::string out = fmt::format("{}: {} rewrite", Counted(c.rules, "rule"), c.rewrite);
   if (c.at_value > 0) {

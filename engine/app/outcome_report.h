@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "engine/base/diagnostic.h"
+#include "engine/plan/plan_counts.h"
 #include "engine/plan/plan_result.h"
 
 namespace muh {
@@ -34,5 +35,6 @@ OutcomeReport ReportOutcomes(const PlanResult& plan, const std::string& rules_pa
 // Only the summary line (verify's text and GitHub output); its counts are
 // CountPlan's, as JSON's "summary" (verify_report.h).
 std::string LeftAloneSummary(const PlanResult& plan, bool listed);
+std::string LeftAloneSummary(const PlanCounts& counts, bool listed);
 
 }  // namespace muh

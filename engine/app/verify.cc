@@ -178,7 +178,7 @@ int RunVerify(const CommandOptions& opts) {
   }
   const PlanCounts counts = CountPlan(plan);
   return PrintVerifyReport(findings, opts.format, drift ? kExitDrift : kExitClean, summary,
-                           patch_diff, LeftAloneSummary(plan, Verbosity() > 0), &counts);
+                           patch_diff, LeftAloneSummary(counts, Verbosity() > 0), &counts);
 }
 
 }  // namespace muh

@@ -332,6 +332,7 @@ CheckResult CheckRuleStates(const VerifyInput& in) {
   if (in.patch_path.empty()) return r;
   std::map<std::string, std::string> then = PreambleStatuses(in.preamble);
   if (then.empty()) return r;  // a patch without a preamble records no states
+  const auto recorded = PreambleHandTuned(in.preamble);
   for (const RuleOutcome& o : in.plan.outcomes) {
     auto it = then.find(o.rule_id);
     std::string before = it == then.end() ? "absent" : it->second;
@@ -340,7 +341,7 @@ CheckResult CheckRuleStates(const VerifyInput& in) {
     if (Active(before) == Active(now) || before == "failed" || now == "failed") continue;
     // The patch applied around a value kept by hand (kept_sites.h).
     if (before == "rewrites" && now == "hand-tuned" &&
-        KeptSitesUntouched(in.patch, o, in.workspace.files, PreambleHandTuned(in.preamble)))
+        KeptSitesUntouched(in.patch, o, in.workspace.files, recorded))
       continue;
     Diagnostic where =
         o.decided_at ? *o.decided_at : Diagnostic{in.inputs.rules.path, 0, 0, Severity::kError, ""};

@@ -29,6 +29,13 @@ class HandlerSink : public spdlog::sinks::base_sink<std::mutex> {
   DiagHandler handler_;
 };
 
+// The diagnostics logger SetUp made (also in spdlog's registry), held here
+// so that a message need not look it up by name.
+std::shared_ptr<spdlog::logger>& DiagLogger() {
+  static std::shared_ptr<spdlog::logger> logger;
+  return logger;
+}
+
 spdlog::level::level_enum ToSpdlog(Level level) {
   switch (level) {
     case Level::kTrace:
@@ -52,6 +59,7 @@ void SetUp(int verbosity, bool quiet, DiagHandler diag) {
       std::make_shared<spdlog::logger>("diag", std::make_shared<HandlerSink>(std::move(diag)));
   diag_logger->set_pattern("%v");
   spdlog::register_logger(diag_logger);
+  DiagLogger() = diag_logger;
   auto log = spdlog::stderr_logger_mt("muhpatch");
   log->set_pattern("muhpatch: %l: %v");
   log->set_level(quiet            ? spdlog::level::warn
@@ -74,7 +82,7 @@ bool Enabled(Level level) { return spdlog::should_log(ToSpdlog(level)); }
 void Write(Level level, std::string_view message) { spdlog::log(ToSpdlog(level), "{}", message); }
 
 void Diag(std::string_view message, bool important) {
-  if (auto diag = spdlog::get("diag")) {
+  if (const std::shared_ptr<spdlog::logger>& diag = DiagLogger()) {
     if (important) {
       diag->error("{}", message);
     } else {

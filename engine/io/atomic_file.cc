@@ -6,6 +6,8 @@
 
 #include <cerrno>
 
+#include "engine/io/commit_steps.h"
+#include "engine/io/syscalls.h"
 #include "engine/io/tree_paths.h"
 
 namespace muh {
@@ -20,17 +22,6 @@ std::string TempBeside(const std::string& path) {
   return dir + "." + name + ".muhpatch-tmp." + std::to_string(::getpid()) + ".new";
 }
 
-bool WriteAll(int fd, const std::string& bytes) {
-  std::size_t done = 0;
-  while (done < bytes.size()) {
-    ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    done += static_cast<std::size_t>(n);
-  }
-  return true;
-}
-
 }  // namespace
 
 bool WriteFileAtomically(const std::string& path, const std::string& bytes, std::string* err) {
@@ -42,7 +33,7 @@ bool WriteFileAtomically(const std::string& path, const std::string& bytes, std:
     *err = "cannot create a temporary file beside it" + io::Why(errno);
     return false;
   }
-  bool ok = WriteAll(fd, bytes);
+  bool ok = io::WriteFully(SysCalls::Real(), fd, bytes);
   int e = errno;
   if (ok && exists && ::fchmod(fd, st.st_mode & 07777) != 0) ok = false, e = errno;
   if (ok && ::fsync(fd) != 0) ok = false, e = errno;

@@ -149,12 +149,10 @@ void Planner::Run(const PlanLiveness& liveness) {
 }
 
 void Planner::JudgeSites() {
-  if (liveness_.analysis == nullptr) {
-    GateKeptValues();
-    return;
-  }
-  MarkLiveness(*liveness_.analysis, out_);
+  // Liveness first: the gate treats a kept value on a dead site as a note.
+  if (liveness_.analysis != nullptr) MarkLiveness(*liveness_.analysis, out_);
   GateKeptValues();
+  if (liveness_.analysis == nullptr) return;
   for (const std::string& id : FailMultipliedSites(*liveness_.analysis, files_, out_)) Fail(id);
   if (!liveness_.include_dead) LeaveDeadSitesAlone(&edit_sets_, out_);
 }

@@ -139,7 +139,7 @@ TEST_CASE("every bi100 query finds in the excerpts what it finds in the whole fi
           doctest::test_suite("slow")) {
   namespace fs = std::filesystem;
   std::vector<fs::path> files = testing::FixturePython();
-  const fs::path real = fs::path(MUHPATCH_SOURCE_DIR) / ".." / "shared/targets/enginex-vllm";
+  const fs::path real = testing::RealTreePath();
   if (fs::exists(real / "vllm")) {
     for (const auto& e : fs::recursive_directory_iterator(real)) {
       if (e.is_regular_file() && e.path().extension() == ".py") files.push_back(e.path());
