@@ -71,9 +71,9 @@ def autotune_entries(path):
     raise KeyError("%s: no autotuned attn_fwd" % path)
 
 
-def default_configs(path):
-    """get_default_config's result at each M, by running that one function
-    (pure Python: dicts and comparisons) with no imports."""
+def load_default_config(path):
+    """The file's get_default_config, compiled alone (pure Python: dicts and
+    comparisons) with no imports and its annotations dropped."""
     tree = ast.parse(open(path).read())
     fn = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)
               and n.name == "get_default_config")
@@ -83,8 +83,13 @@ def default_configs(path):
     fn.returns = None
     ns = {}
     exec(compile(ast.Module(body=[fn], type_ignores=[]), path, "exec"), ns)
-    return {M: ns["get_default_config"](M, MOE_E, MOE_I, MOE_H, MOE_TOPK, None, False)
-            for M in MOE_M}
+    return ns["get_default_config"]
+
+
+def default_configs(path):
+    """get_default_config's result at each M of the calibrated shape."""
+    f = load_default_config(path)
+    return {M: f(M, MOE_E, MOE_I, MOE_H, MOE_TOPK, None, False) for M in MOE_M}
 
 
 def prefix_tiles(path):

@@ -501,7 +501,7 @@ def run_probe(args, out):
                                         ["get_default_config"])
     moe = Moe(torch, ns)
     rows = []
-    for M in PROBE_M:
+    for M in (sorted(int(m) for m in args.m.split(",")) if args.m else PROBE_M):
         for bm in PROBE_BLOCK_M:
             cfg = dict(f["get_default_config"](M, MOE_E, MOE_I, MOE_H, MOE_TOPK, None, False))
             cfg["BLOCK_SIZE_M"] = bm
@@ -538,6 +538,8 @@ def main():
     ap.add_argument("--shape", default="128,8,2048,768,4",
                     help="probe: the served MoE layer as E,TOPK,HIDDEN,INTERMEDIATE,TP "
                          "(default: Qwen3-30B-A3B at tp 4)")
+    ap.add_argument("--m", help="probe: the token counts M to time, comma-separated "
+                    "(default: %s)" % ",".join(map(str, PROBE_M)))
     ap.add_argument("--out", required=True)
     ap.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 4) - 2))
     ap.add_argument("--search", action="store_true", help="moe: also time the search grid")
