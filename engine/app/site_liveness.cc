@@ -17,8 +17,8 @@ LivenessFacts FactsFor(const Inputs& inputs) {
 
 LivenessAnalysis AnalyseTree(const Inputs& inputs, const Workspace& w,
                              const std::map<std::string, SourceText>* overlay) {
-  // A path the listing did not take is read into `unlisted`, kept here
-  // for as long as the analysis may look at it.
+  // A path the file cache does not hold is read into `unlisted`, kept
+  // until the analysis forgets it (or for as long as it may look at it).
   auto unlisted = std::make_shared<std::map<std::string, std::string>>();
   ReadFn read = [&w, overlay,
                  unlisted](const std::string& path) -> std::optional<std::string_view> {
@@ -28,7 +28,8 @@ LivenessAnalysis AnalyseTree(const Inputs& inputs, const Workspace& w,
     }
     Diagnostic ignored;
     std::string scratch;
-    std::optional<std::string_view> bytes = w.sources->Get(path, &ignored, &scratch);
+    std::optional<std::string_view> bytes =
+        w.sources->GetWithin(Workspace::kSourcesKeep, path, &ignored, &scratch);
     if (!bytes || bytes->data() != scratch.data()) return bytes;  // the cache's (or none)
     return std::string_view((*unlisted)[path] = std::move(scratch));
   };
@@ -38,7 +39,9 @@ LivenessAnalysis AnalyseTree(const Inputs& inputs, const Workspace& w,
     if (overlay != nullptr && overlay->count(path) != 0) return nullptr;
     return w.words ? w.words->For(path, text) : nullptr;
   };
-  return LivenessAnalysis::Run(w.tree_paths, read, FactsFor(inputs), std::move(words));
+  ForgetFn forget = [unlisted](const std::string& path) { unlisted->erase(path); };
+  return LivenessAnalysis::Run(w.tree_paths, read, FactsFor(inputs), std::move(words),
+                               std::move(forget));
 }
 
 PlanResult PlanWithLiveness(const Inputs& inputs, const Workspace& w,

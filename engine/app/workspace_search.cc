@@ -77,24 +77,16 @@ TreeSearchScope ScopeTreeSearch(const RuleSet& rules, const Workspace& w) {
   return {std::move(scope), std::move(unreadable)};
 }
 
-namespace {
-
-// 16 MiB: three times the real tree, a quarter of the 64 MiB that verify's
-// peak memory is to stay under.
-constexpr std::size_t kSearchKeeps = std::size_t{16} << 20;
-
-}  // namespace
-
 SearchResult SearchInScope(const RuleSet& rules, const Workspace& w, const TreeSearchScope& scope,
                            unsigned threads, const RuleMask& run) {
   // The search keeps what it reads (for the liveness analysis, which reads
-  // the same files) only up to kSearchKeeps bytes of files: a tree much
+  // the same files) only up to Workspace::kSourcesKeep bytes of files: a tree much
   // larger is then read a file at a time past that, and its word filters
   // are not kept either (memmem answers for those files).
   SearchResult result = SearchOutsideScope(
       rules, scope.scope.paths,
       [&w](const std::string& path, Diagnostic* e, std::string* scratch) {
-        return w.sources->GetWithin(kSearchKeeps, path, e, scratch);
+        return w.sources->GetWithin(Workspace::kSourcesKeep, path, e, scratch);
       },
       threads, run,
       [&w](const std::string& path, std::string_view text) -> const WordFilter* {

@@ -56,7 +56,10 @@ std::uint64_t HashNearEnd(const char* p, std::size_t n) {
 
 }  // namespace
 
-WordFilter::WordFilter(std::string_view text) {
+constexpr std::size_t kFullBits = 16384;
+constexpr std::size_t kLeastBits = 512;
+
+WordFilter::WordFilter(std::string_view text) : bits_(kFullBits / 64), mask_(kFullBits - 1) {
   const char* data = text.data();
   const std::size_t size = text.size();
   auto add = [&](std::size_t begin, std::size_t end) {
@@ -89,6 +92,24 @@ WordFilter::WordFilter(std::string_view text) {
     }
   }
   if (in_word) add(start, size);
+  Fold();
+}
+
+void WordFilter::Fold() {
+  // Bit i of a filter of 2m bits is bit i mod m of its fold: the same bits
+  // are looked at, with the mask one bit shorter.
+  while (bits_.size() * 64 > kLeastBits) {
+    std::size_t half = bits_.size() / 2;
+    std::size_t set = 0;
+    for (std::size_t i = 0; i < half; ++i) {
+      set += static_cast<std::size_t>(__builtin_popcountll(bits_[i] | bits_[half + i]));
+    }
+    if (set * 8 > half * 64) break;
+    for (std::size_t i = 0; i < half; ++i) bits_[i] |= bits_[half + i];
+    bits_.resize(half);
+    mask_ = half * 64 - 1;
+  }
+  bits_.shrink_to_fit();
 }
 
 bool WordFilter::MayHold(std::string_view word) const {
@@ -96,15 +117,15 @@ bool WordFilter::MayHold(std::string_view word) const {
 }
 
 void WordFilter::Add(std::uint64_t hash) {
-  std::uint64_t x = hash & 16383;
-  std::uint64_t y = (hash >> 40) & 16383;
+  std::uint64_t x = hash & mask_;
+  std::uint64_t y = (hash >> 40) & mask_;
   bits_[x >> 6] |= std::uint64_t{1} << (x & 63);
   bits_[y >> 6] |= std::uint64_t{1} << (y & 63);
 }
 
 bool WordFilter::Has(std::uint64_t hash) const {
-  std::uint64_t x = hash & 16383;
-  std::uint64_t y = (hash >> 40) & 16383;
+  std::uint64_t x = hash & mask_;
+  std::uint64_t y = (hash >> 40) & mask_;
   return (bits_[x >> 6] >> (x & 63) & 1) != 0 && (bits_[y >> 6] >> (y & 63) & 1) != 0;
 }
 

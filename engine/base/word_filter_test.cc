@@ -61,4 +61,26 @@ TEST_CASE("the word filter rules out what the text lacks") {
   CHECK_FALSE(filter.MayHold("HAS_TRITON"));
 }
 
+TEST_CASE("a filter of few words is folded small, and still holds every word") {
+  CHECK(WordFilter("import os\n").bits() == 512);
+  // Thousands of distinct words keep the whole filter: folding would set
+  // more than one bit in eight.
+  std::string many;
+  for (int i = 0; i < 3000; ++i)
+    many += "name_" + std::to_string(i) + " = " + std::to_string(i) + "\n";
+  WordFilter big(many);
+  CHECK(big.bits() == 16384);
+  for (const std::string& w : Words(many)) CHECK(big.MayHold(w));
+  // In between: a few hundred words fold part of the way, none lost.
+  std::string some;
+  for (int i = 0; i < 300; ++i) some += "k" + std::to_string(i * 7919) + "\n";
+  WordFilter mid(some);
+  CHECK(mid.bits() > 512);
+  CHECK(mid.bits() < 16384);
+  for (const std::string& w : Words(some)) CHECK(mid.MayHold(w));
+  int false_hits = 0;
+  for (int i = 0; i < 1000; ++i) false_hits += mid.MayHold("absent_" + std::to_string(i)) ? 1 : 0;
+  CHECK(false_hits < 50);  // at most one bit in 8 set: about 1.6% expected
+}
+
 }  // namespace muh

@@ -41,8 +41,11 @@ std::vector<PlatformMarker> VllmBackendMarkers() {
 }
 
 struct LivenessAnalysis::State {
-  State(const std::vector<std::string>& paths, ReadFn r, LivenessFacts f, WordFilterFn words)
-      : read(std::move(r)), facts(std::move(f)), index(paths, read, facts, std::move(words)) {}
+  State(const std::vector<std::string>& paths, ReadFn r, LivenessFacts f, WordFilterFn words,
+        ForgetFn forget)
+      : read(std::move(r)),
+        facts(std::move(f)),
+        index(paths, read, facts, std::move(words), std::move(forget)) {}
   ReadFn read;
   LivenessFacts facts;
   TreeIndex index;
@@ -126,8 +129,9 @@ LivenessAnalysis& LivenessAnalysis::operator=(LivenessAnalysis&&) noexcept = def
 LivenessAnalysis::~LivenessAnalysis() = default;
 
 LivenessAnalysis LivenessAnalysis::Run(const std::vector<std::string>& py_paths, const ReadFn& read,
-                                       const LivenessFacts& facts, WordFilterFn words) {
-  auto state = std::make_unique<State>(py_paths, read, facts, std::move(words));
+                                       const LivenessFacts& facts, WordFilterFn words,
+                                       ForgetFn forget) {
+  auto state = std::make_unique<State>(py_paths, read, facts, std::move(words), std::move(forget));
   state->reach = Reachability::Run(&state->index);
   return LivenessAnalysis(std::move(state));
 }

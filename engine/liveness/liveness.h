@@ -35,9 +35,10 @@ class LivenessAnalysis {
   // Reads what it needs through `read`, which must stay callable while the
   // analysis is used (At reads files that Run did not need). `py_paths` are
   // tree-relative and sorted.
-  // `words` as for TreeIndex.
+  // `words` and `forget` as for TreeIndex.
   static LivenessAnalysis Run(const std::vector<std::string>& py_paths, const ReadFn& read,
-                              const LivenessFacts& facts, WordFilterFn words = {});
+                              const LivenessFacts& facts, WordFilterFn words = {},
+                              ForgetFn forget = {});
   LivenessAnalysis(LivenessAnalysis&&) noexcept;
   LivenessAnalysis& operator=(LivenessAnalysis&&) noexcept;
   ~LivenessAnalysis();

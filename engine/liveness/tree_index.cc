@@ -55,11 +55,12 @@ std::optional<std::size_t> AssignmentEquals(const PyLines& lines, int k) {
 }
 
 TreeIndex::TreeIndex(const std::vector<std::string>& py_paths, const ReadFn& read,
-                     const LivenessFacts& facts, WordFilterFn words)
+                     const LivenessFacts& facts, WordFilterFn words, ForgetFn forget)
     : paths_(py_paths),
       read_(read),
       facts_(facts),
       words_(std::move(words)),
+      forget_(std::move(forget)),
       modules_(py_paths),
       by_index_(py_paths.size(), nullptr) {
   for (std::size_t i = 0; i < paths_.size(); ++i) index_of_.emplace(paths_[i], static_cast<int>(i));
@@ -127,6 +128,17 @@ void LineEndingsAsLf(std::string* bytes) {
   }
 }
 
+void TreeIndex::ForgetBytes(const std::string& path, FileState* f) {
+  // Lines, guards and occurrences hold views of the bytes: only a file with
+  // none of them lets its bytes go.
+  if (!forget_ || !f->read || f->lexed || !f->occurrences.empty()) return;
+  f->read = false;
+  f->readable = false;
+  f->bytes = {};
+  f->own.reset();
+  forget_(path);
+}
+
 const PyLines* TreeIndex::Lines(const std::string& path) {
   FileState& f = File(path);
   if (!f.lexed) {
@@ -157,7 +169,10 @@ const std::vector<std::size_t>& TreeIndex::Occurrences(const std::string& path,
   // The filter knows words only: a search for text with other bytes in it
   // (a dict key such as 'num-warps') must look.
   bool one_word = !word.empty() && std::all_of(word.begin(), word.end(), IsWordChar);
-  if (one_word && !f.words->MayHold(word)) return kNone;
+  if (one_word && !f.words->MayHold(word)) {
+    ForgetBytes(path, &f);
+    return kNone;
+  }
   auto it = f.occurrences.find(word);
   if (it != f.occurrences.end()) return it->second;
   std::vector<std::size_t> out;

@@ -25,8 +25,12 @@
 namespace muh {
 
 // A file's bytes, or nullopt when it cannot be read; they must stay valid
-// while the analysis lives (verify hands out its FileCache's).
+// while the analysis lives (verify hands out its FileCache's), or until the
+// path is handed to the ForgetFn.
 using ReadFn = std::function<std::optional<std::string_view>(const std::string& path)>;
+// The analysis no longer looks at the bytes `path` read gave; it reads the
+// path again if it needs them.
+using ForgetFn = std::function<void(const std::string& path)>;
 
 struct LineGuard {
   Tri value = Tri::kTrue;  // kFalse: a branch around the line is never taken
@@ -39,8 +43,11 @@ class TreeIndex {
  public:
   // `words`, when given, supplies a file's word filter kept elsewhere
   // (verify shares them with its search); otherwise the index builds its own.
+  // `forget`, when given, is told of each file whose bytes the index dropped
+  // after its word filter ruled it out: a search of every file then holds
+  // one file's bytes at a time, not the tree's.
   TreeIndex(const std::vector<std::string>& py_paths, const ReadFn& read,
-            const LivenessFacts& facts, WordFilterFn words = {});
+            const LivenessFacts& facts, WordFilterFn words = {}, ForgetFn forget = {});
   TreeIndex(const TreeIndex&) = delete;
   TreeIndex& operator=(const TreeIndex&) = delete;
 
@@ -113,11 +120,14 @@ class TreeIndex {
     std::unordered_map<int, ConditionResult> headers;
   };
   FileState& File(const std::string& path);
+  // Drops the bytes of a file nothing was derived from but its word filter.
+  void ForgetBytes(const std::string& path, FileState* f);
 
   std::vector<std::string> paths_;
   const ReadFn& read_;
   const LivenessFacts& facts_;
   WordFilterFn words_;
+  ForgetFn forget_;
   ModuleMap modules_;
   std::unordered_map<std::string, FileState> files_;
   std::vector<FileState*> by_index_;                    // files_'s entries by PathIndex

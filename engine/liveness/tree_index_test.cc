@@ -24,5 +24,32 @@ TEST_CASE("Occurrences finds text the word filter cannot know, such as a dashed 
   CHECK(index.Occurrences("a.py", "m-w").empty());
 }
 
+TEST_CASE("a file the word filter rules out is forgotten, and read again when needed") {
+  std::map<std::string, std::string> files = {{"a.py", "import os\nFLAG = True\n"},
+                                              {"b.py", "x = 1\n"}};
+  std::map<std::string, int> reads;
+  std::vector<std::string> forgotten;
+  ReadFn read = [&](const std::string& p) -> std::optional<std::string_view> {
+    ++reads[p];
+    return std::string_view(files.at(p));
+  };
+  LivenessFacts facts;
+  TreeIndex index({"a.py", "b.py"}, read, facts, {},
+                  [&](const std::string& p) { forgotten.push_back(p); });
+  CHECK(index.Occurrences("b.py", "FLAG").empty());
+  CHECK(forgotten == std::vector<std::string>{"b.py"});
+  // a.py holds the word: its offsets view its bytes, which are kept.
+  CHECK(index.Occurrences("a.py", "FLAG") == std::vector<std::size_t>{10});
+  CHECK(forgotten == std::vector<std::string>{"b.py"});
+  CHECK(index.Occurrences("a.py", "missing").empty());
+  CHECK(forgotten == std::vector<std::string>{"b.py"});
+  // b.py is read again for a word it holds, and its lines come from the new read.
+  CHECK(index.Occurrences("b.py", "x") == std::vector<std::size_t>{0});
+  CHECK(reads["b.py"] == 2);
+  CHECK(reads["a.py"] == 1);
+  REQUIRE(index.Lines("b.py") != nullptr);
+  CHECK(index.Lines("b.py")->src() == "x = 1\n");
+}
+
 }  // namespace
 }  // namespace muh
