@@ -7,6 +7,7 @@
 
 #include "engine/base/edit_distance.h"
 #include "engine/model/derivation.h"
+#include "engine/model/fact_domain.h"
 
 namespace muh {
 
@@ -89,20 +90,9 @@ bool Profile::Override(std::string_view name, double value, const std::string& s
                        Confidence confidence, std::string* error) {
   for (Fact& f : facts_) {
     if (f.name != name) continue;
-    bool whole = std::floor(value) == value;
-    // prebuilt_partition_size = 0 means the v2 kernel accepts any size.
-    bool zero_ok = name == "prebuilt_partition_size" && value == 0;
-    bool ok = (value > 0 || zero_ok) && std::isfinite(value) && value < 1e9;
-    if (name == "warp_size")
-      ok = ok && whole && (value == 32 || value == 64);
-    else if (name == "max_stages")
-      ok = ok && whole && value <= 8;
-    else if (name != "compute_capability" && name != "hbm_bandwidth" && name != "fp16_tflops") {
-      ok = ok && whole;
-    }
-    if (!ok) {
-      *error = fmt::format("{} = {} is not a sensible value{}", name, value,
-                           name == "warp_size" ? " (32 or 64)" : "");
+    std::string outside = FactDomainProblem(name, value);
+    if (!outside.empty()) {
+      *error = fmt::format("{} = {} is no card's: {}", name, FormatNumber(value), outside);
       return false;
     }
     f.passed_over.push_back(fmt::format("{} ({})", FormatNumber(f.value), f.source));

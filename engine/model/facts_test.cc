@@ -46,7 +46,9 @@ TEST_CASE("--set rejects unknown facts and silly values") {
   CHECK(err.rfind("unknown hardware fact 'smem_per_blok' (did you mean 'smem_per_block'?)", 0) ==
         0);
   CHECK_FALSE(p.ApplySet("warp_size=48", &err));
-  CHECK(err == "warp_size = 48 is not a sensible value (32 or 64)");
+  CHECK(err ==
+        "warp_size = 48 is no card's: it must be a power of two from 32 to 64 threads (NVIDIA's "
+        "32 or AMD's and Iluvatar's 64)");
   CHECK_FALSE(p.ApplySet("compute_units=abc", &err));
   CHECK(err == "--set compute_units: 'abc' is not a number");
   CHECK_FALSE(p.ApplySet("compute_units", &err));

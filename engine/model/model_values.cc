@@ -6,6 +6,7 @@
 #include <optional>
 #include <set>
 
+#include "engine/model/fact_domain.h"
 #include "engine/model/knobs.h"
 #include "engine/model/moe_knobs.h"
 #include "engine/python/py_literal.h"
@@ -235,11 +236,20 @@ std::string ModelValues::DomainProblem(std::string_view knob, const std::string&
   bool moe_m = knob == kMoeTierKnob || knob == "moe_default_block_m" ||
                knob == "moe_small_block_m" || knob == "moe_block_m_large_tier" ||
                knob.rfind("moe_block_m_for_numel", 0) == 0;
-  if (!moe_m && knob != "prefix_block_below_sm80") return "";
+  bool smem = knob == "smem_limit_kib" || knob == "smem_limit_bytes";
+  if (!moe_m && !smem && knob != "prefix_block_below_sm80") return "";
   std::optional<std::string> v = CanonicalLiteral(value);
   if (!v) return "";  // a name or an expression: its value is not known here
   bool whole =
-      !v->empty() && v->size() < 10 && v->find_first_not_of("0123456789") == std::string::npos;
+      !v->empty() && v->size() < 16 && v->find_first_not_of("0123456789") == std::string::npos;
+  if (smem) {
+    // The site's value: what the function returns, in bytes.
+    std::string outside =
+        whole ? FactDomainProblem("smem_per_block", static_cast<double>(std::stoll(*v)))
+              : "it must be a whole number of bytes";
+    if (outside.empty()) return "";
+    return fmt::format("a shared-memory limit of {} bytes is no card's: {}", *v, outside);
+  }
   if (moe_m) {
     int64_t n = whole ? std::stoll(*v) : 0;
     if (n >= 16 && n <= 256 && (n & (n - 1)) == 0) return "";

@@ -67,7 +67,9 @@ class ModelValues : public ValueSource {
   // kernel accepts ("" when inside, or when the knob declares none): the
   // MoE BLOCK_SIZE_M knobs take powers of two from 16 to 256 (every value
   // the fork's kernel has run); the prefix-prefill BLOCK below SM80 takes
-  // what PrefixBlockProblem accepts at the profile and workload.
+  // what PrefixBlockProblem accepts at the profile and workload; the
+  // shared-memory limit's site (smem_limit_kib, smem_limit_bytes: the
+  // function's return, in bytes) takes smem_per_block's fact domain.
   std::string DomainProblem(std::string_view knob, const std::string& value) const override;
   // The fastest candidates the domain refused at the deployment's point: a
   // note at each row, naming the constraint; the next candidate counts.

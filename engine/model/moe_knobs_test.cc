@@ -64,10 +64,9 @@ TEST_CASE("MoE tiles prefer the stage limit and fall back to fewer stages") {
   REQUIRE(m16.error.empty());
   Derivation n16 = DeriveMoeBlockNK(p16, w, std::stoll(m16.value), 129, "q", 'n');
   CHECK(n16.error.empty());
-  // 8 KiB... not a plausible card, but at 4 stages nothing of M 128 fits and
-  // fewer stages are tried: 128x32x32 at 1 stage is 10240 bytes.
-  Profile tiny = With({"smem_per_block=10240", "compute_capability=8.0", "max_stages=4"});
-  MoeTileFit f = FitMoeTile(tiny, w, 128, 32, 32);
+  // At 4 stages 128x64x32 does not fit 16 KiB, and fewer stages are tried:
+  // (4096 + 2048) * 2 bytes = 12288 at 1 stage.
+  MoeTileFit f = FitMoeTile(p16, w, 128, 64, 32);
   CHECK(f.stages == 1);
 }
 

@@ -36,7 +36,8 @@ TEST_CASE("profile errors are located in the file") {
             "'smem_per_block'?)",
             0) == 0);
   CHECK(errs[1].Format() ==
-        "card.yaml:3:3: error: warp_size = 48 is not a sensible value (32 or 64)");
+        "card.yaml:3:3: error: warp_size = 48 is no card's: it must be a power of two from 32 to "
+        "64 threads (NVIDIA's 32 or AMD's and Iluvatar's 64)");
 }
 
 TEST_CASE("a duplicate key in a profile is an error, not the last value") {

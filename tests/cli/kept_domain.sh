@@ -4,7 +4,9 @@
 # medium tier is an error at its file:line naming the constraint, and the
 # rule fails (diff, apply and status exit 6, verify exits 1, apply writes
 # nothing); the same value in the default dict, a dead site, is a note and
-# the run succeeds; a hand-tuned power of two is kept as before.
+# the run succeeds; a hand-tuned power of two is kept as before. A hardware
+# fact meets one domain whoever gives it: the tree's shared-memory limit
+# outside it fails its rule at its site; --set and --hw refuse it (exit 2).
 # Without the real tree the test exits 77 (CTest: skipped).
 set -euo pipefail
 muhpatch=$(realpath "$1")
@@ -101,3 +103,36 @@ grep -qxF "pinned.yaml:$pin_line:5: warning: rule 'fused-moe-tier-block-m' pins 
   { cat err >&2; fail "the unchecked pin is not shown"; }
 grep -q "^+.*BLOCK_SIZE_M'\] = 48" out || fail "the unchecked pin is not written"
 echo "ok a pin of 48: an error at the pin, diff/status exit 6, verify 1; with unchecked: written, with a warning"
+
+# A fact meets one domain, whoever gives it. The tree's shared-memory limit
+# is the model's fact only inside smem_per_block's domain: 16 MiB (a KiB
+# count taken for bytes) is kept by no derivation, and its site is an error
+# as any kept value outside its domain; --set and a profile file with such a
+# value are bad input (exit 2), the tree untouched. On the miniature tree,
+# where the function is live (on the real tree it is dead: a note).
+ops=vllm/_custom_ops.py
+rm -rf tree pristine && cp -a "$repo/fixtures/enginex-vllm" pristine && cp -a pristine tree
+ret=$(grep -n "^    return 32 \* 1024" tree/$ops | cut -d: -f1)
+[[ -n $ret ]] || fail "the shared-memory function's return moved"
+sed -i "${ret}s/32 \* 1024/16384 * 1024/" tree/$ops
+rm -rf edited && cp -a tree edited
+domain="it must be a multiple of 1024 from 16384 to 1048576 bytes (whole KiB: the limit every card reports)"
+run diff rules.yaml tree
+[[ $code -eq 6 ]] || { cat err >&2; fail "diff with a 16 MiB limit: exit $code, expected 6"; }
+grep -qxF "tree/$ops:$ret:12: error: rule 'custom-ops-smem-limit' keeps '16384 * 1024', a hand-tuned value its kernel does not take: a shared-memory limit of 16777216 bytes is no card's: $domain; fix the value, or \`pin:\` one the kernel takes" err ||
+  { cat err >&2; fail "no located error for the 16 MiB limit"; }
+run verify rules.yaml tree
+[[ $code -eq 1 ]] || { cat err >&2; fail "verify with a 16 MiB limit: exit $code, expected 1"; }
+run apply rules.yaml tree
+{ [[ $code -eq 6 ]] && diff -r edited tree >/dev/null; } || fail "apply with a 16 MiB limit: exit $code, or it wrote"
+# The derivations do not rest on it: the limit they use is the default.
+"$muhpatch" model rules.yaml --explain 2>/dev/null | grep -q "smem_per_block = 32768 bytes" ||
+  fail "the model does not show the default limit"
+run diff rules.yaml pristine --set smem_per_block=16777216
+[[ $code -eq 2 && $(cat err) == "--set: error: smem_per_block = 16777216 is no card's: $domain" ]] ||
+  { cat err >&2; fail "--set smem_per_block=16777216: exit $code"; }
+printf 'profile: typo\nfacts:\n  smem_per_block: {value: 48, source: "KiB, not bytes"}\n' >card.yaml
+run diff rules.yaml pristine --hw card.yaml
+{ [[ $code -eq 2 ]] && grep -qxF "card.yaml:3:3: error: smem_per_block = 48 is no card's: $domain" err; } ||
+  { cat err >&2; fail "--hw with smem_per_block 48: exit $code"; }
+echo "ok a fact outside its domain: from the tree an error at its site (exit 6, verify 1), from --set or --hw exit 2"
