@@ -41,8 +41,8 @@ struct RuleQuery {
   std::string text;  // the query source
 };
 
-// Every query of rules/bi100.yaml: each rule's `query`, its `done-when` and
-// its preconditions' `present`/`absent`, in file order.
+// Every query of rules/bi100.yaml: each rule's `query` (or its pattern's),
+// its `done-when` and its preconditions' `present`/`absent`, in file order.
 inline std::vector<RuleQuery> Bi100Queries() {
   YAML::Node root = YAML::LoadFile(SourcePath("rules/bi100.yaml"));
   std::vector<RuleQuery> out;
@@ -59,9 +59,9 @@ inline std::vector<RuleQuery> Bi100Queries() {
           if (auto t = muh::RulePatternQuery(rr, nullptr)) out.push_back({id, t->query});
         }
       }
-    } else {
+    } else if (r["query"]) {
       out.push_back({id, r["query"].as<std::string>()});
-    }
+    }  // a `value-of` rule: its query is made from the question (rule_value_of.h)
     if (r["done-when"]) out.push_back({id + "/done-when", r["done-when"].as<std::string>()});
     if (r["preconditions"]) {
       for (const YAML::Node& p : r["preconditions"]) {

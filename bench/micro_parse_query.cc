@@ -1,7 +1,7 @@
 // Parse + query: the per-file work of every rule.
 //
 //   BM_Parse                  parse fixtures/.../prefix_prefill.py
-//   BM_QueryRun/E             run the compiled prefix-prefill-block query on that tree
+//   BM_QueryRun/E             run the compiled fused-moe-tier-block-m query on that tree
 //   BM_ParseAndQuery/E        both, as the planner does for one file and one rule
 //   BM_QueryCompile/E         compile that one query
 //   BM_QueryCompileAllRules/E compile every query of rules/bi100.yaml, one Query each,
@@ -24,7 +24,7 @@
 namespace {
 
 const char kFile[] = "fixtures/enginex-vllm/vllm/attention/ops/prefix_prefill.py";
-const char kRule[] = "prefix-prefill-block";
+const char kRule[] = "fused-moe-tier-block-m";
 
 muh::QueryEngine EngineOf(const benchmark::State& state) {
   return state.range(0) == 0 ? muh::QueryEngine::kAuto : muh::QueryEngine::kTreeSitter;

@@ -111,7 +111,7 @@ const char kPrefix[] = "fixtures/enginex-vllm/vllm/attention/ops/prefix_prefill.
 
 void BM_RequiredLiterals(benchmark::State& state) {
   muh::QueryError err;
-  auto q = muh::Query::Compile(muhbench::QueryOf("prefix-prefill-block"), &err);
+  auto q = muh::Query::Compile(muhbench::QueryOf("fused-moe-tier-block-m"), &err);
   for (auto _ : state) {
     auto g = q->RequiredLiterals();
     benchmark::DoNotOptimize(g.data());
@@ -122,7 +122,7 @@ BENCHMARK(BM_RequiredLiterals);
 template <bool (*Passes)(std::string_view, const Groups&)>
 void BM_OneFile(benchmark::State& state) {
   const std::string bytes = muhbench::ReadSource(kPrefix);
-  const Groups groups = LiteralsOf("prefix-prefill-block");
+  const Groups groups = LiteralsOf("fused-moe-tier-block-m");
   bool pass = false;
   for (auto _ : state) {
     pass = Passes(bytes, groups);
@@ -136,7 +136,7 @@ BENCHMARK_TEMPLATE(BM_OneFile, PassesFind)->Name("BM_StringViewFind/prefix_prefi
 
 template <bool (*Passes)(std::string_view, const Groups&)>
 void BM_Tree(benchmark::State& state) {
-  const Groups groups = LiteralsOf("prefix-prefill-block");
+  const Groups groups = LiteralsOf("fused-moe-tier-block-m");
   int passed = 0;
   for (auto _ : state) {
     passed = 0;
