@@ -4,6 +4,7 @@
 #include <set>
 #include <string_view>
 
+#include "engine/liveness/module_escape.h"
 #include "engine/liveness/prose.h"
 
 namespace muh {
@@ -266,6 +267,22 @@ ReferenceResult References::Of(const std::string& path, int k) {
     out.why = "whether " + name + " is used cannot be decided";
     Append(&out.evidence, unknown_evidence);
     return out;
+  }
+  // A def of the module's top level can also be called by a name built at
+  // run time once the module's object is used as a value (module_escape.h).
+  if (lines->lines()[static_cast<std::size_t>(k)].parent == -1) {
+    auto escaped = escapes_.find(path);
+    if (escaped == escapes_.end()) {
+      if (auto e = ModuleEscape(index_, reached_, path)) {
+        escaped = escapes_.emplace(path, *e).first;  // a finding stays as reach grows
+      }
+    }
+    if (escaped != escapes_.end()) {
+      out.referenced = Tri::kUnknown;
+      out.why = "no code names " + name + ", but its module's object is used as a value";
+      out.evidence.push_back(escaped->second);
+      return out;
+    }
   }
   out.referenced = Tri::kFalse;
   out.why = "nothing reached refers to " + name;

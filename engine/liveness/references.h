@@ -9,10 +9,12 @@
 // occurrence in a string counts unless the string is prose (prose.h); a
 // decorator other than the modeled wrappers (staticmethod, lru_cache,
 // triton.jit ...) on the def or on a def around a use may register it with
-// a caller the analysis cannot see: both give unknown.
+// a caller the analysis cannot see: both give unknown, as does a module
+// whose object is used as a value (module_escape.h) for its top-level defs.
 #pragma once
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -49,6 +51,7 @@ class References {
   std::function<bool(const std::string& path)> reached_;
   std::set<std::pair<std::string, int>> visiting_;
   std::set<std::pair<std::string, int>> referenced_;  // settled: kTrue stays true as reach grows
+  std::map<std::string, Evidence> escapes_;           // module_escape.h's findings, by path
 };
 
 }  // namespace muh

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "engine/base/text.h"
+#include "engine/liveness/module_escape.h"
 #include "engine/liveness/prose.h"
 #include "engine/python/py_literal.h"
 
@@ -107,6 +108,17 @@ const std::string_view* TreeIndex::Bytes(const std::string& path) {
     }
   }
   return f.readable ? &f.bytes : nullptr;
+}
+
+// Whether the name at `o` (of `n` bytes) is a keyword argument, `f(NAME=v)`:
+// a call such as globals().update(NAME=v) or vars(m).update(NAME=v) binds it.
+bool KeywordArgument(std::string_view src, std::size_t o, std::size_t n) {
+  std::size_t a = o + n;
+  while (a < src.size() && (src[a] == ' ' || src[a] == '\t')) ++a;
+  if (a + 1 >= src.size() || src[a] != '=' || src[a + 1] == '=') return false;
+  std::size_t b = o;
+  while (b > 0 && (src[b - 1] == ' ' || src[b - 1] == '\t' || src[b - 1] == '\n')) --b;
+  return b > 0 && (src[b - 1] == '(' || src[b - 1] == ',');
 }
 
 void LineEndingsAsLf(std::string* bytes) {
@@ -369,6 +381,7 @@ bool TreeIndex::ReboundElsewhere(const std::string& path, const std::string& nam
         continue;
       }
       if (!lines->InCode(o)) continue;
+      if (KeywordArgument(src, o, name.size())) return true;  // vars(m).update(NAME=...)
       std::size_t b = o;
       while (b > 0 && (src[b - 1] == ' ' || src[b - 1] == '\t' || src[b - 1] == '\n' ||
                        src[b - 1] == '\\')) {
@@ -420,6 +433,8 @@ std::optional<ConstantFlag> TreeIndex::FlagAt(const std::string& path, const std
     // A string naming it may rebind it (setattr, a monkeypatch).
     if (lines->InString(o) && !InProse(*lines, o)) return std::nullopt;
     if (!lines->InCode(o)) continue;
+    // globals().update(NAME=...) and the like bind it.
+    if (KeywordArgument(src, o, name.size())) return std::nullopt;
     // Several statements on its line (`x = 0; FLAG = True`, `if c: del
     // FLAG`): the keyword rules below would not see them.
     if (lines->HasSeveralStatements(k)) return std::nullopt;
@@ -461,6 +476,15 @@ std::optional<ConstantFlag> TreeIndex::FlagAt(const std::string& path, const std
   std::optional<ConstantFlag> out;
   if (assigned >= 0) {
     if (ReboundElsewhere(path, name)) return std::nullopt;
+    // Its module's namespace rebound wholesale: globals() in the module, or
+    // the module's object used as a value elsewhere (vars(m), m.__dict__,
+    // a setattr with a computed name), run or not.
+    for (std::size_t o : Occurrences(path, "globals")) {
+      if (lines->InCode(o)) return std::nullopt;
+    }
+    if (ModuleEscape(
+            this, [](const std::string&) { return true; }, path))
+      return std::nullopt;
     const LogicalLine& l = lines->lines()[static_cast<std::size_t>(assigned)];
     std::size_t eq = *AssignmentEquals(*lines, assigned);
     std::string_view target = Trim(src.substr(l.code, eq - l.code));

@@ -1,0 +1,102 @@
+#include "engine/liveness/module_escape.h"
+
+#include <string_view>
+#include <vector>
+
+#include "engine/liveness/module_names.h"
+#include "engine/liveness/py_imports.h"
+
+namespace muh {
+
+namespace {
+
+// The names an import statement in `q` binds to the object of `module`: an
+// alias, the module's last name (`from a import M`), or its whole dotted
+// name (`import a.M`, used as `a.M`).
+std::vector<std::string> Bindings(const ModuleMap& modules, const std::string& q,
+                                  const ImportStatement& stmt, const std::string& module) {
+  std::vector<std::string> out;
+  for (const ImportedName& n : stmt.names) {
+    std::string target = n.name;
+    if (stmt.is_from) {
+      const std::string* me = modules.ModuleOf(q);
+      if (me == nullptr) continue;
+      auto from = ResolveRelative(*me, IsPackageInit(q), stmt.level, stmt.from_module);
+      if (!from) continue;
+      target = from->empty() ? n.name : *from + "." + n.name;
+    }
+    if (target != module) continue;
+    if (!n.alias.empty()) {
+      out.push_back(n.alias);
+    } else {
+      out.push_back(stmt.is_from ? n.name : target);
+    }
+  }
+  return out;
+}
+
+// Whether the use of `bound` ending at `end` in `src` is an attribute
+// access that keeps the module's object where it is.
+bool AttributeAccess(std::string_view src, std::size_t end) {
+  while (end < src.size() && (src[end] == ' ' || src[end] == '\t')) ++end;
+  if (end >= src.size() || src[end] != '.') return false;
+  std::size_t a = end + 1;
+  while (a < src.size() && (src[a] == ' ' || src[a] == '\t')) ++a;
+  std::string_view attr = src.substr(a, 16);
+  return attr.substr(0, 8) != "__dict__" && attr.substr(0, 16) != "__getattribute__";
+}
+
+}  // namespace
+
+std::optional<Evidence> ModuleEscape(TreeIndex* index,
+                                     const std::function<bool(const std::string&)>& reached,
+                                     const std::string& path) {
+  const std::string* module = index->modules().ModuleOf(path);
+  if (module == nullptr || module->empty()) return std::nullopt;
+  std::string last = module->substr(module->rfind('.') + 1);
+  for (const std::string& q : index->paths()) {
+    if (!reached(q)) continue;
+    if (index->Occurrences(q, last).empty()) continue;
+    const PyLines* lines = index->Lines(q);
+    if (lines == nullptr) continue;
+    std::string_view src = lines->src();
+    // The bindings first: every import in q that names the module.
+    std::vector<std::string> bound;
+    for (std::size_t o : index->Occurrences(q, last)) {
+      int j = lines->IndexAt(o);
+      if (j < 0 || !lines->InCode(o)) continue;
+      std::string_view kw = lines->Keyword(j);
+      if (kw != "import" && kw != "from") continue;
+      if (auto stmt = ParseImport(lines->Code(j))) {
+        for (std::string& b : Bindings(index->modules(), q, *stmt, *module)) {
+          bound.push_back(std::move(b));
+        }
+      }
+    }
+    for (const std::string& b : bound) {
+      // A dotted binding (`a.M`) is found by its last name, preceded by the rest.
+      std::string word = b.substr(b.rfind('.') + 1);
+      std::string prefix = b.substr(0, b.size() - word.size());
+      for (std::size_t o : index->Occurrences(q, word)) {
+        int j = lines->IndexAt(o);
+        if (j < 0 || !lines->InCode(o)) continue;
+        std::string_view kw = lines->Keyword(j);
+        if (kw == "import" || kw == "from") continue;
+        if (!prefix.empty() &&
+            (o < prefix.size() || src.substr(o - prefix.size(), prefix.size()) != prefix)) {
+          continue;
+        }
+        std::size_t start = o - prefix.size();
+        if (start > 0 && src[start - 1] == '.') continue;  // another object's attribute
+        if (AttributeAccess(src, o + word.size())) continue;
+        Evidence e = index->At(q, j);
+        e.what = "the module object " + *module + " is used as a value (" + b +
+                 "), and code may reach its functions by a name built at run time: " + e.what;
+        return e;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace muh

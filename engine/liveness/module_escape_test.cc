@@ -1,0 +1,45 @@
+#include "engine/liveness/module_escape.h"
+
+#include <doctest/doctest.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace muh {
+namespace {
+
+std::optional<Evidence> EscapeIn(const std::string& main_text) {
+  std::map<std::string, std::string> files = {
+      {"app/__init__.py", ""}, {"app/k.py", "def f():\n    pass\n"}, {"app/main.py", main_text}};
+  ReadFn read = [&files](const std::string& p) -> std::optional<std::string_view> {
+    return std::string_view(files.at(p));
+  };
+  LivenessFacts facts;
+  TreeIndex index({"app/__init__.py", "app/k.py", "app/main.py"}, read, facts);
+  return ModuleEscape(
+      &index, [](const std::string&) { return true; }, "app/k.py");
+}
+
+TEST_CASE("a module object used only by attribute access stays put") {
+  CHECK_FALSE(EscapeIn("from app import k\nk.f()\n"));
+  CHECK_FALSE(EscapeIn("import app.k as m\nm.f()\nm .f()\n"));
+  CHECK_FALSE(EscapeIn("import app.k\napp.k.f()\n"));
+  CHECK_FALSE(EscapeIn("from app.k import f\nf()\nk = 1\nprint(k)\n"));  // another k
+}
+
+TEST_CASE("a module object used as a value escapes, wherever it goes") {
+  for (const char* text :
+       {"from app import k\ngetattr(k, 'f' + '')()\n", "from app import k\nmods = [k]\n",
+        "from . import k\nvars(k)['f']()\n", "import app.k as m\nm.__dict__['f']()\n",
+        "import app.k\nregister(app.k)\n"}) {
+    auto e = EscapeIn(text);
+    REQUIRE_MESSAGE(e, text);
+    CHECK(e->path == "app/main.py");
+    CHECK(e->line == 2);
+    CHECK(e->what.rfind("the module object app.k is used as a value", 0) == 0);
+  }
+}
+
+}  // namespace
+}  // namespace muh

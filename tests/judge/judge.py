@@ -1,0 +1,467 @@
+#!/usr/bin/env python3
+"""The CPython judge of muhpatch's liveness analysis.
+
+A generator writes small stdlib-only Python packages: an entry module
+(app/main.py), knob modules (app/k<i>.py, each holding one site
+`BLOCK = <value>` whose value is unique and passed to a sink) and the helper
+modules a construct needs. Each site is reached, or not, through one
+construct (an import form, a getattr, a dynamic import, a registry, a flag
+rebound some way, a read in a finally or a closure, ...). CPython runs the
+entry and records every value that reaches the sink; muhpatch analyses the
+same package (`status --format json`) with a rule file the generator
+writes. A site whose value reached the sink but that muhpatch calls dead is
+a failure: the judge is CPython, not our belief about what reaches a knob.
+(A site muhpatch calls live or unknown is never a failure here.)
+
+  judge.py MUHPATCH [--seeds N] [--sites K] [--keep DIR] [--replay FILE...]
+
+A failing program is minimized (its sites one at a time) and printed as a
+seed (JSON: the constructs and their parameters) for tests/judge/seeds/;
+--replay runs seeds. Exit 1 on any failure. Standard library only.
+"""
+import argparse
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+RULES = """version: 1
+liveness:
+  entry: app.main
+  platform: cuda
+values:
+  knob: 1
+rules:
+  - id: knob
+    description: every BLOCK assignment of the knob modules
+    files: "app/k*.py"
+    pattern: BLOCK = $value
+    expect: 1..100
+    replace: value
+    with: "{{knob}}"
+"""
+
+SINK = """SEEN = []
+
+
+def sink(v):
+    SEEN.append(v)
+"""
+
+RUNNER = """import atexit, json, os, runpy, sys
+sys.path.insert(0, sys.argv[1])
+def dump():
+    from app import sink
+    with open(sys.argv[2], "w") as fh:
+        json.dump(sink.SEEN, fh)
+atexit.register(dump)
+runpy.run_module("app.main", run_name="__main__")
+"""
+
+
+class Program:
+    """Files of one generated package, built construct by construct."""
+
+    def __init__(self):
+        self.files = {"app/__init__.py": "", "app/sink.py": SINK}
+        self.main_imports = []
+        self.main_body = []
+        self.sites = []  # (knob file, value, construct name)
+        self.registry_loop = False
+
+    def module(self, path, text):
+        self.files[path] = text
+
+    def knob(self, i, construct, body=None, head="", tail=""):
+        """app/k<i>.py holding f<i>, whose body holds the site; `body` is the
+        function's body (the site line is `BLOCK = V`); `head`/`tail` are
+        module text before and after the function."""
+        value = 4000 + i
+        if body is None:
+            body = "BLOCK = {v}\nsink(BLOCK)\n"
+        lines = body.format(v=value).rstrip("\n").split("\n")
+        fn = "def f%d():\n%s\n" % (i, "\n".join("    " + ln if ln else "" for ln in lines))
+        text = "from app.sink import sink\n%s\n\n%s%s" % (head, fn, tail)
+        path = "app/k%d.py" % i
+        self.files[path] = text
+        self.sites.append((path, value, construct))
+        return path
+
+    def main(self, *lines, imports=()):
+        self.main_imports.extend(imports)
+        self.main_body.extend(lines)
+
+    def write(self, root):
+        main = "".join(sorted(set(x + "\n" for x in self.main_imports)))
+        main += "\n" + "\n".join(self.main_body) + "\n"
+        self.files["app/main.py"] = main
+        for path, text in self.files.items():
+            full = os.path.join(root, path)
+            os.makedirs(os.path.dirname(full), exist_ok=True)
+            with open(full, "w") as fh:
+                fh.write(text)
+
+
+# --------------------------------------------------------------------------
+# Constructs: each reaches (or does not reach) site i one way. The judge does
+# not trust the construct's name: CPython says whether the value arrived.
+
+def c_direct(p, i, r):
+    p.knob(i, "direct")
+    p.main("k%d.f%d()" % (i, i), imports=["from app import k%d" % i])
+
+
+def c_alias(p, i, r):
+    p.knob(i, "alias")
+    p.main("m%d.f%d()" % (i, i), imports=["import app.k%d as m%d" % (i, i)])
+
+
+def c_from_alias(p, i, r):
+    p.knob(i, "from_alias")
+    p.main("g%d()" % i, imports=["from app.k%d import f%d as g%d" % (i, i, i)])
+
+
+def c_relative(p, i, r):
+    p.knob(i, "relative")
+    p.main("k%d.f%d()" % (i, i), imports=["from . import k%d" % i])
+
+
+def c_getattr_literal(p, i, r):
+    p.knob(i, "getattr_literal")
+    p.main('getattr(k%d, "f%d")()' % (i, i), imports=["from app import k%d" % i])
+
+
+def c_getattr_computed(p, i, r):
+    p.knob(i, "getattr_computed")
+    p.main('getattr(k%d, "f" + str(%d))()' % (i, i), imports=["from app import k%d" % i])
+
+
+def c_getattr_fstring(p, i, r):
+    p.knob(i, "getattr_fstring")
+    p.main("n%d = %d" % (i, i), 'getattr(k%d, f"f{n%d}")()' % (i, i),
+           imports=["from app import k%d" % i])
+
+
+def c_import_module_env(p, i, r):
+    p.knob(i, "import_module_env")
+    p.main('importlib.import_module(os.environ.get("JUDGE_NO_SUCH_%d", "app.k%d")).f%d()'
+           % (i, i, i), imports=["import importlib", "import os"])
+
+
+def c_import_module_literal(p, i, r):
+    p.knob(i, "import_module_literal")
+    p.main('importlib.import_module("app.k%d").f%d()' % (i, i), imports=["import importlib"])
+
+
+def c_dunder_import(p, i, r):
+    p.knob(i, "dunder_import")
+    p.main('__import__("app.k%d", fromlist=["f%d"]).f%d()' % (i, i, i))
+
+
+def c_sys_modules(p, i, r):
+    p.knob(i, "sys_modules")
+    p.main('sys.modules["app.k" + "%d"].f%d()' % (i, i),
+           imports=["import sys", "import app.k%d" % i])
+
+
+def c_dict_dispatch(p, i, r):
+    p.knob(i, "dict_dispatch")
+    p.main('table%d = {"go": k%d.f%d}' % (i, i, i), 'table%d["go"]()' % i,
+           imports=["from app import k%d" % i])
+
+
+def c_registry(p, i, r):
+    p.module("app/registry.py", "FNS = []\n\n\ndef register(fn):\n    FNS.append(fn)\n    return fn\n")
+    p.knob(i, "registry", head="from app.registry import register\n")
+    path = "app/k%d.py" % i
+    p.files[path] = p.files[path].replace("def f%d" % i, "@register\ndef f%d" % i)
+    p.main(imports=["from app import registry", "import app.k%d" % i])
+    if not p.registry_loop:  # one loop calls every registered function
+        p.registry_loop = True
+        p.main("for fn in list(registry.FNS):\n    fn()")
+
+
+def c_inline_import(p, i, r):
+    p.knob(i, "inline_import")
+    p.main("def h%d():\n    from app import k%d\n    k%d.f%d()\nh%d()" % (i, i, i, i, i))
+
+
+def c_try_import(p, i, r):
+    p.knob(i, "try_import")
+    p.main("try:\n    from app import k%d\nexcept ImportError:\n    k%d = None\nif k%d:\n"
+           "    k%d.f%d()" % (i, i, i, i, i))
+
+
+def c_exec(p, i, r):
+    p.knob(i, "exec")
+    p.main('exec("from app import k%d; k%d.f%d()")' % (i, i, i))
+
+
+def c_method(p, i, r):
+    path = p.knob(i, "method")
+    p.files[path] += ("\n\nclass C%d:\n    def run(self):\n        f%d()\n" % (i, i))
+    p.main("k%d.C%d().run()" % (i, i), imports=["from app import k%d" % i])
+
+
+def c_getattr_method(p, i, r):
+    path = p.knob(i, "getattr_method")
+    p.files[path] += ("\n\nclass C%d:\n    def run(self):\n        f%d()\n" % (i, i))
+    p.main('getattr(k%d.C%d(), "r" + "un")()' % (i, i), imports=["from app import k%d" % i])
+
+
+def c_flag_false(p, i, r):
+    p.knob(i, "flag_false")
+    p.main("FLAG%d = False" % i, "if FLAG%d:\n    k%d.f%d()" % (i, i, i),
+           imports=["from app import k%d" % i])
+
+
+def c_flag_true(p, i, r):
+    p.knob(i, "flag_true")
+    p.main("FLAG%d = True" % i, "if FLAG%d:\n    k%d.f%d()" % (i, i, i),
+           imports=["from app import k%d" % i])
+
+
+def c_flag_star_rebind(p, i, r):
+    p.knob(i, "flag_star_rebind")
+    p.module("app/flags%d.py" % i, "FLAG%d = False\n" % i)
+    p.module("app/over%d.py" % i, "FLAG%d = True\n" % i)
+    p.main("if FLAG%d:\n    k%d.f%d()" % (i, i, i),
+           imports=["from app import k%d" % i, "from app.flags%d import *" % i,
+                    "from app.over%d import *" % i])
+
+
+def c_flag_globals_update(p, i, r):
+    p.knob(i, "flag_globals_update")
+    p.main("FLAG%d = False" % i, "globals().update(FLAG%d=True)" % i,
+           "if FLAG%d:\n    k%d.f%d()" % (i, i, i), imports=["from app import k%d" % i])
+
+
+def c_flag_setattr(p, i, r):
+    p.knob(i, "flag_setattr")
+    p.module("app/flags%d.py" % i, "FLAG = False\n")
+    p.main('setattr(flags%d, "FL" + "AG", True)' % i,
+           "if flags%d.FLAG:\n    k%d.f%d()" % (i, i, i),
+           imports=["from app import k%d" % i, "from app import flags%d" % i])
+
+
+def c_flag_module_attr(p, i, r):
+    p.knob(i, "flag_module_attr")
+    p.module("app/flags%d.py" % i, "FLAG = False\n")
+    p.main("flags%d.FLAG = True" % i, "if flags%d.FLAG:\n    k%d.f%d()" % (i, i, i),
+           imports=["from app import k%d" % i, "from app import flags%d" % i])
+
+
+def c_flag_vars_update(p, i, r):
+    p.knob(i, "flag_vars_update")
+    p.module("app/flags%d.py" % i, "FLAG = False\n")
+    p.main("vars(flags%d).update(FLAG=True)" % i, "if flags%d.FLAG:\n    k%d.f%d()" % (i, i, i),
+           imports=["from app import k%d" % i, "from app import flags%d" % i])
+
+
+def c_flag_self_module(p, i, r):
+    p.knob(i, "flag_self_module")
+    p.module("app/flags%d.py" % i,
+             "import sys\nFLAG = False\nsetattr(sys.modules[__name__], \"FL\" + \"AG\", True)\n")
+    p.main("if flags%d.FLAG:\n    k%d.f%d()" % (i, i, i),
+           imports=["from app import k%d" % i, "from app import flags%d" % i])
+
+
+def c_module_in_list(p, i, r):
+    p.knob(i, "module_in_list")
+    p.main("for mod%d in [k%d]:\n    getattr(mod%d, \"f%%d\" %% %d)()" % (i, i, i, i),
+           imports=["from app import k%d" % i])
+
+
+def c_vars_lookup(p, i, r):
+    p.knob(i, "vars_lookup")
+    p.main('vars(k%d)["f" + "%d"]()' % (i, i), imports=["from app import k%d" % i])
+
+
+def c_finally_after_return(p, i, r):
+    p.knob(i, "finally_after_return",
+           body="try:\n    return 0\nfinally:\n    BLOCK = {v}\n    sink(BLOCK)")
+    p.main("k%d.f%d()" % (i, i), imports=["from app import k%d" % i])
+
+
+def c_except_after_raise(p, i, r):
+    p.knob(i, "except_after_raise",
+           body="try:\n    raise ValueError()\nexcept ValueError:\n    BLOCK = {v}\n    sink(BLOCK)")
+    p.main("k%d.f%d()" % (i, i), imports=["from app import k%d" % i])
+
+
+def c_suppress(p, i, r):
+    p.knob(i, "suppress", head="import contextlib\n",
+           body="with contextlib.suppress(ValueError):\n    raise ValueError()\n"
+                "BLOCK = {v}\nsink(BLOCK)")
+    p.main("k%d.f%d()" % (i, i), imports=["from app import k%d" % i])
+
+
+def c_closure_lazy(p, i, r):
+    p.knob(i, "closure_lazy",
+           body="read = lambda: sink(BLOCK)\nBLOCK = {v}\nread()\nBLOCK = 1")
+    p.main("k%d.f%d()" % (i, i), imports=["from app import k%d" % i])
+
+
+def c_generator_lazy(p, i, r):
+    p.knob(i, "generator_lazy",
+           body="BLOCK = {v}\ngen = (sink(BLOCK) for _ in range(1))\nnext(gen)\nBLOCK = 1")
+    p.main("k%d.f%d()" % (i, i), imports=["from app import k%d" % i])
+
+
+def c_overwritten(p, i, r):
+    p.knob(i, "overwritten", body="BLOCK = {v}\nBLOCK = 1\nsink(BLOCK)")
+    p.main("k%d.f%d()" % (i, i), imports=["from app import k%d" % i])
+
+
+def c_never_called(p, i, r):
+    p.knob(i, "never_called")
+    p.main(imports=["from app import k%d" % i])
+
+
+def c_not_imported(p, i, r):
+    p.knob(i, "not_imported")
+
+
+def c_after_return(p, i, r):
+    p.knob(i, "after_return", body="return 0\nBLOCK = {v}\nsink(BLOCK)")
+    p.main("k%d.f%d()" % (i, i), imports=["from app import k%d" % i])
+
+
+def c_module_level(p, i, r):
+    path = p.knob(i, "module_level")
+    p.files[path] = p.files[path].replace("def f%d():\n    BLOCK" % i, "if True:\n    BLOCK")
+    p.files[path] += "\n\ndef f%d():\n    pass\n" % i
+    p.main(imports=["import app.k%d" % i])
+
+
+def c_thread(p, i, r):
+    p.knob(i, "thread")
+    p.main("t%d = threading.Thread(target=k%d.f%d)" % (i, i, i), "t%d.start()" % i,
+           "t%d.join()" % i, imports=["import threading", "from app import k%d" % i])
+
+
+def c_map_call(p, i, r):
+    p.knob(i, "map_call")
+    p.main("list(map(lambda fn: fn(), [k%d.f%d]))" % (i, i), imports=["from app import k%d" % i])
+
+
+def c_partial(p, i, r):
+    p.knob(i, "partial")
+    p.main("functools.partial(k%d.f%d)()" % (i, i),
+           imports=["import functools", "from app import k%d" % i])
+
+
+CONSTRUCTS = {name[2:]: fn for name, fn in sorted(globals().items()) if name.startswith("c_")}
+
+
+# --------------------------------------------------------------------------
+
+def build(spec, root):
+    """spec: [construct name, ...], site i gets the i-th (1-based)."""
+    p = Program()
+    rng = random.Random(0)
+    for i, name in enumerate(spec, 1):
+        CONSTRUCTS[name](p, i, rng)
+    p.write(root)
+    return p
+
+
+def observe(root, work):
+    out = os.path.join(work, "seen.json")
+    runner = os.path.join(work, "runner.py")
+    with open(runner, "w") as fh:
+        fh.write(RUNNER)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("JUDGE_")}
+    proc = subprocess.run([sys.executable, "-B", runner, root, out], capture_output=True,
+                          text=True, env=env, timeout=60)
+    if proc.returncode != 0:
+        raise RuntimeError("the generated program failed under CPython:\n" + proc.stderr)
+    with open(out) as fh:
+        return set(json.load(fh))
+
+
+def verdicts(muhpatch, root, work):
+    rules = os.path.join(work, "rules.yaml")
+    with open(rules, "w") as fh:
+        fh.write(RULES)
+    proc = subprocess.run([muhpatch, "-q", "status", rules, root, "--format", "json"],
+                          capture_output=True, text=True, timeout=60)
+    if proc.returncode != 0:
+        raise RuntimeError("muhpatch status exited %d:\n%s" % (proc.returncode, proc.stderr))
+    rows = json.loads(proc.stdout)
+    return {(r["file"], int(r["now"])): r for r in rows if r["file"]}
+
+
+def judge(muhpatch, spec, keep=None):
+    """Failures of one program: (construct, site file, value, muhpatch's row)."""
+    work = tempfile.mkdtemp(prefix="judge-")
+    root = os.path.join(work, "tree")
+    try:
+        p = build(spec, root)
+        seen = observe(root, work)
+        rows = verdicts(muhpatch, root, work)
+        failures, stats = [], []
+        for path, value, construct in p.sites:
+            row = rows.get((path, value))
+            verdict = row["liveness"] if row else "missing"
+            ran = value in seen
+            stats.append((construct, ran, verdict))
+            if row is None or (ran and verdict == "dead"):
+                failures.append((construct, path, value, row))
+        return failures, stats
+    finally:
+        if keep:
+            shutil.copytree(work, keep, dirs_exist_ok=True)
+        shutil.rmtree(work)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("muhpatch")
+    ap.add_argument("--seeds", type=int, default=40)
+    ap.add_argument("--sites", type=int, default=8)
+    ap.add_argument("--keep", help="copy the last program and its outputs here")
+    ap.add_argument("--replay", nargs="*", help="seed files to run instead of generated programs")
+    args = ap.parse_args()
+    programs = []
+    if args.replay is not None:
+        for path in args.replay:
+            with open(path) as fh:
+                programs.append((os.path.basename(path), json.load(fh)["constructs"]))
+    else:
+        names = sorted(CONSTRUCTS)
+        for seed in range(1, args.seeds + 1):
+            rng = random.Random(seed)
+            programs.append(("seed %d" % seed, [rng.choice(names) for _ in range(args.sites)]))
+    failed, table = 0, {}
+    for label, spec in programs:
+        failures, stats = judge(args.muhpatch, spec, args.keep)
+        for construct, ran, verdict in stats:
+            table.setdefault(construct, {}).setdefault((ran, verdict), 0)
+            table[construct][(ran, verdict)] += 1
+        for construct, path, value, row in failures:
+            failed += 1
+            # Minimized: the construct alone still fails?
+            alone, _ = judge(args.muhpatch, [construct])
+            seed = {"constructs": [construct] if alone else spec}
+            print("FAIL %s: %s (%s = %d) ran under CPython but muhpatch says %s: %s" % (
+                label, construct, path, value, row["liveness"] if row else "no site",
+                row["reason"] if row else "-"))
+            print("  seed: " + json.dumps(seed))
+    print("%d programs, %d sites, %d constructs; %d failures" % (
+        len(programs), sum(len(s) for _, s in programs), len(table), failed))
+    for construct in sorted(table):
+        cells = ", ".join("%s/%s %d" % ("ran" if ran else "not run", v, n)
+                          for (ran, v), n in sorted(table[construct].items()))
+        print("  %-22s %s" % (construct, cells))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
