@@ -30,27 +30,46 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
-RULES = """version: 1
+RULES_HEAD = """version: 1
 liveness:
   entry: app.main
   platform: cuda
 values:
   knob: 1
 rules:
-  - id: knob
+"""
+# One rule per kind of site, given when the program has such sites.
+RULES = {
+    "app/k": """  - id: knob
     description: every BLOCK assignment of the knob modules
     files: "app/k*.py"
     pattern: BLOCK = $value
     expect: 1..100
     replace: value
     with: "{{knob}}"
-"""
+""",
+    "app/d": """  - id: dict-knob
+    description: the 'BLOCK' value of every `config = {...}` of the dict modules
+    files: "app/d*.py"
+    query: |
+      (assignment left: (identifier) @var
+        right: (dictionary (pair key: (string (string_content) @key) value: (integer) @value))
+        (#eq? @var "config") (#eq? @key "BLOCK"))
+    expect: 1..100
+    replace: value
+    with: "{{knob}}"
+""",
+}
 
 SINK = """SEEN = []
 
 
 def sink(v):
     SEEN.append(v)
+
+
+def no():
+    return len(SEEN) < 0  # False, and no constant
 """
 
 RUNNER = """import atexit, json, os, runpy, sys
@@ -86,10 +105,22 @@ class Program:
             body = "BLOCK = {v}\nsink(BLOCK)\n"
         lines = body.format(v=value).rstrip("\n").split("\n")
         fn = "def f%d():\n%s\n" % (i, "\n".join("    " + ln if ln else "" for ln in lines))
-        text = "from app.sink import sink\n%s\n\n%s%s" % (head, fn, tail)
+        text = "from app.sink import sink, no\n%s\n\n%s%s" % (head, fn, tail)
         path = "app/k%d.py" % i
         self.files[path] = text
         self.sites.append((path, value, construct))
+        return path
+
+    def dict_knob(self, i, construct, body):
+        """app/d<i>.py holding f<i>, whose body starts `config = {'BLOCK':
+        V, 'OTHER': 1}` (the site) and goes on with `body`."""
+        value = 4000 + i
+        lines = ("config = {'BLOCK': %d, 'OTHER': 1}\n" % value + body).rstrip("\n").split("\n")
+        fn = "def f%d():\n%s\n" % (i, "\n".join("    " + ln if ln else "" for ln in lines))
+        path = "app/d%d.py" % i
+        self.files[path] = "import json\nfrom app.sink import sink, no\n\n\n" + fn
+        self.sites.append((path, value, construct))
+        self.main("d%d.f%d()" % (i, i), imports=["from app import d%d" % i])
         return path
 
     def main(self, *lines, imports=()):
@@ -313,6 +344,87 @@ def c_generator_lazy(p, i, r):
     p.main("k%d.f%d()" % (i, i), imports=["from app import k%d" % i])
 
 
+# Overwrites that do not happen, or happen after a read: CPython delivers
+# the site's value in each.
+OVERWRITES = {
+    "in_if": "BLOCK = {v}\nif no():\n    BLOCK = 1\nsink(BLOCK)",
+    "in_empty_loop": "BLOCK = {v}\nfor _ in []:\n    BLOCK = 1\nsink(BLOCK)",
+    "in_while_false": "BLOCK = {v}\nwhile no():\n    BLOCK = 1\nsink(BLOCK)",
+    "raising_rhs": "BLOCK = {v}\ntry:\n    BLOCK = int('x')\nexcept ValueError:\n    pass\n"
+                   "sink(BLOCK)",
+    "augmented": "BLOCK = {v}\nBLOCK += 0\nsink(BLOCK)",
+    "walrus_read": "BLOCK = {v}\nif (x := BLOCK):\n    pass\nBLOCK = 1\nsink(x)",
+    "tuple_swap": "BLOCK = {v}\nBLOCK, other = BLOCK, 1\nsink(BLOCK)",
+    "inner_def": "BLOCK = {v}\ndef inner():\n    return BLOCK\nx = inner()\nBLOCK = 1\nsink(x)",
+    "locals_read": "BLOCK = {v}\nx = locals()['BLOCK']\nBLOCK = 1\nsink(x)",
+    "conditional_expr": "BLOCK = {v}\nBLOCK = 1 if no() else BLOCK\nsink(BLOCK)",
+    "match_not_taken": "BLOCK = {v}\nmatch 1:\n    case 2:\n        BLOCK = 1\nsink(BLOCK)",
+    "with_suppressed": "import contextlib\nBLOCK = {v}\nwith contextlib.suppress(ValueError):\n"
+                       "    BLOCK = int('x')\nsink(BLOCK)",
+    "comprehension": "BLOCK = {v}\nxs = [BLOCK for _ in range(1)]\nBLOCK = 1\nsink(xs[0])",
+    "default_arg": "BLOCK = {v}\ndef g(b=BLOCK):\n    return b\nBLOCK = 1\nsink(g())",
+    "class_body": "BLOCK = {v}\nclass K:\n    b = BLOCK\nBLOCK = 1\nsink(K.b)",
+    "lambda_arg": "BLOCK = {v}\nf = (lambda b: lambda: b)(BLOCK)\nBLOCK = 1\nsink(f())",
+    "fstring": "BLOCK = {v}\ns = f'{{BLOCK}}'\nBLOCK = 1\nsink(int(s))",
+    "dict_of": "BLOCK = {v}\nd = dict(b=BLOCK)\nBLOCK = 1\nsink(d['b'])",
+    "return_in_finally": "BLOCK = {v}\ntry:\n    sink(BLOCK)\nfinally:\n    BLOCK = 1",
+    "loop_read_then_write": "BLOCK = {v}\nfor _ in range(2):\n    sink(BLOCK)\n    BLOCK = 1",
+    "global_read": "global BLOCK\nBLOCK = {v}\nsink(BLOCK)",
+}
+
+
+# What a dict knob's value goes through; CPython says whether it arrives.
+DICTS = {
+    "read": "sink(config['BLOCK'])",
+    "get": "sink(config.get('BLOCK'))",
+    "key_never_read": "sink(config['OTHER'])",
+    "overwritten": "config['BLOCK'] = 1\nsink(config['BLOCK'])",
+    "overwrite_if": "if no():\n    config['BLOCK'] = 1\nsink(config['BLOCK'])",
+    "update_if": "if no():\n    config.update(BLOCK=1)\nsink(config['BLOCK'])",
+    "items": "for k, v in config.items():\n    sink(v)",
+    "values": "sink(max(config.values()))",
+    "unpack": "sink(dict(**config)['BLOCK'])",
+    "key_var": "key = 'BLO' + 'CK'\nsink(config[key])",
+    "copy_then_overwrite": "c2 = config.copy()\nconfig['BLOCK'] = 1\nsink(c2['BLOCK'])",
+    "alias_read": "alias = config\nsink(alias['BLOCK'])\nconfig['BLOCK'] = 1",
+    "json_roundtrip": "sink(json.loads(json.dumps(config))['BLOCK'])",
+    "lambda_before_overwrite": "get = lambda: config['BLOCK']\nv = get()\nconfig['BLOCK'] = 1\n"
+                               "sink(v)",
+    "setdefault": "config.setdefault('BLOCK', 1)\nsink(config['BLOCK'])",
+    "pop": "sink(config.pop('BLOCK'))",
+    "chain_all_paths": "n = 5 if not no() else 0\nif n <= 1:\n    config['BLOCK'] = 1\n"
+                       "elif n <= 2:\n    config['BLOCK'] = 2\nelse:\n    config['BLOCK'] = 3\n"
+                       "sink(config['BLOCK'])",
+    "chain_no_else": "n = 5 if not no() else 0\nif n <= 1:\n    config['BLOCK'] = 1\n"
+                     "elif n <= 2:\n    config['BLOCK'] = 2\nsink(config['BLOCK'])",
+    "returned": "return config",
+    "returned_read_by_caller": "return config",
+    "passed": "sink_all(config)\n",
+    "rebound_then_read": "old = config\nconfig = {'BLOCK': 1}\nsink(old['BLOCK'])",
+    "del_then_default": "del config['OTHER']\nsink(config['BLOCK'])",
+    "in_test": "sink(4000 + %d if 'BLOCK' in config else 0)",
+    "str_of": "sink(int(str(config).split(':')[1].split(',')[0]))",
+}
+
+
+def dict_construct(name):
+    def construct(p, i, r):
+        body = DICTS[name].replace("%d", str(i))
+        path = p.dict_knob(i, "dict_" + name, body)
+        if name == "passed":
+            p.files[path] += "\n\ndef sink_all(c):\n    sink(c['BLOCK'])\n"
+        if name == "returned_read_by_caller":
+            p.main("sink(d%d.f%d()['BLOCK'])" % (i, i), imports=["from app.sink import sink"])
+    return construct
+
+
+def overwrite_construct(name):
+    def construct(p, i, r):
+        p.knob(i, "overwrite_" + name, body=OVERWRITES[name])
+        p.main("k%d.f%d()" % (i, i), imports=["from app import k%d" % i])
+    return construct
+
+
 def c_overwritten(p, i, r):
     p.knob(i, "overwritten", body="BLOCK = {v}\nBLOCK = 1\nsink(BLOCK)")
     p.main("k%d.f%d()" % (i, i), imports=["from app import k%d" % i])
@@ -357,6 +469,8 @@ def c_partial(p, i, r):
 
 
 CONSTRUCTS = {name[2:]: fn for name, fn in sorted(globals().items()) if name.startswith("c_")}
+CONSTRUCTS.update({"overwrite_" + n: overwrite_construct(n) for n in OVERWRITES})
+CONSTRUCTS.update({"dict_" + n: dict_construct(n) for n in DICTS})
 
 
 # --------------------------------------------------------------------------
@@ -385,16 +499,22 @@ def observe(root, work):
         return set(json.load(fh))
 
 
-def verdicts(muhpatch, root, work):
+def verdicts(muhpatch, root, work, sites):
     rules = os.path.join(work, "rules.yaml")
     with open(rules, "w") as fh:
-        fh.write(RULES)
+        fh.write(RULES_HEAD)
+        for prefix, rule in RULES.items():
+            if any(path.startswith(prefix) for path, _, _ in sites):
+                fh.write(rule)
     proc = subprocess.run([muhpatch, "-q", "status", rules, root, "--format", "json"],
                           capture_output=True, text=True, timeout=60)
-    if proc.returncode != 0:
+    # 6: a rule failed (a site it refuses to rewrite, such as a value
+    # computed from itself); its sites then have no verdict, which is no
+    # claim that they are dead.
+    if proc.returncode not in (0, 6):
         raise RuntimeError("muhpatch status exited %d:\n%s" % (proc.returncode, proc.stderr))
     rows = json.loads(proc.stdout)
-    return {(r["file"], int(r["now"])): r for r in rows if r["file"]}
+    return {(r["file"], r["now"]): r for r in rows if r["file"]}
 
 
 def judge(muhpatch, spec, keep=None):
@@ -404,14 +524,14 @@ def judge(muhpatch, spec, keep=None):
     try:
         p = build(spec, root)
         seen = observe(root, work)
-        rows = verdicts(muhpatch, root, work)
+        rows = verdicts(muhpatch, root, work, p.sites)
         failures, stats = [], []
         for path, value, construct in p.sites:
-            row = rows.get((path, value))
-            verdict = row["liveness"] if row else "missing"
+            row = rows.get((path, str(value)))
+            verdict = (row["liveness"] or row["state"]) if row else "refused"
             ran = value in seen
             stats.append((construct, ran, verdict))
-            if row is None or (ran and verdict == "dead"):
+            if ran and verdict == "dead":
                 failures.append((construct, path, value, row))
         return failures, stats
     finally:
@@ -450,9 +570,8 @@ def main():
             # Minimized: the construct alone still fails?
             alone, _ = judge(args.muhpatch, [construct])
             seed = {"constructs": [construct] if alone else spec}
-            print("FAIL %s: %s (%s = %d) ran under CPython but muhpatch says %s: %s" % (
-                label, construct, path, value, row["liveness"] if row else "no site",
-                row["reason"] if row else "-"))
+            print("FAIL %s: %s (%s = %d) ran under CPython but muhpatch says dead: %s" % (
+                label, construct, path, value, row["reason"]))
             print("  seed: " + json.dumps(seed))
     print("%d programs, %d sites, %d constructs; %d failures" % (
         len(programs), sum(len(s) for _, s in programs), len(table), failed))
