@@ -166,6 +166,10 @@ class Evaluator {
     TSNode args = ts_node_child_by_field_name(n, "arguments", 9);
     std::string_view name = LastComponent(fn);
     const LivenessFacts& facts = *ctx_.facts;
+    bool predicate = PredicatePlatforms(name) || name == "has_device_capability";
+    if (predicate && ctx_.platform_name && !ctx_.platform_name(fn.substr(0, fn.find('.')))) {
+      return ConditionResult{};  // a function of the program's own by that name
+    }
     if (auto platforms = PredicatePlatforms(name)) {
       if (ts_node_named_child_count(args) != 0) return ConditionResult{};
       bool holds = false;

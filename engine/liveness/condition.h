@@ -27,6 +27,10 @@ struct ConstantFlag {
 struct ConditionContext {
   // The constant a bare name denotes in the condition's module, if any.
   std::function<std::optional<ConstantFlag>(std::string_view name)> flag;
+  // Whether the first name of a predicate's callee (`current_platform` of
+  // `current_platform.is_rocm()`, `is_hip` of `is_hip()`) is the platform's
+  // own in the condition's module; when unset, every such name is.
+  std::function<bool(std::string_view name)> platform_name;
   const LivenessFacts* facts = nullptr;
 };
 

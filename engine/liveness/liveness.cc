@@ -179,6 +179,9 @@ SiteLiveness LivenessAnalysis::At(const std::string& path, std::size_t offset) c
     ctx.flag = [index, &path](std::string_view name) {
       return index->Flag(path, std::string(name));
     };
+    ctx.platform_name = [index, &path](std::string_view name) {
+      return index->PlatformName(path, std::string(name));
+    };
     std::string_view value = lines->src().substr(*eq + 1, l.code_end - *eq - 1);
     ConditionResult taken = BranchTaken(value, offset - *eq - 1, ctx);
     if (taken.value == Tri::kFalse) {

@@ -110,6 +110,8 @@ const std::string_view* TreeIndex::Bytes(const std::string& path) {
   return f.readable ? &f.bytes : nullptr;
 }
 
+namespace {
+
 // Whether the name at `o` (of `n` bytes) is a keyword argument, `f(NAME=v)`:
 // a call such as globals().update(NAME=v) or vars(m).update(NAME=v) binds it.
 bool KeywordArgument(std::string_view src, std::size_t o, std::size_t n) {
@@ -120,6 +122,8 @@ bool KeywordArgument(std::string_view src, std::size_t o, std::size_t n) {
   while (b > 0 && (src[b - 1] == ' ' || src[b - 1] == '\t' || src[b - 1] == '\n')) --b;
   return b > 0 && (src[b - 1] == '(' || src[b - 1] == ',');
 }
+
+}  // namespace
 
 void LineEndingsAsLf(std::string* bytes) {
   std::string& b = *bytes;
@@ -240,6 +244,9 @@ const ConditionResult& TreeIndex::HeaderValue(const std::string& path, int h) {
     ConditionContext ctx;
     ctx.facts = &facts_;
     ctx.flag = [this, &path](std::string_view name) { return Flag(path, std::string(name)); };
+    ctx.platform_name = [this, &path](std::string_view name) {
+      return PlatformName(path, std::string(name));
+    };
     r = EvaluateCondition(lines->HeaderCondition(h), ctx);
   }
   return file.headers.emplace(h, std::move(r)).first->second;
@@ -408,6 +415,73 @@ bool TreeIndex::ReboundElsewhere(const std::string& path, const std::string& nam
     }
   }
   return false;
+}
+
+bool TreeIndex::PlatformName(const std::string& path, const std::string& name) {
+  auto key = std::make_pair(path, name);
+  auto cached = platform_names_.find(key);
+  if (cached != platform_names_.end()) return cached->second;
+  bool& out = platform_names_[key];
+  out = false;
+  const PyLines* lines = Lines(path);
+  if (lines == nullptr) return false;
+  const std::string* me = modules_.ModuleOf(path);
+  bool platform_module = me != nullptr && (*me == "vllm.utils" || *me == "vllm.platforms" ||
+                                           me->rfind("vllm.platforms.", 0) == 0);
+  auto vllm_module = [](const std::string& m) { return m == "vllm" || m.rfind("vllm.", 0) == 0; };
+  std::string_view src = lines->src();
+  int bindings = 0;
+  for (std::size_t o : Occurrences(path, name)) {
+    int k = lines->IndexAt(o);
+    if (k < 0 || !lines->InCode(o)) continue;
+    std::string_view kw = lines->Keyword(k);
+    if (kw == "import" || kw == "from") {
+      auto stmt = ParseImport(lines->Code(k));
+      if (!stmt) return false;
+      for (const ImportedName& n : stmt->names) {
+        std::string bound = n.alias;
+        if (bound.empty()) bound = stmt->is_from ? n.name : n.name.substr(0, n.name.find('.'));
+        if (bound != name) continue;
+        std::string from = n.name;
+        if (stmt->is_from) {
+          if (me == nullptr) return false;
+          auto m = ResolveRelative(*me, IsPackageInit(path), stmt->level, stmt->from_module);
+          if (!m) return false;
+          from = *m;
+        }
+        if (!vllm_module(from)) return false;
+        ++bindings;
+      }
+      continue;
+    }
+    if (kw == "def" || kw == "class" || kw == "async") {
+      if (DefinedName(path, k) != name) return false;  // a parameter of that name
+      if (!platform_module || lines->lines()[static_cast<std::size_t>(k)].parent != -1) {
+        return false;
+      }
+      ++bindings;
+      continue;
+    }
+    if (kw == "global" || kw == "nonlocal" || kw == "del" || kw == "for" || kw == "with" ||
+        lines->HasSeveralStatements(k) || KeywordArgument(src, o, name.size())) {
+      return false;
+    }
+    std::size_t after = o + name.size();
+    while (after < src.size() && src[after] == ' ') ++after;
+    if (src.substr(after, 2) == ":=") return false;
+    std::size_t b = o;
+    while (b > 0 && src[b - 1] == ' ') --b;
+    if (b > 0 && src[b - 1] == '.') continue;  // another object's attribute
+    auto eq = AssignmentEquals(*lines, k);
+    if (eq && o < *eq) return false;  // assigned here
+    std::string_view before = Trim(src.substr(lines->lines()[static_cast<std::size_t>(k)].code,
+                                              o - lines->lines()[static_cast<std::size_t>(k)].code));
+    if ((before.size() >= 3 && before.substr(before.size() - 3) == " as") || before == "as") {
+      return false;
+    }
+  }
+  out = bindings > 0;
+  return out;
 }
 
 std::optional<ConstantFlag> TreeIndex::Flag(const std::string& path, const std::string& name) {

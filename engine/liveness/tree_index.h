@@ -90,6 +90,13 @@ class TreeIndex {
   // imported (also through re-exports) from a module where that holds.
   std::optional<ConstantFlag> Flag(const std::string& path, const std::string& name);
 
+  // Whether `name` in `path` is the fork's platform API (`current_platform`,
+  // `is_hip`, the `vllm` package), whose predicates the declared platform
+  // answers: every binding of it in the file is an import from a `vllm`
+  // module, or, in vllm/utils.py and vllm/platforms/, a top-level def. A
+  // function of the program's own named is_rocm proves nothing.
+  bool PlatformName(const std::string& path, const std::string& name);
+
   // `path:line` evidence with the line's code.
   Evidence At(const std::string& path, int k);
 
@@ -134,6 +141,7 @@ class TreeIndex {
   std::unordered_map<std::string_view, int> index_of_;  // views of paths_
   mutable int last_index_ = -1;                         // PathIndex's last answer
   std::map<std::pair<std::string, std::string>, std::optional<ConstantFlag>> flags_;
+  std::map<std::pair<std::string, std::string>, bool> platform_names_;
 };
 
 // The offset of the `=` of an assignment statement on line `k` (also `+=`

@@ -51,5 +51,31 @@ TEST_CASE("a file the word filter rules out is forgotten, and read again when ne
   CHECK(index.Lines("b.py")->src() == "x = 1\n");
 }
 
+TEST_CASE("a platform predicate's name is the fork's only when imported from vllm") {
+  std::map<std::string, std::string> files = {
+      {"app/a.py", "from vllm.platforms import current_platform\nfrom vllm.utils import is_hip\n"},
+      {"app/b.py", "from app.util import is_hip\n"},
+      {"app/c.py", "def is_rocm():\n    return True\n"},
+      {"app/d.py", "from vllm.utils import is_hip\nis_hip = lambda: True\n"},
+      {"app/e.py", "def f(current_platform):\n    return current_platform\n"},
+      {"vllm/utils.py", "def is_hip():\n    return False\n"},
+      {"vllm/other.py", "def is_hip():\n    return True\n"}};
+  ReadFn read = [&files](const std::string& p) -> std::optional<std::string_view> {
+    return std::string_view(files.at(p));
+  };
+  LivenessFacts facts;
+  TreeIndex index({"app/a.py", "app/b.py", "app/c.py", "app/d.py", "app/e.py", "vllm/other.py",
+                   "vllm/utils.py"},
+                  read, facts);
+  CHECK(index.PlatformName("app/a.py", "current_platform"));
+  CHECK(index.PlatformName("app/a.py", "is_hip"));
+  CHECK_FALSE(index.PlatformName("app/b.py", "is_hip"));
+  CHECK_FALSE(index.PlatformName("app/c.py", "is_rocm"));
+  CHECK_FALSE(index.PlatformName("app/d.py", "is_hip"));  // rebound after the import
+  CHECK_FALSE(index.PlatformName("app/e.py", "current_platform"));
+  CHECK(index.PlatformName("vllm/utils.py", "is_hip"));
+  CHECK_FALSE(index.PlatformName("vllm/other.py", "is_hip"));
+}
+
 }  // namespace
 }  // namespace muh

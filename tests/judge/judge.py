@@ -313,6 +313,28 @@ def c_vars_lookup(p, i, r):
     p.main('vars(k%d)["f" + "%d"]()' % (i, i), imports=["from app import k%d" % i])
 
 
+def c_shadow_is_hip(p, i, r):
+    # A function of the program's own named like a platform predicate.
+    p.knob(i, "shadow_is_hip")
+    p.module("app/util%d.py" % i, "def is_hip():\n    return True\n")
+    p.main("if is_hip():\n    k%d.f%d()" % (i, i),
+           imports=["from app import k%d" % i, "from app.util%d import is_hip" % i])
+
+
+def c_shadow_capability(p, i, r):
+    p.knob(i, "shadow_capability")
+    p.module("app/dev%d.py" % i, "class Dev:\n    def has_device_capability(self, c):\n"
+                                 "        return True\n\n\ndev = Dev()\n")
+    p.main("if dev.has_device_capability(90):\n    k%d.f%d()" % (i, i),
+           imports=["from app import k%d" % i, "from app.dev%d import dev" % i])
+
+
+def c_shadow_is_rocm_local(p, i, r):
+    p.knob(i, "shadow_is_rocm_local")
+    p.main("def is_rocm():\n    return True", "if is_rocm():\n    k%d.f%d()" % (i, i),
+           imports=["from app import k%d" % i])
+
+
 def c_finally_after_return(p, i, r):
     p.knob(i, "finally_after_return",
            body="try:\n    return 0\nfinally:\n    BLOCK = {v}\n    sink(BLOCK)")
