@@ -330,9 +330,10 @@ CheckResult CheckNothingLeft(const VerifyInput& in) {
 CheckResult CheckRuleStates(const VerifyInput& in) {
   CheckResult r;
   if (in.patch_path.empty()) return r;
-  std::map<std::string, std::string> then = PreambleStatuses(in.preamble);
+  const PatchPreamble preamble = ReadPreamble(in.preamble);
+  const std::map<std::string, std::string>& then = preamble.statuses;
   if (then.empty()) return r;  // a patch without a preamble records no states
-  const auto recorded = PreambleHandTuned(in.preamble);
+  const std::vector<HandTunedRecord>& recorded = preamble.hand_tuned;
   for (const RuleOutcome& o : in.plan.outcomes) {
     auto it = then.find(o.rule_id);
     std::string before = it == then.end() ? "absent" : it->second;
