@@ -2,13 +2,11 @@
 
 #include <fmt/format.h>
 
-#include "engine/app/patch_written.h"
 #include "engine/app/pre_image.h"
 #include "engine/app/site_liveness.h"
 #include "engine/base/exit_codes.h"
 #include "engine/base/logging.h"
 #include "engine/base/one_line.h"
-#include "engine/io/tree_io.h"
 #include "engine/plan/keep_hand_tuned.h"
 #include "engine/plan/render_patch.h"
 
@@ -49,19 +47,11 @@ int RunDiffFromBase(const CommandOptions& opts) {
     Report(run.errors);
     return code;
   }
-  const std::string& base = opts.base_patch_path;
-  std::string text, err;
-  std::vector<FilePatch> patch;
+  // OpenRun read and parsed FILE, and marked its `+` values as muhpatch's:
+  // which values of the tree as it is are muhpatch's, which tuned by hand.
+  const std::string& base = run.patch.path;
+  const std::vector<FilePatch>& patch = run.patch.files;
   std::vector<Diagnostic> errors;
-  if (!ReadWholeFile(base, &text, &err)) {
-    Report({MakeError(base, 0, 0, err)});
-    return kExitBadInput;
-  }
-  std::vector<std::string> preamble;
-  if (!text.empty() && !ParsePatch(base, text, &patch, &errors, &preamble)) {
-    Report(errors);
-    return kExitBadInput;
-  }
   for (const FilePatch& fp : patch) {
     if (std::string what = fp.OtherChange(); !what.empty()) {
       errors.push_back(MakeError(base, fp.line, 1,
@@ -74,8 +64,6 @@ int RunDiffFromBase(const CommandOptions& opts) {
     Report(errors);
     return kExitBadInput;
   }
-  // The tree as it is: which `+` values are muhpatch's, which tuned by hand.
-  MarkWrittenByPatchText(base, text, &run);
   const Workspace& w = run.workspace;
   PlanResult now = PlanTree(run, opts.include_dead);
   PreImage pre = PreImageOf(w, patch, now);

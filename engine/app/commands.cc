@@ -31,7 +31,20 @@
 
 namespace muh {
 
+namespace {
+
+// The patch the command is given: diff's --base-patch, else --patch (diff
+// takes one or the other).
+const std::string& GivenPatchPath(const CommandOptions& opts) {
+  return opts.base_patch_path.empty() ? opts.patch_path : opts.base_patch_path;
+}
+
+}  // namespace
+
 int OpenRun(const CommandOptions& opts, TreeAccess access, OpenedRun* run) {
+  if (opts.tree_path.empty()) {
+    return LoadInputs(opts.inputs, &run->inputs, &run->errors) ? kExitClean : kExitBadInput;
+  }
   Workspace& w = run->workspace;
   std::vector<Diagnostic> errors;  // the tree's
   // The rules load first: opening for apply recovers an interrupted apply,
@@ -59,12 +72,19 @@ int OpenRun(const CommandOptions& opts, TreeAccess access, OpenedRun* run) {
     }
   }
   for (const Diagnostic& d : errors) run->errors.push_back(w.Shown(d));
-  if (code == kExitClean) {
-    // What recovery did, and the journal a reader found: said, not errors.
-    for (const Diagnostic& d : run->errors) logging::Diag(d.Format());
-    run->errors.clear();
+  if (code != kExitClean) return code;
+  // What recovery did, and the journal a reader found: said, not errors.
+  for (const Diagnostic& d : run->errors) logging::Diag(d.Format());
+  run->errors.clear();
+  // The patch, read once (it may be a pipe): its `+` values are muhpatch's,
+  // not hand-tuned.
+  run->patch = ReadPatchInput(GivenPatchPath(opts), opts.strip);
+  if (!run->patch.ok()) {
+    run->errors = run->patch.errors;
+    return kExitBadInput;
   }
-  return code;
+  run->inputs.rules.written_by_muhpatch = WrittenByPatch(run->patch, w.files);
+  return kExitClean;
 }
 
 namespace {
@@ -146,6 +166,13 @@ void ReportErrors(const std::vector<Diagnostic>& errors) {
   for (const Diagnostic& d : errors) logging::Diag(d.Format());
 }
 
+// OpenRun, saying on stderr why the run cannot open.
+int StartRun(const CommandOptions& opts, TreeAccess access, OpenedRun* run) {
+  const int code = OpenRun(opts, access, run);
+  if (code != kExitClean) ReportErrors(run->errors);
+  return code;
+}
+
 // Under --explain, says on stderr which rule and derivation made each edit.
 void Explain(const CommandOptions& opts, const Workspace& w, const PlanResult& plan) {
   if (!opts.explain) return;
@@ -199,25 +226,13 @@ int ApplyOutOfMemory(const Workspace& w, const WriteResult& written, int planned
 }  // namespace
 
 int RunModel(const CommandOptions& opts) {
-  Inputs inputs;
-  std::vector<Diagnostic> errors;
-  std::string report;
-  if (opts.tree_path.empty()) {
-    if (!LoadInputs(opts.inputs, &inputs, &errors)) {
-      ReportErrors(errors);
-      return kExitBadInput;
-    }
-    report = FormatModelReport(*inputs.model, opts.explain);
-  } else {
+  OpenedRun run;
+  if (int code = StartRun(opts, TreeAccess::kRead, &run); code != kExitClean) return code;
+  std::string report = FormatModelReport(*run.inputs.model, opts.explain);
+  if (!opts.tree_path.empty()) {
     // With a tree: the facts it states count, where each quantity is
     // written, and whether that code runs on the served platform (the
     // values are derived either way).
-    OpenedRun run;
-    if (int code = OpenRun(opts, TreeAccess::kRead, &run); code != kExitClean) {
-      ReportErrors(run.errors);
-      return code;
-    }
-    report = FormatModelReport(*run.inputs.model, opts.explain);
     PlanResult plan = PlanTree(run, /*include_dead=*/true);
     report += fmt::format("\nSites in {} (where each quantity is written, and whether it runs):\n",
                           opts.tree_path);
@@ -268,18 +283,14 @@ int RunModel(const CommandOptions& opts) {
 }
 
 int RunRuleTestsCommand(const CommandOptions& opts) {
-  Inputs inputs;
-  std::vector<Diagnostic> errors;
+  OpenedRun run;  // no tree: the inputs alone
+  if (int code = StartRun(opts, TreeAccess::kRead, &run); code != kExitClean) return code;
   std::string tests_text, err;
-  if (!LoadInputs(opts.inputs, &inputs, &errors)) {
-    ReportErrors(errors);
-    return kExitBadInput;
-  }
   if (!ReadWholeFile(opts.tests_path, &tests_text, &err)) {
     ReportErrors({MakeError(opts.tests_path, 0, 0, err)});
     return kExitBadInput;
   }
-  RuleTestReport report = RunRuleTests(inputs.rules, opts.tests_path, tests_text);
+  RuleTestReport report = RunRuleTests(run.inputs.rules, opts.tests_path, tests_text);
   ReportErrors(report.load_errors);
   for (const std::string& f : report.failures) std::cout << "FAIL " << f << "\n";
   for (const std::string& id : report.untested) {
@@ -319,14 +330,7 @@ int RunDiff(const CommandOptions& opts) {
     return RunDiffFromBase(opts);
   }
   OpenedRun run;
-  if (int code = OpenRun(opts, TreeAccess::kRead, &run); code != kExitClean) {
-    ReportErrors(run.errors);
-    return code;
-  }
-  if (int code = MarkWrittenByPatch(opts.patch_path, &run, &run.errors); code != kExitClean) {
-    ReportErrors(run.errors);
-    return code;
-  }
+  if (int code = StartRun(opts, TreeAccess::kRead, &run); code != kExitClean) return code;
   const Workspace& w = run.workspace;
   PlanResult plan = PlanAndReport(run, opts);
   // The rules that planned are printed even when others failed.
@@ -371,14 +375,7 @@ int WriteDiffOutput(const CommandOptions& opts, const std::string& out, bool is_
 
 int RunApply(const CommandOptions& opts) {
   OpenedRun run;
-  if (int code = OpenRun(opts, TreeAccess::kWrite, &run); code != kExitClean) {
-    ReportErrors(run.errors);
-    return code;
-  }
-  if (int code = MarkWrittenByPatch(opts.patch_path, &run, &run.errors); code != kExitClean) {
-    ReportErrors(run.errors);
-    return code;
-  }
+  if (int code = StartRun(opts, TreeAccess::kWrite, &run); code != kExitClean) return code;
   Workspace& w = run.workspace;
   PlanResult plan = PlanAndReport(run, opts);
   if (!plan.ok() && !opts.keep_going) {
@@ -409,14 +406,7 @@ int RunApply(const CommandOptions& opts) {
 
 int RunStatus(const CommandOptions& opts) {
   OpenedRun run;
-  if (int code = OpenRun(opts, TreeAccess::kRead, &run); code != kExitClean) {
-    ReportErrors(run.errors);
-    return code;
-  }
-  if (int code = MarkWrittenByPatch(opts.patch_path, &run, &run.errors); code != kExitClean) {
-    ReportErrors(run.errors);
-    return code;
-  }
+  if (int code = StartRun(opts, TreeAccess::kRead, &run); code != kExitClean) return code;
   PlanResult plan = PlanTree(run, opts.include_dead);
   std::vector<StatusRow> rows = StatusRows(run.inputs.rules, plan);
   std::string err;

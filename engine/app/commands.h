@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "engine/app/inputs.h"
+#include "engine/app/patch_input.h"
 #include "engine/app/site_liveness.h"
 #include "engine/app/workspace.h"
 #include "engine/base/diagnostic.h"
@@ -33,16 +34,21 @@ struct CommandOptions {
   bool include_dead = false;    // --include-dead: rewrite sites the liveness analysis calls dead
 };
 
-// The first half of every command that works on a tree: the inputs loaded
-// (inputs.h) and the tree opened once (workspace.h).
+// The start of every command: the inputs loaded (inputs.h); with a tree,
+// the tree opened once (workspace.h) and the patch it is given read and
+// parsed once (patch_input.h), its `+` lines marked as muhpatch's
+// (patch_written.h).
 struct OpenedRun {
   Inputs inputs;
   Workspace workspace;
+  PatchInput patch;                // --patch, or diff's --base-patch; empty when none
   std::vector<Diagnostic> errors;  // why it could not open; tree files shown under the root
 };
 
-// kExitClean when `run` is ready; otherwise the exit code of the cause,
-// with the reasons in run->errors.
+// Opens the run every command starts with: without a tree (`model`,
+// `test`), the inputs alone. kExitClean when `run` is ready; otherwise the
+// exit code of the cause, with the reasons in run->errors (a patch that
+// cannot be read or parsed: kExitBadInput, its reasons in run->patch too).
 int OpenRun(const CommandOptions& opts, TreeAccess access, OpenedRun* run);
 
 // The plan over the opened tree with every site's liveness recorded and, unless

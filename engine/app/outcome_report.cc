@@ -12,11 +12,6 @@ namespace muh {
 
 namespace {
 
-bool LeftAlone(RuleStatus s) {
-  return s == RuleStatus::kSkipped || s == RuleStatus::kNoValue || s == RuleStatus::kDead ||
-         s == RuleStatus::kAlreadyApplied;
-}
-
 // Whether `plan` keeps an edit of `rule_id` at `site`.
 bool Rewritten(const PlanResult& plan, const std::string& rule_id, const Site& site) {
   auto it = plan.edits.find(site.path);
@@ -135,7 +130,10 @@ OutcomeReport ReportOutcomes(const PlanResult& plan, const std::string& rules_pa
                         o.rule_id, s.LivenessReason())));
       }
     }
-    if (LeftAlone(o.status) || o.status == RuleStatus::kRewrites) {
+    // A rule keeping a hand-tuned value is left alone too (LeftAlone), but
+    // its kept sites need the user: their notes are in `needs_you` already.
+    if ((LeftAlone(o.status) && o.status != RuleStatus::kHandTuned) ||
+        o.status == RuleStatus::kRewrites) {
       ListLeftAlone(plan, rules_path, o, &r.left_alone);
     }
   }

@@ -1,25 +1,22 @@
-// `--patch FILE` on diff, apply, status (and verify): the lines of the
-// tree's files that hold a `+` line of FILE, so that the plan tells a value
-// muhpatch itself wrote from one tuned by hand (RuleSet::written_by_muhpatch).
+// `--patch FILE` on diff, apply, status (and verify), and diff's
+// --base-patch: the lines of the tree's files that hold a `+` line of FILE,
+// so that the plan tells a value muhpatch itself wrote from one tuned by
+// hand (RuleSet::written_by_muhpatch). Pure: the parsed patch and the files
+// in, the lines out.
 #pragma once
 
+#include <map>
 #include <string>
-#include <vector>
 
-#include "engine/app/commands.h"
-#include "engine/base/diagnostic.h"
+#include "engine/app/patch_input.h"
+#include "engine/base/source_text.h"
+#include "engine/rules/rule.h"
 
 namespace muh {
 
-// Reads and parses `patch_path` and records, for each file of the opened
-// run that it patches, the bytes holding its `+` lines (patch_lines.h).
-// kExitClean, or kExitBadInput with the reasons in `errors` when the patch
-// cannot be read or parsed. Does nothing for an empty path.
-int MarkWrittenByPatch(const std::string& patch_path, OpenedRun* run,
-                       std::vector<Diagnostic>* errors);
-
-// The same, for the patch `text` already read (verify reads --patch once:
-// it may be a pipe). Parse errors are left to the caller.
-void MarkWrittenByPatchText(const std::string& patch_path, const std::string& text, OpenedRun* run);
+// For each file of `files` that `patch` patches, the bytes holding its `+`
+// lines (patch_lines.h), less those its preamble records as hand-tuned.
+std::map<std::string, RuleSet::WrittenLines> WrittenByPatch(
+    const PatchInput& patch, const std::map<std::string, SourceText>& files);
 
 }  // namespace muh

@@ -10,36 +10,17 @@
 #include "engine/app/diag_output.h"
 #include "engine/app/next_command.h"
 #include "engine/app/outcome_report.h"
-#include "engine/app/patch_written.h"
 #include "engine/app/pre_image.h"
 #include "engine/app/verify_checks.h"
 #include "engine/app/workspace_search.h"
 #include "engine/base/exit_codes.h"
 #include "engine/base/logging.h"
 #include "engine/base/parallel.h"
-#include "engine/io/tree_io.h"
 #include "engine/patch/unified_diff.h"
 
 namespace muh {
 
 namespace {
-
-// Parses --patch (read before the plan, or not, with `read_error`) as
-// `git apply -p STRIP` reads it. False with the reasons in `findings` (kind
-// "input"): a bad --patch is bad input whatever state the tree is in.
-bool ReadCommittedPatch(const std::string& path, int strip, const std::string* read_error,
-                        VerifyInput* in, std::vector<Finding>* findings) {
-  if (read_error != nullptr) {
-    findings->push_back({"input", MakeError(path, 0, 0, *read_error), {}, ""});
-    return false;
-  }
-  std::vector<Diagnostic> errors;
-  if (!ReadPatch(path, in->committed, strip, &in->patch, &errors, &in->preamble)) {
-    for (const Diagnostic& d : errors) findings->push_back({"input", d, {}, ""});
-    return false;
-  }
-  return true;
-}
 
 // The gated rules (UngatedRules' complement) that the plan found running.
 RuleMask GatedRulesThatRan(const RuleSet& rules, const PlanResult& plan) {
@@ -55,8 +36,7 @@ RuleMask GatedRulesThatRan(const RuleSet& rules, const PlanResult& plan) {
 // verdicts (PlanWithLiveness); on another thread meanwhile, the whole-tree search for knobs outside
 // their rule's files (it needs no plan). A thread the system cannot start runs its work here
 // instead (BackgroundTask).
-PlanResult PlanAndSearch(const OpenedRun& run, const CommandOptions& opts,
-                         std::vector<ForeignMatch>* foreign, SearchResult* found) {
+PlanResult PlanAndSearch(const OpenedRun& run, const CommandOptions& opts, SearchResult* found) {
   unsigned threads = opts.threads;
   const Workspace& w = run.workspace;
   const RuleSet& rules = run.inputs.rules;
@@ -71,11 +51,47 @@ PlanResult PlanAndSearch(const OpenedRun& run, const CommandOptions& opts,
   if (std::find(gated.begin(), gated.end(), true) != gated.end()) {
     MergeLaterSearch(rules, SearchInScope(rules, w, scope, threads, gated), found);
   }
-  *foreign = found->matches;
   const SearchStats& stats = found->stats;
   logging::Debug("whole-tree search: {} files, {} read, {} parsed ({} in part; {} bytes)",
                  stats.files, stats.read, stats.parsed, stats.excerpts, stats.parsed_bytes);
   return plan;
+}
+
+// What a finding tells the user to run next, spelled for this run.
+NextCommands NextCommandsFor(const CommandOptions& opts, bool carries_patch, bool empties_patch) {
+  NextCommands next;
+  next.refresh = RefreshCommand(opts, carries_patch, empties_patch);
+  next.refresh_unpatched = RefreshPatchCommand(opts);
+  next.apply = CommandLine(opts, "apply");
+  next.status = CommandLine(opts, "status");
+  return next;
+}
+
+// The one VerifyInput of a run: every field the checks read, derived here
+// before any check runs.
+VerifyInput CheckInput(const OpenedRun& run, const CommandOptions& opts, const PlanResult& plan,
+                       const SearchResult& searched) {
+  std::string regenerated = RenderPatch(run.workspace.files, plan);
+  // A tree that carries its patch gets it made again from the pre-image; a
+  // plain diff would write an empty patch over it.
+  bool carries_patch = false;
+  if (!run.patch.files.empty()) {
+    PreImage pre = PreImageOf(run.workspace, run.patch.files, plan);
+    carries_patch = !pre.pristine && pre.ok();
+  }
+  NextCommands next =
+      NextCommandsFor(opts, carries_patch, regenerated.empty() && !run.patch.text.empty());
+  return VerifyInput{
+      run.inputs,
+      run.workspace,
+      run.patch,
+      opts,
+      plan,
+      searched.matches,
+      std::move(regenerated),
+      carries_patch,
+      std::move(next),
+  };
 }
 
 }  // namespace
@@ -89,57 +105,23 @@ int RunVerify(const CommandOptions& opts) {
   std::vector<Finding> findings;
   OpenedRun run;
   if (int code = OpenRun(opts, TreeAccess::kRead, &run); code != kExitClean) {
+    // A --patch that cannot be read or parsed is bad input whatever state
+    // the tree is in.
+    if (!run.patch.ok()) {
+      for (const Diagnostic& d : run.patch.errors) findings.push_back({"input", d, {}, ""});
+      return PrintVerifyReport(findings, opts.format, kExitBadInput,
+                               run.patch.unreadable ? "cannot read the committed patch"
+                                                    : "the committed patch is malformed",
+                               "");
+    }
     for (const Diagnostic& d : run.errors) findings.push_back({"load", d, {}, ""});
     return PrintVerifyReport(findings, opts.format, code, "cannot load the rules or the tree", "");
   }
-  // The committed patch is read once (it may be a pipe): its `+` values are
-  // muhpatch's, not hand-tuned; a --patch that cannot be read or parsed is
-  // ReadCommittedPatch's to report.
-  std::string committed, read_error;
-  bool read = opts.patch_path.empty() || ReadWholeFile(opts.patch_path, &committed, &read_error);
-  if (read && !opts.patch_path.empty()) MarkWrittenByPatchText(opts.patch_path, committed, &run);
   logging::Debug("verify: rules, model and tree opened: {:.1f} ms", ms());
-  std::vector<ForeignMatch> foreign;
   SearchResult searched;
-  PlanResult plan = PlanAndSearch(run, opts, &foreign, &searched);
+  PlanResult plan = PlanAndSearch(run, opts, &searched);
   logging::Debug("verify: planned, searched, liveness decided: {:.1f} ms", ms());
-  VerifyInput in{run.inputs,
-                 run.workspace,
-                 plan,
-                 foreign,
-                 opts.tree_path,
-                 opts.patch_path,
-                 "",
-                 {},
-                 {},
-                 "",
-                 "",
-                 "",
-                 "",
-                 "",
-                 opts.include_dead};
-  in.apply_command = CommandLine(opts, "apply");
-  in.status_command = CommandLine(opts, "status");
-  in.committed = std::move(committed);
-  if (!opts.patch_path.empty() &&
-      !ReadCommittedPatch(opts.patch_path, opts.strip, read ? nullptr : &read_error, &in,
-                          &findings)) {
-    return PrintVerifyReport(findings, opts.format, kExitBadInput,
-                             in.committed.empty() && in.patch.empty()
-                                 ? "cannot read the committed patch"
-                                 : "the committed patch is malformed",
-                             "");
-  }
-  in.regenerated = RenderPatch(run.workspace.files, plan);
-  // A tree that carries its patch gets it made again from the pre-image; a
-  // plain diff would write an empty patch over it.
-  if (!in.patch.empty()) {
-    PreImage pre = PreImageOf(run.workspace, in.patch, plan);
-    in.carries_patch = !pre.pristine && pre.ok();
-  }
-  in.refresh =
-      RefreshCommand(opts, in.carries_patch, in.regenerated.empty() && !in.committed.empty());
-  in.refresh_unpatched = RefreshPatchCommand(opts);
+  const VerifyInput in = CheckInput(run, opts, plan, searched);
 
   // Every check runs and everything it finds is reported; the verdict's
   // reason is the first drifting check's.

@@ -84,7 +84,7 @@ void AddSites(const VerifyInput& in, std::vector<Finding>* out, bool only_hand_e
                           Shown(current), Shown(e.text));
       }
       out->push_back(
-          {kind, Next(Diagnostic{path, p.line, p.column, Severity::kError, msg}, in.apply_command),
+          {kind, Next(Diagnostic{path, p.line, p.column, Severity::kError, msg}, in.next.apply),
            Lines(e.why), e.rule_id});
     }
   }
@@ -100,10 +100,10 @@ void AddSites(const VerifyInput& in, std::vector<Finding>* out, bool only_hand_e
           o.rule_id, Shown(site.current), Shown(site.upstream), Shown(site.wanted));
       // Kept: the patch is the one to bring up to date (or --retune
       // overwrites the value).
-      out->push_back(
-          {"hand-edited",
-           Next(Diagnostic{site.path, site.line, site.column, Severity::kError, msg}, in.refresh),
-           Lines(site.why), o.rule_id});
+      out->push_back({"hand-edited",
+                      Next(Diagnostic{site.path, site.line, site.column, Severity::kError, msg},
+                           in.next.refresh),
+                      Lines(site.why), o.rule_id});
     }
   }
 }
@@ -157,7 +157,7 @@ struct Miss {
 std::map<std::string, std::string> ApplyCommitted(const VerifyInput& in, bool reverse,
                                                   std::vector<Miss>* misses) {
   std::map<std::string, std::string> out;
-  for (const FilePatch& fp : in.patch) {
+  for (const FilePatch& fp : in.patch.files) {
     auto it = out.find(fp.path);
     std::string current;
     if (it != out.end()) {
@@ -240,11 +240,11 @@ std::vector<Finding> StaleFindings(const VerifyInput& in, const std::vector<Stal
   std::vector<Finding> out;
   for (const StaleEdit& e : edits) {
     std::string msg = fmt::format("drift: rule '{}' writes this line otherwise than {}", e.rule_id,
-                                  in.patch_path);
+                                  in.patch.path);
     auto [committed, regenerated] = Contrast(e.committed, e.regenerated);
     if (e.deleted) regenerated = "(the line is deleted)";
     out.push_back({"stale",
-                   Next(Diagnostic{e.path, e.line, 0, Severity::kError, msg}, in.refresh),
+                   Next(Diagnostic{e.path, e.line, 0, Severity::kError, msg}, in.next.refresh),
                    {"committed:   " + committed, "regenerated: " + regenerated},
                    e.rule_id});
   }
@@ -258,7 +258,7 @@ std::vector<Finding> MissFindings(const VerifyInput& in, const std::vector<Miss>
     const HunkMiss& m = x.miss;
     std::size_t line = m.differs_at != 0 ? m.differs_at : m.now_at != 0 ? m.now_at : m.expected;
     std::string msg = fmt::format("drift: hunk {} of {} ({}:{}) no longer applies{}: {}",
-                                  m.hunk + 1, x.file->path, in.patch_path, m.patch_line,
+                                  m.hunk + 1, x.file->path, in.patch.path, m.patch_line,
                                   reverse ? " in reverse" : "", MissReason(m));
     out.push_back(
         {"hunk",
@@ -278,14 +278,14 @@ CheckResult CheckRulesApply(const VerifyInput& in) {
     // to look next.
     std::string next;
     if (d.severity == Severity::kError) {
-      next = d.rule_id.empty() ? in.status_command
-                               : in.status_command + " --rule " + ShellWord(d.rule_id);
+      next =
+          d.rule_id.empty() ? in.next.status : in.next.status + " --rule " + ShellWord(d.rule_id);
     }
     r.findings.push_back({"plan", Next(d, next), {}, d.rule_id});
   }
   if (!in.plan.ok()) {
     r.drift = true;
-    r.summary = fmt::format("the rules no longer apply cleanly to {}", in.tree_path);
+    r.summary = fmt::format("the rules no longer apply cleanly to {}", in.opts.tree_path);
   }
   return r;
 }
@@ -305,14 +305,14 @@ CheckResult CheckCopies(const VerifyInput& in) {
         m.rule_id);
     r.findings.push_back({"foreign",
                           Next(Diagnostic{m.path, m.line, m.column, Severity::kError, msg},
-                               in.status_command + " --rule " + ShellWord(m.rule_id)),
+                               in.next.status + " --rule " + ShellWord(m.rule_id)),
                           {},
                           m.rule_id});
   }
   if (!r.findings.empty()) {
     r.drift = true;
     r.summary =
-        fmt::format("a knob was moved or copied outside its rule's files in {}", in.tree_path);
+        fmt::format("a knob was moved or copied outside its rule's files in {}", in.opts.tree_path);
   }
   return r;
 }
@@ -329,10 +329,10 @@ CheckResult CheckNothingLeft(const VerifyInput& in) {
 
 CheckResult CheckRuleStates(const VerifyInput& in) {
   CheckResult r;
-  if (in.patch_path.empty()) return r;
-  std::map<std::string, std::string> then = PreambleStatuses(in.preamble);
+  if (in.patch.path.empty()) return r;
+  const std::map<std::string, std::string>& then = in.patch.preamble.statuses;
   if (then.empty()) return r;  // a patch without a preamble records no states
-  const auto recorded = PreambleHandTuned(in.preamble);
+  const std::vector<HandTunedRecord>& recorded = in.patch.preamble.hand_tuned;
   for (const RuleOutcome& o : in.plan.outcomes) {
     auto it = then.find(o.rule_id);
     std::string before = it == then.end() ? "absent" : it->second;
@@ -341,7 +341,7 @@ CheckResult CheckRuleStates(const VerifyInput& in) {
     if (Active(before) == Active(now) || before == "failed" || now == "failed") continue;
     // The patch applied around a value kept by hand (kept_sites.h).
     if (before == "rewrites" && now == "hand-tuned" &&
-        KeptSitesUntouched(in.patch, o, in.workspace.files, recorded))
+        KeptSitesUntouched(in.patch.files, o, in.workspace.files, recorded))
       continue;
     Diagnostic where =
         o.decided_at ? *o.decided_at : Diagnostic{in.inputs.rules.path, 0, 0, Severity::kError, ""};
@@ -355,13 +355,13 @@ CheckResult CheckRuleStates(const VerifyInput& in) {
     }
     where.message =
         fmt::format("drift: rule '{}' was '{}' when {} was made and is '{}' now{}", o.rule_id,
-                    before, in.patch_path, now, why.empty() ? "" : " (" + why + ")");
-    r.findings.push_back({"state", Next(where, in.refresh), {}, o.rule_id});
+                    before, in.patch.path, now, why.empty() ? "" : " (" + why + ")");
+    r.findings.push_back({"state", Next(where, in.next.refresh), {}, o.rule_id});
   }
   if (!r.findings.empty()) {
     r.drift = true;
     r.summary = fmt::format("{} was made while rules were in another state; next: {}",
-                            in.patch_path, in.refresh);
+                            in.patch.path, in.next.refresh);
   }
   return r;
 }
@@ -369,41 +369,41 @@ CheckResult CheckRuleStates(const VerifyInput& in) {
 CheckResult CheckCommittedPatch(const VerifyInput& in) {
   // Renames, mode changes, new or deleted files: muhpatch writes none.
   std::vector<Finding> other;
-  for (const FilePatch& fp : in.patch) {
+  for (const FilePatch& fp : in.patch.files) {
     std::string what = fp.OtherChange();
     if (what.empty()) continue;
     std::string msg = fmt::format("drift: for {}, the patch {}: muhpatch never makes such a change",
                                   fp.path, what);
     other.push_back(
-        {"patch-change", Next(MakeError(in.patch_path, fp.line, 1, msg), in.refresh), {}, ""});
+        {"patch-change", Next(MakeError(in.patch.path, fp.line, 1, msg), in.next.refresh), {}, ""});
   }
   if (!other.empty()) {
-    CheckResult r = Drift(
-        fmt::format("{} makes a change muhpatch never makes; next: {}", in.patch_path, in.refresh));
+    CheckResult r = Drift(fmt::format("{} makes a change muhpatch never makes; next: {}",
+                                      in.patch.path, in.next.refresh));
     r.findings = std::move(other);
     return r;
   }
   std::vector<Finding> unreadable;
-  for (const FilePatch& fp : in.patch) {
+  for (const FilePatch& fp : in.patch.files) {
     std::string ignored;
     Diagnostic derr;
     if (in.workspace.files.count(fp.path) == 0 &&
         !in.workspace.tree.Read(fp.path, &ignored, &derr)) {
-      unreadable.push_back({"patch-file", Next(derr, in.refresh), {}, ""});
+      unreadable.push_back({"patch-file", Next(derr, in.next.refresh), {}, ""});
     }
   }
   if (!unreadable.empty()) {
-    CheckResult r = Drift(
-        fmt::format("{} names a file the tree does not have; next: {}", in.patch_path, in.refresh));
+    CheckResult r = Drift(fmt::format("{} names a file the tree does not have; next: {}",
+                                      in.patch.path, in.next.refresh));
     r.findings = std::move(unreadable);
     return r;
   }
   const std::string stale = fmt::format(
       "{} is stale: the rules, the model or the tree changed, and the patch they produce now "
       "differs (each rule's line above; -v prints committed -> regenerated on stdout); next: {}",
-      in.patch_path, in.refresh);
+      in.patch.path, in.next.refresh);
   auto stale_finding = [&in, &stale]() {
-    return Finding{"stale", MakeError(in.patch_path, 0, 0, "drift: " + stale), {}, ""};
+    return Finding{"stale", MakeError(in.patch.path, 0, 0, "drift: " + stale), {}, ""};
   };
   // A pristine tree: the patch applies as git applies it, offsets allowed,
   // and its edits are the rules' (the same files result).
@@ -411,13 +411,13 @@ CheckResult CheckCommittedPatch(const VerifyInput& in) {
   std::map<std::string, std::string> forward = ApplyCommitted(in, false, &forward_misses);
   if (forward_misses.empty()) {
     if (SameTree(in, forward, in.plan.new_contents)) {
-      return Clean(fmt::format("{} matches the rules ({})", in.patch_path, PlanSummary(in.plan)));
+      return Clean(fmt::format("{} matches the rules ({})", in.patch.path, PlanSummary(in.plan)));
     }
     if (!in.plan.new_contents.empty()) {
       // It applies but makes other edits: the rules or the model moved.
-      CheckResult r = Drift(stale, UnifiedDiff(in.patch_path, in.committed, in.regenerated));
-      r.findings = StaleFindings(
-          in, StaleEdits(in.plan, in.workspace.files, in.patch, forward, in.plan.new_contents));
+      CheckResult r = Drift(stale, UnifiedDiff(in.patch.path, in.patch.text, in.regenerated));
+      r.findings = StaleFindings(in, StaleEdits(in.plan, in.workspace.files, in.patch.files,
+                                                forward, in.plan.new_contents));
       r.findings.push_back(stale_finding());
       return r;
     }
@@ -433,13 +433,13 @@ CheckResult CheckCommittedPatch(const VerifyInput& in) {
     std::size_t n = reverse ? backward_misses.size() : forward_misses.size();
     // A patched tree: `apply` writes the sites back (a value edited since
     // the patch), or the patch must be made again from the tree without it.
-    std::string next = !reverse || in.carries_patch ? in.refresh
+    std::string next = !reverse || in.carries_patch ? in.next.refresh
                        : !in.plan.new_contents.empty()
-                           ? in.apply_command
-                           : in.refresh_unpatched + ", on the tree without the patch";
+                           ? in.next.apply
+                           : in.next.refresh_unpatched + ", on the tree without the patch";
     CheckResult r = Drift(fmt::format(
         "{} is stale: {} no longer appl{} to {}{}, as git apply would refuse {}; next: {}",
-        in.patch_path, Counted(n, "hunk"), n == 1 ? "ies" : "y", in.tree_path,
+        in.patch.path, Counted(n, "hunk"), n == 1 ? "ies" : "y", in.opts.tree_path,
         reverse ? " (in reverse)" : "", n == 1 ? "it" : "them", next));
     r.findings = MissFindings(in, reverse ? backward_misses : forward_misses, reverse, next);
     // A patched tree: also name the sites whose values moved since; a
@@ -451,7 +451,8 @@ CheckResult CheckCommittedPatch(const VerifyInput& in) {
   for (auto& [path, text] : backward) undone[path] = SourceText(path, text);
   // Undoing a committed patch gives other files: the rules plan them with
   // their own liveness, as diff did when the patch was made.
-  PlanResult replan = PlanWithLiveness(in.inputs, in.workspace, undone, in.include_dead, &undone);
+  PlanResult replan =
+      PlanWithLiveness(in.inputs, in.workspace, undone, in.opts.include_dead, &undone);
   // The rules on the undone tree, with the values the tree keeps as tuned by
   // hand (keep_hand_tuned.h), must give the tree as it is.
   KeptPlan kept = KeepHandTuned(undone, replan, in.plan);
@@ -459,21 +460,21 @@ CheckResult CheckCommittedPatch(const VerifyInput& in) {
   for (const auto& [path, text] : backward) reproduced.emplace(path, text);
   if (!SameTree(in, {}, reproduced)) {
     replan.new_contents = kept.new_contents;
-    CheckResult r = Drift(stale, UnifiedDiff(in.patch_path, in.committed,
+    CheckResult r = Drift(stale, UnifiedDiff(in.patch.path, in.patch.text,
                                              RenderPatch(undone, replan, kept.hand_tuned)));
     std::map<std::string, std::string> as_is;  // the tree, which carries the committed patch
     for (const auto& [path, text] : backward) TreeBytes(in, path, &as_is[path]);
-    r.findings = StaleFindings(in, StaleEdits(replan, undone, in.patch, as_is, reproduced));
+    r.findings = StaleFindings(in, StaleEdits(replan, undone, in.patch.files, as_is, reproduced));
     r.findings.push_back(stale_finding());
     return r;
   }
   if (in.plan.new_contents.empty()) {
-    return Clean(fmt::format("{} is applied and the rules reproduce it ({})", in.patch_path,
+    return Clean(fmt::format("{} is applied and the rules reproduce it ({})", in.patch.path,
                              PlanSummary(in.plan)));
   }
   // The patch is applied and still right, but the tree was edited since.
   CheckResult r = Drift(fmt::format(
-      "{} is applied, but the tree was edited since at the sites above", in.patch_path));
+      "{} is applied, but the tree was edited since at the sites above", in.patch.path));
   AddSites(in, &r.findings);
   return r;
 }

@@ -8,7 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "engine/app/commands.h"
 #include "engine/app/inputs.h"
+#include "engine/app/patch_input.h"
 #include "engine/app/verify_report.h"
 #include "engine/app/workspace.h"
 #include "engine/patch/patch_apply.h"
@@ -17,32 +19,34 @@
 
 namespace muh {
 
-// Everything a check may read: the loaded run, its plan, the whole-tree
-// search's matches, and the committed patch when --patch named one.
+// What a finding tells the user to run next (next_command.h).
+struct NextCommands {
+  std::string refresh;            // writes the patch afresh
+  std::string refresh_unpatched;  // the plain `diff ... > PATCH`, for the tree without the patch
+  std::string apply;              // rewrites the tree
+  std::string status;             // lists the rules' sites
+};
+
+// Everything a check may read: the opened run (its inputs, its tree and the
+// committed patch, empty without --patch), its options, its plan and the
+// whole-tree search's matches, and what is derived from them. The driver
+// (verify.cc) builds it in one place before any check runs; nothing is
+// filled in afterwards.
 struct VerifyInput {
   const Inputs& inputs;
   const Workspace& workspace;
+  const PatchInput& patch;
+  // opts.tree_path as the user gave it; with opts.include_dead, the tree
+  // with the committed patch undone is planned as the run planned the
+  // tree, with its own liveness.
+  const CommandOptions& opts;
   const PlanResult& plan;
   const std::vector<ForeignMatch>& foreign;
-  std::string tree_path;   // as the user gave it
-  std::string patch_path;  // empty without --patch
-  std::string committed;   // the committed patch's bytes
-  std::vector<FilePatch> patch;
-  std::vector<std::string> preamble;  // the committed patch's lines before its first file
-  std::string regenerated;            // the patch the rules produce for the tree as it is
-  // What a finding tells the user to run next (next_command.h): the command
-  // that writes the patch afresh, the one that rewrites the tree, and the
-  // one that lists the rules' sites.
-  std::string refresh, apply_command, status_command;
-  // The plain `diff ... > PATCH`, for a finding that says to run it on the
-  // tree without the patch.
-  std::string refresh_unpatched;
-  // --include-dead: the tree with the committed patch undone is planned as
-  // the run planned the tree, with its own liveness.
-  bool include_dead = false;
+  std::string regenerated;  // the patch the rules produce for the tree as it is
   // The tree carries the committed patch, its knobs' values aside
-  // (pre_image.h): `refresh` makes it again from the pre-image.
+  // (pre_image.h): `next.refresh` makes it again from the pre-image.
   bool carries_patch = false;
+  NextCommands next;
 };
 
 struct CheckResult {

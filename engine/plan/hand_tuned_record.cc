@@ -25,15 +25,17 @@ std::string StatusWithoutRecord(const std::string& status) {
   return status.substr(0, status.find(kMark));
 }
 
-std::vector<HandTunedRecord> PreambleHandTuned(const std::vector<std::string>& preamble) {
-  std::vector<HandTunedRecord> out;
+PatchPreamble ReadPreamble(const std::vector<std::string>& preamble) {
+  PatchPreamble out;
   for (std::string line : preamble) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.rfind(kHead, 0) != 0) continue;
     std::size_t colon = line.find(": ", kHead.size());
-    std::size_t mark = line.find(kMark);
-    if (colon == std::string::npos || mark == std::string::npos || mark < colon) continue;
+    if (colon == std::string::npos) continue;
     std::string rule_id = line.substr(kHead.size(), colon - kHead.size());
+    out.statuses[rule_id] = StatusWithoutRecord(line.substr(colon + 2));
+    std::size_t mark = line.find(kMark);
+    if (mark == std::string::npos || mark < colon) continue;
     std::string_view rest = std::string_view(line).substr(mark + kMark.size());
     while (!rest.empty()) {
       std::size_t comma = rest.find(", ");
@@ -47,10 +49,16 @@ std::vector<HandTunedRecord> PreambleHandTuned(const std::vector<std::string>& p
         digits = digits && c >= '0' && c <= '9';
         number = number * 10 + (c - '0');
       }
-      if (digits && number > 0) out.push_back({rule_id, std::string(entry.substr(0, at)), number});
+      if (digits && number > 0) {
+        out.hand_tuned.push_back({rule_id, std::string(entry.substr(0, at)), number});
+      }
     }
   }
   return out;
+}
+
+std::vector<HandTunedRecord> PreambleHandTuned(const std::vector<std::string>& preamble) {
+  return ReadPreamble(preamble).hand_tuned;
 }
 
 std::vector<int> RecordedLines(const std::vector<HandTunedRecord>& records,

@@ -6,8 +6,10 @@
 // where each LINE is a `+` line of the patch (numbered as its new side) whose
 // value muhpatch kept rather than wrote. A later `diff --base-patch` or
 // `verify` reads it so that such a `+` line is not taken for muhpatch's own.
+// ReadPreamble reads the status lines back, statuses and records at once.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -30,8 +32,19 @@ std::string HandTunedSuffix(const std::vector<HandTunedRecord>& records,
 // The status a preamble line records, without its hand-tuned suffix.
 std::string StatusWithoutRecord(const std::string& status);
 
-// Every record the status lines of a preamble hold, in their order; lines
-// that are not status lines, and entries without a line number, are ignored.
+// What the status lines of a patch's preamble record.
+struct PatchPreamble {
+  // Rule id -> the status name its line records, without a hand-tuned record.
+  std::map<std::string, std::string> statuses;
+  // Every hand-tuned record the lines hold, in their order.
+  std::vector<HandTunedRecord> hand_tuned;
+};
+
+// The preamble's status lines, each read once; lines that are not status
+// lines, and record entries without a line number, are ignored.
+PatchPreamble ReadPreamble(const std::vector<std::string>& preamble);
+
+// ReadPreamble's records alone.
 std::vector<HandTunedRecord> PreambleHandTuned(const std::vector<std::string>& preamble);
 
 // The lines `records` hold for `path`.

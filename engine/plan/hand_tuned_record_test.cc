@@ -24,4 +24,13 @@ TEST_CASE("a record entry without a line number is ignored") {
       PreambleHandTuned({"muhpatch: rule r: rewrites; hand-tuned: a.py, b.py:x, c.py:0"}).empty());
 }
 
+TEST_CASE("ReadPreamble reads each status line once: its status and its records") {
+  PatchPreamble p = ReadPreamble(
+      {"mail: header", "muhpatch: rule moe: rewrites; hand-tuned: f.py:3",
+       "muhpatch: rule plain: at value\r", "muhpatch: rule bare", "muhpatch: rule moe: at value"});
+  CHECK(p.statuses ==
+        std::map<std::string, std::string>{{"moe", "at value"}, {"plain", "at value"}});
+  CHECK(p.hand_tuned == std::vector<HandTunedRecord>{{"moe", "f.py", 3}});
+}
+
 }  // namespace muh

@@ -6,10 +6,16 @@
 
 namespace muh {
 
+bool LeftAlone(RuleStatus s) {
+  return s == RuleStatus::kAlreadyApplied || s == RuleStatus::kSkipped ||
+         s == RuleStatus::kNoValue || s == RuleStatus::kDead || s == RuleStatus::kHandTuned;
+}
+
 PlanCounts CountPlan(const PlanResult& plan) {
   PlanCounts c;
   c.rules = plan.outcomes.size();
   for (const RuleOutcome& o : plan.outcomes) {
+    if (LeftAlone(o.status)) ++c.left_alone;
     switch (o.status) {
       case RuleStatus::kRewrites:
         ++c.rewrite;

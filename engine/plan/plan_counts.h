@@ -10,6 +10,11 @@
 
 namespace muh {
 
+// Whether a rule in state `s` is left alone: it changes nothing and did not
+// fail (at its value, skipped, without a valid value, dead, or keeping a
+// hand-tuned value). PlanCounts::LeftAlone counts these rules.
+bool LeftAlone(RuleStatus s);
+
 struct PlanCounts {
   // Rules, by RuleStatus.
   std::size_t rules = 0;
@@ -27,9 +32,9 @@ struct PlanCounts {
   std::size_t dead_sites = 0;
   std::size_t unknown_sites = 0;
   std::size_t kept_sites = 0;
+  std::size_t left_alone = 0;  // rules left alone (LeftAlone(status))
 
-  // Rules that change nothing and did not fail.
-  std::size_t LeftAlone() const { return at_value + skipped + no_value + dead + hand_tuned; }
+  std::size_t LeftAlone() const { return left_alone; }
 };
 
 PlanCounts CountPlan(const PlanResult& plan);

@@ -54,4 +54,14 @@ TEST_CASE("CountPlan counts rules by outcome and every site by liveness") {
   CHECK(SitesByLiveness(CountPlan(PlanResult{})) == "0 sites: 0 live, 0 dead, 0 unknown");
 }
 
+TEST_CASE("a rule is left alone when it changes nothing and did not fail, kept values too") {
+  CHECK(LeftAlone(RuleStatus::kAlreadyApplied));
+  CHECK(LeftAlone(RuleStatus::kSkipped));
+  CHECK(LeftAlone(RuleStatus::kNoValue));
+  CHECK(LeftAlone(RuleStatus::kDead));
+  CHECK(LeftAlone(RuleStatus::kHandTuned));
+  CHECK_FALSE(LeftAlone(RuleStatus::kRewrites));
+  CHECK_FALSE(LeftAlone(RuleStatus::kFailed));
+}
+
 }  // namespace muh

@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <string_view>
-
 #include "engine/patch/unified_diff.h"
 
 namespace muh {
@@ -27,20 +25,6 @@ std::string RenderPatch(const std::map<std::string, SourceText>& files, const Pl
                             HandTunedSuffix(hand_tuned, o.rule_id));
   }
   return preamble + diff;
-}
-
-std::map<std::string, std::string> PreambleStatuses(const std::vector<std::string>& preamble) {
-  std::map<std::string, std::string> out;
-  constexpr std::string_view kHead = "muhpatch: rule ";
-  for (const std::string& line : preamble) {
-    if (line.rfind(kHead, 0) != 0) continue;
-    std::size_t colon = line.find(": ", kHead.size());
-    if (colon == std::string::npos) continue;
-    std::string status = line.substr(colon + 2);
-    if (!status.empty() && status.back() == '\r') status.pop_back();
-    out[line.substr(kHead.size(), colon - kHead.size())] = StatusWithoutRecord(status);
-  }
-  return out;
 }
 
 }  // namespace muh

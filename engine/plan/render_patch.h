@@ -1,5 +1,6 @@
 // A plan as the patch text `diff` prints and `verify` compares: a preamble of
-// rule statuses, then the diffs; and the preamble read back.
+// rule statuses, then the diffs (the preamble is read back by ReadPreamble,
+// hand_tuned_record.h).
 #pragma once
 
 #include <map>
@@ -19,10 +20,6 @@ namespace muh {
 // keeps are recorded on its line (hand_tuned_record.h).
 std::string RenderPatch(const std::map<std::string, SourceText>& files, const PlanResult& plan,
                         const std::vector<HandTunedRecord>& hand_tuned = {});
-
-// The rule statuses a patch's preamble records (rule id -> status name,
-// without a hand-tuned record); lines that are not such records are ignored.
-std::map<std::string, std::string> PreambleStatuses(const std::vector<std::string>& preamble);
 
 // The concatenated diffs of every changed file, sorted by path.
 std::string RenderDiff(const std::map<std::string, SourceText>& files,
