@@ -474,8 +474,9 @@ bool TreeIndex::PlatformName(const std::string& path, const std::string& name) {
     if (b > 0 && src[b - 1] == '.') continue;  // another object's attribute
     auto eq = AssignmentEquals(*lines, k);
     if (eq && o < *eq) return false;  // assigned here
-    std::string_view before = Trim(src.substr(lines->lines()[static_cast<std::size_t>(k)].code,
-                                              o - lines->lines()[static_cast<std::size_t>(k)].code));
+    std::string_view before =
+        Trim(src.substr(lines->lines()[static_cast<std::size_t>(k)].code,
+                        o - lines->lines()[static_cast<std::size_t>(k)].code));
     if ((before.size() >= 3 && before.substr(before.size() - 3) == " as") || before == "as") {
       return false;
     }
