@@ -176,7 +176,10 @@ ReferenceResult References::Of(const std::string& path, int k) {
               if (last.rfind('.') != std::string_view::npos)
                 last = last.substr(last.rfind('.') + 1);
               if (last == word && !n.alias.empty() && n.alias != word) {
-                words.emplace_back(n.alias, q);
+                // At a module's top level the alias is also that module's
+                // attribute (`pkg.alias` elsewhere): look for it everywhere.
+                bool top = ql->lines()[static_cast<std::size_t>(j)].parent == -1;
+                words.emplace_back(n.alias, top ? "" : q);
               }
             }
             continue;

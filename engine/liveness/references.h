@@ -5,7 +5,8 @@
 // branches not taken (tree_index.h's guards), after an unconditional
 // return, in the definition itself, in import statements (which only bind
 // the name: an alias they bind, `from m import f as g`, is looked for in
-// that file in its place) and in other definitions of the same name. An
+// that file in its place, and everywhere when the import is at the top
+// level, where the alias is the module's attribute) and in other definitions of the same name. An
 // occurrence in a string counts unless the string is prose (prose.h); a
 // decorator other than the modeled wrappers (staticmethod, lru_cache,
 // triton.jit ...) on the def or on a def around a use may register it with

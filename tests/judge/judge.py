@@ -335,6 +335,59 @@ def c_shadow_is_rocm_local(p, i, r):
            imports=["from app import k%d" % i])
 
 
+def c_star_import_call(p, i, r):
+    p.knob(i, "star_import_call")
+    p.main("f%d()" % i, imports=["from app.k%d import *" % i])
+
+
+def c_module_getattr(p, i, r):
+    # PEP 562: a module's __getattr__ answers names it does not define.
+    p.knob(i, "module_getattr")
+    p.module("app/lazy%d.py" % i, "import importlib\n\n\ndef __getattr__(name):\n"
+                                  "    return getattr(importlib.import_module('app.k%d'), name)\n" % i)
+    p.main("lazy%d.f%d()" % (i, i), imports=["from app import lazy%d" % i])
+
+
+def c_type_checking(p, i, r):
+    p.knob(i, "type_checking")
+    p.main("if TYPE_CHECKING:\n    pass\nelse:\n    from app import k%d\n    k%d.f%d()" % (i, i, i),
+           imports=["from typing import TYPE_CHECKING"])
+
+
+def c_lru_cache(p, i, r):
+    path = p.knob(i, "lru_cache", head="import functools\n")
+    p.files[path] = p.files[path].replace("def f%d" % i, "@functools.lru_cache\ndef f%d" % i)
+    p.main("k%d.f%d()" % (i, i), imports=["from app import k%d" % i])
+
+
+def c_atexit(p, i, r):
+    p.knob(i, "atexit")
+    p.main("atexit.register(k%d.f%d)" % (i, i), imports=["import atexit", "from app import k%d" % i])
+
+
+def c_class_attr_alias(p, i, r):
+    path = p.knob(i, "class_attr_alias")
+    p.files[path] += "\n\nclass Ops%d:\n    run = staticmethod(f%d)\n" % (i, i)
+    p.main("k%d.Ops%d.run()" % (i, i), imports=["from app import k%d" % i])
+
+
+def c_builtins_hook(p, i, r):
+    p.knob(i, "builtins_hook")
+    p.main("builtins.judge_hook%d = k%d.f%d" % (i, i, i), "judge_hook%d()" % i,
+           imports=["import builtins", "from app import k%d" % i])
+
+
+def c_init_reexport(p, i, r):
+    p.knob(i, "init_reexport")
+    p.module("app/pkg%d/__init__.py" % i, "from app.k%d import f%d as run\n" % (i, i))
+    p.main("pkg%d.run()" % i, imports=["from app import pkg%d" % i])
+
+
+def c_dynamic_name_in_dict(p, i, r):
+    p.knob(i, "dynamic_name_in_dict")
+    p.main("ns%d = vars(k%d)" % (i, i), "ns%d['f%d']()" % (i, i), imports=["from app import k%d" % i])
+
+
 def c_finally_after_return(p, i, r):
     p.knob(i, "finally_after_return",
            body="try:\n    return 0\nfinally:\n    BLOCK = {v}\n    sink(BLOCK)")
