@@ -455,10 +455,20 @@ TEST_CASE("differential: mutations of the real tree that reach a dead knob never
       tree[fs::relative(e.path(), root).generic_string()] = testing::Slurp(e.path());
     }
   }
+  // Each knob is dead in the unmutated tree, but the shared-memory function:
+  // its module takes globals() (vllm/_custom_ops.py, the hint_on_error
+  // wrapping), which no proof of "nothing calls it" survives, so it is
+  // unknown from the start and its mutations have nothing to show.
+  std::map<std::string, bool> dead_at_base;
   for (const Knob& k : Knobs()) {
     SiteLiveness base = Verdict(tree, k);
     INFO(k.name << " " << Describe(base));
-    REQUIRE(base.state == Liveness::kDead);
+    dead_at_base[k.name] = base.state == Liveness::kDead;
+    if (std::string(k.name) == "function") {
+      CHECK(base.state == Liveness::kUnknown);
+    } else {
+      REQUIRE(base.state == Liveness::kDead);
+    }
   }
   int seeds = 3;
   if (const char* env = std::getenv("MUHPATCH_MUTATION_SEEDS")) seeds = std::max(1, std::atoi(env));
@@ -470,6 +480,7 @@ TEST_CASE("differential: mutations of the real tree that reach a dead knob never
     Gen gen(static_cast<unsigned>(seed));
     for (const Generator& make : generators) {
       Mutation m = make(gen);
+      if (!dead_at_base[m.knob]) continue;
       const Knob& knob = *std::find_if(Knobs().begin(), Knobs().end(),
                                        [&](const Knob& k) { return m.knob == k.name; });
       Files copy = tree;

@@ -53,6 +53,27 @@ std::optional<Evidence> ModuleEscape(TreeIndex* index,
                                      const std::string& path) {
   const std::string* module = index->modules().ModuleOf(path);
   if (module == nullptr || module->empty()) return std::nullopt;
+  // The module's own namespace taken as a value: globals(), a bare vars(),
+  // sys.modules[__name__].
+  if (const PyLines* own = index->Lines(path)) {
+    std::string_view src = own->src();
+    for (const char* word : {"globals", "vars", "__name__"}) {
+      for (std::size_t o : index->Occurrences(path, word)) {
+        if (!own->InCode(o)) continue;
+        std::size_t a = o + std::string_view(word).size();
+        std::string_view next = src.substr(a, 2);
+        bool taken = word == std::string_view("globals") ||
+                     (word == std::string_view("vars") && next == "()") ||
+                     (word == std::string_view("__name__") && next.substr(0, 1) == "]" && o >= 12 &&
+                      src.substr(o - 12, 12) == "sys.modules[");
+        if (!taken) continue;
+        Evidence e = index->At(path, own->IndexAt(o));
+        e.what = "the namespace of " + *module + " is taken as a value (" + word +
+                 "), and code may reach its functions by a name built at run time: " + e.what;
+        return e;
+      }
+    }
+  }
   std::string last = module->substr(module->rfind('.') + 1);
   for (const std::string& q : index->paths()) {
     if (!reached(q)) continue;

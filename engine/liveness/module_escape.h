@@ -6,7 +6,8 @@
 // m`, `from a import M`, `from . import M`); every use of that binding must
 // be an attribute access (`m.f`) for the object to stay put. Any other use
 // (an argument, an assignment, a container, `m.__dict__`) lets it escape,
-// and "nothing refers to f" is then no proof. Found lexically, as
+// as does M taking its own namespace (`globals()`, a bare `vars()`,
+// `sys.modules[__name__]`), and "nothing refers to f" is then no proof. Found lexically, as
 // references.h finds names.
 #pragma once
 

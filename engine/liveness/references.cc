@@ -4,6 +4,7 @@
 #include <set>
 #include <string_view>
 
+#include "engine/base/text.h"
 #include "engine/liveness/module_escape.h"
 #include "engine/liveness/prose.h"
 
@@ -82,6 +83,31 @@ std::optional<Evidence> References::DecoratorDoubt(const std::string& path, int 
     if (!ModeledDecorator(lines->Code(d))) return index_->At(path, d);
   }
   return std::nullopt;
+}
+
+Evidence References::SubclassLookup() {
+  for (const std::string& q : index_->paths()) {
+    if (!reached_(q)) continue;
+    for (const char* word : {"__subclasses__", "__init_subclass__", "metaclass"}) {
+      const std::vector<std::size_t>& occ = index_->Occurrences(q, word);
+      if (occ.empty()) continue;
+      const PyLines* ql = index_->Lines(q);
+      if (ql == nullptr) continue;
+      for (std::size_t o : occ) {
+        if (!ql->InCode(o)) continue;
+        // `metaclass=` in a class header (`__metaclass__`, which does nothing
+        // in Python 3, is another word).
+        if (word == std::string_view("metaclass") && ql->src().substr(o + 9, 1) != "=" &&
+            ql->src().substr(o + 9, 2) != " =") {
+          continue;
+        }
+        Evidence e = index_->At(q, ql->IndexAt(o));
+        e.what = "classes are looked up through their bases (" + std::string(word) + "): " + e.what;
+        return e;
+      }
+    }
+  }
+  return Evidence{};
 }
 
 ReferenceResult References::Of(const std::string& path, int k) {
@@ -282,9 +308,30 @@ ReferenceResult References::Of(const std::string& path, int k) {
     }
     if (escaped != escapes_.end()) {
       out.referenced = Tri::kUnknown;
-      out.why = "no code names " + name + ", but its module's object is used as a value";
+      out.why = "no code names " + name +
+                ", but its module's functions can be reached by a name built at run time";
       out.evidence.push_back(escaped->second);
       return out;
+    }
+  }
+  // A class with bases can be found through them: __subclasses__(), a base's
+  // __init_subclass__, a metaclass that registers.
+  if (lines->Keyword(k) == "class") {
+    std::string_view code = lines->Code(k);
+    std::size_t open = code.find('(');
+    std::string_view bases =
+        open == std::string_view::npos ? "" : code.substr(open + 1, code.rfind(')') - open - 1);
+    if (!bases.empty() && Trim(bases) != "object") {
+      if (!subclass_lookup_) {
+        Evidence e = SubclassLookup();
+        if (!e.path.empty()) subclass_lookup_ = e;  // a finding stays as reach grows
+      }
+      if (subclass_lookup_) {
+        out.referenced = Tri::kUnknown;
+        out.why = "no code names " + name + ", but classes are found through their bases here";
+        out.evidence.push_back(*subclass_lookup_);
+        return out;
+      }
     }
   }
   out.referenced = Tri::kFalse;

@@ -53,6 +53,11 @@ class References {
   std::set<std::pair<std::string, int>> visiting_;
   std::set<std::pair<std::string, int>> referenced_;  // settled: kTrue stays true as reach grows
   std::map<std::string, Evidence> escapes_;           // module_escape.h's findings, by path
+  // The first lookup of classes through their bases in reached code
+  // (__subclasses__, __init_subclass__, metaclass=); an empty path when none.
+  // Kept once found.
+  Evidence SubclassLookup();
+  std::optional<Evidence> subclass_lookup_;
 };
 
 }  // namespace muh

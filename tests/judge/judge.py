@@ -388,6 +388,67 @@ def c_dynamic_name_in_dict(p, i, r):
     p.main("ns%d = vars(k%d)" % (i, i), "ns%d['f%d']()" % (i, i), imports=["from app import k%d" % i])
 
 
+def c_entry_string(p, i, r):
+    p.knob(i, "entry_string")
+    p.main('mod%d, fn%d = "app.k%d:f%d".split(":")' % (i, i, i, i),
+           "getattr(importlib.import_module(mod%d), fn%d)()" % (i, i), imports=["import importlib"])
+
+
+def c_call_dunder(p, i, r):
+    p.knob(i, "call_dunder")
+    p.main("class W%d:\n    def __call__(self):\n        k%d.f%d()" % (i, i, i), "W%d()()" % i,
+           imports=["from app import k%d" % i])
+
+
+def c_default_callback(p, i, r):
+    p.knob(i, "default_callback")
+    p.main("def g%d(cb=k%d.f%d):\n    cb()" % (i, i, i), "g%d()" % i,
+           imports=["from app import k%d" % i])
+
+
+def c_sorted_key(p, i, r):
+    p.knob(i, "sorted_key")
+    p.main("sorted([1], key=lambda _: k%d.f%d() or 0)" % (i, i), imports=["from app import k%d" % i])
+
+
+def c_match_dispatch(p, i, r):
+    p.knob(i, "match_dispatch")
+    p.main("match %d:\n    case %d:\n        k%d.f%d()" % (i, i, i, i),
+           imports=["from app import k%d" % i])
+
+
+def c_redefined_after_alias(p, i, r):
+    path = p.knob(i, "redefined_after_alias")
+    p.files[path] += "\n\nsaved = f%d\n\n\ndef f%d():\n    pass\n" % (i, i)
+    p.main("k%d.saved()" % i, imports=["from app import k%d" % i])
+
+
+def c_closure_factory(p, i, r):
+    path = p.knob(i, "closure_factory")
+    p.files[path] += "\n\ndef make%d():\n    return f%d\n" % (i, i)
+    p.main("k%d.make%d()()" % (i, i), imports=["from app import k%d" % i])
+
+
+def c_failed_import_fallback(p, i, r):
+    p.knob(i, "failed_import_fallback")
+    p.main("try:\n    import judge_no_such_module\nexcept ImportError:\n"
+           "    from app import k%d\n    k%d.f%d()" % (i, i, i))
+
+
+def c_class_registry_subclass(p, i, r):
+    path = p.knob(i, "class_registry_subclass")
+    p.files[path] += ("\n\nclass Base%d:\n    def go(self):\n        pass\n\n\n"
+                      "class Impl%d(Base%d):\n    def go(self):\n        f%d()\n" % (i, i, i, i))
+    p.main("for cls in k%d.Base%d.__subclasses__():\n    cls().go()" % (i, i),
+           imports=["from app import k%d" % i])
+
+
+def c_globals_lookup(p, i, r):
+    path = p.knob(i, "globals_lookup")
+    p.files[path] += "\n\ndef run%d(name):\n    globals()[name]()\n" % i
+    p.main('k%d.run%d("f" + "%d")' % (i, i, i), imports=["from app import k%d" % i])
+
+
 def c_finally_after_return(p, i, r):
     p.knob(i, "finally_after_return",
            body="try:\n    return 0\nfinally:\n    BLOCK = {v}\n    sink(BLOCK)")
