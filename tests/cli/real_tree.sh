@@ -58,13 +58,14 @@ mapfile -t all_rules < <(sed -n 's/^  - id: *\([^ ]*\) *$/\1/p' rules.yaml | LC_
 # raise, so the four paged-attention rules are skipped. The liveness
 # analysis finds the other knobs dead on the served platform but the three
 # fused-MoE tiers (one rule for the chain): prefix-prefill is imported only under HAS_TRITON = False,
-# the autotune list only by the ROCm backend, the shared-memory function by
-# nothing that runs, the dicts' BLOCK_SIZE_M is overwritten by the tiers,
-# and no code that runs reads their N and K. diff leaves those alone.
+# the autotune list only by the ROCm backend, the dicts' BLOCK_SIZE_M is
+# overwritten by the tiers, and no code that runs reads their N and K. diff
+# leaves those alone. The shared-memory function is unknown (nothing calls
+# it by name, but its module takes globals()) and already at its value.
 lf_rewrite="fused-moe-tier-block-m"
 lf_skipped="paged-attn-partition-size paged-attn-use-v1-override paged-attn-v1-max-context
   paged-attn-v1-min-work"
-lf_dead="custom-ops-smem-limit flash-attn-autotune-configs fused-moe-default-block-k
+lf_dead="flash-attn-autotune-configs fused-moe-default-block-k
   fused-moe-default-block-m fused-moe-default-block-n fused-moe-small-m-block-k
   fused-moe-small-m-block-m fused-moe-small-m-block-n prefix-prefill-block prefix-prefill-num-warps"
 lf_files="vllm/model_executor/layers/fused_moe/fused_moe.py"

@@ -141,7 +141,7 @@ sed -i "${ctx}s/\$/  # tokens routed/" "tree/$moe"
 run pristine
 [[ $git -ne 0 ]] || fail "context: git apply --check still accepts the patch"
 want="tree/$moe:$ctx: error: drift: hunk 1 of $moe (committed.diff:$hunk_line) no longer applies: its $span, where line $ctx is '$before  # tokens routed' and the hunk has '$before' (a context line changed); next: $refresh
-muhpatch: 15 rules: 1 rewrite, 4 skipped, 10 dead; 19 sites: 7 live, 12 dead, 0 unknown (-v lists the 14 left alone; \`muhpatch status\` says why)
+muhpatch: 15 rules: 1 rewrite, 1 already at its value, 4 skipped, 9 dead; 19 sites: 7 live, 11 dead, 1 unknown (-v lists the 14 left alone; \`muhpatch status\` says why)
 verify: drift: committed.diff is stale: 1 hunk no longer applies to tree, as git apply would refuse it; next: $refresh"
 [[ $code -eq 1 && $err == "$want" ]] || { diff -u <(echo "$want") <(echo "$err") >&2 || true; fail "context: exit $code, expected 1 and exactly the stale hunk"; }
 ok "context: git apply --check refuses the patch; verify: exit 1, exactly the hunk, where its lines are now, and the refresh command"
