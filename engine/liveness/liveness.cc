@@ -54,6 +54,7 @@ struct LivenessAnalysis::State {
   // sites share a function and two keys (the reach is settled by then).
   std::map<std::pair<std::string, int>, ReferenceResult> references;
   std::map<std::tuple<std::string, std::string, std::string>, KeyReadResult> key_reads;
+  std::optional<Evidence> plugin_loader;  // PluginLoader's answer, once asked
 };
 
 namespace {
@@ -149,7 +150,49 @@ std::vector<Evidence> LivenessAnalysis::ImportChain(const std::string& path) con
 
 std::size_t LivenessAnalysis::modules_reached() const { return state_->reach.reached_count(); }
 
+const Evidence& LivenessAnalysis::PluginLoader() const {
+  if (state_->plugin_loader) return *state_->plugin_loader;
+  Evidence found;
+  for (const std::string& q : state_->index.paths()) {
+    if (!found.path.empty() || !state_->reach.Reached(q)) continue;
+    for (const char* word : {"entry_points", "iter_entry_points"}) {
+      const PyLines* lines = nullptr;
+      for (std::size_t o : state_->index.Occurrences(q, word)) {
+        if (lines == nullptr) lines = state_->index.Lines(q);
+        if (lines == nullptr || !lines->InCode(o) || !found.path.empty()) continue;
+        int k = lines->IndexAt(o);
+        if (k < 0 || lines->Keyword(k) == "import" || lines->Keyword(k) == "from") continue;
+        found = state_->index.At(q, k);
+      }
+    }
+  }
+  state_->plugin_loader = found;
+  return *state_->plugin_loader;
+}
+
 SiteLiveness LivenessAnalysis::At(const std::string& path, std::size_t offset) const {
+  SiteLiveness v = Proved(path, offset);
+  if (v.state != Liveness::kDead) return v;
+  // What a plugin cannot change: code after an unconditional exit, a value
+  // its own function overwrites on every path, a branch the platform or the
+  // capability decides. A plugin may import a module, call a function, read
+  // a key or rebind a flag.
+  auto starts = [&v](std::string_view p) { return v.reason.rfind(p, 0) == 0; };
+  bool by_facts = starts("in a branch never taken: ") &&
+                  (v.reason.find(" on " + state_->facts.platform) != std::string::npos ||
+                   v.reason.find("at compute capability") != std::string::npos);
+  if (starts("unreachable:") || starts("overwritten") || by_facts) return v;
+  const Evidence& loader = PluginLoader();
+  if (loader.path.empty()) return v;
+  v.reason += "; assuming no plugin is installed (vLLM's default), since " + loader.path + ":" +
+              std::to_string(loader.line) + " loads every installed entry point";
+  Evidence e = loader;
+  e.what = "assumed: no entry point installed for the loader: " + e.what;
+  v.evidence.push_back(std::move(e));
+  return v;
+}
+
+SiteLiveness LivenessAnalysis::Proved(const std::string& path, std::size_t offset) const {
   TreeIndex* index = &state_->index;
   const Reachability& reach = state_->reach;
   const PyLines* lines = index->Lines(path);

@@ -43,7 +43,11 @@ class LivenessAnalysis {
   LivenessAnalysis& operator=(LivenessAnalysis&&) noexcept;
   ~LivenessAnalysis();
 
-  // The liveness of the code at `byte_offset` of `path`.
+  // The liveness of the code at `byte_offset` of `path`. A dead verdict
+  // that a plugin could overturn (a module not imported, a function not
+  // referenced, a key not read, a flag's branch) where reached code loads
+  // entry points (vLLM's load_general_plugins()) rests on none being
+  // installed, vLLM's default: its reason says so and names the loader.
   SiteLiveness At(const std::string& path, std::size_t byte_offset) const;
 
   // The imports that reach `path` from the entry, entry side first; empty
@@ -54,6 +58,10 @@ class LivenessAnalysis {
   std::size_t modules_reached() const;
 
  private:
+  SiteLiveness Proved(const std::string& path, std::size_t byte_offset) const;
+  // The first entry-point loader in reached code (entry_points(),
+  // iter_entry_points()); an empty path when there is none.
+  const Evidence& PluginLoader() const;
   struct State;
   explicit LivenessAnalysis(std::unique_ptr<State> state);
   std::unique_ptr<State> state_;

@@ -195,4 +195,21 @@ TEST_CASE("without the entry module every verdict beyond local ones is unknown")
   CHECK(a.At("lib/x.py", 4).state == Liveness::kUnknown);
 }
 
+TEST_CASE("a dead verdict a plugin could overturn says it assumes none is installed") {
+  Fixture f("plugins");
+  SiteLiveness unused = f.At("app/unused.py", "size = 32", "32");
+  INFO(Describe(unused));
+  CHECK(unused.state == Liveness::kDead);
+  CHECK(unused.reason.find("; assuming no plugin is installed (vLLM's default), since "
+                           "app/main.py:6 loads every installed entry point") != std::string::npos);
+  CHECK(Cites(unused, "app/main.py", "for plugin in entry_points("));
+  SiteLiveness helper = f.At("app/used.py", "depth = 4", "4");
+  CHECK(helper.state == Liveness::kDead);
+  CHECK(helper.reason.find("assuming no plugin") != std::string::npos);
+  // Overwritten in its own function on every path: no plugin changes that.
+  SiteLiveness over = f.At("app/used.py", "width = 64", "64");
+  CHECK(over.state == Liveness::kDead);
+  CHECK(over.reason.find("assuming") == std::string::npos);
+}
+
 }  // namespace muh

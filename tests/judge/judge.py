@@ -11,6 +11,9 @@ entry and records every value that reaches the sink; muhpatch analyses the
 same package (`status --format json`) with a rule file the generator
 writes. A site whose value reached the sink but that muhpatch calls dead is
 a failure: the judge is CPython, not our belief about what reaches a knob.
+A program may break an assumption muhpatch states (it installs a plugin);
+a dead verdict that names that assumption is then no failure, one that
+does not is.
 (A site muhpatch calls live or unknown is never a failure here.)
 
   judge.py MUHPATCH [--seeds N] [--sites K] [--keep DIR] [--replay FILE...]
@@ -92,6 +95,9 @@ class Program:
         self.main_body = []
         self.sites = []  # (knob file, value, construct name)
         self.registry_loop = False
+        # Assumptions of muhpatch's the program breaks: a dead verdict that
+        # states one of them is excused (it says what it rests on).
+        self.breaks = set()
 
     def module(self, path, text):
         self.files[path] = text
@@ -449,6 +455,19 @@ def c_globals_lookup(p, i, r):
     p.main('k%d.run%d("f" + "%d")' % (i, i, i), imports=["from app import k%d" % i])
 
 
+def c_plugin_installed(p, i, r):
+    # An installed distribution's entry point, loaded as vLLM's
+    # load_general_plugins() loads them.
+    p.knob(i, "plugin_installed")
+    p.module("judgeplug%d-1.0.dist-info/METADATA" % i,
+             "Metadata-Version: 2.1\nName: judgeplug%d\nVersion: 1.0\n" % i)
+    p.module("judgeplug%d-1.0.dist-info/entry_points.txt" % i,
+             "[app.plugins]\np%d = app.k%d:f%d\n" % (i, i, i))
+    p.main("for ep in importlib.metadata.entry_points(group='app.plugins'):\n    ep.load()()",
+           imports=["import importlib.metadata"])
+    p.breaks.add("assuming no plugin is installed")
+
+
 def c_finally_after_return(p, i, r):
     p.knob(i, "finally_after_return",
            body="try:\n    return 0\nfinally:\n    BLOCK = {v}\n    sink(BLOCK)")
@@ -666,6 +685,8 @@ def judge(muhpatch, spec, keep=None):
             row = rows.get((path, str(value)))
             verdict = (row["liveness"] or row["state"]) if row else "refused"
             ran = value in seen
+            if ran and verdict == "dead" and any(b in row["reason"] for b in p.breaks):
+                verdict = "dead, on an assumption the program breaks"
             stats.append((construct, ran, verdict))
             if ran and verdict == "dead":
                 failures.append((construct, path, value, row))
