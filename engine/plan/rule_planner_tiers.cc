@@ -34,7 +34,7 @@ Capture Synthetic(const std::string& name, std::string text) {
 }  // namespace
 
 void Planner::PlanTiers(const Rule& rule, const SourceText& file,
-                        const std::vector<QueryMatch>& matches, RuleOutcome* outcome) {
+                        const std::vector<SiteMatch>& matches, RuleOutcome* outcome) {
   const TierSpec& spec = *rule.tiers;
   const SyntaxTree& tree = *SyntaxTreeOf(file.path());
   std::map<std::string, std::string> constants = ModuleConstants(tree);
@@ -45,11 +45,12 @@ void Planner::PlanTiers(const Rule& rule, const SourceText& file,
   std::size_t first_found = outcome->found.size();
   std::set<std::size_t> bad_bounds;  // reported once, however many sites share the chain
   std::set<std::string> bad_chains;
-  for (const QueryMatch& m : matches) {
+  for (const SiteMatch& site_match : matches) {
     if (outcome->status == RuleStatus::kNoValue) break;
+    const QueryMatch& m = site_match.match;
     const Capture* target = m.Find(rule.target);
     if (target == nullptr) {
-      PlanMatch(rule, file, m, outcome);  // reports the missing capture
+      PlanSite(rule, file, site_match, outcome);  // reports the missing capture
       continue;
     }
     std::string error;
@@ -95,10 +96,14 @@ void Planner::PlanTiers(const Rule& rule, const SourceText& file,
     in_clause[{chain.begin, at->clause}].push_back(target->begin);
     clause_names[{chain.begin, at->clause}] =
         fmt::format("tier {} of {} ({})", at->clause + 1, tiers, shape.Describe(at->clause));
-    auto with_tier = [&](QueryMatch match, std::size_t index) {
+    auto with_tier = [&](QueryMatch match, std::size_t index, const std::string& target_name) {
+      SiteMatch out;
+      out.at = match.Begin();
       match.captures.push_back(Synthetic("tier", std::to_string(index + 1)));
       match.captures.push_back(Synthetic("bounds", shape.Text()));
-      return match;
+      out.match = std::move(match);
+      out.target = target_name;
+      return out;
     };
     // The value site, with the tier's upstream value.
     Rule tier_rule = rule;
@@ -119,7 +124,7 @@ void Planner::PlanTiers(const Rule& rule, const SourceText& file,
       }
     }
     std::size_t found = outcome->found.size();
-    PlanMatch(tier_rule, file, with_tier(m, at->clause), outcome);
+    PlanSite(tier_rule, file, with_tier(m, at->clause, rule.target), outcome);
     if (outcome->found.size() > found) {
       outcome->found.back().tier =
           fmt::format("tier {} of {}: {}", at->clause + 1, tiers, shape.Describe(at->clause));
@@ -166,7 +171,7 @@ void Planner::PlanTiers(const Rule& rule, const SourceText& file,
       cap.node_type = "integer";
       bound.captures.push_back(cap);
       std::size_t before = outcome->found.size();
-      PlanMatch(bound_rule, file, with_tier(bound, index), outcome);
+      PlanSite(bound_rule, file, with_tier(bound, index, "bound"), outcome);
       if (outcome->found.size() > before) {
         outcome->found.back().tier =
             fmt::format("bound {} of {}: {}", index + 1, shape.bounds.size(), how[index]);

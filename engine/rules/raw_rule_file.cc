@@ -16,10 +16,20 @@ const std::vector<std::string> kTopKeys = {"version", "values",   "workload", "s
 const std::vector<std::string> kLivenessKeys = {"entry", "platform", "declared"};
 const std::vector<std::string> kDeclaredKeys = {"path", "callee", "reads-keys", "imports-nothing",
                                                 "source"};
-const std::vector<std::string> kRuleKeys = {
-    "id",        "description", "files",   "query",     "replace",       "with",         "delete",
-    "append-to", "entries",     "expect",  "done-when", "preconditions", "also-matches", "upstream",
-    "retune",    "pin",         "pattern", "inside",    "where",         "value-of",     "tiers"};
+// The rule keys: these, those of the kinds of site (finder_kind.h), then `tiers`.
+const std::vector<std::string>& RuleKeys() {
+  static const std::vector<std::string> keys = [] {
+    std::vector<std::string> out = {"id",           "description", "files",     "query",
+                                    "replace",      "with",        "delete",    "append-to",
+                                    "entries",      "expect",      "done-when", "preconditions",
+                                    "also-matches", "upstream",    "retune",    "pin",
+                                    "pattern",      "inside",      "where"};
+    for (const FinderKind& k : FinderKinds()) out.push_back(k.key);
+    out.push_back("tiers");
+    return out;
+  }();
+  return keys;
+}
 const std::vector<std::string> kPreconditionKeys = {"name", "files", "present", "absent",
                                                     "required"};
 
@@ -122,7 +132,7 @@ RawRule ReadRule(YamlReader* l, const YAML::Node& node) {
     l->Error(node.Mark(), "a rule must be a mapping");
     return r;
   }
-  r.misspelled = l->CheckKeys(node, kRuleKeys, "rule");
+  r.misspelled = l->CheckKeys(node, RuleKeys(), "rule");
   for (const auto& kv : node) {
     std::string k = kv.first.as<std::string>();
     if (k == "id")
@@ -151,8 +161,8 @@ RawRule ReadRule(YamlReader* l, const YAML::Node& node) {
       l->Scalar(kv.first, kv.second, &r.retune);
     else if (k == "pin")
       ReadPin(l, kv.first, kv.second, &r);
-    else if (k == "value-of")
-      ReadValueOf(l, kv.first, kv.second, &r.value_of);
+    else if (const FinderKind* kind = FinderKindOf(k))
+      r.finder_keys[k] = kind->read(l, kv.first, kv.second);
     else if (k == "pattern") {
       l->ScalarList(kv.first, kv.second, &r.patterns);
       r.pattern.present = true;

@@ -5,6 +5,7 @@
 // caller builds the model from the mirror's workload and search spaces.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -12,7 +13,7 @@
 #include "engine/base/diagnostic.h"
 #include "engine/model/value_source.h"
 #include "engine/model/workload.h"
-#include "engine/rules/raw_value_of.h"
+#include "engine/rules/finder_kind.h"
 #include "engine/rules/rule.h"
 #include "engine/rules/tier_rule.h"
 #include "engine/rules/yaml_reader.h"
@@ -52,7 +53,8 @@ struct RawRule {
   std::vector<RawScalar> also_matches;
   RawScalar files_key;
   std::vector<RawPrecondition> preconditions;
-  RawValueOf value_of;
+  // The keys of the kind of site the rule names (finder_kind.h), by key.
+  std::map<std::string, std::shared_ptr<const RawFinderKeys>> finder_keys;
   RawTiers tiers;  // `tiers:` (tier_rule.h)
 };
 

@@ -11,12 +11,13 @@
 
 #include "engine/liveness/liveness_types.h"
 #include "engine/model/value_source.h"
-#include "engine/python/reaching_values.h"
 #include "engine/query/query.h"
 #include "engine/rules/template.h"
 #include "engine/rules/tier_spec.h"
 
 namespace muh {
+
+class Finder;  // finder.h
 
 // A place in the rule file, for messages about the rule itself.
 struct RuleLoc {
@@ -53,6 +54,8 @@ struct Rule {
   // whole-tree search ignores them.
   std::vector<std::string> also_matches;
   RuleLoc files_loc;
+  // Where the rule's sites are (finder.h), and the query they come from.
+  std::shared_ptr<const Finder> finder;
   std::shared_ptr<const Query> query;
   // From a code pattern (code_pattern.h): the variable the knob is assigned
   // to and the code it sits in (`use_v1`, `max_seq_len <= N`); empty when
@@ -60,10 +63,6 @@ struct Rule {
   // then says what the variable holds now.
   std::string knob;
   std::string knob_shape;
-  // `value-of:` the rule's sites are the values this question finds
-  // (reaching_values.h), not `query`'s matches; `query` finds every
-  // assignment of the variable in the function.
-  std::optional<ValueQuestion> value_of;
   ActionKind action = ActionKind::kReplace;
   std::string target;   // capture name, without '@'
   Template with;        // kReplace

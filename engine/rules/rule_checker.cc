@@ -9,14 +9,16 @@
 #include "engine/base/edit_distance.h"
 #include "engine/query/query_cache.h"
 #include "engine/rules/combined_values.h"
+#include "engine/rules/finder_kind.h"
+#include "engine/rules/finder_query.h"
 #include "engine/rules/rule_pattern.h"
-#include "engine/rules/rule_value_of.h"
 
 namespace muh {
 
 namespace {
 
-// A `value-of` rule without `expect:` takes every value its question finds.
+// A rule of a kind of site that takes any number of sites, without
+// `expect:` (a `value-of` rule takes every value its question finds).
 constexpr int kManySites = 1000;
 
 class Checker {
@@ -36,15 +38,11 @@ class Checker {
     return q;
   }
 
-  // The query that stands for a `value-of` rule (rule_value_of.h); the
-  // rule's sites are every value the question finds, however many.
-  std::shared_ptr<const Query> CompileValueOf(const RawRule& r, Rule* rule) {
-    std::optional<RuleValueOf> v = CheckValueOf(r.value_of, &l_);
-    if (!v) return nullptr;
-    rule->value_of = v->question;
-    rule->expect_max = kManySites;
-    QueryError qe;
-    return queries_->Get(v->query, &qe);
+  // The finder of the kind of site `kind` (finder_kind.h), from its keys.
+  void CheckKind(const FinderKind& kind, const RawFinderKeys& keys, Rule* rule) {
+    rule->finder = kind.check(keys, &l_, queries_);
+    if (rule->finder) rule->query = rule->finder->query();
+    if (kind.any_number) rule->expect_max = kManySites;
   }
 
   // The query a rule's code pattern compiles to (rule_pattern.h).
@@ -159,10 +157,23 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
   for (const RawScalar& f : r.also_matches) {
     if (CheckPath(f)) rule.also_matches.push_back(f.value);
   }
-  if (r.value_of.present && (r.pattern.present || r.query.present)) {
-    l_.Error(r.value_of.key_mark, "a rule has one of 'value-of', 'pattern' or 'query'");
-  } else if (r.value_of.present) {
-    rule.query = CompileValueOf(r, &rule);
+  // The kind of site the rule names with a key of its own, if any.
+  const FinderKind* kind = nullptr;
+  const RawFinderKeys* kind_keys = nullptr;
+  int kinds = int(r.pattern.present) + int(r.query.present);
+  for (const auto& [key, keys] : r.finder_keys) {
+    if (kind == nullptr || keys->key_mark.pos < kind_keys->key_mark.pos) {
+      kind = FinderKindOf(key);
+      kind_keys = keys.get();
+    }
+    ++kinds;
+  }
+  if (kind != nullptr && kinds > 1) {
+    std::string names;
+    for (const FinderKind& k : FinderKinds()) names += "'" + k.key + "', ";
+    l_.Error(kind_keys->key_mark, fmt::format("a rule has one of {}'pattern' or 'query'", names));
+  } else if (kind != nullptr) {
+    CheckKind(*kind, *kind_keys, &rule);
   } else if (r.pattern.present && r.query.present) {
     l_.Error(r.pattern.key_mark, "a rule has a 'pattern' or a 'query', not both");
   } else if (r.pattern.present) {
@@ -181,19 +192,19 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
   // With no action key, a misspelled one was reported with its suggestion;
   // nothing else about the action is said (no "'with' only goes with ...").
   bool action_unknown = actions == 0 && (meant("replace") || meant("delete") || meant("append-to"));
-  if (r.value_of.present && actions != 0) {
-    l_.Error(r.mark,
-             "a 'value-of' rule replaces the value it names: no 'replace', 'delete' or "
-             "'append-to'");
-  } else if (actions != 1 && !action_unknown && !r.value_of.present) {
+  if (kind != nullptr && actions != 0) {
+    l_.Error(r.mark, fmt::format("a '{}' rule replaces the value it names: no 'replace', "
+                                 "'delete' or 'append-to'",
+                                 kind->key));
+  } else if (actions != 1 && !action_unknown && kind == nullptr) {
     l_.Error(r.mark, fmt::format("rule '{}' needs exactly one of 'replace', 'delete', 'append-to'",
                                  rule.id));
   }
   const RawScalar* target = r.replace.present ? &r.replace : r.del.present ? &r.del : &r.append_to;
-  rule.action = r.replace.present || r.value_of.present ? ActionKind::kReplace
-                : r.del.present                         ? ActionKind::kDeleteLines
-                                                        : ActionKind::kAppendEntries;
-  std::string target_name = r.value_of.present ? kValueOfTarget : target->value;
+  rule.action = r.replace.present || kind != nullptr ? ActionKind::kReplace
+                : r.del.present                      ? ActionKind::kDeleteLines
+                                                     : ActionKind::kAppendEntries;
+  std::string target_name = kind != nullptr ? kind->target : target->value;
   if (!target_name.empty() && target_name.front() == '@') target_name.erase(0, 1);
   rule.target = target_name;
   const char* target_key = r.replace.present ? "replace" : r.del.present ? "delete" : "append-to";
@@ -201,9 +212,9 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
     CaptureExists(*rule.query, target_name, target->mark, target_key);
   if (rule.action == ActionKind::kReplace) {
     if (!r.with.present) {
-      l_.Error(r.value_of.present ? r.value_of.key_mark : r.replace.key_mark,
+      l_.Error(kind != nullptr ? kind_keys->key_mark : r.replace.key_mark,
                fmt::format("rule '{}' has '{}' but no 'with'", rule.id,
-                           r.value_of.present ? "value-of" : "replace"));
+                           kind != nullptr ? kind->key : "replace"));
     } else {
       std::string err;
       std::size_t off = 0;
@@ -321,6 +332,10 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
     rule.preconditions.push_back(std::move(p));
   }
   if (l_.errors_->size() != errors_before) return std::nullopt;
+  // A rule without a kind of its own finds its sites with its query.
+  if (!rule.finder) {
+    rule.finder = std::make_shared<QueryFinder>(rule.query, rule.target);
+  }
   return rule;
 }
 

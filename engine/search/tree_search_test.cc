@@ -4,6 +4,7 @@
 
 #include <map>
 
+#include "engine/rules/finder_query.h"
 #include "engine/search/word_filter_cache.h"
 
 namespace muh {
@@ -19,6 +20,7 @@ RuleSet OneRule(const std::string& query) {
   QueryError err;
   r.query = Query::Compile(query, &err);
   REQUIRE_MESSAGE(r.query.get() != nullptr, err.message);
+  r.finder = std::make_shared<QueryFinder>(r.query, "value");
   rules.rules.push_back(r);
   return rules;
 }
