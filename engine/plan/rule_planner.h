@@ -83,10 +83,6 @@ class Planner {
   // the file assigns it no code.
   std::optional<Diagnostic> KnobReplaced(const Rule& rule, const SourceText& file,
                                          const std::string& msg);
-  // A `tiers:` rule's matches in `file` (rule_planner_tiers.cc): each value
-  // site with its chain's @tier and @bounds, and the chain's literal bounds.
-  void PlanTiers(const Rule& rule, const SourceText& file, const std::vector<SiteMatch>& matches,
-                 RuleOutcome* outcome);
   // Plans the sites `found` in `file`, in order.
   void PlanSites(const Rule& rule, const SourceText& file, const FoundSites& found,
                  RuleOutcome* outcome);

@@ -293,10 +293,6 @@ void Planner::PlanRule(const Rule& rule) {
       outcome.status = RuleStatus::kFailed;
       continue;
     }
-    if (rule.tiers) {
-      PlanTiers(rule, file, found.sites, &outcome);
-      continue;
-    }
     PlanSites(rule, file, found, &outcome);
   }
   CommitStaged(&outcome);

@@ -11,6 +11,7 @@
 #include "engine/rules/combined_values.h"
 #include "engine/rules/finder_kind.h"
 #include "engine/rules/finder_query.h"
+#include "engine/rules/finder_tiers.h"
 #include "engine/rules/rule_pattern.h"
 
 namespace muh {
@@ -333,7 +334,9 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
   }
   if (l_.errors_->size() != errors_before) return std::nullopt;
   // A rule without a kind of its own finds its sites with its query.
-  if (!rule.finder) {
+  if (!rule.finder && rule.tiers) {
+    rule.finder = std::make_shared<TiersFinder>(rule.query, rule.target, rule.tiers);
+  } else if (!rule.finder) {
     rule.finder = std::make_shared<QueryFinder>(rule.query, rule.target);
   }
   return rule;
