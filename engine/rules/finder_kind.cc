@@ -2,7 +2,8 @@
 
 namespace muh {
 
-FinderKind ValueOfKind();  // finder_value_of.cc
+// Each kind's FinderKind is defined beside its finder (finder_*.cc).
+FinderKind ValueOfKind();
 
 const std::vector<FinderKind>& FinderKinds() {
   static const std::vector<FinderKind> kinds = {

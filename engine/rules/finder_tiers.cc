@@ -26,8 +26,8 @@ Capture Synthetic(const std::string& name, std::string text) {
 
 // The line of byte `at` in `bytes`, from 1.
 int LineOf(std::string_view bytes, std::size_t at) {
-  return 1 + static_cast<int>(std::count(bytes.begin(),
-                                         bytes.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+  return 1 + static_cast<int>(
+                 std::count(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
 }
 
 }  // namespace
@@ -163,10 +163,10 @@ FoundSites TiersFinder::Find(const SyntaxTree& tree) const {
     copy.at = copy.message_at = sites[1];
     copy.counted = false;
     copy.continues = true;
-    copy.message = fmt::format(
-        " expects 1 site in {} of the chain at line {}, found {} (at lines {})",
-        clause_names[clause], LineOf(tree.bytes(), clause.first), sites.size(),
-        fmt::join(lines, ", "));
+    copy.message =
+        fmt::format(" expects 1 site in {} of the chain at line {}, found {} (at lines {})",
+                    clause_names[clause], LineOf(tree.bytes(), clause.first), sites.size(),
+                    fmt::join(lines, ", "));
   }
   return out;
 }

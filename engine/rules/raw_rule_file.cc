@@ -16,16 +16,16 @@ const std::vector<std::string> kTopKeys = {"version", "values",   "workload", "s
 const std::vector<std::string> kLivenessKeys = {"entry", "platform", "declared"};
 const std::vector<std::string> kDeclaredKeys = {"path", "callee", "reads-keys", "imports-nothing",
                                                 "source"};
-// The rule keys: these, those of the kinds of site (finder_kind.h), then `tiers`.
+const std::vector<std::string> kRuleKeys = {
+    "id",        "description", "files",   "query",     "replace",       "with",         "delete",
+    "append-to", "entries",     "expect",  "done-when", "preconditions", "also-matches", "upstream",
+    "retune",    "pin",         "pattern", "inside",    "where",         "tiers"};
+
+// kRuleKeys, with the keys of the kinds of site (finder_kind.h) before `tiers`.
 const std::vector<std::string>& RuleKeys() {
   static const std::vector<std::string> keys = [] {
-    std::vector<std::string> out = {"id",           "description", "files",     "query",
-                                    "replace",      "with",        "delete",    "append-to",
-                                    "entries",      "expect",      "done-when", "preconditions",
-                                    "also-matches", "upstream",    "retune",    "pin",
-                                    "pattern",      "inside",      "where"};
-    for (const FinderKind& k : FinderKinds()) out.push_back(k.key);
-    out.push_back("tiers");
+    std::vector<std::string> out = kRuleKeys;
+    for (const FinderKind& k : FinderKinds()) out.insert(out.end() - 1, k.key);
     return out;
   }();
   return keys;
