@@ -4,10 +4,12 @@ namespace muh {
 
 // Each kind's FinderKind is defined beside its finder (finder_*.cc).
 FinderKind ValueOfKind();
+FinderKind ArgumentOfKind();
 
 const std::vector<FinderKind>& FinderKinds() {
   static const std::vector<FinderKind> kinds = {
       ValueOfKind(),
+      ArgumentOfKind(),
   };
   return kinds;
 }
