@@ -126,7 +126,8 @@ Diagnostic Planner::FoundNothing(const Rule& rule, const SourceText& file, std::
   // Help the user rebase: the part of the query that still matches, where,
   // and the shape around it that no longer does. Located at the knob's
   // nearest candidate in the source when there is one.
-  std::optional<NoMatchReason> why = ExplainNoMatch(*rule.query, *SyntaxTreeOf(file.path()));
+  std::optional<NoMatchReason> why =
+      ExplainNoMatch(*rule.finder->query(), *SyntaxTreeOf(file.path()));
   if (!why) {
     return Diagnostic{rules_.path, rule.loc.line, rule.loc.column, Severity::kError, msg};
   }
@@ -267,7 +268,7 @@ void Planner::PlanRule(const Rule& rule) {
                                     rule.expect_max == 1 ? "" : "es", path, n);
       if (n == 0) {
         outcome.lost = true;
-        if (auto problem = rule.query->StructureProblem()) {
+        if (auto problem = rule.finder->query()->StructureProblem()) {
           std::string what =
               problem->message.substr(problem->message.rfind("query ", 0) == 0 ? 6 : 0);
           msg += fmt::format(" (libtree-sitter: {} at query offset {}; the query can never match)",

@@ -73,7 +73,7 @@ class ArgumentOfFinder : public Finder {
       SiteMatch& site = out.sites.emplace_back();
       site.at = value->begin;
       site.target = kTarget;
-      site.match.captures.push_back(*value);
+      site.match = std::move(m);  // every capture the rule's templates may name
     }
     return out;
   }

@@ -40,8 +40,7 @@ TEST_CASE("a value-of rule loads: its question, the value as its target, any num
   CHECK(r.action == ActionKind::kReplace);
   CHECK(r.expect == 1);
   CHECK(r.expect_max > 1);
-  REQUIRE(r.query);
-  CHECK(r.query->HasCapture("value"));
+  CHECK(finder->query()->HasCapture("value"));
 }
 
 TEST_CASE("value-of a dict's key: its query finds the entry and writes to the key") {

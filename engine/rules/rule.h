@@ -54,9 +54,8 @@ struct Rule {
   // whole-tree search ignores them.
   std::vector<std::string> also_matches;
   RuleLoc files_loc;
-  // Where the rule's sites are (finder.h), and the query they come from.
+  // Where the rule's sites are (finder.h), with the query they come from.
   std::shared_ptr<const Finder> finder;
-  std::shared_ptr<const Query> query;
   // From a code pattern (code_pattern.h): the variable the knob is assigned
   // to and the code it sits in (`use_v1`, `max_seq_len <= N`); empty when
   // the pattern does not say, or for a raw query. A rule that finds no site

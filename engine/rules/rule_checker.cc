@@ -42,7 +42,6 @@ class Checker {
   // The finder of the kind of site `kind` (finder_kind.h), from its keys.
   void CheckKind(const FinderKind& kind, const RawFinderKeys& keys, Rule* rule) {
     rule->finder = kind.check(keys, &l_, queries_);
-    if (rule->finder) rule->query = rule->finder->query();
     if (kind.any_number) rule->expect_max = kManySites;
   }
 
@@ -129,6 +128,8 @@ class Checker {
 std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids) {
   std::size_t errors_before = l_.errors_->size();
   Rule rule;
+  // The query the rule's sites come from: its kind's, its pattern's or its own.
+  std::shared_ptr<const Query> query;
   rule.loc = {r.mark.line + 1, r.mark.column + 1};
   if (!r.id.present) {
     l_.Error(r.mark, "rule has no 'id'");
@@ -175,15 +176,16 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
     l_.Error(kind_keys->key_mark, fmt::format("a rule has one of {}'pattern' or 'query'", names));
   } else if (kind != nullptr) {
     CheckKind(*kind, *kind_keys, &rule);
+    if (rule.finder) query = rule.finder->query();
   } else if (r.pattern.present && r.query.present) {
     l_.Error(r.pattern.key_mark, "a rule has a 'pattern' or a 'query', not both");
   } else if (r.pattern.present) {
-    rule.query = CompilePattern(r, &rule);
+    query = CompilePattern(r, &rule);
   } else if (!r.query.present) {
     if (!meant("query") && !meant("pattern"))
       l_.Error(r.mark, fmt::format("rule '{}' has no 'pattern' or 'query'", rule.id));
   } else {
-    rule.query = CompileQuery(r.query);
+    query = CompileQuery(r.query);
   }
   if (!r.pattern.present) {
     if (r.inside.present) l_.Error(r.inside.key_mark, "'inside' only goes with 'pattern'");
@@ -209,8 +211,7 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
   if (!target_name.empty() && target_name.front() == '@') target_name.erase(0, 1);
   rule.target = target_name;
   const char* target_key = r.replace.present ? "replace" : r.del.present ? "delete" : "append-to";
-  if (rule.query && target->present)
-    CaptureExists(*rule.query, target_name, target->mark, target_key);
+  if (query && target->present) CaptureExists(*query, target_name, target->mark, target_key);
   if (rule.action == ActionKind::kReplace) {
     if (!r.with.present) {
       l_.Error(kind != nullptr ? kind_keys->key_mark : r.replace.key_mark,
@@ -226,15 +227,15 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
         for (const TemplatePart& p : rule.with.parts()) {
           YAML::Mark at = PartMark(r.with, p.offset);
           bool tier = r.tiers.key.present && IsTierCapture(p.text);
-          if (p.kind == TemplatePart::Kind::kCapture && rule.query && !tier) {
-            CaptureExists(*rule.query, p.text, at, "with");
+          if (p.kind == TemplatePart::Kind::kCapture && query && !tier) {
+            CaptureExists(*query, p.text, at, "with");
           } else if (p.kind == TemplatePart::Kind::kValue) {
             ValueExists(p.text, at, false);
           } else if (p.kind == TemplatePart::Kind::kCall) {
             FunctionExists(p.text, at);
             for (const std::string& a : p.args) {
-              if (rule.query && !(r.tiers.key.present && IsTierCapture(a)))
-                CaptureExists(*rule.query, a, at, "with");
+              if (query && !(r.tiers.key.present && IsTierCapture(a)))
+                CaptureExists(*query, a, at, "with");
             }
           }
         }
@@ -335,9 +336,9 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
   if (l_.errors_->size() != errors_before) return std::nullopt;
   // A rule without a kind of its own finds its sites with its query.
   if (!rule.finder && rule.tiers) {
-    rule.finder = std::make_shared<TiersFinder>(rule.query, rule.target, rule.tiers);
+    rule.finder = std::make_shared<TiersFinder>(query, rule.target, rule.tiers);
   } else if (!rule.finder) {
-    rule.finder = std::make_shared<QueryFinder>(rule.query, rule.target);
+    rule.finder = std::make_shared<QueryFinder>(query, rule.target);
   }
   return rule;
 }

@@ -18,9 +18,9 @@ RuleSet OneRule(const std::string& query) {
   r.id = "knob";
   r.files = {"vllm/_custom_ops.py"};
   QueryError err;
-  r.query = Query::Compile(query, &err);
-  REQUIRE_MESSAGE(r.query.get() != nullptr, err.message);
-  r.finder = std::make_shared<QueryFinder>(r.query, "value");
+  std::shared_ptr<const Query> compiled = Query::Compile(query, &err);
+  REQUIRE_MESSAGE(compiled.get() != nullptr, err.message);
+  r.finder = std::make_shared<QueryFinder>(compiled, "value");
   rules.rules.push_back(r);
   return rules;
 }
