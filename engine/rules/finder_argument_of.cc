@@ -13,8 +13,6 @@
 // every such call; the whole-tree search looks where its literals are.
 #include <fmt/format.h>
 
-#include <cctype>
-
 #include "engine/python/ts_nodes.h"
 #include "engine/rules/finder_kind.h"
 
@@ -50,14 +48,6 @@ std::shared_ptr<const RawFinderKeys> Read(YamlReader* l, const YAML::Node& key,
     if (into != nullptr) l->Scalar(kv.first, kv.second, into);
   }
   return out;
-}
-
-bool IsName(const std::string& s) {
-  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
-  for (char c : s) {
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
-  }
-  return true;
 }
 
 class ArgumentOfFinder : public Finder {
@@ -96,16 +86,13 @@ std::shared_ptr<const Finder> Check(const RawFinderKeys& raw, YamlReader* reader
                                     QueryCache* queries) {
   const auto& a = static_cast<const RawArgumentOf&>(raw);
   std::size_t errors_before = reader->errors_->size();
-  auto name = [&](const RawScalar& s, const char* key, const char* what) {
-    if (!s.present) {
-      reader->Error(a.mark, fmt::format("'argument-of' needs '{}': {}", key, what));
-    } else if (!IsName(s.value)) {
-      reader->Error(s.mark, fmt::format("'{}' is a Python name, got '{}'", key, s.value));
-    }
-  };
-  name(a.call, "call", "the function whose calls pass the argument");
-  name(a.name, "name", "the keyword argument whose value the rule rewrites");
-  if (a.in.present) name(a.in, "in", "the function the calls are in");
+  PythonNameKey(reader, a.call, "argument-of", a.mark, "call",
+                "the function whose calls pass the argument");
+  PythonNameKey(reader, a.name, "argument-of", a.mark, "name",
+                "the keyword argument whose value the rule rewrites");
+  if (a.in.present) {
+    PythonNameKey(reader, a.in, "argument-of", a.mark, "in", "the function the calls are in");
+  }
   if (reader->errors_->size() != errors_before) return nullptr;
   // `F(..., K=V)` and `F[grid](..., K=V)`.
   std::string text;

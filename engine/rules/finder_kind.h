@@ -37,6 +37,12 @@ struct FinderKind {
                                          QueryCache* queries);
 };
 
+// For the kinds' checks: whether `s`, the key `key` of the `kind:` mapping
+// at `mapping`, is there and a Python name. False with an error located at
+// the mapping (missing: "'KIND' needs 'KEY': WHAT") or at the value.
+bool PythonNameKey(YamlReader* reader, const RawScalar& s, const std::string& kind,
+                   const YAML::Mark& mapping, const char* key, const char* what);
+
 // Every kind, in the order of its key in the rule keys' list.
 const std::vector<FinderKind>& FinderKinds();
 

@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <cctype>
-
 #include "engine/pattern/code_pattern.h"
 
 namespace muh {
@@ -44,30 +42,18 @@ std::shared_ptr<const RawFinderKeys> Read(YamlReader* l, const YAML::Node& key,
   return out;
 }
 
-bool IsName(const std::string& s) {
-  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
-  for (char c : s) {
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
-  }
-  return true;
-}
-
 std::shared_ptr<const Finder> Check(const RawFinderKeys& raw, YamlReader* reader,
                                     QueryCache* queries) {
   const auto& v = static_cast<const RawValueOf&>(raw);
   std::size_t errors_before = reader->errors_->size();
   ValueQuestion question;
-  auto name = [&](const RawScalar& s, const char* key, const char* what, std::string* into) {
-    if (!s.present) {
-      reader->Error(v.mark, fmt::format("'value-of' needs '{}': {}", key, what));
-    } else if (!IsName(s.value)) {
-      reader->Error(s.mark, fmt::format("'{}' is a Python name, got '{}'", key, s.value));
-    } else {
-      *into = s.value;
-    }
-  };
-  name(v.name, "name", "the variable whose value the rule rewrites", &question.variable);
-  name(v.in, "in", "the function that reads it", &question.function);
+  if (PythonNameKey(reader, v.name, "value-of", v.mark, "name",
+                    "the variable whose value the rule rewrites")) {
+    question.variable = v.name.value;
+  }
+  if (PythonNameKey(reader, v.in, "value-of", v.mark, "in", "the function that reads it")) {
+    question.function = v.in.value;
+  }
   if (v.key.present) {
     if (v.key.value.empty() || v.key.value.find_first_of("'\"\\\n") != std::string::npos)
       reader->Error(v.key.mark, "'key' is a dict key as its string holds it, without quotes");
