@@ -65,8 +65,12 @@ inline std::vector<std::string> Bi100Queries() {
   for (const RawRule& r : raw.rules) {
     if (r.pattern.present) {
       if (std::optional<RulePatternText> t = RulePatternQuery(r, nullptr)) out.push_back(t->query);
-    } else if (r.query.present) {
-      out.push_back(r.query.value);
+    }
+    for (const auto& [key, keys] : r.finder_keys) {
+      const FinderKind* kind = FinderKindOf(key);
+      if (kind->texts != nullptr && !r.pattern.present) {
+        for (const std::string& t : kind->texts(*keys)) out.push_back(t);
+      }
     }
     if (r.done_when.present) out.push_back(r.done_when.value);
     for (const RawPrecondition& p : r.preconditions) {

@@ -83,7 +83,7 @@ class ArgumentOfFinder : public Finder {
 };
 
 std::shared_ptr<const Finder> Check(const RawFinderKeys& raw, YamlReader* reader,
-                                    QueryCache* queries) {
+                                    QueryCache* queries, const std::string&) {
   const auto& a = static_cast<const RawArgumentOf&>(raw);
   std::size_t errors_before = reader->errors_->size();
   PythonNameKey(reader, a.call, "argument-of", a.mark, "call",

@@ -7,11 +7,13 @@
 namespace muh {
 
 // Each kind's FinderKind is defined beside its finder (finder_*.cc).
+FinderKind QueryKind();
 FinderKind ValueOfKind();
 FinderKind ArgumentOfKind();
 
 const std::vector<FinderKind>& FinderKinds() {
   static const std::vector<FinderKind> kinds = {
+      QueryKind(),
       ValueOfKind(),
       ArgumentOfKind(),
   };

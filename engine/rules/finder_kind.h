@@ -25,16 +25,21 @@ struct RawFinderKeys {
 struct FinderKind {
   std::string key;  // the rule key that names it (`value-of`)
   // The capture its sites rewrite: the rule replaces it with its `with:`,
-  // and has no `replace`, `delete` or `append-to`.
+  // and has no `replace`, `delete` or `append-to`. Empty: the rule's
+  // action names it (`query:`).
   std::string target;
   // Without `expect:` a rule takes every site it finds, however many.
   bool any_number = false;
   // Step 1: reads `value`, the value of the rule key `key`.
   std::shared_ptr<const RawFinderKeys> (*read)(YamlReader* reader, const YAML::Node& key,
                                                const YAML::Node& value);
-  // Step 2: the finder, or null with errors reported through `reader`.
+  // Step 2: the finder, or null with errors reported through `reader`;
+  // `target` is the capture the rule's action names, for a kind without one.
   std::shared_ptr<const Finder> (*check)(const RawFinderKeys& raw, YamlReader* reader,
-                                         QueryCache* queries);
+                                         QueryCache* queries, const std::string& target);
+  // The query texts its check compiles, for QueryCache::CompileAll to
+  // compile with every rule's up front; null when it names none.
+  std::vector<std::string> (*texts)(const RawFinderKeys& raw) = nullptr;
 };
 
 // For the kinds' checks: whether `s`, the key `key` of the `kind:` mapping

@@ -1,6 +1,47 @@
 #include "engine/rules/finder_query.h"
 
+#include <fmt/format.h>
+
+#include "engine/rules/finder_kind.h"
+
 namespace muh {
+
+namespace {
+
+struct RawQuery : RawFinderKeys {
+  RawScalar query;
+};
+
+std::shared_ptr<const RawFinderKeys> Read(YamlReader* l, const YAML::Node& key,
+                                          const YAML::Node& value) {
+  auto out = std::make_shared<RawQuery>();
+  out->key_mark = key.Mark();
+  l->Scalar(key, value, &out->query);
+  return out;
+}
+
+std::shared_ptr<const Finder> Check(const RawFinderKeys& raw, YamlReader* reader,
+                                    QueryCache* queries, const std::string& target) {
+  const RawScalar& s = static_cast<const RawQuery&>(raw).query;
+  QueryError qe;
+  std::shared_ptr<const Query> q = queries->Get(s.value, &qe);
+  if (!q) {
+    RuleLoc at = reader->OffsetLoc(s.mark, qe.offset);
+    reader->errors_->push_back(
+        MakeError(reader->path_, at.line, at.column,
+                  fmt::format("{} at query offset {}", qe.message, qe.offset)));
+    return nullptr;
+  }
+  return std::make_shared<QueryFinder>(std::move(q), target);
+}
+
+std::vector<std::string> Texts(const RawFinderKeys& raw) {
+  return {static_cast<const RawQuery&>(raw).query.value};
+}
+
+}  // namespace
+
+FinderKind QueryKind() { return {"query", "", false, Read, Check, Texts}; }
 
 FoundSites QueryFinder::Find(const SyntaxTree& tree) const {
   FoundSites out;

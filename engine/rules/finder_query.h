@@ -1,5 +1,7 @@
 // The kind of site of `query:` and `pattern:` (finder.h): each match of the
-// rule's query is a site, at its capture `target`.
+// rule's query is a site, at its capture `target`. `query:` is a kind of
+// its own (finder_kind.h): a tree-sitter query, compiled and checked here;
+// the rule's action names the capture it rewrites.
 #pragma once
 
 #include <memory>

@@ -43,7 +43,7 @@ std::shared_ptr<const RawFinderKeys> Read(YamlReader* l, const YAML::Node& key,
 }
 
 std::shared_ptr<const Finder> Check(const RawFinderKeys& raw, YamlReader* reader,
-                                    QueryCache* queries) {
+                                    QueryCache* queries, const std::string&) {
   const auto& v = static_cast<const RawValueOf&>(raw);
   std::size_t errors_before = reader->errors_->size();
   ValueQuestion question;

@@ -17,9 +17,9 @@ const std::vector<std::string> kLivenessKeys = {"entry", "platform", "declared"}
 const std::vector<std::string> kDeclaredKeys = {"path", "callee", "reads-keys", "imports-nothing",
                                                 "source"};
 const std::vector<std::string> kRuleKeys = {
-    "id",        "description", "files",   "query",     "replace",       "with",         "delete",
-    "append-to", "entries",     "expect",  "done-when", "preconditions", "also-matches", "upstream",
-    "retune",    "pin",         "pattern", "inside",    "where",         "tiers"};
+    "id",      "description", "files",     "replace",       "with",         "delete",   "append-to",
+    "entries", "expect",      "done-when", "preconditions", "also-matches", "upstream", "retune",
+    "pin",     "pattern",     "inside",    "where",         "tiers"};
 
 // kRuleKeys, with the keys of the kinds of site (finder_kind.h) before `tiers`.
 const std::vector<std::string>& RuleKeys() {
@@ -139,8 +139,6 @@ RawRule ReadRule(YamlReader* l, const YAML::Node& node) {
       l->Scalar(kv.first, kv.second, &r.id);
     else if (k == "description")
       l->Scalar(kv.first, kv.second, &r.description);
-    else if (k == "query")
-      l->Scalar(kv.first, kv.second, &r.query);
     else if (k == "replace")
       l->Scalar(kv.first, kv.second, &r.replace);
     else if (k == "with")

@@ -39,8 +39,8 @@ struct RawWhere {
 struct RawRule {
   YAML::Mark mark;
   std::vector<std::string> misspelled;  // keys that unknown keys probably meant
-  RawScalar id, description, query, replace, with, del, append_to, entries, expect, done_when,
-      upstream, retune, pattern, inside;
+  RawScalar id, description, replace, with, del, append_to, entries, expect, done_when, upstream,
+      retune, pattern, inside;
   // `pin:`, a mapping: its own mark, and its `value`, `reason` and
   // `unchecked` (why a value outside the knob's domain is written anyway).
   RawScalar pin, pin_value, pin_reason, pin_unchecked;

@@ -40,8 +40,9 @@ class Checker {
   }
 
   // The finder of the kind of site `kind` (finder_kind.h), from its keys.
-  void CheckKind(const FinderKind& kind, const RawFinderKeys& keys, Rule* rule) {
-    rule->finder = kind.check(keys, &l_, queries_);
+  void CheckKind(const FinderKind& kind, const RawFinderKeys& keys, const std::string& target,
+                 Rule* rule) {
+    rule->finder = kind.check(keys, &l_, queries_, target);
     if (kind.any_number) rule->expect_max = kManySites;
   }
 
@@ -159,34 +160,43 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
   for (const RawScalar& f : r.also_matches) {
     if (CheckPath(f)) rule.also_matches.push_back(f.value);
   }
-  // The kind of site the rule names with a key of its own, if any.
+  // The kind of site the rule names: one with a target of its own (the
+  // first written, when there are several), `query:`, or its pattern.
   const FinderKind* kind = nullptr;
   const RawFinderKeys* kind_keys = nullptr;
-  int kinds = int(r.pattern.present) + int(r.query.present);
+  const auto query_keys = r.finder_keys.find("query");
+  const bool has_query = query_keys != r.finder_keys.end();
+  int kinds = int(r.pattern.present) + static_cast<int>(r.finder_keys.size());
   for (const auto& [key, keys] : r.finder_keys) {
-    if (kind == nullptr || keys->key_mark.pos < kind_keys->key_mark.pos) {
-      kind = FinderKindOf(key);
+    const FinderKind* k = FinderKindOf(key);
+    if (!k->target.empty() && (kind == nullptr || keys->key_mark.pos < kind_keys->key_mark.pos)) {
+      kind = k;
       kind_keys = keys.get();
     }
-    ++kinds;
   }
+  // The capture the rule rewrites: its kind's, or the one its action names.
+  const RawScalar* target = r.replace.present ? &r.replace : r.del.present ? &r.del : &r.append_to;
+  std::string target_name = kind != nullptr ? kind->target : target->value;
+  if (!target_name.empty() && target_name.front() == '@') target_name.erase(0, 1);
   if (kind != nullptr && kinds > 1) {
     std::string names;
-    for (const FinderKind& k : FinderKinds()) names += "'" + k.key + "', ";
+    for (const FinderKind& k : FinderKinds()) {
+      if (!k.target.empty()) names += "'" + k.key + "', ";
+    }
     l_.Error(kind_keys->key_mark, fmt::format("a rule has one of {}'pattern' or 'query'", names));
   } else if (kind != nullptr) {
-    CheckKind(*kind, *kind_keys, &rule);
-    if (rule.finder) query = rule.finder->query();
-  } else if (r.pattern.present && r.query.present) {
+    CheckKind(*kind, *kind_keys, target_name, &rule);
+  } else if (r.pattern.present && has_query) {
     l_.Error(r.pattern.key_mark, "a rule has a 'pattern' or a 'query', not both");
   } else if (r.pattern.present) {
     query = CompilePattern(r, &rule);
-  } else if (!r.query.present) {
+  } else if (!has_query) {
     if (!meant("query") && !meant("pattern"))
       l_.Error(r.mark, fmt::format("rule '{}' has no 'pattern' or 'query'", rule.id));
   } else {
-    query = CompileQuery(r.query);
+    CheckKind(*FinderKindOf("query"), *query_keys->second, target_name, &rule);
   }
+  if (rule.finder) query = rule.finder->query();
   if (!r.pattern.present) {
     if (r.inside.present) l_.Error(r.inside.key_mark, "'inside' only goes with 'pattern'");
     if (r.where_key.present) l_.Error(r.where_key.key_mark, "'where' only goes with 'pattern'");
@@ -203,12 +213,9 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
     l_.Error(r.mark, fmt::format("rule '{}' needs exactly one of 'replace', 'delete', 'append-to'",
                                  rule.id));
   }
-  const RawScalar* target = r.replace.present ? &r.replace : r.del.present ? &r.del : &r.append_to;
   rule.action = r.replace.present || kind != nullptr ? ActionKind::kReplace
                 : r.del.present                      ? ActionKind::kDeleteLines
                                                      : ActionKind::kAppendEntries;
-  std::string target_name = kind != nullptr ? kind->target : target->value;
-  if (!target_name.empty() && target_name.front() == '@') target_name.erase(0, 1);
   rule.target = target_name;
   const char* target_key = r.replace.present ? "replace" : r.del.present ? "delete" : "append-to";
   if (query && target->present) CaptureExists(*query, target_name, target->mark, target_key);
@@ -371,9 +378,13 @@ bool CheckRuleFile(const RawRuleFile& raw, std::shared_ptr<const ValueSource> mo
       if (std::optional<RulePatternText> text = RulePatternQuery(r, nullptr))
         texts.push_back(text->query);
     }
-    for (const RawScalar* q : {&r.query, &r.done_when}) {
-      if (q->present) texts.push_back(q->value);
+    for (const auto& [key, keys] : r.finder_keys) {
+      const FinderKind* kind = FinderKindOf(key);
+      if (kind->texts != nullptr) {
+        for (std::string& t : kind->texts(*keys)) texts.push_back(std::move(t));
+      }
     }
+    if (r.done_when.present) texts.push_back(r.done_when.value);
     for (const RawPrecondition& p : r.preconditions) {
       for (const RawScalar* q : {&p.present, &p.absent}) {
         if (q->present) texts.push_back(q->value);
