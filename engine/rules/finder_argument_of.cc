@@ -29,8 +29,8 @@ struct RawArgumentOf : RawFinderKeys {
   RawScalar call, name, in;
 };
 
-std::shared_ptr<const RawFinderKeys> Read(YamlReader* l, const YAML::Node& key,
-                                          const YAML::Node& node) {
+std::shared_ptr<RawFinderKeys> Read(YamlReader* l, const YAML::Node& key, const YAML::Node& node,
+                                    std::shared_ptr<RawFinderKeys>) {
   auto out = std::make_shared<RawArgumentOf>();
   out->key_mark = key.Mark();
   out->mark = node.Mark();
@@ -82,8 +82,9 @@ class ArgumentOfFinder : public Finder {
   std::string in_;
 };
 
-std::shared_ptr<const Finder> Check(const RawFinderKeys& raw, YamlReader* reader,
-                                    QueryCache* queries, const std::string&) {
+std::shared_ptr<const Finder> Check(const RawFinderKeys& raw, FinderCheck* check) {
+  YamlReader* reader = check->reader;
+  QueryCache* queries = check->queries;
   const auto& a = static_cast<const RawArgumentOf&>(raw);
   std::size_t errors_before = reader->errors_->size();
   PythonNameKey(reader, a.call, "argument-of", a.mark, "call",
@@ -113,6 +114,6 @@ std::shared_ptr<const Finder> Check(const RawFinderKeys& raw, YamlReader* reader
 
 }  // namespace
 
-FinderKind ArgumentOfKind() { return {"argument-of", kTarget, true, Read, Check}; }
+FinderKind ArgumentOfKind() { return {"argument-of", {}, kTarget, true, Read, Check}; }
 
 }  // namespace muh

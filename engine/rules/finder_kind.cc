@@ -2,18 +2,21 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 
 namespace muh {
 
 // Each kind's FinderKind is defined beside its finder (finder_*.cc).
 FinderKind QueryKind();
+FinderKind PatternKind();
 FinderKind ValueOfKind();
 FinderKind ArgumentOfKind();
 
 const std::vector<FinderKind>& FinderKinds() {
   static const std::vector<FinderKind> kinds = {
       QueryKind(),
+      PatternKind(),
       ValueOfKind(),
       ArgumentOfKind(),
   };
@@ -34,7 +37,7 @@ bool PythonNameKey(YamlReader* reader, const RawScalar& s, const std::string& ki
 
 const FinderKind* FinderKindOf(const std::string& key) {
   for (const FinderKind& k : FinderKinds()) {
-    if (k.key == key) return &k;
+    if (k.key == key || std::find(k.also.begin(), k.also.end(), key) != k.also.end()) return &k;
   }
   return nullptr;
 }

@@ -12,16 +12,18 @@ struct RawQuery : RawFinderKeys {
   RawScalar query;
 };
 
-std::shared_ptr<const RawFinderKeys> Read(YamlReader* l, const YAML::Node& key,
-                                          const YAML::Node& value) {
+std::shared_ptr<RawFinderKeys> Read(YamlReader* l, const YAML::Node& key, const YAML::Node& value,
+                                    std::shared_ptr<RawFinderKeys>) {
   auto out = std::make_shared<RawQuery>();
   out->key_mark = key.Mark();
   l->Scalar(key, value, &out->query);
   return out;
 }
 
-std::shared_ptr<const Finder> Check(const RawFinderKeys& raw, YamlReader* reader,
-                                    QueryCache* queries, const std::string& target) {
+std::shared_ptr<const Finder> Check(const RawFinderKeys& raw, FinderCheck* check) {
+  YamlReader* reader = check->reader;
+  QueryCache* queries = check->queries;
+  const std::string& target = check->target;
   const RawScalar& s = static_cast<const RawQuery&>(raw).query;
   QueryError qe;
   std::shared_ptr<const Query> q = queries->Get(s.value, &qe);
@@ -35,13 +37,13 @@ std::shared_ptr<const Finder> Check(const RawFinderKeys& raw, YamlReader* reader
   return std::make_shared<QueryFinder>(std::move(q), target);
 }
 
-std::vector<std::string> Texts(const RawFinderKeys& raw) {
+std::vector<std::string> Texts(const RawFinderKeys& raw, const FinderCheck&) {
   return {static_cast<const RawQuery&>(raw).query.value};
 }
 
 }  // namespace
 
-FinderKind QueryKind() { return {"query", "", false, Read, Check, Texts}; }
+FinderKind QueryKind() { return {"query", {}, "", false, Read, Check, Texts}; }
 
 FoundSites QueryFinder::Find(const SyntaxTree& tree) const {
   FoundSites out;

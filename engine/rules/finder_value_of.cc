@@ -18,8 +18,8 @@ struct RawValueOf : RawFinderKeys {
   RawScalar name, key, in, when_false, when_true;
 };
 
-std::shared_ptr<const RawFinderKeys> Read(YamlReader* l, const YAML::Node& key,
-                                          const YAML::Node& node) {
+std::shared_ptr<RawFinderKeys> Read(YamlReader* l, const YAML::Node& key, const YAML::Node& node,
+                                    std::shared_ptr<RawFinderKeys>) {
   auto out = std::make_shared<RawValueOf>();
   out->key_mark = key.Mark();
   out->mark = node.Mark();
@@ -42,8 +42,9 @@ std::shared_ptr<const RawFinderKeys> Read(YamlReader* l, const YAML::Node& key,
   return out;
 }
 
-std::shared_ptr<const Finder> Check(const RawFinderKeys& raw, YamlReader* reader,
-                                    QueryCache* queries, const std::string&) {
+std::shared_ptr<const Finder> Check(const RawFinderKeys& raw, FinderCheck* check) {
+  YamlReader* reader = check->reader;
+  QueryCache* queries = check->queries;
   const auto& v = static_cast<const RawValueOf&>(raw);
   std::size_t errors_before = reader->errors_->size();
   ValueQuestion question;
@@ -107,7 +108,7 @@ std::shared_ptr<const Finder> Check(const RawFinderKeys& raw, YamlReader* reader
 
 }  // namespace
 
-FinderKind ValueOfKind() { return {"value-of", kTarget, true, Read, Check}; }
+FinderKind ValueOfKind() { return {"value-of", {}, kTarget, true, Read, Check}; }
 
 FoundSites ValueOfFinder::Find(const SyntaxTree& tree) const {
   FoundSites out;

@@ -12,11 +12,19 @@
 #include "engine/rules/finder_kind.h"
 #include "engine/rules/finder_query.h"
 #include "engine/rules/finder_tiers.h"
-#include "engine/rules/rule_pattern.h"
 
 namespace muh {
 
 namespace {
+
+// The capture a rule's action names (`replace: @value`), without its '@'.
+std::string ActionTarget(const RawRule& r) {
+  std::string target = r.replace.present ? r.replace.value
+                       : r.del.present   ? r.del.value
+                                         : r.append_to.value;
+  if (!target.empty() && target.front() == '@') target.erase(0, 1);
+  return target;
+}
 
 // A rule of a kind of site that takes any number of sites, without
 // `expect:` (a `value-of` rule takes every value its question finds).
@@ -40,26 +48,14 @@ class Checker {
   }
 
   // The finder of the kind of site `kind` (finder_kind.h), from its keys.
-  void CheckKind(const FinderKind& kind, const RawFinderKeys& keys, const std::string& target,
+  void CheckKind(const FinderKind& kind, const RawFinderKeys& keys, FinderCheck* check,
                  Rule* rule) {
-    rule->finder = kind.check(keys, &l_, queries_, target);
+    check->reader = &l_;
+    check->queries = queries_;
+    rule->finder = kind.check(keys, check);
+    rule->knob = check->knob;
+    rule->knob_shape = check->knob_shape;
     if (kind.any_number) rule->expect_max = kManySites;
-  }
-
-  // The query a rule's code pattern compiles to (rule_pattern.h).
-  std::shared_ptr<const Query> CompilePattern(const RawRule& r, Rule* rule) {
-    std::optional<RulePatternText> text = RulePatternQuery(r, &l_);
-    if (!text) return nullptr;
-    rule->knob = text->knob;
-    rule->knob_shape = text->shape;
-    QueryError qe;
-    std::shared_ptr<const Query> q = queries_->Get(text->query, &qe);
-    if (!q) {
-      l_.Error(r.pattern.mark, fmt::format("the pattern compiles to a query tree-sitter refuses "
-                                           "({}): {}",
-                                           qe.message, text->query));
-    }
-    return q;
   }
 
   bool CheckPath(const RawScalar& s) {
@@ -161,23 +157,29 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
     if (CheckPath(f)) rule.also_matches.push_back(f.value);
   }
   // The kind of site the rule names: one with a target of its own (the
-  // first written, when there are several), `query:`, or its pattern.
+  // first written, when there are several), `query:`, or `pattern:`.
   const FinderKind* kind = nullptr;
   const RawFinderKeys* kind_keys = nullptr;
-  const auto query_keys = r.finder_keys.find("query");
-  const bool has_query = query_keys != r.finder_keys.end();
-  int kinds = int(r.pattern.present) + static_cast<int>(r.finder_keys.size());
+  auto named = [&](const char* key) -> const RawFinderKeys* {
+    auto it = r.finder_keys.find(key);
+    return it != r.finder_keys.end() && it->second->named ? it->second.get() : nullptr;
+  };
+  const RawFinderKeys* query_keys = named("query");
+  const RawFinderKeys* pattern_keys = named("pattern");
+  int kinds = 0;
   for (const auto& [key, keys] : r.finder_keys) {
+    if (!keys->named) continue;
+    ++kinds;
     const FinderKind* k = FinderKindOf(key);
     if (!k->target.empty() && (kind == nullptr || keys->key_mark.pos < kind_keys->key_mark.pos)) {
       kind = k;
       kind_keys = keys.get();
     }
   }
-  // The capture the rule rewrites: its kind's, or the one its action names.
-  const RawScalar* target = r.replace.present ? &r.replace : r.del.present ? &r.del : &r.append_to;
-  std::string target_name = kind != nullptr ? kind->target : target->value;
-  if (!target_name.empty() && target_name.front() == '@') target_name.erase(0, 1);
+  FinderCheck check;
+  check.target = ActionTarget(r);
+  if (kind != nullptr) check.target = kind->target;
+  if (r.tiers.key.present) check.tiers = &r.tiers;
   if (kind != nullptr && kinds > 1) {
     std::string names;
     for (const FinderKind& k : FinderKinds()) {
@@ -185,21 +187,24 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
     }
     l_.Error(kind_keys->key_mark, fmt::format("a rule has one of {}'pattern' or 'query'", names));
   } else if (kind != nullptr) {
-    CheckKind(*kind, *kind_keys, target_name, &rule);
-  } else if (r.pattern.present && has_query) {
-    l_.Error(r.pattern.key_mark, "a rule has a 'pattern' or a 'query', not both");
-  } else if (r.pattern.present) {
-    query = CompilePattern(r, &rule);
-  } else if (!has_query) {
+    CheckKind(*kind, *kind_keys, &check, &rule);
+  } else if (pattern_keys != nullptr && query_keys != nullptr) {
+    l_.Error(pattern_keys->key_mark, "a rule has a 'pattern' or a 'query', not both");
+  } else if (pattern_keys != nullptr) {
+    CheckKind(*FinderKindOf("pattern"), *pattern_keys, &check, &rule);
+  } else if (query_keys == nullptr) {
     if (!meant("query") && !meant("pattern"))
       l_.Error(r.mark, fmt::format("rule '{}' has no 'pattern' or 'query'", rule.id));
   } else {
-    CheckKind(*FinderKindOf("query"), *query_keys->second, target_name, &rule);
+    CheckKind(*FinderKindOf("query"), *query_keys, &check, &rule);
   }
   if (rule.finder) query = rule.finder->query();
-  if (!r.pattern.present) {
-    if (r.inside.present) l_.Error(r.inside.key_mark, "'inside' only goes with 'pattern'");
-    if (r.where_key.present) l_.Error(r.where_key.key_mark, "'where' only goes with 'pattern'");
+  // Keys that go with a kind's key (`inside`, `where`) without it.
+  for (const auto& [key, keys] : r.finder_keys) {
+    if (keys->named) continue;
+    for (const auto& [also, mark] : keys->also) {
+      l_.Error(mark, fmt::format("'{}' only goes with '{}'", also, key));
+    }
   }
   int actions = int(r.replace.present) + int(r.del.present) + int(r.append_to.present);
   // With no action key, a misspelled one was reported with its suggestion;
@@ -213,9 +218,11 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
     l_.Error(r.mark, fmt::format("rule '{}' needs exactly one of 'replace', 'delete', 'append-to'",
                                  rule.id));
   }
+  const RawScalar* target = r.replace.present ? &r.replace : r.del.present ? &r.del : &r.append_to;
   rule.action = r.replace.present || kind != nullptr ? ActionKind::kReplace
                 : r.del.present                      ? ActionKind::kDeleteLines
                                                      : ActionKind::kAppendEntries;
+  const std::string& target_name = check.target;
   rule.target = target_name;
   const char* target_key = r.replace.present ? "replace" : r.del.present ? "delete" : "append-to";
   if (query && target->present) CaptureExists(*query, target_name, target->mark, target_key);
@@ -281,7 +288,7 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
   }
   if (r.done_when.present) rule.done_when = CompileQuery(r.done_when);
   if (r.tiers.key.present) {
-    if (!r.pattern.present || rule.action != ActionKind::kReplace || r.upstream.present) {
+    if (pattern_keys == nullptr || rule.action != ActionKind::kReplace || r.upstream.present) {
       l_.Error(r.tiers.key.key_mark,
                "'tiers' goes with a 'pattern' (the statement in each tier), 'replace' and "
                "'with'; upstream values go in 'tiers: upstream:'");
@@ -341,8 +348,8 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
     rule.preconditions.push_back(std::move(p));
   }
   if (l_.errors_->size() != errors_before) return std::nullopt;
-  // A rule without a kind of its own finds its sites with its query.
-  if (!rule.finder && rule.tiers) {
+  // `tiers:` makes the pattern's sites a tier family's.
+  if (rule.finder && rule.tiers) {
     rule.finder = std::make_shared<TiersFinder>(query, rule.target, rule.tiers);
   } else if (!rule.finder) {
     rule.finder = std::make_shared<QueryFinder>(query, rule.target);
@@ -351,6 +358,19 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
 }
 
 }  // namespace
+
+std::vector<std::string> KindQueryTexts(const RawRule& r) {
+  FinderCheck check;
+  check.target = ActionTarget(r);
+  if (r.tiers.key.present) check.tiers = &r.tiers;
+  std::vector<std::string> out;
+  for (const auto& [key, keys] : r.finder_keys) {
+    const FinderKind* kind = FinderKindOf(key);
+    if (!keys->named || kind->texts == nullptr) continue;
+    for (std::string& t : kind->texts(*keys, check)) out.push_back(std::move(t));
+  }
+  return out;
+}
 
 bool CheckRuleFile(const RawRuleFile& raw, std::shared_ptr<const ValueSource> model, RuleSet* out,
                    std::vector<Diagnostic>* errors) {
@@ -374,16 +394,7 @@ bool CheckRuleFile(const RawRuleFile& raw, std::shared_ptr<const ValueSource> mo
   QueryCache queries;
   std::vector<std::string> texts;
   for (const RawRule& r : raw.rules) {
-    if (r.pattern.present) {
-      if (std::optional<RulePatternText> text = RulePatternQuery(r, nullptr))
-        texts.push_back(text->query);
-    }
-    for (const auto& [key, keys] : r.finder_keys) {
-      const FinderKind* kind = FinderKindOf(key);
-      if (kind->texts != nullptr) {
-        for (std::string& t : kind->texts(*keys)) texts.push_back(std::move(t));
-      }
-    }
+    for (std::string& t : KindQueryTexts(r)) texts.push_back(std::move(t));
     if (r.done_when.present) texts.push_back(r.done_when.value);
     for (const RawPrecondition& p : r.preconditions) {
       for (const RawScalar* q : {&p.present, &p.absent}) {

@@ -63,7 +63,7 @@ keys=$({
   sed -n '/^const std::vector<std::string> k[A-Za-z]*Keys = {/,/};/p' "$repo"/engine/rules/raw_*.cc \
     "$repo/engine/rules/tier_rule.cc" "$repo"/engine/rules/finder_*.cc
   grep -ohE 'CheckKeys\([^,]*, \{[^}]*\}' "$repo"/engine/rules/raw_*.cc "$repo/engine/rules/tier_rule.cc"
-  grep -ohE 'FinderKind [A-Za-z]*Kind\(\) \{ return \{"[^"]*"' "$repo"/engine/rules/finder_*.cc
+  grep -ohE 'FinderKind [A-Za-z]*Kind\(\) \{ return \{"[^"]*", \{[^}]*\}' "$repo"/engine/rules/finder_*.cc
 } | grep -oE '"[a-z_-]+"' | tr -d '"' | sort -u)
 [[ $(wc -l <<<"$keys") -ge 25 ]] || fail "could not read the rule loader's keys"
 for k in $keys; do

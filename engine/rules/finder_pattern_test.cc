@@ -1,8 +1,7 @@
-#include "engine/rules/rule_pattern.h"
-
 #include <doctest/doctest.h>
 
 #include "engine/rules/finder.h"
+#include "engine/rules/finder_kind.h"
 #include "engine/rules/rule_loader.h"
 
 namespace muh {
