@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/rules/rule_checker.h"
 #include "engine/rules/rule_loader.h"
-#include "engine/rules/rule_pattern.h"
 
 namespace muhbench {
 
@@ -56,7 +56,7 @@ inline std::vector<RuleQuery> Bi100Queries() {
       if (muh::ReadRules(path, ReadFile(path), &raw, &errors)) {
         for (const muh::RawRule& rr : raw.rules) {
           if (rr.id.value != id) continue;
-          if (auto t = muh::RulePatternQuery(rr, nullptr)) out.push_back({id, t->query});
+          for (const std::string& t : muh::KindQueryTexts(rr)) out.push_back({id, t});
         }
       }
     } else if (r["query"]) {

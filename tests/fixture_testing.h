@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/rules/rule_checker.h"
 #include "engine/rules/rule_loader.h"
-#include "engine/rules/rule_pattern.h"
 
 namespace muh::testing {
 
@@ -63,11 +63,7 @@ inline std::vector<std::string> Bi100Queries() {
   std::vector<std::string> out;
   if (!ReadRules(path, Slurp(path), &raw, &errors)) return out;
   for (const RawRule& r : raw.rules) {
-    if (r.pattern.present) {
-      if (std::optional<RulePatternText> t = RulePatternQuery(r, nullptr)) out.push_back(t->query);
-    } else if (r.query.present) {
-      out.push_back(r.query.value);
-    }
+    for (const std::string& t : KindQueryTexts(r)) out.push_back(t);
     if (r.done_when.present) out.push_back(r.done_when.value);
     for (const RawPrecondition& p : r.preconditions) {
       for (const RawScalar* q : {&p.present, &p.absent}) {

@@ -69,7 +69,7 @@ std::map<std::string, std::set<const Query*>> Planner::QueriesByPath() const {
   std::map<std::string, std::set<const Query*>> queries;
   for (const Rule& rule : rules_.rules) {
     for (const std::string& path : Scope(rule.files)) {
-      queries[path].insert(rule.query.get());
+      queries[path].insert(rule.finder->query().get());
       if (rule.done_when) queries[path].insert(rule.done_when.get());
     }
     for (const Precondition& pre : rule.preconditions) {

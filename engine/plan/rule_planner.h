@@ -5,8 +5,8 @@
 // when the idempotence re-plan (idempotence.h) refuses rules; that re-plan runs it over the first
 // run's output, on the first run's trees. Its member functions are defined by concept:
 // rule_planner.cc (running it, parsing and the trees it hands over), rule_planner_sites.cc (a
-// rule's preconditions and sites), rule_planner_edits.cc (the edits a site asks for, staged per
-// rule) and rule_planner_reparse.cc (applying the edits and reparsing).
+// rule's preconditions and sites, as its finder finds them), rule_planner_edits.cc (the edits a
+// site asks for, staged per rule) and rule_planner_reparse.cc (applying the edits and reparsing).
 #pragma once
 
 #include <map>
@@ -23,16 +23,11 @@
 #include "engine/plan/site_verdicts.h"
 #include "engine/python/syntax_tree.h"
 #include "engine/query/query.h"
+#include "engine/rules/finder.h"
 #include "engine/rules/rule.h"
 
 namespace muh {
 namespace plan {
-
-// For a `value-of` site (RuleMatches) whose value is shared with the other
-// path: the code that gives `value` on the rule's path and keeps `kept` on
-// the other; else `value`.
-std::string OnRulePathOnly(const QueryMatch& match, const std::string& kept,
-                           const std::string& value);
 
 // Freeing a tree walks all its nodes: free them on the workers.
 void FreeTrees(std::map<std::string, std::unique_ptr<SyntaxTree>>* trees);
@@ -78,11 +73,9 @@ class Planner {
   // A rule its precondition skipped: the sites its query finds, unplanned.
   void RecordSkippedSites(const Rule& rule, RuleOutcome* outcome);
   void PlanRule(const Rule& rule);
-  // The rule's sites in `path`: its query's matches, or its `value-of`
-  // question's values (rule_planner_value_of.cc), whose problem, when it
-  // has no answer, fails `outcome` with an error (unless null).
-  std::vector<QueryMatch> RuleMatches(const Rule& rule, const std::string& path,
-                                      RuleOutcome* outcome);
+  // The rule's sites in `path`, as its finder finds them (finder.h); where
+  // it can find none, why fails `outcome` with an error (unless null).
+  FoundSites RuleSites(const Rule& rule, const std::string& path, RuleOutcome* outcome);
   // The error for a rule that found no site in `file`, saying why.
   Diagnostic FoundNothing(const Rule& rule, const SourceText& file, std::string msg);
   // For a rule whose pattern names its knob's variable: what the variable
@@ -90,25 +83,28 @@ class Planner {
   // the file assigns it no code.
   std::optional<Diagnostic> KnobReplaced(const Rule& rule, const SourceText& file,
                                          const std::string& msg);
-  void PlanMatch(const Rule& rule, const SourceText& file, const QueryMatch& match,
+  // Plans the sites `found` in `file`, in order.
+  void PlanSites(const Rule& rule, const SourceText& file, const FoundSites& found,
                  RuleOutcome* outcome);
-  // A `tiers:` rule's matches in `file` (rule_planner_tiers.cc): each value
-  // site with its chain's @tier and @bounds, and the chain's literal bounds.
-  void PlanTiers(const Rule& rule, const SourceText& file, const std::vector<QueryMatch>& matches,
-                 RuleOutcome* outcome);
+  // Plans one site: what it holds, and the edit to what the rule (or the
+  // site, finder.h) writes there.
+  void PlanSite(const Rule& rule, const SourceText& file, const SiteMatch& match,
+                RuleOutcome* outcome);
   // Whether bytes [begin, end) of `file` lie on `+` lines of the patch
   // muhpatch wrote before (RuleSet::written_by_muhpatch).
   bool WrittenByMuhpatch(const SourceText& file, std::size_t begin, std::size_t end) const;
   // Whether `target`, which a literal would replace, is computed at run
   // time from other names: then an error names them, and the rule fails.
-  bool ComputedAtRunTime(const Rule& rule, const SourceText& file, const Capture& target);
+  bool ComputedAtRunTime(const Rule& rule, const SiteMatch& match, const Template& with,
+                         const SourceText& file, const Capture& target);
   void AddEdit(const Edit& e, RuleOutcome* outcome);
   // Keeps the rule's staged edits unless it failed or one overlaps another
   // rule's (then the rule fails, naming both).
   void CommitStaged(RuleOutcome* outcome);
   void Fail(const std::string& rule_id);
-  // Why the kept `value` of `rule`'s site is outside its knob's domain.
-  std::string KeptOutsideDomain(const Rule& rule, const std::string& value) const;
+  // Why the kept `value` of a site the template `with` writes is outside
+  // its knob's domain.
+  std::string KeptOutsideDomain(const Template& with, const std::string& value) const;
   // A kept value outside its knob's domain fails its rule on a live or
   // unknown site (an error there); a note on a dead one.
   void GateKeptValues();

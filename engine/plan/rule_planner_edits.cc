@@ -1,4 +1,4 @@
-// Planner::PlanMatch and the staging of a rule's edits: what each site's
+// Planner::PlanSite and the staging of a rule's edits: what each site's
 // action (replace, delete lines, append entries) would write, staged until
 // the rule is done, then kept unless the rule failed or overlaps another
 // rule's edits (see rule_planner.h).
@@ -12,6 +12,7 @@
 #include "engine/plan/rule_planner.h"
 #include "engine/python/assigned_values.h"
 #include "engine/python/py_literal.h"
+#include "engine/python/reaching_values.h"
 
 namespace muh {
 namespace plan {
@@ -45,8 +46,8 @@ void Planner::CommitStaged(RuleOutcome* outcome) {
   for (auto& [path, set] : trial) edit_sets_[path] = std::move(set);
 }
 
-std::string Planner::KeptOutsideDomain(const Rule& rule, const std::string& value) const {
-  for (const TemplatePart& part : rule.with.parts()) {
+std::string Planner::KeptOutsideDomain(const Template& with, const std::string& value) const {
+  for (const TemplatePart& part : with.parts()) {
     if (part.kind == TemplatePart::Kind::kValue || part.kind == TemplatePart::Kind::kCall) {
       return values_.DomainProblem(part.text, value);
     }
@@ -128,10 +129,11 @@ bool Planner::WrittenByMuhpatch(const SourceText& file, std::size_t begin, std::
   }
 }
 
-bool Planner::ComputedAtRunTime(const Rule& rule, const SourceText& file, const Capture& target) {
+bool Planner::ComputedAtRunTime(const Rule& rule, const SiteMatch& match, const Template& with,
+                                const SourceText& file, const Capture& target) {
   // A template that keeps captured code (`{{@keep}} if {{@cond}} else ...`)
   // writes an expression itself; only a literal replaces a literal.
-  for (const TemplatePart& p : rule.with.parts()) {
+  for (const TemplatePart& p : with.parts()) {
     if (p.kind == TemplatePart::Kind::kCapture) return false;
   }
   std::optional<RunTimeValue> v =
@@ -146,21 +148,26 @@ bool Planner::ComputedAtRunTime(const Rule& rule, const SourceText& file, const 
   out_->diagnostics.push_back(
       At(file.path(), target.begin, Severity::kError,
          fmt::format("rule '{}': {} is computed from {}: no literal to rewrite (it holds `{}`)",
-                     rule.id, v->assigned_to.empty() ? "@" + rule.target : v->assigned_to,
+                     rule.id, v->assigned_to.empty() ? "@" + match.target : v->assigned_to,
                      fmt::join(inputs, ", "), target.text)));
   return true;
 }
 
-void Planner::PlanMatch(const Rule& rule, const SourceText& file, const QueryMatch& match,
-                        RuleOutcome* outcome) {
-  const Capture* target = match.Find(rule.target);
+void Planner::PlanSite(const Rule& rule, const SourceText& file, const SiteMatch& match,
+                       RuleOutcome* outcome) {
+  const Capture* target = match.match.Find(match.target);
   if (target == nullptr) {
     out_->diagnostics.push_back(At(
-        file.path(), match.Begin(), Severity::kError,
-        fmt::format("rule '{}': capture '@{}' is absent from this match", rule.id, rule.target)));
+        file.path(), match.at, Severity::kError,
+        fmt::format("rule '{}': capture '@{}' is absent from this match", rule.id, match.target)));
     outcome->status = RuleStatus::kFailed;
     return;
   }
+  // What the site is rewritten with: the rule's, unless the site says.
+  const Template& with = match.with != nullptr ? *match.with : rule.with;
+  const std::optional<std::string>& upstream = match.upstream ? match.upstream : rule.upstream;
+  std::optional<Rule::Pin> pin;
+  if (match.pinned) pin = rule.pin;
   Position at = file.PositionOf(target->begin);
   Site site;
   site.path = file.path();
@@ -173,15 +180,15 @@ void Planner::PlanMatch(const Rule& rule, const SourceText& file, const QueryMat
   site.deletes = rule.action == ActionKind::kDeleteLines;
   switch (rule.action) {
     case ActionKind::kReplace: {
-      if (ComputedAtRunTime(rule, file, *target)) {
+      if (ComputedAtRunTime(rule, match, with, file, *target)) {
         outcome->status = RuleStatus::kFailed;
         return;
       }
       std::string text;
       std::string error;
       std::string why;
-      bool valued = rule.with.Expand(match, values_, &text, &error, &why);
-      if (!valued && !rule.pin) {
+      bool valued = with.Expand(match.match, values_, &text, &error, &why);
+      if (!valued && !pin) {
         // The model derives no valid value here: the knob is left alone,
         // like an unmet precondition, and the note names the constraint.
         outcome->reason =
@@ -194,23 +201,27 @@ void Planner::PlanMatch(const Rule& rule, const SourceText& file, const QueryMat
       }
       std::string model = valued ? DropEqualBranches(text) : "";
       text = model;
-      if (rule.pin) {
+      if (pin) {
         // The pin decides; the model's value is shown beside it.
-        text = rule.pin->value;
-        site.pin_reason = rule.pin->reason;
-        site.pin_outside_domain = KeptOutsideDomain(rule, text);
+        text = pin->value;
+        site.pin_reason = pin->reason;
+        site.pin_outside_domain = KeptOutsideDomain(with, text);
         site.model = valued ? model : "(none: " + error + ")";
         why = fmt::format("pinned by the rule ({}:{}): {}\nthe model's own value: {}\n",
-                          rules_.path, rule.pin->loc.line, rule.pin->reason, site.model) +
+                          rules_.path, pin->loc.line, pin->reason, site.model) +
               why;
       }
-      if (rule.value_of) text = DropEqualBranches(OnRulePathOnly(match, target->text, text));
+      if (match.path_only) {
+        if (!match.path_condition.empty()) {
+          text = OnThisPath(match.path_condition, match.path_condition_true, target->text, text);
+        }
+        text = DropEqualBranches(text);
+      }
       site.wanted = text;
       site.ours = WrittenByMuhpatch(file, target->begin, target->end);
-      if (rule.upstream) {
-        site.upstream = *rule.upstream;
-        site.hand_tuned = !SameValue(*rule.upstream, target->text) &&
-                          !SameValue(text, target->text) &&
+      if (upstream) {
+        site.upstream = *upstream;
+        site.hand_tuned = !SameValue(*upstream, target->text) && !SameValue(text, target->text) &&
                           !(valued && SameValue(model, target->text)) && !site.ours;
       }
       if (SameValue(text, target->text)) {
@@ -222,15 +233,15 @@ void Planner::PlanMatch(const Rule& rule, const SourceText& file, const QueryMat
         // and said where.
         site.kept = true;
         site.why = why;
-        site.outside_domain = KeptOutsideDomain(rule, target->text);
+        site.outside_domain = KeptOutsideDomain(with, target->text);
         outcome->found.push_back(site);
         Diagnostic note =
             At(file.path(), target->begin, Severity::kNote,
                fmt::format("rule '{}' keeps '{}', a hand-tuned value: neither upstream's '{}' nor "
                            "the {} '{}' (--retune, or `retune: true` on the rule, overwrites it; "
                            "`pin:` accepts it with a reason)",
-                           rule.id, OneLine(target->text, 60), *rule.upstream,
-                           rule.pin ? "pin" : "model's", OneLine(text, 60)));
+                           rule.id, OneLine(target->text, 60), *upstream, pin ? "pin" : "model's",
+                           OneLine(text, 60)));
         // Where the rule's state was decided, for verify's state check.
         if (!outcome->decided_at) {
           outcome->decided_at = note;
@@ -246,7 +257,7 @@ void Planner::PlanMatch(const Rule& rule, const SourceText& file, const QueryMat
             At(file.path(), target->begin, Severity::kWarning,
                fmt::format("rule '{}' replaces '{}', which is neither upstream's '{}' nor the "
                            "model's '{}': a hand-tuned value is overwritten",
-                           rule.id, target->text, *rule.upstream, text)));
+                           rule.id, target->text, *upstream, text)));
       }
       AddEdit(Edit{file.path(), target->begin, target->end - target->begin, text, rule.id, why},
               outcome);
@@ -267,7 +278,7 @@ void Planner::PlanMatch(const Rule& rule, const SourceText& file, const QueryMat
         out_->diagnostics.push_back(
             At(file.path(), target->begin, Severity::kError,
                fmt::format("rule '{}': cannot delete '@{}': its lines hold other code", rule.id,
-                           rule.target)));
+                           match.target)));
         outcome->status = RuleStatus::kFailed;
         return;
       }

@@ -75,9 +75,9 @@ void Planner::RecordSkippedSites(const Rule& rule, RuleOutcome* outcome) {
   // rule deletes, site_liveness.h, is not this rule's to change).
   for (const std::string& path : Scope(rule.files)) {
     const SourceText& file = files_.at(path);
-    for (const QueryMatch& m : RuleMatches(rule, path, nullptr)) {
-      const Capture* target = m.Find(rule.target);
-      if (target == nullptr) continue;
+    for (const SiteMatch& m : RuleSites(rule, path, nullptr).sites) {
+      const Capture* target = m.match.Find(m.target);
+      if (!m.counted || target == nullptr) continue;
       Position at = file.PositionOf(target->begin);
       Site site;
       site.path = path;
@@ -126,7 +126,8 @@ Diagnostic Planner::FoundNothing(const Rule& rule, const SourceText& file, std::
   // Help the user rebase: the part of the query that still matches, where,
   // and the shape around it that no longer does. Located at the knob's
   // nearest candidate in the source when there is one.
-  std::optional<NoMatchReason> why = ExplainNoMatch(*rule.query, *SyntaxTreeOf(file.path()));
+  std::optional<NoMatchReason> why =
+      ExplainNoMatch(*rule.finder->query(), *SyntaxTreeOf(file.path()));
   if (!why) {
     return Diagnostic{rules_.path, rule.loc.line, rule.loc.column, Severity::kError, msg};
   }
@@ -152,6 +153,59 @@ Diagnostic Planner::FoundNothing(const Rule& rule, const SourceText& file, std::
                        lines.size() == 1 ? "" : "s", where, why->failing_part);
   }
   return At(file.path(), why->matching_at.front(), Severity::kError, msg);
+}
+
+FoundSites Planner::RuleSites(const Rule& rule, const std::string& path, RuleOutcome* outcome) {
+  FoundSites found = rule.finder->Find(*SyntaxTreeOf(path));
+  if (!found.lost.empty() && outcome != nullptr) {
+    out_->diagnostics.push_back(
+        At(path, found.lost_at, Severity::kError, fmt::format("rule '{}'{}", rule.id, found.lost)));
+    outcome->status = RuleStatus::kFailed;
+    outcome->lost = true;
+  }
+  return found;
+}
+
+void Planner::PlanSites(const Rule& rule, const SourceText& file, const FoundSites& found,
+                        RuleOutcome* outcome) {
+  std::size_t first_found = outcome->found.size();
+  for (const SiteMatch& m : found.sites) {
+    // A site without a value ends the rule's planning, but for what goes
+    // with the site before it.
+    if (outcome->status == RuleStatus::kNoValue && !m.continues) break;
+    if (m.kind == SiteMatch::Kind::kProblem) {
+      if (!m.message.empty()) {
+        out_->diagnostics.push_back(At(file.path(), m.message_at, Severity::kError,
+                                       fmt::format("rule '{}'{}", rule.id, m.message)));
+      }
+      outcome->status = RuleStatus::kFailed;
+      continue;
+    }
+    const Capture* target = m.match.Find(m.target);
+    if (m.kind == SiteMatch::Kind::kShown && target != nullptr) {
+      out_->diagnostics.push_back(At(file.path(), m.message_at, Severity::kNote,
+                                     fmt::format("rule '{}'{}", rule.id, m.message)));
+      Position pos = file.PositionOf(target->begin);
+      Site site;
+      site.path = file.path();
+      site.begin = target->begin;
+      site.end = target->end;
+      site.line = pos.line;
+      site.column = pos.column;
+      site.current = site.wanted = target->text;
+      site.tier = m.tier;
+      outcome->found.push_back(site);
+      continue;
+    }
+    std::size_t before = outcome->found.size();
+    PlanSite(rule, file, m, outcome);
+    if (outcome->found.size() > before && !m.tier.empty()) outcome->found.back().tier = m.tier;
+  }
+  if (found.in_file_order) {
+    std::stable_sort(outcome->found.begin() + static_cast<std::ptrdiff_t>(first_found),
+                     outcome->found.end(),
+                     [](const Site& a, const Site& b) { return a.begin < b.begin; });
+  }
 }
 
 void Planner::PlanRule(const Rule& rule) {
@@ -192,8 +246,13 @@ void Planner::PlanRule(const Rule& rule) {
   for (const std::string& path : paths) {
     if (outcome.status == RuleStatus::kNoValue) break;
     const SourceText& file = files_.at(path);
-    std::vector<QueryMatch> matches = RuleMatches(rule, path, &outcome);
-    if (rule.value_of && matches.empty()) continue;  // RuleMatches said why
+    FoundSites found = RuleSites(rule, path, &outcome);
+    if (!found.lost.empty()) continue;  // RuleSites said why
+    // The matches `expect:` counts.
+    std::vector<const SiteMatch*> matches;
+    for (const SiteMatch& m : found.sites) {
+      if (m.counted) matches.push_back(&m);
+    }
     int n = static_cast<int>(matches.size());
     outcome.sites += n;
     auto expected = [&](int count) { return count >= rule.expect && count <= rule.expect_max; };
@@ -209,7 +268,7 @@ void Planner::PlanRule(const Rule& rule) {
                                     rule.expect_max == 1 ? "" : "es", path, n);
       if (n == 0) {
         outcome.lost = true;
-        if (auto problem = rule.query->StructureProblem()) {
+        if (auto problem = rule.finder->query()->StructureProblem()) {
           std::string what =
               problem->message.substr(problem->message.rfind("query ", 0) == 0 ? 6 : 0);
           msg += fmt::format(" (libtree-sitter: {} at query offset {}; the query can never match)",
@@ -221,29 +280,21 @@ void Planner::PlanRule(const Rule& rule) {
         }
       } else {
         std::vector<int> lines;
-        for (const QueryMatch& m : matches) {
-          const Capture* target = m.Find(rule.target);
-          lines.push_back(file.PositionOf(target != nullptr ? target->begin : m.Begin()).line);
+        for (const SiteMatch* m : matches) {
+          const Capture* target = m->match.Find(m->target);
+          lines.push_back(file.PositionOf(target != nullptr ? target->begin : m->at).line);
         }
         msg += fmt::format(" (at lines {})", fmt::join(lines, ", "));
-        const QueryMatch& extra =
-            matches[std::min<std::size_t>(matches.size() - 1, rule.expect_max)];
-        const Capture* extra_target = extra.Find(rule.target);
-        out_->diagnostics.push_back(
-            At(path, extra_target != nullptr ? extra_target->begin : extra.Begin(),
-               Severity::kError, msg));
+        const SiteMatch& extra =
+            *matches[std::min<std::size_t>(matches.size() - 1, rule.expect_max)];
+        const Capture* extra_target = extra.match.Find(extra.target);
+        out_->diagnostics.push_back(At(
+            path, extra_target != nullptr ? extra_target->begin : extra.at, Severity::kError, msg));
       }
       outcome.status = RuleStatus::kFailed;
       continue;
     }
-    if (rule.tiers) {
-      PlanTiers(rule, file, matches, &outcome);
-      continue;
-    }
-    for (const QueryMatch& m : matches) {
-      if (outcome.status == RuleStatus::kNoValue) break;
-      PlanMatch(rule, file, m, &outcome);
-    }
+    PlanSites(rule, file, found, &outcome);
   }
   CommitStaged(&outcome);
   if (outcome.status == RuleStatus::kRewrites && outcome.edits == 0) {

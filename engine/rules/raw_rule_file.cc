@@ -17,9 +17,22 @@ const std::vector<std::string> kLivenessKeys = {"entry", "platform", "declared"}
 const std::vector<std::string> kDeclaredKeys = {"path", "callee", "reads-keys", "imports-nothing",
                                                 "source"};
 const std::vector<std::string> kRuleKeys = {
-    "id",        "description", "files",   "query",     "replace",       "with",         "delete",
-    "append-to", "entries",     "expect",  "done-when", "preconditions", "also-matches", "upstream",
-    "retune",    "pin",         "pattern", "inside",    "where",         "value-of",     "tiers"};
+    "id",        "description", "files",  "replace",   "with",          "delete",
+    "append-to", "entries",     "expect", "done-when", "preconditions", "also-matches",
+    "upstream",  "retune",      "pin",    "tiers"};
+
+// kRuleKeys, with the keys of the kinds of site (finder_kind.h) before `tiers`.
+const std::vector<std::string>& RuleKeys() {
+  static const std::vector<std::string> keys = [] {
+    std::vector<std::string> out = kRuleKeys;
+    for (const FinderKind& k : FinderKinds()) {
+      out.insert(out.end() - 1, k.key);
+      for (const std::string& also : k.also) out.insert(out.end() - 1, also);
+    }
+    return out;
+  }();
+  return keys;
+}
 const std::vector<std::string> kPreconditionKeys = {"name", "files", "present", "absent",
                                                     "required"};
 
@@ -70,51 +83,6 @@ void ReadPin(YamlReader* l, const YAML::Node& key, const YAML::Node& node, RawRu
   }
 }
 
-// `where:` maps metavariables to a scalar (the text it must be) or to one
-// of `regex: RE`, `range: [LO, HI]`, `any-of: [A, B, ...]`.
-void ReadWhere(YamlReader* l, const YAML::Node& node, std::vector<RawWhere>* out) {
-  if (!node.IsMap()) {
-    l->Error(node.Mark(), "'where' must map metavariables to what they must be");
-    return;
-  }
-  for (const auto& kv : node) {
-    RawWhere w;
-    w.name = kv.first.as<std::string>();
-    if (!w.name.empty() && w.name[0] == '$') w.name.erase(0, 1);
-    w.mark = kv.first.Mark();
-    const YAML::Node& v = kv.second;
-    if (v.IsScalar()) {
-      l->Scalar(kv.first, v, &w.value);
-      out->push_back(std::move(w));
-      continue;
-    }
-    if (!v.IsMap() || v.size() != 1) {
-      l->Error(v.Mark(),
-               "a 'where' entry is a literal, or one of 'regex: RE', 'range: [LO, HI]', "
-               "'any-of: [A, B]'");
-      continue;
-    }
-    const auto& only = *v.begin();
-    std::string kind = only.first.as<std::string>();
-    if (kind == "regex") {
-      w.kind = RawWhere::Kind::kRegex;
-      l->Scalar(only.first, only.second, &w.value);
-    } else if (kind == "range" || kind == "any-of") {
-      w.kind = kind == "range" ? RawWhere::Kind::kRange : RawWhere::Kind::kAnyOf;
-      l->ScalarList(only.first, only.second, &w.values);
-      if (kind == "range" && w.values.size() != 2 && !w.values.empty()) {
-        l->Error(only.second.Mark(), "'range' is a list of two numbers, [LO, HI]");
-      }
-    } else {
-      l->Error(only.first.Mark(),
-               fmt::format("unknown 'where' test '{}'{} (known: regex, range, any-of)", kind,
-                           DidYouMean(kind, {"regex", "range", "any-of"})));
-      continue;
-    }
-    out->push_back(std::move(w));
-  }
-}
-
 RawRule ReadRule(YamlReader* l, const YAML::Node& node) {
   RawRule r;
   r.mark = node.Mark();
@@ -122,15 +90,13 @@ RawRule ReadRule(YamlReader* l, const YAML::Node& node) {
     l->Error(node.Mark(), "a rule must be a mapping");
     return r;
   }
-  r.misspelled = l->CheckKeys(node, kRuleKeys, "rule");
+  r.misspelled = l->CheckKeys(node, RuleKeys(), "rule");
   for (const auto& kv : node) {
     std::string k = kv.first.as<std::string>();
     if (k == "id")
       l->Scalar(kv.first, kv.second, &r.id);
     else if (k == "description")
       l->Scalar(kv.first, kv.second, &r.description);
-    else if (k == "query")
-      l->Scalar(kv.first, kv.second, &r.query);
     else if (k == "replace")
       l->Scalar(kv.first, kv.second, &r.replace);
     else if (k == "with")
@@ -151,22 +117,17 @@ RawRule ReadRule(YamlReader* l, const YAML::Node& node) {
       l->Scalar(kv.first, kv.second, &r.retune);
     else if (k == "pin")
       ReadPin(l, kv.first, kv.second, &r);
-    else if (k == "value-of")
-      ReadValueOf(l, kv.first, kv.second, &r.value_of);
-    else if (k == "pattern") {
-      l->ScalarList(kv.first, kv.second, &r.patterns);
-      r.pattern.present = true;
-      r.pattern.key_mark = kv.first.Mark();
-      r.pattern.mark = kv.second.Mark();
-      if (!r.patterns.empty()) r.pattern = r.patterns.front();
+    else if (const FinderKind* kind = FinderKindOf(k)) {
+      std::shared_ptr<RawFinderKeys>& keys = r.finder_keys[kind->key];
+      keys = kind->read(l, kv.first, kv.second, keys);
+      if (k == kind->key) {
+        keys->named = true;
+        keys->key_mark = kv.first.Mark();
+      } else {
+        keys->also.emplace_back(k, kv.first.Mark());
+      }
     } else if (k == "tiers") {
       ReadTiers(l, kv.first, kv.second, &r.tiers);
-    } else if (k == "inside")
-      l->Scalar(kv.first, kv.second, &r.inside);
-    else if (k == "where") {
-      r.where_key.present = true;
-      r.where_key.key_mark = kv.first.Mark();
-      ReadWhere(l, kv.second, &r.where);
     } else if (k == "files") {
       r.files_key.present = true;
       r.files_key.key_mark = kv.first.Mark();

@@ -5,6 +5,7 @@
 // caller builds the model from the mirror's workload and search spaces.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -12,7 +13,7 @@
 #include "engine/base/diagnostic.h"
 #include "engine/model/value_source.h"
 #include "engine/model/workload.h"
-#include "engine/rules/raw_value_of.h"
+#include "engine/rules/finder_kind.h"
 #include "engine/rules/rule.h"
 #include "engine/rules/tier_rule.h"
 #include "engine/rules/yaml_reader.h"
@@ -25,34 +26,21 @@ struct RawPrecondition {
   std::vector<RawScalar> files;
 };
 
-// One `where:` entry of a code pattern (code_pattern.h): a metavariable and
-// what its text must be.
-struct RawWhere {
-  std::string name;  // without '$'
-  YAML::Mark mark;   // of the key
-  enum class Kind { kEquals, kRegex, kRange, kAnyOf } kind = Kind::kEquals;
-  RawScalar value;                // kEquals, kRegex
-  std::vector<RawScalar> values;  // kAnyOf; kRange: the two bounds
-};
-
 struct RawRule {
   YAML::Mark mark;
   std::vector<std::string> misspelled;  // keys that unknown keys probably meant
-  RawScalar id, description, query, replace, with, del, append_to, entries, expect, done_when,
-      upstream, retune, pattern, inside;
+  RawScalar id, description, replace, with, del, append_to, entries, expect, done_when, upstream,
+      retune;
   // `pin:`, a mapping: its own mark, and its `value`, `reason` and
   // `unchecked` (why a value outside the knob's domain is written anyway).
   RawScalar pin, pin_value, pin_reason, pin_unchecked;
-  // `pattern:` a code pattern, or a list of alternatives (the first is
-  // also in `pattern`, whose marks locate the key).
-  std::vector<RawScalar> patterns;
-  std::vector<RawWhere> where;
-  RawScalar where_key;
   std::vector<RawScalar> files;
   std::vector<RawScalar> also_matches;
   RawScalar files_key;
   std::vector<RawPrecondition> preconditions;
-  RawValueOf value_of;
+  // The keys of each kind of site the rule has keys of (finder_kind.h), by
+  // the key that names the kind.
+  std::map<std::string, std::shared_ptr<RawFinderKeys>> finder_keys;
   RawTiers tiers;  // `tiers:` (tier_rule.h)
 };
 

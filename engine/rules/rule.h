@@ -11,12 +11,13 @@
 
 #include "engine/liveness/liveness_types.h"
 #include "engine/model/value_source.h"
-#include "engine/python/reaching_values.h"
 #include "engine/query/query.h"
 #include "engine/rules/template.h"
 #include "engine/rules/tier_spec.h"
 
 namespace muh {
+
+class Finder;  // finder.h
 
 // A place in the rule file, for messages about the rule itself.
 struct RuleLoc {
@@ -53,17 +54,14 @@ struct Rule {
   // whole-tree search ignores them.
   std::vector<std::string> also_matches;
   RuleLoc files_loc;
-  std::shared_ptr<const Query> query;
+  // Where the rule's sites are (finder.h), with the query they come from.
+  std::shared_ptr<const Finder> finder;
   // From a code pattern (code_pattern.h): the variable the knob is assigned
   // to and the code it sits in (`use_v1`, `max_seq_len <= N`); empty when
   // the pattern does not say, or for a raw query. A rule that finds no site
   // then says what the variable holds now.
   std::string knob;
   std::string knob_shape;
-  // `value-of:` the rule's sites are the values this question finds
-  // (reaching_values.h), not `query`'s matches; `query` finds every
-  // assignment of the variable in the function.
-  std::optional<ValueQuestion> value_of;
   ActionKind action = ActionKind::kReplace;
   std::string target;   // capture name, without '@'
   Template with;        // kReplace

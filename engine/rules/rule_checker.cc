@@ -9,14 +9,25 @@
 #include "engine/base/edit_distance.h"
 #include "engine/query/query_cache.h"
 #include "engine/rules/combined_values.h"
-#include "engine/rules/rule_pattern.h"
-#include "engine/rules/rule_value_of.h"
+#include "engine/rules/finder_kind.h"
+#include "engine/rules/finder_query.h"
+#include "engine/rules/finder_tiers.h"
 
 namespace muh {
 
 namespace {
 
-// A `value-of` rule without `expect:` takes every value its question finds.
+// The capture a rule's action names (`replace: @value`), without its '@'.
+std::string ActionTarget(const RawRule& r) {
+  std::string target = r.replace.present ? r.replace.value
+                       : r.del.present   ? r.del.value
+                                         : r.append_to.value;
+  if (!target.empty() && target.front() == '@') target.erase(0, 1);
+  return target;
+}
+
+// A rule of a kind of site that takes any number of sites, without
+// `expect:` (a `value-of` rule takes every value its question finds).
 constexpr int kManySites = 1000;
 
 class Checker {
@@ -36,31 +47,15 @@ class Checker {
     return q;
   }
 
-  // The query that stands for a `value-of` rule (rule_value_of.h); the
-  // rule's sites are every value the question finds, however many.
-  std::shared_ptr<const Query> CompileValueOf(const RawRule& r, Rule* rule) {
-    std::optional<RuleValueOf> v = CheckValueOf(r.value_of, &l_);
-    if (!v) return nullptr;
-    rule->value_of = v->question;
-    rule->expect_max = kManySites;
-    QueryError qe;
-    return queries_->Get(v->query, &qe);
-  }
-
-  // The query a rule's code pattern compiles to (rule_pattern.h).
-  std::shared_ptr<const Query> CompilePattern(const RawRule& r, Rule* rule) {
-    std::optional<RulePatternText> text = RulePatternQuery(r, &l_);
-    if (!text) return nullptr;
-    rule->knob = text->knob;
-    rule->knob_shape = text->shape;
-    QueryError qe;
-    std::shared_ptr<const Query> q = queries_->Get(text->query, &qe);
-    if (!q) {
-      l_.Error(r.pattern.mark, fmt::format("the pattern compiles to a query tree-sitter refuses "
-                                           "({}): {}",
-                                           qe.message, text->query));
-    }
-    return q;
+  // The finder of the kind of site `kind` (finder_kind.h), from its keys.
+  void CheckKind(const FinderKind& kind, const RawFinderKeys& keys, FinderCheck* check,
+                 Rule* rule) {
+    check->reader = &l_;
+    check->queries = queries_;
+    rule->finder = kind.check(keys, check);
+    rule->knob = check->knob;
+    rule->knob_shape = check->knob_shape;
+    if (kind.any_number) rule->expect_max = kManySites;
   }
 
   bool CheckPath(const RawScalar& s) {
@@ -130,6 +125,8 @@ class Checker {
 std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids) {
   std::size_t errors_before = l_.errors_->size();
   Rule rule;
+  // The query the rule's sites come from: its kind's, its pattern's or its own.
+  std::shared_ptr<const Query> query;
   rule.loc = {r.mark.line + 1, r.mark.column + 1};
   if (!r.id.present) {
     l_.Error(r.mark, "rule has no 'id'");
@@ -159,51 +156,81 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
   for (const RawScalar& f : r.also_matches) {
     if (CheckPath(f)) rule.also_matches.push_back(f.value);
   }
-  if (r.value_of.present && (r.pattern.present || r.query.present)) {
-    l_.Error(r.value_of.key_mark, "a rule has one of 'value-of', 'pattern' or 'query'");
-  } else if (r.value_of.present) {
-    rule.query = CompileValueOf(r, &rule);
-  } else if (r.pattern.present && r.query.present) {
-    l_.Error(r.pattern.key_mark, "a rule has a 'pattern' or a 'query', not both");
-  } else if (r.pattern.present) {
-    rule.query = CompilePattern(r, &rule);
-  } else if (!r.query.present) {
+  // The kind of site the rule names: one with a target of its own (the
+  // first written, when there are several), `query:`, or `pattern:`.
+  const FinderKind* kind = nullptr;
+  const RawFinderKeys* kind_keys = nullptr;
+  auto named = [&](const char* key) -> const RawFinderKeys* {
+    auto it = r.finder_keys.find(key);
+    return it != r.finder_keys.end() && it->second->named ? it->second.get() : nullptr;
+  };
+  const RawFinderKeys* query_keys = named("query");
+  const RawFinderKeys* pattern_keys = named("pattern");
+  int kinds = 0;
+  for (const auto& [key, keys] : r.finder_keys) {
+    if (!keys->named) continue;
+    ++kinds;
+    const FinderKind* k = FinderKindOf(key);
+    if (!k->target.empty() && (kind == nullptr || keys->key_mark.pos < kind_keys->key_mark.pos)) {
+      kind = k;
+      kind_keys = keys.get();
+    }
+  }
+  FinderCheck check;
+  check.target = ActionTarget(r);
+  if (kind != nullptr) check.target = kind->target;
+  if (r.tiers.key.present) check.tiers = &r.tiers;
+  if (kind != nullptr && kinds > 1) {
+    std::string names;
+    for (const FinderKind& k : FinderKinds()) {
+      if (!k.target.empty()) names += "'" + k.key + "', ";
+    }
+    l_.Error(kind_keys->key_mark, fmt::format("a rule has one of {}'pattern' or 'query'", names));
+  } else if (kind != nullptr) {
+    CheckKind(*kind, *kind_keys, &check, &rule);
+  } else if (pattern_keys != nullptr && query_keys != nullptr) {
+    l_.Error(pattern_keys->key_mark, "a rule has a 'pattern' or a 'query', not both");
+  } else if (pattern_keys != nullptr) {
+    CheckKind(*FinderKindOf("pattern"), *pattern_keys, &check, &rule);
+  } else if (query_keys == nullptr) {
     if (!meant("query") && !meant("pattern"))
       l_.Error(r.mark, fmt::format("rule '{}' has no 'pattern' or 'query'", rule.id));
   } else {
-    rule.query = CompileQuery(r.query);
+    CheckKind(*FinderKindOf("query"), *query_keys, &check, &rule);
   }
-  if (!r.pattern.present) {
-    if (r.inside.present) l_.Error(r.inside.key_mark, "'inside' only goes with 'pattern'");
-    if (r.where_key.present) l_.Error(r.where_key.key_mark, "'where' only goes with 'pattern'");
+  if (rule.finder) query = rule.finder->query();
+  // Keys that go with a kind's key (`inside`, `where`) without it.
+  for (const auto& [key, keys] : r.finder_keys) {
+    if (keys->named) continue;
+    for (const auto& [also, mark] : keys->also) {
+      l_.Error(mark, fmt::format("'{}' only goes with '{}'", also, key));
+    }
   }
   int actions = int(r.replace.present) + int(r.del.present) + int(r.append_to.present);
   // With no action key, a misspelled one was reported with its suggestion;
   // nothing else about the action is said (no "'with' only goes with ...").
   bool action_unknown = actions == 0 && (meant("replace") || meant("delete") || meant("append-to"));
-  if (r.value_of.present && actions != 0) {
-    l_.Error(r.mark,
-             "a 'value-of' rule replaces the value it names: no 'replace', 'delete' or "
-             "'append-to'");
-  } else if (actions != 1 && !action_unknown && !r.value_of.present) {
+  if (kind != nullptr && actions != 0) {
+    l_.Error(r.mark, fmt::format("a '{}' rule replaces the value it names: no 'replace', "
+                                 "'delete' or 'append-to'",
+                                 kind->key));
+  } else if (actions != 1 && !action_unknown && kind == nullptr) {
     l_.Error(r.mark, fmt::format("rule '{}' needs exactly one of 'replace', 'delete', 'append-to'",
                                  rule.id));
   }
   const RawScalar* target = r.replace.present ? &r.replace : r.del.present ? &r.del : &r.append_to;
-  rule.action = r.replace.present || r.value_of.present ? ActionKind::kReplace
-                : r.del.present                         ? ActionKind::kDeleteLines
-                                                        : ActionKind::kAppendEntries;
-  std::string target_name = r.value_of.present ? kValueOfTarget : target->value;
-  if (!target_name.empty() && target_name.front() == '@') target_name.erase(0, 1);
+  rule.action = r.replace.present || kind != nullptr ? ActionKind::kReplace
+                : r.del.present                      ? ActionKind::kDeleteLines
+                                                     : ActionKind::kAppendEntries;
+  const std::string& target_name = check.target;
   rule.target = target_name;
   const char* target_key = r.replace.present ? "replace" : r.del.present ? "delete" : "append-to";
-  if (rule.query && target->present)
-    CaptureExists(*rule.query, target_name, target->mark, target_key);
+  if (query && target->present) CaptureExists(*query, target_name, target->mark, target_key);
   if (rule.action == ActionKind::kReplace) {
     if (!r.with.present) {
-      l_.Error(r.value_of.present ? r.value_of.key_mark : r.replace.key_mark,
+      l_.Error(kind != nullptr ? kind_keys->key_mark : r.replace.key_mark,
                fmt::format("rule '{}' has '{}' but no 'with'", rule.id,
-                           r.value_of.present ? "value-of" : "replace"));
+                           kind != nullptr ? kind->key : "replace"));
     } else {
       std::string err;
       std::size_t off = 0;
@@ -214,15 +241,15 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
         for (const TemplatePart& p : rule.with.parts()) {
           YAML::Mark at = PartMark(r.with, p.offset);
           bool tier = r.tiers.key.present && IsTierCapture(p.text);
-          if (p.kind == TemplatePart::Kind::kCapture && rule.query && !tier) {
-            CaptureExists(*rule.query, p.text, at, "with");
+          if (p.kind == TemplatePart::Kind::kCapture && query && !tier) {
+            CaptureExists(*query, p.text, at, "with");
           } else if (p.kind == TemplatePart::Kind::kValue) {
             ValueExists(p.text, at, false);
           } else if (p.kind == TemplatePart::Kind::kCall) {
             FunctionExists(p.text, at);
             for (const std::string& a : p.args) {
-              if (rule.query && !(r.tiers.key.present && IsTierCapture(a)))
-                CaptureExists(*rule.query, a, at, "with");
+              if (query && !(r.tiers.key.present && IsTierCapture(a)))
+                CaptureExists(*query, a, at, "with");
             }
           }
         }
@@ -261,7 +288,7 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
   }
   if (r.done_when.present) rule.done_when = CompileQuery(r.done_when);
   if (r.tiers.key.present) {
-    if (!r.pattern.present || rule.action != ActionKind::kReplace || r.upstream.present) {
+    if (pattern_keys == nullptr || rule.action != ActionKind::kReplace || r.upstream.present) {
       l_.Error(r.tiers.key.key_mark,
                "'tiers' goes with a 'pattern' (the statement in each tier), 'replace' and "
                "'with'; upstream values go in 'tiers: upstream:'");
@@ -321,10 +348,29 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
     rule.preconditions.push_back(std::move(p));
   }
   if (l_.errors_->size() != errors_before) return std::nullopt;
+  // `tiers:` makes the pattern's sites a tier family's.
+  if (rule.finder && rule.tiers) {
+    rule.finder = std::make_shared<TiersFinder>(query, rule.target, rule.tiers);
+  } else if (!rule.finder) {
+    rule.finder = std::make_shared<QueryFinder>(query, rule.target);
+  }
   return rule;
 }
 
 }  // namespace
+
+std::vector<std::string> KindQueryTexts(const RawRule& r) {
+  FinderCheck check;
+  check.target = ActionTarget(r);
+  if (r.tiers.key.present) check.tiers = &r.tiers;
+  std::vector<std::string> out;
+  for (const auto& [key, keys] : r.finder_keys) {
+    const FinderKind* kind = FinderKindOf(key);
+    if (!keys->named || kind->texts == nullptr) continue;
+    for (std::string& t : kind->texts(*keys, check)) out.push_back(std::move(t));
+  }
+  return out;
+}
 
 bool CheckRuleFile(const RawRuleFile& raw, std::shared_ptr<const ValueSource> model, RuleSet* out,
                    std::vector<Diagnostic>* errors) {
@@ -348,13 +394,8 @@ bool CheckRuleFile(const RawRuleFile& raw, std::shared_ptr<const ValueSource> mo
   QueryCache queries;
   std::vector<std::string> texts;
   for (const RawRule& r : raw.rules) {
-    if (r.pattern.present) {
-      if (std::optional<RulePatternText> text = RulePatternQuery(r, nullptr))
-        texts.push_back(text->query);
-    }
-    for (const RawScalar* q : {&r.query, &r.done_when}) {
-      if (q->present) texts.push_back(q->value);
-    }
+    for (std::string& t : KindQueryTexts(r)) texts.push_back(std::move(t));
+    if (r.done_when.present) texts.push_back(r.done_when.value);
     for (const RawPrecondition& p : r.preconditions) {
       for (const RawScalar* q : {&p.present, &p.absent}) {
         if (q->present) texts.push_back(q->value);

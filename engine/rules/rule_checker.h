@@ -6,6 +6,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "engine/base/diagnostic.h"
@@ -20,5 +21,10 @@ namespace muh {
 // both is an error. Pure.
 bool CheckRuleFile(const RawRuleFile& raw, std::shared_ptr<const ValueSource> model, RuleSet* out,
                    std::vector<Diagnostic>* errors);
+
+// The query texts the kind of site `r` names compiles (its `query:`, or its
+// `pattern:` compiled), for compiling up front; none when they do not
+// compile. Pure.
+std::vector<std::string> KindQueryTexts(const RawRule& r);
 
 }  // namespace muh

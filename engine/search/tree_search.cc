@@ -12,6 +12,7 @@
 #include "engine/base/parallel.h"
 #include "engine/base/source_text.h"
 #include "engine/python/syntax_tree.h"
+#include "engine/rules/finder.h"
 #include "engine/search/statement_excerpt.h"
 
 namespace muh {
@@ -63,7 +64,7 @@ SearchResult SearchOutsideScope(const RuleSet& rules, const std::vector<std::str
   std::vector<std::vector<std::vector<std::size_t>>> groups;
   for (const Rule& r : rules.rules) {
     std::vector<std::vector<std::size_t>> rule_groups;
-    for (const Query::LiteralGroup& group : r.query->RequiredLiteralGroups()) {
+    for (const Query::LiteralGroup& group : r.finder->query()->RequiredLiteralGroups()) {
       std::vector<std::size_t> ids;
       for (const std::string& text : group.texts) {
         std::pair<std::string, bool> lit{text, group.identifier};
@@ -127,7 +128,7 @@ SearchResult SearchOutsideScope(const RuleSet& rules, const std::vector<std::str
     // have been cut wrongly).
     std::optional<Excerpt> excerpt;
     const bool local = std::all_of(hits.begin(), hits.end(), [&](std::size_t r) {
-      return rules.rules[r].query->InsideOneStatement();
+      return rules.rules[r].finder->query()->InsideOneStatement();
     });
     if (local) {
       std::vector<LiteralNeed> needs;
@@ -153,9 +154,9 @@ SearchResult SearchOutsideScope(const RuleSet& rules, const std::vector<std::str
     results[i].rules = hits;
     SourceText text(path, "");
     for (std::size_t r : hits) {
-      std::vector<QueryMatch> ms;
+      FoundSites found;
       try {
-        ms = rules.rules[r].query->Run(*tree);
+        found = rules.rules[r].finder->Find(*tree);
       } catch (const QueryBudgetExceeded& e) {
         results[i].over_budget.push_back(MakeError(
             path, 0, 0,
@@ -164,10 +165,10 @@ SearchResult SearchOutsideScope(const RuleSet& rules, const std::vector<std::str
                         rules.rules[r].id, e.what())));
         continue;
       }
-      if (ms.empty()) continue;  // next rule
-      if (text.bytes().empty()) text = SourceText(path, std::string(bytes));
-      for (const QueryMatch& m : ms) {
-        Position p = text.PositionOf(m.Begin());
+      for (const SiteMatch& m : found.sites) {
+        if (!m.counted) continue;  // a tier's bound, a message about the chain
+        if (text.bytes().empty()) text = SourceText(path, std::string(bytes));
+        Position p = text.PositionOf(m.at);
         results[i].matches.push_back({rules.rules[r].id, path, p.line, p.column});
       }
     }

@@ -1,9 +1,10 @@
-// The whole-tree search behind `verify`: every rule's query run over every
-// Python file outside the rule's own files, so that a knob that moved or was
-// copied elsewhere is caught and its new location named. Files are read,
+// The whole-tree search behind `verify`: every rule's finder (finder.h)
+// asked of every Python file outside the rule's own files, so that a knob
+// that moved or was copied elsewhere is caught and its new location named:
+// the sites the planner would find there. Files are read,
 // parsed and queried in parallel, one worker per core, and only after a
 // literal prefilter: a file lacking the strings a query requires through
-// #eq?/#any-of? is never parsed, and where every rule to run matches inside
+// #eq?/#any-of? is never parsed, and where every rule's query matches inside
 // one top-level statement, only the statements holding the literals are
 // (statement_excerpt.h). Results come back in path order, so the
 // output never depends on timing. Pure: the bytes come through a read
@@ -72,9 +73,9 @@ struct SearchResult {
 // means all of them.
 using RuleMask = std::vector<bool>;
 
-// Matches of each rule's query in `tree_paths` outside the rule's `files`
-// and `also_matches`. `threads` = 0 means one per core. A path no rule
-// needs searched is never read. Only the rules `run` names are queried, but
+// The sites each rule's finder finds in `tree_paths` outside the rule's
+// `files` and `also_matches`, one per match its `expect:` would count. `threads` = 0 means one per
+// core. A path no rule needs searched is never read. Only the rules `run` names are queried, but
 // the files read (and so those reported unreadable) are the same for every
 // mask: two searches of one tree with different masks report the same
 // unreadable files. `words`, when given, supplies a file's word filter

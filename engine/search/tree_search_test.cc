@@ -4,6 +4,8 @@
 
 #include <map>
 
+#include "engine/rules/finder_query.h"
+#include "engine/rules/rule_loader.h"
 #include "engine/search/word_filter_cache.h"
 
 namespace muh {
@@ -17,8 +19,9 @@ RuleSet OneRule(const std::string& query) {
   r.id = "knob";
   r.files = {"vllm/_custom_ops.py"};
   QueryError err;
-  r.query = Query::Compile(query, &err);
-  REQUIRE_MESSAGE(r.query.get() != nullptr, err.message);
+  std::shared_ptr<const Query> compiled = Query::Compile(query, &err);
+  REQUIRE_MESSAGE(compiled.get() != nullptr, err.message);
+  r.finder = std::make_shared<QueryFinder>(compiled, "value");
   rules.rules.push_back(r);
   return rules;
 }
@@ -132,6 +135,34 @@ TEST_CASE("ScopeOfSearch searches a file git tracks whatever .gitignore says") {
   SearchScope without = ScopeOfSearch(listed, ignore, {});
   CHECK(without.paths == std::vector<std::string>{"vllm/moe.py"});
   CHECK(without.tracked_ignored.empty());
+}
+
+TEST_CASE("the search finds what the planner would: a value-of rule's values, not its candidates") {
+  RuleSet rules;
+  std::vector<Diagnostic> errs;
+  REQUIRE(LoadRules("r.yaml",
+                    "version: 1\nrules:\n  - id: warps\n    files: vllm/a.py\n    value-of:\n"
+                    "      name: NUM_WARPS\n      in: f\n      when-false: cap(80)\n"
+                    "    with: \"4\"\n",
+                    {}, &rules, &errs));
+  std::map<std::string, std::string> tree = {
+      // A copy of the knob: the value on the rule's path is a site.
+      {"vllm/copy.py",
+       "def f():\n    if cap(80):\n        NUM_WARPS = 8\n    else:\n        NUM_WARPS = 2\n"
+       "    go(NUM_WARPS)\n"},
+      // NUM_WARPS assigned in f, but no path where cap(80) is false: no site.
+      {"vllm/other.py", "def f():\n    NUM_WARPS = 8\n    go(NUM_WARPS)\n"},
+  };
+  SearchReadFn read = [&](const std::string& path, Diagnostic*,
+                          std::string*) -> std::optional<std::string_view> {
+    return std::string_view(tree.at(path));
+  };
+  SearchResult r = SearchOutsideScope(rules, {"vllm/copy.py", "vllm/other.py"}, read, 1);
+  REQUIRE(r.matches.size() == 1);
+  CHECK(r.matches[0].path == "vllm/copy.py");
+  CHECK(r.matches[0].line == 5);
+  CHECK(r.matches[0].column == 21);
+  CHECK(r.stats.parsed == 2);  // both hold the query's literals
 }
 
 }  // namespace muh

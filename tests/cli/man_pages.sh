@@ -56,12 +56,14 @@ done
 ok "EXIT STATUS lists every code of exit_codes.h"
 
 # The rule loader's keys, read from its source: step 1's files
-# (engine/rules/raw_*.cc), their kXxxKeys lists and the lists given to
-# CheckKeys inline.
+# (engine/rules/raw_*.cc, and the finders' of the kinds of site with keys
+# of their own, engine/rules/finder_*.cc), their kXxxKeys lists, the lists
+# given to CheckKeys inline and the key each kind is named by.
 keys=$({
   sed -n '/^const std::vector<std::string> k[A-Za-z]*Keys = {/,/};/p' "$repo"/engine/rules/raw_*.cc \
-    "$repo/engine/rules/tier_rule.cc"
+    "$repo/engine/rules/tier_rule.cc" "$repo"/engine/rules/finder_*.cc
   grep -ohE 'CheckKeys\([^,]*, \{[^}]*\}' "$repo"/engine/rules/raw_*.cc "$repo/engine/rules/tier_rule.cc"
+  grep -ohE 'FinderKind [A-Za-z]*Kind\(\) \{ return \{"[^"]*", \{[^}]*\}' "$repo"/engine/rules/finder_*.cc
 } | grep -oE '"[a-z_-]+"' | tr -d '"' | sort -u)
 [[ $(wc -l <<<"$keys") -ge 25 ]] || fail "could not read the rule loader's keys"
 for k in $keys; do

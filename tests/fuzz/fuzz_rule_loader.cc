@@ -19,6 +19,7 @@
 #include "engine/base/diagnostic.h"
 #include "engine/model/model_values.h"
 #include "engine/query/query.h"
+#include "engine/rules/finder.h"
 #include "engine/rules/rule.h"
 #include "engine/rules/rule_loader.h"
 #include "engine/rules/template.h"
@@ -77,11 +78,13 @@ void CheckRules(const muh::RuleSet& rules) {
   const muh::ValueSource& values = *rules.values;
   for (const muh::Rule& r : rules.rules) {
     const std::string who = "rule '" + r.id + "'";
-    CheckQuery(r.query, who + ": query");
+    FUZZ_CHECK(r.finder != nullptr, who + " has no finder");
+    const std::shared_ptr<const muh::Query>& query = r.finder->query();
+    CheckQuery(query, who + ": query");
     FUZZ_CHECK(!r.files.empty(), who + " has no files");
     FUZZ_CHECK(r.files.size() == r.file_locs.size(), who + ": file_locs is not parallel to files");
     FUZZ_CHECK(r.expect >= 1, who + ": expect " + std::to_string(r.expect));
-    FUZZ_CHECK(r.query->HasCapture(r.target), who + ": target @" + r.target + " is not a capture");
+    FUZZ_CHECK(query->HasCapture(r.target), who + ": target @" + r.target + " is not a capture");
     if (r.action == muh::ActionKind::kReplace) {
       for (const muh::TemplatePart& p : r.with.parts()) {
         switch (p.kind) {
@@ -94,20 +97,20 @@ void CheckRules(const muh::RuleSet& rules) {
             break;
           }
           case muh::TemplatePart::Kind::kCapture:
-            FUZZ_CHECK(r.query->HasCapture(p.text),
+            FUZZ_CHECK(query->HasCapture(p.text),
                        who + ": template capture @" + p.text + " unknown");
             break;
           case muh::TemplatePart::Kind::kCall:
             FUZZ_CHECK(KnownFunction(values, p.text), who + ": function '" + p.text + "' unknown");
             for (const std::string& a : p.args) {
-              FUZZ_CHECK(r.query->HasCapture(a), who + ": argument @" + a + " unknown");
+              FUZZ_CHECK(query->HasCapture(a), who + ": argument @" + a + " unknown");
             }
             break;
         }
       }
       for (const char* capture_text : {"64", "0"}) {
         std::string out, error, why;
-        bool ok = r.with.Expand(MadeUpMatch(*r.query, capture_text), values, &out, &error, &why);
+        bool ok = r.with.Expand(MadeUpMatch(*query, capture_text), values, &out, &error, &why);
         FUZZ_CHECK(ok || !error.empty(), who + ": Expand failed without a message");
       }
     } else {

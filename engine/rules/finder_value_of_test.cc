@@ -1,4 +1,4 @@
-#include "engine/rules/rule_value_of.h"
+#include "engine/rules/finder_value_of.h"
 
 #include <doctest/doctest.h>
 
@@ -28,18 +28,19 @@ TEST_CASE("a value-of rule loads: its question, the value as its target, any num
                &set) == "");
   REQUIRE(set.rules.size() == 1);
   const Rule& r = set.rules[0];
-  REQUIRE(r.value_of);
-  CHECK(r.value_of->variable == "BLOCK");
-  CHECK(r.value_of->function == "fwd");
-  CHECK(r.value_of->condition.canonical == "cap ( 80 )");
-  CHECK(r.value_of->condition.negated);
-  CHECK_FALSE(r.value_of->holds);
-  CHECK(r.target == kValueOfTarget);
+  const auto* finder = dynamic_cast<const ValueOfFinder*>(r.finder.get());
+  REQUIRE(finder != nullptr);
+  const ValueQuestion& q = finder->question();
+  CHECK(q.variable == "BLOCK");
+  CHECK(q.function == "fwd");
+  CHECK(q.condition.canonical == "cap ( 80 )");
+  CHECK(q.condition.negated);
+  CHECK_FALSE(q.holds);
+  CHECK(r.target == "value");
   CHECK(r.action == ActionKind::kReplace);
   CHECK(r.expect == 1);
   CHECK(r.expect_max > 1);
-  REQUIRE(r.query);
-  CHECK(r.query->HasCapture("value"));
+  CHECK(finder->query()->HasCapture("value"));
 }
 
 TEST_CASE("value-of a dict's key: its query finds the entry and writes to the key") {
@@ -48,9 +49,10 @@ TEST_CASE("value-of a dict's key: its query finds the entry and writes to the ke
                "      when-true: small\n    with: \"{{size}}\"\n",
                &set) == "");
   REQUIRE(set.rules.size() == 1);
-  REQUIRE(set.rules[0].value_of);
-  CHECK(set.rules[0].value_of->key == "BLOCK_SIZE_M");
-  CHECK(set.rules[0].value_of->holds);
+  const auto* finder = dynamic_cast<const ValueOfFinder*>(set.rules[0].finder.get());
+  REQUIRE(finder != nullptr);
+  CHECK(finder->question().key == "BLOCK_SIZE_M");
+  CHECK(finder->question().holds);
   CHECK(Errors("    value-of:\n      name: config\n      key: \"'M'\"\n      in: fwd\n"
                "      when-true: small\n    with: \"1\"\n") ==
         "r.yaml:9:12: error: 'key' is a dict key as its string holds it, without quotes\n");
@@ -78,6 +80,26 @@ TEST_CASE("value-of errors are located in the rule file") {
         "'delete' or 'append-to'\n");
   CHECK(Errors("    value-of:\n      name: BLOCK\n      in: fwd\n      when-true: c\n") ==
         "r.yaml:7:5: error: rule 'tile' has 'value-of' but no 'with'\n");
+}
+
+TEST_CASE("value-of finds each value on the rule's path; a shared one with its condition") {
+  RuleSet set;
+  REQUIRE(Errors("    value-of:\n      name: B\n      in: f\n      when-false: cap(80)\n"
+                 "    with: \"{{size}}\"\n",
+                 &set) == "");
+  PythonParser parser;
+  std::string text = "def f():\n    B = 1 if cap(80) else 2\n    C = 3\n    go(B)\n";
+  SyntaxTree tree = parser.Parse(text);
+  FoundSites found = set.rules[0].finder->Find(tree);
+  CHECK(found.lost.empty());
+  REQUIRE(found.sites.size() == 1);
+  CHECK(found.sites[0].match.Find("value")->text == "2");
+  CHECK(found.sites[0].path_only);
+  std::string none = "def f():\n    go(B)\n";
+  SyntaxTree without = parser.Parse(none);
+  found = set.rules[0].finder->Find(without);
+  CHECK(found.sites.empty());
+  CHECK_FALSE(found.lost.empty());
 }
 
 }  // namespace muh

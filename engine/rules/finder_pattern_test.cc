@@ -1,7 +1,7 @@
-#include "engine/rules/rule_pattern.h"
-
 #include <doctest/doctest.h>
 
+#include "engine/rules/finder.h"
+#include "engine/rules/finder_kind.h"
 #include "engine/rules/rule_loader.h"
 
 namespace muh {
@@ -33,7 +33,7 @@ TEST_CASE("a rule with a code pattern loads, its metavariables are its captures"
                     "    replace: value\n    with: \"{{size}}\"\n",
                     {}, &set, &errs));
   REQUIRE(set.rules.size() == 1);
-  CHECK(set.rules[0].query->HasCapture("value"));
+  CHECK(set.rules[0].finder->query()->HasCapture("value"));
   CHECK(set.rules[0].target == "value");
 }
 

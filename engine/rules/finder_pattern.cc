@@ -1,0 +1,232 @@
+// The kind of site `pattern:` (code_pattern.h), with `inside:` and
+// `where:`: the pattern, or a list of alternatives, compiled to the query
+// text the rule's QueryFinder runs (a tier family's statement when the
+// rule has `tiers:`, tier_rule.h). Errors are located in the rule file:
+// inside the pattern at the character at fault, at the `where:` entry for
+// a bad constraint.
+#include <fmt/format.h>
+#include <re2/re2.h>
+
+#include <optional>
+
+#include "engine/base/edit_distance.h"
+#include "engine/pattern/code_pattern.h"
+#include "engine/rules/finder_kind.h"
+#include "engine/rules/finder_query.h"
+
+namespace muh {
+
+namespace {
+
+// One `where:` entry: a metavariable and what its text must be.
+struct RawWhere {
+  std::string name;  // without '$'
+  YAML::Mark mark;   // of the key
+  enum class Kind { kEquals, kRegex, kRange, kAnyOf } kind = Kind::kEquals;
+  RawScalar value;                // kEquals, kRegex
+  std::vector<RawScalar> values;  // kAnyOf; kRange: the two bounds
+};
+
+struct RawPattern : RawFinderKeys {
+  // `pattern:` a code pattern, or a list of alternatives (the first is
+  // also in `pattern`, whose marks locate the key).
+  RawScalar pattern;
+  std::vector<RawScalar> patterns;
+  RawScalar inside;
+  std::vector<RawWhere> where;
+};
+
+// `where:` maps metavariables to a scalar (the text it must be) or to one
+// of `regex: RE`, `range: [LO, HI]`, `any-of: [A, B, ...]`.
+void ReadWhere(YamlReader* l, const YAML::Node& node, std::vector<RawWhere>* out) {
+  if (!node.IsMap()) {
+    l->Error(node.Mark(), "'where' must map metavariables to what they must be");
+    return;
+  }
+  for (const auto& kv : node) {
+    RawWhere w;
+    w.name = kv.first.as<std::string>();
+    if (!w.name.empty() && w.name[0] == '$') w.name.erase(0, 1);
+    w.mark = kv.first.Mark();
+    const YAML::Node& v = kv.second;
+    if (v.IsScalar()) {
+      l->Scalar(kv.first, v, &w.value);
+      out->push_back(std::move(w));
+      continue;
+    }
+    if (!v.IsMap() || v.size() != 1) {
+      l->Error(v.Mark(),
+               "a 'where' entry is a literal, or one of 'regex: RE', 'range: [LO, HI]', "
+               "'any-of: [A, B]'");
+      continue;
+    }
+    const auto& only = *v.begin();
+    std::string kind = only.first.as<std::string>();
+    if (kind == "regex") {
+      w.kind = RawWhere::Kind::kRegex;
+      l->Scalar(only.first, only.second, &w.value);
+    } else if (kind == "range" || kind == "any-of") {
+      w.kind = kind == "range" ? RawWhere::Kind::kRange : RawWhere::Kind::kAnyOf;
+      l->ScalarList(only.first, only.second, &w.values);
+      if (kind == "range" && w.values.size() != 2 && !w.values.empty()) {
+        l->Error(only.second.Mark(), "'range' is a list of two numbers, [LO, HI]");
+      }
+    } else {
+      l->Error(only.first.Mark(),
+               fmt::format("unknown 'where' test '{}'{} (known: regex, range, any-of)", kind,
+                           DidYouMean(kind, {"regex", "range", "any-of"})));
+      continue;
+    }
+    out->push_back(std::move(w));
+  }
+}
+
+std::shared_ptr<RawFinderKeys> Read(YamlReader* l, const YAML::Node& key, const YAML::Node& value,
+                                    std::shared_ptr<RawFinderKeys> into) {
+  std::shared_ptr<RawPattern> out =
+      into ? std::static_pointer_cast<RawPattern>(into) : std::make_shared<RawPattern>();
+  std::string k = key.as<std::string>();
+  if (k == "pattern") {
+    l->ScalarList(key, value, &out->patterns);
+    out->pattern.present = true;
+    out->pattern.key_mark = key.Mark();
+    out->pattern.mark = value.Mark();
+    if (!out->patterns.empty()) out->pattern = out->patterns.front();
+  } else if (k == "inside") {
+    l->Scalar(key, value, &out->inside);
+  } else if (k == "where") {
+    ReadWhere(l, value, &out->where);
+  }
+  return out;
+}
+
+bool ParseBound(const RawScalar& s, std::uint64_t* out) {
+  const std::string& v = s.value;
+  if (v.empty() || v.size() > 18 || v.find_first_not_of("0123456789") != std::string::npos)
+    return false;
+  *out = std::stoull(v);
+  return true;
+}
+
+struct PatternText {
+  std::string query;  // the alternatives, one query pattern each
+  std::string knob;   // code_pattern.h's, of the first alternative that names one
+  std::string shape;
+};
+
+// The query text of the pattern, or nullopt with errors reported through
+// the check's reader (null: silently).
+std::optional<PatternText> PatternQuery(const RawPattern& r, const FinderCheck& check) {
+  YamlReader* reader = check.reader;
+  auto error = [&](const YAML::Mark& m, const std::string& msg) {
+    if (reader != nullptr) reader->Error(m, msg);
+  };
+  CodePattern p;
+  p.pattern = r.pattern.value;
+  if (r.inside.present) p.inside = r.inside.value;
+  bool ok = true;
+  for (const RawWhere& w : r.where) {
+    WhereConstraint c;
+    c.metavariable = w.name;
+    switch (w.kind) {
+      case RawWhere::Kind::kEquals:
+        c.kind = WhereConstraint::Kind::kEquals;
+        c.texts = {w.value.value};
+        break;
+      case RawWhere::Kind::kRegex: {
+        c.kind = WhereConstraint::Kind::kRegex;
+        c.texts = {w.value.value};
+        re2::RE2::Options options;
+        options.set_log_errors(false);
+        re2::RE2 re(w.value.value, options);
+        if (!re.ok()) {
+          error(w.value.mark,
+                fmt::format("invalid regular expression '{}': {}", w.value.value, re.error()));
+          ok = false;
+        }
+        break;
+      }
+      case RawWhere::Kind::kAnyOf:
+        c.kind = WhereConstraint::Kind::kAnyOf;
+        for (const RawScalar& v : w.values) c.texts.push_back(v.value);
+        break;
+      case RawWhere::Kind::kRange:
+        c.kind = WhereConstraint::Kind::kRange;
+        if (w.values.size() != 2) {
+          ok = false;
+          break;
+        }
+        for (int k = 0; k < 2; ++k) {
+          if (!ParseBound(w.values[k], k == 0 ? &c.lo : &c.hi)) {
+            error(w.values[k].mark, fmt::format("a range bound is a whole number of at least 0, "
+                                                "got '{}'",
+                                                w.values[k].value));
+            ok = false;
+          }
+        }
+        if (ok && c.lo > c.hi) {
+          error(w.values[0].mark, fmt::format("the range [{}, {}] is empty", c.lo, c.hi));
+          ok = false;
+        }
+        break;
+    }
+    p.where.push_back(std::move(c));
+  }
+  if (!ok || r.patterns.empty()) return std::nullopt;
+  // Alternatives are patterns of one query: a match of any is a site.
+  PatternText out;
+  std::vector<std::string> alternatives;
+  for (const RawScalar& a : r.patterns) alternatives.push_back(a.value);
+  CompiledPattern compiled;
+  CodePatternError e;
+  std::size_t failing = 0;
+  if (CompileCodePatterns(alternatives, p, &compiled, &e, &failing, check.target)) {
+    // A tier family's statement, in any clause of a chain (tier_rule.h).
+    out.query = check.tiers != nullptr ? TierQuery(check.tiers->variable.value, compiled.query)
+                                       : compiled.query;
+    out.knob = compiled.knob;
+    out.shape = compiled.shape;
+    return out;
+  }
+  if (reader == nullptr) return std::nullopt;
+  if (e.part == CodePatternError::Part::kWhere) {
+    reader->Error(r.where[e.where_index].mark, e.message);
+  } else {
+    const RawScalar& s =
+        e.part == CodePatternError::Part::kPattern ? r.patterns[failing] : r.inside;
+    RuleLoc at = reader->OffsetLoc(s.mark, e.offset);
+    std::string key = e.part == CodePatternError::Part::kPattern ? "pattern" : "inside";
+    reader->errors_->push_back(
+        MakeError(reader->path_, at.line, at.column, fmt::format("'{}': {}", key, e.message)));
+  }
+  return std::nullopt;
+}
+
+std::shared_ptr<const Finder> Check(const RawFinderKeys& raw, FinderCheck* check) {
+  const auto& r = static_cast<const RawPattern&>(raw);
+  std::optional<PatternText> text = PatternQuery(r, *check);
+  if (!text) return nullptr;
+  check->knob = text->knob;
+  check->knob_shape = text->shape;
+  QueryError qe;
+  std::shared_ptr<const Query> q = check->queries->Get(text->query, &qe);
+  if (!q) {
+    check->reader->Error(r.pattern.mark,
+                         fmt::format("the pattern compiles to a query tree-sitter refuses ({}): {}",
+                                     qe.message, text->query));
+    return nullptr;
+  }
+  return std::make_shared<QueryFinder>(std::move(q), check->target);
+}
+
+std::vector<std::string> Texts(const RawFinderKeys& raw, const FinderCheck& check) {
+  std::optional<PatternText> text = PatternQuery(static_cast<const RawPattern&>(raw), check);
+  if (!text) return {};
+  return {text->query};
+}
+
+}  // namespace
+
+FinderKind PatternKind() { return {"pattern", {"inside", "where"}, "", false, Read, Check, Texts}; }
+
+}  // namespace muh

@@ -1,0 +1,174 @@
+#include "engine/rules/finder_tiers.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "engine/model/moe_tiers.h"
+#include "engine/model/tier_bound.h"
+#include "engine/python/tier_chain.h"
+
+namespace muh {
+
+namespace {
+
+Capture Synthetic(const std::string& name, std::string text) {
+  Capture c;
+  c.name = name;
+  c.text = std::move(text);
+  return c;
+}
+
+// The line of byte `at` in `bytes`, from 1.
+int LineOf(std::string_view bytes, std::size_t at) {
+  return 1 + static_cast<int>(
+                 std::count(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+}
+
+}  // namespace
+
+FoundSites TiersFinder::Find(const SyntaxTree& tree) const {
+  const TierSpec& spec = *spec_;
+  FoundSites out;
+  out.in_file_order = true;
+  std::map<std::string, std::string> constants = ModuleConstants(tree);
+  std::set<std::size_t> bounds_found;  // the chains whose bounds are sites already
+  // By chain and clause: the sites found there (one is a tier; two, a copy).
+  std::map<std::pair<std::size_t, std::size_t>, std::vector<std::size_t>> in_clause;
+  std::map<std::pair<std::size_t, std::size_t>, std::string> clause_names;
+  std::set<std::size_t> bad_bounds;  // said once, however many sites share the chain
+  std::set<std::string> bad_chains;
+  for (QueryMatch& m : query()->Run(tree)) {
+    SiteMatch& site = out.sites.emplace_back();
+    site.at = m.Begin();
+    site.target = target_;
+    const Capture* target = m.Find(target_);
+    if (target == nullptr) {
+      site.match = std::move(m);  // the planner says the capture is absent
+      continue;
+    }
+    std::string error;
+    std::optional<TierChainAt> at =
+        TierChainAround(tree, target->begin, target->end, spec.variable, &error);
+    if (!at) {
+      site.kind = SiteMatch::Kind::kProblem;
+      // Said once for a chain that reads otherwise (every write in it says the same).
+      if (error.empty() || bad_chains.insert(error).second) {
+        site.message_at = target->begin;
+        site.message = fmt::format(": this site is in no chain `if {} <= BOUND: … elif …`{}",
+                                   spec.variable, error.empty() ? "" : ": " + error);
+      }
+      site.match = std::move(m);
+      continue;
+    }
+    const TierChain& chain = at->chain;
+    TierChainShape shape;
+    shape.has_else = chain.has_else;
+    std::vector<std::string> how;  // per bound, as written and evaluated
+    bool bad = false;
+    for (const TierClause& c : chain.clauses) {
+      if (c.bound.empty()) continue;
+      TierBoundValue v = EvaluateTierBound(c.bound, constants);
+      if (!v.error.empty() || (!shape.bounds.empty() && v.value <= shape.bounds.back())) {
+        if (bad_bounds.insert(c.bound_begin).second) {
+          site.message_at = c.bound_begin;
+          site.message = fmt::format(": the tier bound `{}` {}", c.bound,
+                                     v.error.empty() ? fmt::format("({}) does not ascend", v.value)
+                                                     : "cannot be evaluated: " + v.error);
+        }
+        bad = true;
+        break;
+      }
+      shape.bounds.push_back(v.value);
+      shape.computed.push_back(!v.literal);
+      how.push_back(v.literal ? c.bound : fmt::format("`{}` = {}", c.bound, v.value));
+    }
+    if (bad) {
+      site.kind = SiteMatch::Kind::kProblem;
+      site.match = std::move(m);
+      continue;
+    }
+    std::size_t tiers = chain.clauses.size();
+    in_clause[{chain.begin, at->clause}].push_back(target->begin);
+    clause_names[{chain.begin, at->clause}] =
+        fmt::format("tier {} of {} ({})", at->clause + 1, tiers, shape.Describe(at->clause));
+    auto with_tier = [&](QueryMatch match, std::size_t index) {
+      match.captures.push_back(Synthetic("tier", std::to_string(index + 1)));
+      match.captures.push_back(Synthetic("bounds", shape.Text()));
+      return match;
+    };
+    // The value site, with the tier's upstream value.
+    if (!spec.upstream.empty()) {
+      // By tier when the chain has as many tiers as the list; else any of them.
+      const std::vector<std::string>& u = spec.upstream;
+      site.upstream =
+          u.size() == tiers || u.size() == 1
+              ? u[std::min(at->clause, u.size() - 1)]
+              : fmt::format("{}' or '{}", fmt::join(u.begin(), u.end() - 1, "', '"), u.back());
+      // Only where the tier's own upstream is unknown does any of them count:
+      // a tier holding another tier's upstream value was tuned by hand.
+      if (u.size() != tiers && u.size() != 1) {
+        for (const std::string& v : u) {
+          if (v == target->text) site.upstream = v;
+        }
+      }
+    }
+    site.tier = fmt::format("tier {} of {}: {}", at->clause + 1, tiers, shape.Describe(at->clause));
+    site.match = with_tier(std::move(m), at->clause);
+    // Each literal bound of the chain, once: planned with the value before it.
+    if (!spec.has_bound_with || !bounds_found.insert(chain.begin).second) continue;
+    for (std::size_t b = 0, k = 0; k < chain.clauses.size(); ++k) {
+      const TierClause& c = chain.clauses[k];
+      if (c.bound.empty()) continue;
+      std::size_t index = b++;
+      SiteMatch& bound = out.sites.emplace_back();
+      Capture cap;
+      cap.name = "bound";
+      cap.begin = c.bound_begin;
+      cap.end = c.bound_end;
+      cap.text = c.bound;
+      cap.node_type = "integer";
+      QueryMatch match;
+      match.captures.push_back(cap);
+      bound.match = with_tier(match, index);
+      bound.target = "bound";
+      bound.at = bound.message_at = c.bound_begin;
+      bound.with = &spec.bound_with;
+      bound.pinned = false;
+      bound.counted = false;
+      bound.continues = true;
+      bound.tier = fmt::format("bound {} of {}: {}", index + 1, shape.bounds.size(), how[index]);
+      if (shape.computed[index]) {
+        // Shown where it is (status, model --tree), never rewritten.
+        bound.kind = SiteMatch::Kind::kShown;
+        bound.message = fmt::format(
+            " leaves the tier bound {} alone: it is computed from a module constant, so the "
+            "tiers keep the code's bounds",
+            how[index]);
+        bound.tier += ", computed: never rewritten";
+      }
+    }
+  }
+  for (const auto& [clause, sites] : in_clause) {
+    if (sites.size() < 2) continue;
+    std::vector<int> lines;
+    for (std::size_t b : sites) lines.push_back(LineOf(tree.bytes(), b));
+    SiteMatch& copy = out.sites.emplace_back();
+    copy.kind = SiteMatch::Kind::kProblem;
+    copy.at = copy.message_at = sites[1];
+    copy.counted = false;
+    copy.continues = true;
+    copy.message =
+        fmt::format(" expects 1 site in {} of the chain at line {}, found {} (at lines {})",
+                    clause_names[clause], LineOf(tree.bytes(), clause.first), sites.size(),
+                    fmt::join(lines, ", "));
+  }
+  return out;
+}
+
+}  // namespace muh

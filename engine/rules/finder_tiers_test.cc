@@ -1,0 +1,58 @@
+#include "engine/rules/finder_tiers.h"
+
+#include <doctest/doctest.h>
+
+#include "engine/rules/rule_loader.h"
+
+namespace muh {
+
+namespace {
+
+// The sites of a `tiers:` rule on config['M'] in `source`.
+FoundSites TierSites(const std::string& source) {
+  const std::string rules =
+      "version: 1\nrules:\n  - id: tiers\n    files: a.py\n    pattern: config['M'] = $value\n"
+      "    tiers: {variable: numel, bounds: [64, 4096], upstream: [32, 64, 256]}\n"
+      "    expect: 1..8\n    replace: value\n    with: \"16\"\n";
+  RuleSet set;
+  std::vector<Diagnostic> errs;
+  REQUIRE(LoadRules("r.yaml", rules, {}, &set, &errs));
+  REQUIRE(dynamic_cast<const TiersFinder*>(set.rules[0].finder.get()) != nullptr);
+  PythonParser parser;
+  SyntaxTree tree = parser.Parse(source);
+  return set.rules[0].finder->Find(tree);
+}
+
+}  // namespace
+
+TEST_CASE("tiers: each tier's value is a site with @tier, @bounds and its own upstream value") {
+  FoundSites found = TierSites(
+      "def f(numel):\n    config = {}\n    if numel <= 64:\n        config['M'] = 32\n"
+      "    elif numel <= 4096:\n        config['M'] = 64\n    else:\n        config['M'] = 256\n");
+  CHECK(found.in_file_order);
+  REQUIRE(found.sites.size() == 3);
+  const SiteMatch& second = found.sites[1];
+  CHECK(second.kind == SiteMatch::Kind::kSite);
+  CHECK(second.counted);
+  CHECK(second.match.Find("value")->text == "64");
+  CHECK(second.match.Find("tier")->text == "2");
+  CHECK(second.match.Find("bounds")->text == "64 4096 else");
+  CHECK(second.upstream == "64");
+  CHECK(second.tier == "tier 2 of 3: 64 < numel <= 4096");
+}
+
+TEST_CASE("tiers: two sites in one clause, or a site in no chain, are problems") {
+  FoundSites copy = TierSites(
+      "def f(numel):\n    config = {}\n    if numel <= 64:\n        config['M'] = 32\n"
+      "        config['M'] = 32\n    else:\n        config['M'] = 256\n");
+  REQUIRE(copy.sites.size() == 4);
+  CHECK(copy.sites[3].kind == SiteMatch::Kind::kProblem);
+  CHECK_FALSE(copy.sites[3].counted);
+  CHECK(copy.sites[3].message.find(" expects 1 site in tier 1 of 2") == 0);
+  FoundSites loose = TierSites("def f(numel):\n    if numel < 64:\n        config['M'] = 32\n");
+  REQUIRE(loose.sites.size() == 1);
+  CHECK(loose.sites[0].kind == SiteMatch::Kind::kProblem);
+  CHECK(loose.sites[0].counted);
+}
+
+}  // namespace muh
