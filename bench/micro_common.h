@@ -61,7 +61,7 @@ inline std::vector<RuleQuery> Bi100Queries() {
       }
     } else if (r["query"]) {
       out.push_back({id, r["query"].as<std::string>()});
-    }  // a `value-of` rule: its query is made from the question (rule_value_of.h)
+    }  // a `value-of` rule: its query is made from the question (finder_value_of.cc)
     if (r["done-when"]) out.push_back({id + "/done-when", r["done-when"].as<std::string>()});
     if (r["preconditions"]) {
       for (const YAML::Node& p : r["preconditions"]) {
