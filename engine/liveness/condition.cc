@@ -120,6 +120,20 @@ class Evaluator {
   Evaluator(std::string_view src, const ConditionContext& ctx) : src_(src), ctx_(ctx) {}
 
   ConditionResult Eval(TSNode n) const {
+    // A condition nested deeper than any a person writes is not decided:
+    // unknown, and no stack exhausted on a generated one.
+    if (depth_ >= kMaxDepth) return ConditionResult{};
+    ++depth_;
+    ConditionResult r = EvalNode(n);
+    --depth_;
+    return r;
+  }
+
+ private:
+  static constexpr int kMaxDepth = 256;
+  mutable int depth_ = 0;
+
+  ConditionResult EvalNode(TSNode n) const {
     std::string_view type = Type(n);
     if (type == "parenthesized_expression" && ts_node_named_child_count(n) == 1) {
       return Eval(ts_node_named_child(n, 0));
@@ -144,7 +158,6 @@ class Evaluator {
     return ConditionResult{};
   }
 
- private:
   ConditionResult Boolean(TSNode n) const {
     TSNode op = ts_node_child_by_field_name(n, "operator", 8);
     bool is_and = Type(op) == "and";

@@ -417,6 +417,22 @@ bool TreeIndex::ReboundElsewhere(const std::string& path, const std::string& nam
   return false;
 }
 
+bool TreeIndex::Several(const std::string& path, int k) {
+  FileState& f = File(path);
+  if (!f.lines) return true;  // unlexed: no claim that it holds one statement
+  auto it = f.several.find(k);
+  if (it == f.several.end()) it = f.several.emplace(k, f.lines->HasSeveralStatements(k)).first;
+  return it->second;
+}
+
+std::optional<std::size_t> TreeIndex::Equals(const std::string& path, int k) {
+  FileState& f = File(path);
+  if (!f.lines) return std::nullopt;
+  auto it = f.equals.find(k);
+  if (it == f.equals.end()) it = f.equals.emplace(k, AssignmentEquals(*f.lines, k)).first;
+  return it->second;
+}
+
 bool TreeIndex::PlatformName(const std::string& path, const std::string& name) {
   auto key = std::make_pair(path, name);
   auto cached = platform_names_.find(key);
@@ -463,7 +479,7 @@ bool TreeIndex::PlatformName(const std::string& path, const std::string& name) {
       continue;
     }
     if (kw == "global" || kw == "nonlocal" || kw == "del" || kw == "for" || kw == "with" ||
-        lines->HasSeveralStatements(k) || KeywordArgument(src, o, name.size())) {
+        Several(path, k) || KeywordArgument(src, o, name.size())) {
       return false;
     }
     std::size_t after = o + name.size();
@@ -472,7 +488,7 @@ bool TreeIndex::PlatformName(const std::string& path, const std::string& name) {
     std::size_t b = o;
     while (b > 0 && src[b - 1] == ' ') --b;
     if (b > 0 && src[b - 1] == '.') continue;  // another object's attribute
-    auto eq = AssignmentEquals(*lines, k);
+    auto eq = Equals(path, k);
     if (eq && o < *eq) return false;  // assigned here
     std::string_view before =
         Trim(src.substr(lines->lines()[static_cast<std::size_t>(k)].code,
@@ -512,7 +528,7 @@ std::optional<ConstantFlag> TreeIndex::FlagAt(const std::string& path, const std
     if (KeywordArgument(src, o, name.size())) return std::nullopt;
     // Several statements on its line (`x = 0; FLAG = True`, `if c: del
     // FLAG`): the keyword rules below would not see them.
-    if (lines->HasSeveralStatements(k)) return std::nullopt;
+    if (Several(path, k)) return std::nullopt;
     std::string_view kw = lines->Keyword(k);
     if (kw == "import" || kw == "from") {
       auto stmt = ParseImport(lines->Code(k));
@@ -541,7 +557,7 @@ std::optional<ConstantFlag> TreeIndex::FlagAt(const std::string& path, const std
     std::size_t after = o + name.size();
     while (after < src.size() && src[after] == ' ') ++after;
     if (src.substr(after, 2) == ":=") return std::nullopt;
-    auto eq = AssignmentEquals(*lines, k);
+    auto eq = Equals(path, k);
     if (eq && o < *eq) {
       ++bindings;
       assigned = k;
@@ -561,7 +577,7 @@ std::optional<ConstantFlag> TreeIndex::FlagAt(const std::string& path, const std
             this, [](const std::string&) { return true; }, path))
       return std::nullopt;
     const LogicalLine& l = lines->lines()[static_cast<std::size_t>(assigned)];
-    std::size_t eq = *AssignmentEquals(*lines, assigned);
+    std::size_t eq = *Equals(path, assigned);
     std::string_view target = Trim(src.substr(l.code, eq - l.code));
     std::size_t colon = target.find(':');
     if (colon != std::string_view::npos) target = Trim(target.substr(0, colon));

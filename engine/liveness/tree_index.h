@@ -125,8 +125,15 @@ class TreeIndex {
     std::unordered_map<std::string, std::vector<std::size_t>> occurrences;
     std::unordered_map<int, LineGuard> guards;
     std::unordered_map<int, ConditionResult> headers;
+    // Per logical line, each a scan of the line: a name searched for many
+    // times on one long line (a generated condition) scans it once.
+    std::unordered_map<int, bool> several;
+    std::unordered_map<int, std::optional<std::size_t>> equals;
   };
   FileState& File(const std::string& path);
+  // PyLines::HasSeveralStatements and AssignmentEquals of line `k`, kept.
+  bool Several(const std::string& path, int k);
+  std::optional<std::size_t> Equals(const std::string& path, int k);
   // Drops the bytes of a file nothing was derived from but its word filter.
   void ForgetBytes(const std::string& path, FileState* f);
 

@@ -136,11 +136,20 @@ bool Planner::ComputedAtRunTime(const Rule& rule, const SiteMatch& match, const 
   for (const TemplatePart& p : with.parts()) {
     if (p.kind == TemplatePart::Kind::kCapture) return false;
   }
+  // A literal reads no name (and finding its node again from the root costs
+  // the file's nesting depth, for every site of a deep expression).
+  for (const char* literal : {"integer", "float", "string", "true", "false", "none"}) {
+    if (target.node_type == literal) return false;
+  }
   std::optional<RunTimeValue> v =
       RunTimeInputs(*SyntaxTreeOf(file.path()), target.begin, target.end);
   if (!v) return false;
   std::vector<std::string> inputs;
   for (const ValueInput& in : v->inputs) {
+    if (inputs.size() == 8) {  // a generated expression may read thousands
+      inputs.push_back(fmt::format("and {} more", v->inputs.size() - 8));
+      break;
+    }
     inputs.push_back(
         in.assigned ? fmt::format("{} (line {})", in.name, file.PositionOf(in.assigned_at).line)
                     : in.name);
@@ -149,7 +158,7 @@ bool Planner::ComputedAtRunTime(const Rule& rule, const SiteMatch& match, const 
       At(file.path(), target.begin, Severity::kError,
          fmt::format("rule '{}': {} is computed from {}: no literal to rewrite (it holds `{}`)",
                      rule.id, v->assigned_to.empty() ? "@" + match.target : v->assigned_to,
-                     fmt::join(inputs, ", "), target.text)));
+                     fmt::join(inputs, ", "), OneLine(target.text, 120))));
   return true;
 }
 

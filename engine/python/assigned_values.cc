@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <string_view>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "engine/python/ts_nodes.h"
 
@@ -10,24 +12,32 @@ namespace muh {
 namespace {
 
 // The identifiers `n` reads, leaving out the function a call names and the
-// attribute part of `a.b` (`b`).
-void ReadNames(const SyntaxTree& tree, TSNode n, std::vector<std::string>* out) {
-  if (Is(n, "identifier")) {
-    std::string name(TextOf(tree, n));
-    if (std::find(out->begin(), out->end(), name) == out->end()) out->push_back(name);
-    return;
+// attribute part of `a.b` (`b`); each once, in source order. Iterative: an
+// expression nested thousands deep is read like a flat one.
+void ReadNames(const SyntaxTree& tree, TSNode root, std::vector<std::string>* out) {
+  std::unordered_set<std::string> seen(out->begin(), out->end());
+  std::vector<TSNode> stack{root};
+  while (!stack.empty()) {
+    TSNode n = stack.back();
+    stack.pop_back();
+    if (ts_node_is_null(n)) continue;
+    if (Is(n, "identifier")) {
+      std::string name(TextOf(tree, n));
+      if (seen.insert(name).second) out->push_back(std::move(name));
+      continue;
+    }
+    if (Is(n, "call")) {
+      stack.push_back(ts_node_child_by_field_name(n, "arguments", 9));
+      continue;
+    }
+    if (Is(n, "attribute")) {
+      stack.push_back(ts_node_child_by_field_name(n, "object", 6));
+      continue;
+    }
+    for (uint32_t i = ts_node_named_child_count(n); i > 0; --i) {
+      stack.push_back(ts_node_named_child(n, i - 1));
+    }
   }
-  if (Is(n, "call")) {
-    TSNode args = ts_node_child_by_field_name(n, "arguments", 9);
-    if (!ts_node_is_null(args)) ReadNames(tree, args, out);
-    return;
-  }
-  if (Is(n, "attribute")) {
-    ReadNames(tree, ts_node_child_by_field_name(n, "object", 6), out);
-    return;
-  }
-  for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i)
-    ReadNames(tree, ts_node_named_child(n, i), out);
 }
 
 // Pre-order walk of every assignment node.
@@ -62,17 +72,18 @@ std::optional<RunTimeValue> RunTimeInputs(const SyntaxTree& tree, std::size_t be
     TSNode left = ts_node_child_by_field_name(parent, "left", 4);
     if (!ts_node_is_null(left)) v.assigned_to = std::string(TextOf(tree, left));
   }
+  // The last assignment of each name before the value, in one walk.
+  std::unordered_map<std::string_view, std::size_t> last;
+  EachAssignment(tree.Root(), [&](TSNode a) {
+    TSNode left = ts_node_child_by_field_name(a, "left", 4);
+    if (ts_node_end_byte(a) <= begin && !ts_node_is_null(left) && Is(left, "identifier")) {
+      last[TextOf(tree, left)] = ts_node_start_byte(a);
+    }
+  });
   for (const std::string& name : names) {
-    ValueInput in{name, 0, false};
-    EachAssignment(tree.Root(), [&](TSNode a) {
-      TSNode left = ts_node_child_by_field_name(a, "left", 4);
-      if (ts_node_end_byte(a) <= begin && !ts_node_is_null(left) && Is(left, "identifier") &&
-          TextOf(tree, left) == name) {
-        in.assigned_at = ts_node_start_byte(a);
-        in.assigned = true;
-      }
-    });
-    v.inputs.push_back(in);
+    auto it = last.find(name);
+    v.inputs.push_back(it == last.end() ? ValueInput{name, 0, false}
+                                        : ValueInput{name, it->second, true});
   }
   return v;
 }

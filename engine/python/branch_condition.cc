@@ -4,6 +4,7 @@
 #include <regex>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "engine/python/ts_nodes.h"
 
@@ -20,20 +21,30 @@ bool Atom(TSNode n) {
   return false;
 }
 
-void Tokens(const SyntaxTree& tree, TSNode n, std::string* out) {
-  if (Is(n, "comment")) return;
-  if (Is(n, "parenthesized_expression") && ts_node_named_child_count(n) == 1 &&
-      Atom(ts_node_named_child(n, 0))) {
-    Tokens(tree, ts_node_named_child(n, 0), out);
-    return;
+// The tokens of `root`, one space apart; false (and `out` cut short) once
+// they exceed `limit` bytes. Iterative: nesting depth costs no stack.
+bool Tokens(const SyntaxTree& tree, TSNode root, std::string* out,
+            std::size_t limit = std::string::npos) {
+  std::vector<TSNode> stack{root};
+  while (!stack.empty()) {
+    TSNode n = stack.back();
+    stack.pop_back();
+    if (Is(n, "comment")) continue;
+    if (Is(n, "parenthesized_expression") && ts_node_named_child_count(n) == 1 &&
+        Atom(ts_node_named_child(n, 0))) {
+      stack.push_back(ts_node_named_child(n, 0));
+      continue;
+    }
+    if (ts_node_child_count(n) == 0 || Is(n, "string")) {
+      std::string_view bytes = tree.bytes();
+      if (!out->empty()) *out += ' ';
+      *out += bytes.substr(ts_node_start_byte(n), ts_node_end_byte(n) - ts_node_start_byte(n));
+      if (out->size() > limit) return false;
+      continue;
+    }
+    for (uint32_t i = ts_node_child_count(n); i > 0; --i) stack.push_back(ts_node_child(n, i - 1));
   }
-  if (ts_node_child_count(n) == 0 || Is(n, "string")) {
-    std::string_view bytes = tree.bytes();
-    if (!out->empty()) *out += ' ';
-    *out += bytes.substr(ts_node_start_byte(n), ts_node_end_byte(n) - ts_node_start_byte(n));
-    return;
-  }
-  for (uint32_t i = 0; i < ts_node_child_count(n); ++i) Tokens(tree, ts_node_child(n, i), out);
+  return true;
 }
 
 }  // namespace
@@ -47,6 +58,11 @@ BranchCondition ConditionOf(const SyntaxTree& tree, TSNode n) {
   }
   Tokens(tree, n, &c.canonical);
   return c;
+}
+
+bool IsCondition(const SyntaxTree& tree, TSNode n, const std::string& canonical) {
+  std::string tokens;
+  return Tokens(tree, n, &tokens, canonical.size()) && tokens == canonical;
 }
 
 std::optional<BranchCondition> ParseBranchCondition(std::string_view text, std::size_t* error_at,

@@ -29,6 +29,11 @@ std::optional<BranchCondition> ParseBranchCondition(std::string_view text, std::
 // same way.
 BranchCondition ConditionOf(const SyntaxTree& tree, TSNode n);
 
+// Whether node `n`, as it stands (no `not` split off), has the canonical
+// form `canonical`; reads no more of it than that takes, so that asking of
+// every node of a deep expression stays linear.
+bool IsCondition(const SyntaxTree& tree, TSNode n, const std::string& canonical);
+
 // What `other` is where the condition `known` (canonical, not negated) is
 // `known_holds`: true or false when that follows, nullopt when it does not.
 // The same condition follows itself. A device-capability test is monotone:

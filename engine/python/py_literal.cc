@@ -47,19 +47,19 @@ class IntEval {
     return v;
   }
   std::optional<int64_t> Product() {
-    auto v = Power();
+    auto v = Unary();
     while (v) {
       Skip();
       if (s_.substr(i_, 2) == "**") break;
       if (Eat("//") || Eat("%")) {
         bool mod = s_[i_ - 1] == '%';
-        auto r = Power();
+        auto r = Unary();
         if (!r || *r == 0) return std::nullopt;
         int64_t q = *v / *r;
         if ((*v % *r != 0) && ((*v < 0) != (*r < 0))) --q;  // floor division
         v = mod ? *v - q * *r : q;
       } else if (Eat("*")) {
-        auto r = Power();
+        auto r = Unary();
         if (!r || __builtin_mul_overflow(*v, *r, &*v)) return std::nullopt;
       } else {
         break;
@@ -67,11 +67,24 @@ class IntEval {
     }
     return v;
   }
+  // Python's u_expr: a sign binds looser than `**` (`-2 ** 2` is -4), and
+  // an exponent may carry its own sign (`2 ** -1`).
+  std::optional<int64_t> Unary() {
+    Deeper deeper(this);
+    if (!deeper.ok) return std::nullopt;
+    if (Eat("-")) {
+      auto v = Unary();
+      if (!v || *v == INT64_MIN) return std::nullopt;
+      return -*v;
+    }
+    if (Eat("+")) return Unary();
+    return Power();
+  }
   std::optional<int64_t> Power() {
-    auto base = Unary();
+    auto base = Primary();
     if (base && Eat("**")) {
-      auto e = Power();
-      if (!e || *e < 0 || *e > 62) return std::nullopt;
+      auto e = Unary();
+      if (!e || *e < 0 || *e > 62) return std::nullopt;  // a negative exponent gives a float
       int64_t r = 1;
       for (int64_t k = 0; k < *e; ++k) {
         if (__builtin_mul_overflow(r, *base, &r)) return std::nullopt;
@@ -80,13 +93,10 @@ class IntEval {
     }
     return base;
   }
-  std::optional<int64_t> Unary() {
-    if (Eat("-")) {
-      auto v = Unary();
-      return v ? std::optional<int64_t>(-*v) : std::nullopt;
-    }
-    if (Eat("+")) return Unary();
+  std::optional<int64_t> Primary() {
     if (Eat("(")) {
+      Deeper deeper(this);
+      if (!deeper.ok) return std::nullopt;
       auto v = Sum();
       if (!v || !Eat(")")) return std::nullopt;
       return v;
@@ -105,6 +115,16 @@ class IntEval {
     return v;
   }
 
+  // Nesting past kMaxDepth (signs, parentheses) is no constant we read:
+  // the evaluation gives up instead of exhausting the stack.
+  static constexpr int kMaxDepth = 200;
+  struct Deeper {
+    explicit Deeper(IntEval* eval) : e(eval), ok(++eval->depth_ <= kMaxDepth) {}
+    ~Deeper() { --e->depth_; }
+    IntEval* e;
+    bool ok;
+  };
+  int depth_ = 0;
   std::string_view s_;
   std::size_t i_ = 0;
 };

@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include <string>
+
 namespace muh {
 
 TEST_CASE("integer expressions evaluate") {
@@ -14,6 +16,24 @@ TEST_CASE("integer expressions evaluate") {
   CHECK_FALSE(CanonicalLiteral("x * 2").has_value());
   CHECK_FALSE(CanonicalLiteral("1 // 0").has_value());
   CHECK_FALSE(CanonicalLiteral("99999999999 * 99999999999").has_value());
+}
+
+TEST_CASE("signs and powers bind as Python binds them") {
+  // Each expected value is what CPython prints for the expression.
+  CHECK(CanonicalLiteral("-2 ** 2") == "-4");
+  CHECK(CanonicalLiteral("-(2) ** 2") == "-4");
+  CHECK(CanonicalLiteral("(-2) ** 2") == "4");
+  CHECK(CanonicalLiteral("2 ** 3 ** 2") == "512");
+  CHECK(CanonicalLiteral("--2") == "2");
+  CHECK(CanonicalLiteral("2 * -3") == "-6");
+  CHECK(CanonicalLiteral("-7 % 3") == "2");
+  CHECK(CanonicalLiteral("7 // -2") == "-4");
+  CHECK_FALSE(CanonicalLiteral("2 ** -1").has_value());  // 0.5: no integer
+  // Nesting deeper than any constant a tree writes is no constant, and
+  // no crash.
+  CHECK_FALSE(CanonicalLiteral(std::string(100000, '(') + "1" + std::string(100000, ')')));
+  CHECK_FALSE(CanonicalLiteral(std::string(100000, '-') + "1"));
+  CHECK(CanonicalLiteral(std::string(50, '(') + "1" + std::string(50, ')')) == "1");
 }
 
 TEST_CASE("other constants") {

@@ -314,17 +314,24 @@ void Functions(const SyntaxTree& tree, TSNode n, const std::string& name,
 // parentheses aside), in document order; inside the functions, classes and
 // lambdas nested in it only with `nested` (their tests read names of their
 // own scope).
-void Conditions(const SyntaxTree& tree, TSNode n, const std::string& canonical, bool nested,
+void Conditions(const SyntaxTree& tree, TSNode root, const std::string& canonical, bool nested,
                 std::vector<TSNode>* out) {
-  if (!nested && (Is(n, "function_definition") || Is(n, "class_definition") || Is(n, "lambda")))
-    return;
-  if (ts_node_is_named(n) && !Is(n, "not_operator") && !Is(n, "parenthesized_expression") &&
-      ConditionOf(tree, n).canonical == canonical) {
-    out->push_back(n);
-    return;
+  std::vector<TSNode> stack{root};  // pre-order, iteratively: nesting costs no stack
+  while (!stack.empty()) {
+    TSNode n = stack.back();
+    stack.pop_back();
+    if (!nested && (Is(n, "function_definition") || Is(n, "class_definition") || Is(n, "lambda"))) {
+      continue;
+    }
+    if (ts_node_is_named(n) && !Is(n, "not_operator") && !Is(n, "parenthesized_expression") &&
+        IsCondition(tree, n, canonical)) {
+      out->push_back(n);
+      continue;
+    }
+    for (uint32_t i = ts_node_named_child_count(n); i > 0; --i) {
+      stack.push_back(ts_node_named_child(n, i - 1));
+    }
   }
-  for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i)
-    Conditions(tree, ts_node_named_child(n, i), canonical, nested, out);
 }
 
 }  // namespace
