@@ -193,6 +193,19 @@ void Planner::PlanSite(const Rule& rule, const SourceText& file, const SiteMatch
         outcome->status = RuleStatus::kFailed;
         return;
       }
+      // `a = b = 8`: the value is b's too, and rewriting it would change b.
+      std::vector<std::string> targets =
+          AssignedTargets(*SyntaxTreeOf(file.path()), target->begin, target->end);
+      if (targets.size() > 1) {
+        out_->diagnostics.push_back(
+            At(file.path(), target->begin, Severity::kError,
+               fmt::format("rule '{}': {} is assigned to {} at once (a chained assignment): "
+                           "rewriting it would change them all; write each on its own line",
+                           rule.id, target->text,
+                           fmt::join(targets.rbegin(), targets.rend(), " and "))));
+        outcome->status = RuleStatus::kFailed;
+        return;
+      }
       std::string text;
       std::string error;
       std::string why;

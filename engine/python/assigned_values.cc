@@ -88,6 +88,30 @@ std::optional<RunTimeValue> RunTimeInputs(const SyntaxTree& tree, std::size_t be
   return v;
 }
 
+std::vector<std::string> AssignedTargets(const SyntaxTree& tree, std::size_t begin,
+                                         std::size_t end) {
+  std::vector<std::string> out;
+  TSNode n = ts_node_descendant_for_byte_range(tree.Root(), static_cast<uint32_t>(begin),
+                                               static_cast<uint32_t>(end));
+  if (ts_node_is_null(n) || ts_node_start_byte(n) != begin || ts_node_end_byte(n) != end) {
+    return out;
+  }
+  // The widest node of exactly these bytes (`(8)` aside, a value is one node).
+  for (TSNode p = ts_node_parent(n);
+       !ts_node_is_null(p) && ts_node_start_byte(p) == begin && ts_node_end_byte(p) == end;
+       p = ts_node_parent(p)) {
+    n = p;
+  }
+  for (TSNode a = ts_node_parent(n); !ts_node_is_null(a) && Is(a, "assignment");
+       n = a, a = ts_node_parent(a)) {
+    TSNode right = ts_node_child_by_field_name(a, "right", 5);
+    TSNode left = ts_node_child_by_field_name(a, "left", 4);
+    if (ts_node_is_null(right) || !ts_node_eq(right, n) || ts_node_is_null(left)) break;
+    out.emplace_back(TextOf(tree, left));
+  }
+  return out;
+}
+
 std::vector<AssignmentTo> AssignmentsTo(const SyntaxTree& tree, const std::string& name) {
   std::vector<AssignmentTo> out;
   EachAssignment(tree.Root(), [&](TSNode a) {

@@ -33,6 +33,12 @@ struct RunTimeValue {
 std::optional<RunTimeValue> RunTimeInputs(const SyntaxTree& tree, std::size_t begin,
                                           std::size_t end);
 
+// The targets bytes [begin, end) of `tree` are assigned to, nearest
+// first: `a` for `a = 8`, `b` then `a` for the chained `a = b = 8`; empty
+// when the bytes are no assignment's whole right-hand side.
+std::vector<std::string> AssignedTargets(const SyntaxTree& tree, std::size_t begin,
+                                         std::size_t end);
+
 struct AssignmentTo {
   std::size_t begin = 0;  // of the assignment
   std::string value;      // its right-hand side, as written

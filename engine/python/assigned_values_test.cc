@@ -50,4 +50,21 @@ TEST_CASE("every assignment to a name") {
   CHECK(all[1].value == "(n == 1)");
 }
 
+TEST_CASE("the targets a value is assigned to, a chain's included") {
+  auto targets = [](const std::string& code, const std::string& value) {
+    PythonParser parser;
+    SyntaxTree tree = parser.Parse(code);
+    std::size_t at = code.rfind(value);
+    std::string out;
+    for (const std::string& t : AssignedTargets(tree, at, at + value.size())) out += t + ";";
+    return out;
+  };
+  CHECK(targets("NUM_WARPS = 8\n", "8") == "NUM_WARPS;");
+  CHECK(targets("NUM_WARPS = WARPS_FWD = 8\n", "8") == "WARPS_FWD;NUM_WARPS;");
+  CHECK(targets("a = b = c = (8)\n", "(8)") == "c;b;a;");
+  CHECK(targets("f(8)\n", "8").empty());
+  CHECK(targets("x = 8 if c else 4\n", "8").empty());  // part of the value only
+  CHECK(targets("cfg['K'] = 8\n", "8") == "cfg['K'];");
+}
+
 }  // namespace muh
