@@ -84,6 +84,59 @@ std::optional<TierChainAt> TierChainAround(const SyntaxTree& tree, std::size_t b
   return out;
 }
 
+namespace {
+
+// The names node `n` binds other than by assignment, `for` or walrus:
+// imports (`import a.b` binds a; `from m import x as y` binds y),
+// definitions, `del`, `as` targets of with and except. `every_name`: a star
+// import or globals()/vars()/locals() may bind any.
+void BindingsOf(const SyntaxTree& tree, TSNode n, std::vector<std::string>* out, bool* every_name) {
+  auto text = [&tree](TSNode t) { return std::string(TextOf(tree, t)); };
+  if (Is(n, "import_statement") || Is(n, "import_from_statement") ||
+      Is(n, "future_import_statement")) {
+    bool from = !Is(n, "import_statement");
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
+      TSNode c = ts_node_named_child(n, i);
+      if (Is(c, "wildcard_import")) *every_name = true;
+      if (from && ts_node_eq(c, Field(n, "module_name"))) continue;
+      if (Is(c, "aliased_import")) {
+        TSNode alias = Field(c, "alias");
+        if (!ts_node_is_null(alias)) out->push_back(text(alias));
+      } else if (Is(c, "dotted_name") && ts_node_named_child_count(c) > 0) {
+        // `import a.b` binds a; `from m import x` binds x.
+        out->push_back(text(ts_node_named_child(c, 0)));
+      }
+    }
+    return;
+  }
+  if (Is(n, "function_definition") || Is(n, "class_definition")) {
+    TSNode name = Field(n, "name");
+    if (!ts_node_is_null(name)) out->push_back(text(name));
+    return;
+  }
+  if (Is(n, "delete_statement") || Is(n, "as_pattern_target") || Is(n, "except_clause") ||
+      Is(n, "global_statement") || Is(n, "nonlocal_statement")) {
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
+      TSNode c = ts_node_named_child(n, i);
+      if (Is(c, "identifier")) out->push_back(text(c));
+      if (Is(c, "as_pattern")) {
+        TSNode alias = Field(c, "alias");
+        if (!ts_node_is_null(alias)) out->push_back(text(alias));
+      }
+    }
+    return;
+  }
+  if (Is(n, "call")) {
+    TSNode fn = Field(n, "function");
+    if (!ts_node_is_null(fn) && Is(fn, "identifier")) {
+      std::string f = text(fn);
+      if (f == "globals" || f == "vars" || f == "locals") *every_name = true;
+    }
+  }
+}
+
+}  // namespace
+
 std::map<std::string, std::string> ModuleConstants(const SyntaxTree& tree) {
   std::map<std::string, std::string> out;
   std::map<std::string, int> count;
@@ -117,6 +170,18 @@ std::map<std::string, std::string> ModuleConstants(const SyntaxTree& tree) {
   for (;;) {
     TSNode n = ts_tree_cursor_current_node(&cursor);
     if (depth == 1) in_statement = Is(n, "expression_statement");
+    if (ts_node_is_named(n)) {
+      // Every other way Python binds a name (whitelisted below), or takes
+      // the module's namespace whole.
+      std::vector<std::string> bound;
+      bool every_name = false;  // `from m import *`, globals(), vars()
+      BindingsOf(tree, n, &bound, &every_name);
+      if (every_name) {
+        ts_tree_cursor_delete(&cursor);
+        return {};
+      }
+      for (const std::string& b : bound) out.erase(b);
+    }
     if (ts_node_is_named(n) &&
         (Is(n, "assignment") || Is(n, "augmented_assignment") || Is(n, "for_statement") ||
          Is(n, "named_expression")) &&

@@ -98,4 +98,30 @@ TEST_CASE("module constants: a walrus, a chained assignment or a loop at the top
   CHECK(c.empty());
 }
 
+TEST_CASE("module constants: an import, a def, del, with/except targets or globals() rebind") {
+  PythonParser parser;
+  auto constants = [&parser](const std::string& code) {
+    SyntaxTree tree = parser.Parse(code);
+    std::string out;
+    for (const auto& [name, value] : ModuleConstants(tree)) out += name + "=" + value + ";";
+    return out;
+  };
+  // The override a fork ships: the tuning module, when present, wins.
+  CHECK(constants("T = 64\nK = 1\ntry:\n    from vllm.bi100_tuning import T\n"
+                  "except ImportError:\n    pass\n") == "K=1;");
+  CHECK(constants("T = 64\nK = 1\nfrom m import x as T\n") == "K=1;");
+  CHECK(constants("T = 64\nK = 1\nimport T.sub\n") == "K=1;");
+  CHECK(constants("T = 64\nK = 1\ndef f():\n    import T\n") == "K=1;");
+  CHECK(constants("T = 64\nK = 1\ndef T():\n    pass\n") == "K=1;");
+  CHECK(constants("T = 64\nK = 1\ndel T\n") == "K=1;");
+  CHECK(constants("T = 64\nK = 1\nwith open('f') as T:\n    pass\n") == "K=1;");
+  CHECK(constants("T = 64\nK = 1\ntry:\n    pass\nexcept E as T:\n    pass\n") == "K=1;");
+  // Anything may be bound by these.
+  CHECK(constants("T = 64\nfrom m import *\n").empty());
+  CHECK(constants("T = 64\nglobals().update(T=4096)\n").empty());
+  CHECK(constants("T = 64\ndef f():\n    vars()['T'] = 1\n").empty());
+  // An import of other names leaves T alone.
+  CHECK(constants("import os\nfrom m import a, b as c\nT = 64\n") == "T=64;");
+}
+
 }  // namespace muh
