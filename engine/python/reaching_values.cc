@@ -418,6 +418,17 @@ ReachingValues FindReachingValues(const SyntaxTree& tree, const ValueQuestion& q
       for (TSNode test : tests) {
         if (v.shared && !hazard) hazard = WrapHazardOf(tree, fn, v.begin, test);
       }
+      if (hazard && !hazard->nested_in.empty()) {
+        out.problem = fmt::format(
+            "{} = {} (line {}) is shared by both paths, and wrapping it would test `{}` where "
+            "{} does not bind it: the test at line {} is inside {}, which binds it at line {}: "
+            "no safe rewrite",
+            knob, v.text, ts_node_start_point(l).row + 1, hazard->rebinding.name, q.function,
+            hazard->test_line, hazard->nested_in, hazard->rebinding.line);
+        out.problem_at = v.begin;
+        out.values.clear();
+        return out;
+      }
       if (hazard) {
         out.problem = fmt::format(
             "{} = {} (line {}) is shared by both paths, and wrapping it would test `{}` {} line {} "

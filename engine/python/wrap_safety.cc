@@ -262,6 +262,40 @@ std::optional<WrapHazard> WrapHazardOf(const SyntaxTree& tree, TSNode function,
   std::size_t stated = ts_node_start_byte(statement);
   std::size_t tested = ts_node_start_byte(condition);
   WrapHazard h;
+  h.test_line = static_cast<int>(ts_node_start_point(condition).row) + 1;
+  // A test inside a def, lambda or class nested in `function` reads that
+  // scope's names first: one it binds anywhere (a parameter, an import in
+  // the helper) is not the name the wrap would read in `function`.
+  std::vector<std::string> read = NamesRead(tree, condition);
+  for (TSNode s = ts_node_parent(condition); !ts_node_is_null(s) && !ts_node_eq(s, function);
+       s = ts_node_parent(s)) {
+    if (!Is(s, "function_definition") && !Is(s, "lambda") && !Is(s, "class_definition")) continue;
+    std::optional<Rebinding> r =
+        FirstRebinding(tree, s, ts_node_start_byte(s), ts_node_end_byte(s), condition);
+    TSNode params = Field(s, "parameters");
+    std::vector<TSNode> stack;
+    if (!r && !ts_node_is_null(params)) stack.push_back(params);
+    while (!stack.empty() && !r) {
+      TSNode p = stack.back();
+      stack.pop_back();
+      if (Is(p, "identifier")) {
+        std::string_view name = TextOf(tree, p);
+        if (std::find(read.begin(), read.end(), name) != read.end()) {
+          r = Rebinding{std::string(name), ts_node_start_byte(p),
+                        static_cast<int>(ts_node_start_point(p).row) + 1};
+        }
+      }
+      for (uint32_t i = 0; i < ts_node_named_child_count(p); ++i) {
+        stack.push_back(ts_node_named_child(p, i));
+      }
+    }
+    if (r) {
+      TSNode name = Field(s, "name");
+      h.nested_in = ts_node_is_null(name) ? "a lambda" : std::string(TextOf(tree, name));
+      h.rebinding = *r;
+      return h;
+    }
+  }
   h.before_test = stated < tested;
   h.test_line = static_cast<int>(ts_node_start_point(condition).row) + 1;
   // Before the test: from the statement (its own targets are bound after

@@ -45,12 +45,17 @@ std::optional<Rebinding> FirstRebinding(const SyntaxTree& tree, TSNode function,
 // in `condition`, one test of it in the function (the caller checks every
 // test): a name the condition reads is bound between the value's statement
 // (itself included: `cap = V = 8`) and the test, or, where the test comes
-// first, between the test and the statement. nullopt when the wrap reads
-// what the test reads.
+// first, between the test and the statement; or the test sits in a def,
+// lambda or class nested in `function` that binds such a name itself (a
+// parameter, an import in a helper). nullopt when the wrap reads what the
+// test reads.
 struct WrapHazard {
   Rebinding rebinding;
   bool before_test = true;  // the statement comes before the test
   int test_line = 0;
+  // The test is in a def, lambda or class nested in the function, which
+  // binds the name itself (its name here): the function may not bind it.
+  std::string nested_in;
 };
 std::optional<WrapHazard> WrapHazardOf(const SyntaxTree& tree, TSNode function,
                                        std::size_t value_at, TSNode condition);

@@ -34,7 +34,7 @@ std::string Hazard(const std::string& body, const std::string& condition = "cap 
   std::optional<WrapHazard> h = WrapHazardOf(tree, fn, value, cond);
   if (!h) return "";
   return h->rebinding.name + "@" + std::to_string(h->rebinding.line) +
-         (h->before_test ? "" : " after");
+         (h->before_test ? "" : " after") + (h->nested_in.empty() ? "" : " in " + h->nested_in);
 }
 
 std::string Read(const std::string& expression) {
@@ -140,6 +140,20 @@ TEST_CASE("what is no hazard: before, after, other scopes, other names") {
   CHECK(Hazard(between + "    if p.cap(cap=80):\n        go(NUM_WARPS)\n", "p.cap(cap=80)") == "");
   CHECK(Hazard("    NUM_WARPS = 8\n    p = get(x)\n    if p.cap < 80:\n        go(NUM_WARPS)\n",
                "p.cap < 80") == "p@3");
+}
+
+TEST_CASE("a test in a nested scope that binds the name itself is a hazard") {
+  // The helper imports the name (or takes it as a parameter): the function
+  // around it does not bind it, and the wrap would raise NameError there.
+  CHECK(Hazard("    def g():\n        from p import cap\n        if cap < 80:\n"
+               "            return 1\n    NUM_WARPS = 8\n") == "cap@3 in g");
+  CHECK(Hazard("    def g(cap):\n        if cap < 80:\n            return 1\n"
+               "    NUM_WARPS = 8\n") == "cap@2 in g");
+  CHECK(Hazard("    k = lambda cap: 1 if cap < 80 else 2\n    NUM_WARPS = 8\n", "cap < 80",
+               "1 if ") == "cap@2 in a lambda");
+  // A helper that reads the outer name binds nothing: no hazard from it.
+  CHECK(Hazard("    cap = get(x)\n    def g():\n        if cap < 80:\n            return 1\n"
+               "    NUM_WARPS = 8\n") == "");
 }
 
 TEST_CASE("a test before the value: a binding between them is a hazard too") {
