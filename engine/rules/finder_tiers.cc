@@ -102,21 +102,16 @@ FoundSites TiersFinder::Find(const SyntaxTree& tree) const {
       match.captures.push_back(Synthetic("bounds", shape.Text()));
       return match;
     };
-    // The value site, with the tier's upstream value.
+    // The value site, with the tier's upstream value: by position when the
+    // chain has as many tiers as the list (or the list one value). A chain
+    // of another length is not upstream's: no value of it is, and each tier
+    // holding another value than the model's is hand-tuned.
     if (!spec.upstream.empty()) {
-      // By tier when the chain has as many tiers as the list; else any of them.
       const std::vector<std::string>& u = spec.upstream;
-      site.upstream =
-          u.size() == tiers || u.size() == 1
-              ? u[std::min(at->clause, u.size() - 1)]
-              : fmt::format("{}' or '{}", fmt::join(u.begin(), u.end() - 1, "', '"), u.back());
-      // Only where the tier's own upstream is unknown does any of them count:
-      // a tier holding another tier's upstream value was tuned by hand.
-      if (u.size() != tiers && u.size() != 1) {
-        for (const std::string& v : u) {
-          if (v == target->text) site.upstream = v;
-        }
-      }
+      site.upstream = u.size() == tiers || u.size() == 1
+                          ? u[std::min(at->clause, u.size() - 1)]
+                          : fmt::format("(none: upstream's chain has {} tiers, this one {})",
+                                        u.size(), tiers);
     }
     site.tier = fmt::format("tier {} of {}: {}", at->clause + 1, tiers, shape.Describe(at->clause));
     site.match = with_tier(std::move(m), at->clause);
