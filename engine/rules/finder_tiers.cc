@@ -108,10 +108,10 @@ FoundSites TiersFinder::Find(const SyntaxTree& tree) const {
     // holding another value than the model's is hand-tuned.
     if (!spec.upstream.empty()) {
       const std::vector<std::string>& u = spec.upstream;
-      site.upstream = u.size() == tiers || u.size() == 1
-                          ? u[std::min(at->clause, u.size() - 1)]
-                          : fmt::format("(none: upstream's chain has {} tiers, this one {})",
-                                        u.size(), tiers);
+      site.upstream =
+          u.size() == tiers || u.size() == 1
+              ? u[std::min(at->clause, u.size() - 1)]
+              : fmt::format("(none: upstream's chain has {} tiers, this one {})", u.size(), tiers);
     }
     site.tier = fmt::format("tier {} of {}: {}", at->clause + 1, tiers, shape.Describe(at->clause));
     site.match = with_tier(std::move(m), at->clause);
