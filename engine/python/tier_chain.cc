@@ -207,4 +207,66 @@ std::map<std::string, std::string> ModuleConstants(const SyntaxTree& tree) {
   }
 }
 
+std::map<std::string, std::string> FunctionConstants(const SyntaxTree& tree, TSNode fn,
+                                                     std::size_t at,
+                                                     std::map<std::string, std::string> module) {
+  // Every binding in the function, by name, counted; nested scopes too (a
+  // `nonlocal` there rebinds ours; a local there only hides it, which is
+  // counted too, and costs only precision).
+  std::map<std::string, int> bindings;
+  std::vector<TSNode> stack{fn};
+  while (!stack.empty()) {
+    TSNode n = stack.back();
+    stack.pop_back();
+    if (!ts_node_is_named(n)) continue;
+    std::vector<std::string> bound;
+    bool every_name = false;
+    if (!ts_node_eq(n, fn)) BindingsOf(tree, n, &bound, &every_name);
+    if (every_name) return {};
+    if (Is(n, "assignment") || Is(n, "augmented_assignment") || Is(n, "for_statement") ||
+        Is(n, "named_expression") || Is(n, "for_in_clause")) {
+      TSNode target = Field(n, Is(n, "named_expression") ? "name" : "left");
+      if (!ts_node_is_null(target)) {
+        bound.emplace_back(TextOf(tree, target));
+        for (uint32_t i = 0; i < ts_node_named_child_count(target); ++i) {
+          bound.emplace_back(TextOf(tree, ts_node_named_child(target, i)));
+        }
+      }
+    }
+    if (Is(n, "parameters") || Is(n, "lambda_parameters")) {
+      std::vector<TSNode> params{n};
+      while (!params.empty()) {
+        TSNode p = params.back();
+        params.pop_back();
+        if (Is(p, "identifier")) bound.emplace_back(TextOf(tree, p));
+        for (uint32_t i = 0; i < ts_node_named_child_count(p); ++i) {
+          params.push_back(ts_node_named_child(p, i));
+        }
+      }
+    }
+    for (const std::string& b : bound) ++bindings[b];
+    for (uint32_t i = ts_node_named_child_count(n); i > 0; --i) {
+      stack.push_back(ts_node_named_child(n, i - 1));
+    }
+  }
+  for (const auto& [name, count] : bindings) module.erase(name);
+  TSNode body = Field(fn, "body");
+  for (uint32_t i = 0; !ts_node_is_null(body) && i < ts_node_named_child_count(body); ++i) {
+    TSNode s = ts_node_named_child(body, i);
+    if (ts_node_end_byte(s) > at) break;
+    if (!Is(s, "expression_statement") || ts_node_named_child_count(s) != 1) continue;
+    TSNode a = ts_node_named_child(s, 0);
+    if (!Is(a, "assignment")) continue;
+    TSNode left = Field(a, "left");
+    TSNode right = Field(a, "right");
+    if (ts_node_is_null(left) || ts_node_is_null(right) || !Is(left, "identifier") ||
+        Is(right, "assignment")) {
+      continue;
+    }
+    std::string name(TextOf(tree, left));
+    if (bindings[name] == 1) module[name] = std::string(TextOf(tree, right));
+  }
+  return module;
+}
+
 }  // namespace muh

@@ -49,4 +49,14 @@ std::optional<TierChainAt> TierChainAround(const SyntaxTree& tree, std::size_t b
 // depends on the line or the path.
 std::map<std::string, std::string> ModuleConstants(const SyntaxTree& tree);
 
+// The constants a bound at byte `at` inside function `fn` may be computed
+// from: the module's, less every name `fn` binds itself (a local shadows
+// it), plus each name `fn` assigns exactly once, as a statement of its own
+// body (`_MAX_BLOCKS = 80`) before `at`, and binds no other way (no
+// parameter, loop, import, `global` or `nonlocal` of it, in `fn` or a
+// scope nested in it).
+std::map<std::string, std::string> FunctionConstants(const SyntaxTree& tree, TSNode fn,
+                                                     std::size_t at,
+                                                     std::map<std::string, std::string> module);
+
 }  // namespace muh

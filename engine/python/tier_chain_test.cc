@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include "engine/python/ts_nodes.h"
+
 namespace muh {
 
 namespace {
@@ -122,6 +124,40 @@ TEST_CASE("module constants: an import, a def, del, with/except targets or globa
   CHECK(constants("T = 64\ndef f():\n    vars()['T'] = 1\n").empty());
   // An import of other names leaves T alone.
   CHECK(constants("import os\nfrom m import a, b as c\nT = 64\n") == "T=64;");
+}
+
+TEST_CASE("function constants: assigned once in the function's body, before the bound") {
+  PythonParser parser;
+  auto constants = [&parser](const std::string& code) {
+    SyntaxTree tree = parser.Parse(code);
+    TSNode fn = TSNode{};
+    for (uint32_t i = 0; i < ts_node_named_child_count(tree.Root()); ++i) {
+      TSNode n = ts_node_named_child(tree.Root(), i);
+      if (Is(n, "function_definition")) fn = n;
+    }
+    REQUIRE(!ts_node_is_null(fn));
+    std::string out;
+    for (const auto& [name, value] :
+         FunctionConstants(tree, fn, code.find("BOUND"), ModuleConstants(tree))) {
+      out += name + "=" + value + ";";
+    }
+    return out;
+  };
+  // A later state of the fork: the bound reads a local of get_default_config.
+  CHECK(constants("def f(M):\n    _MAX = 80\n    if M <= _MAX * 16:  # BOUND\n        pass\n") ==
+        "_MAX=80;");
+  // A local hides the module's constant, even one not read as a constant.
+  CHECK(constants("T = 64\nK = 2\ndef f(M):\n    T = 128\n    x = BOUND\n") == "K=2;T=128;");
+  CHECK(constants("T = 64\ndef f(M):\n    T = 1\n    T = 2\n    x = BOUND\n").empty());
+  CHECK(constants("T = 64\ndef f(M):\n    for T in y:\n        pass\n    x = BOUND\n").empty());
+  // A parameter, an assignment after the bound, a nonlocal in a helper, an
+  // assignment under an if: none is a constant.
+  CHECK(constants("def f(M, _MAX=80):\n    _MAX = 80\n    x = BOUND\n").empty());
+  CHECK(constants("def f(M):\n    x = BOUND\n    _MAX = 80\n").empty());
+  CHECK(constants("def f(M):\n    _MAX = 80\n    def g():\n        nonlocal _MAX\n"
+                  "        _MAX = 1\n    x = BOUND\n")
+            .empty());
+  CHECK(constants("def f(M):\n    if M:\n        _MAX = 80\n    x = BOUND\n").empty());
 }
 
 }  // namespace muh

@@ -12,6 +12,7 @@
 #include "engine/model/moe_tiers.h"
 #include "engine/model/tier_bound.h"
 #include "engine/python/tier_chain.h"
+#include "engine/python/ts_nodes.h"
 
 namespace muh {
 
@@ -67,13 +68,23 @@ FoundSites TiersFinder::Find(const SyntaxTree& tree) const {
       continue;
     }
     const TierChain& chain = at->chain;
+    // A bound may read the function's own constants, which hide the module's.
+    std::map<std::string, std::string> scope = constants;
+    for (TSNode p = ts_node_descendant_for_byte_range(
+             tree.Root(), static_cast<uint32_t>(target->begin), static_cast<uint32_t>(target->end));
+         !ts_node_is_null(p); p = ts_node_parent(p)) {
+      if (Is(p, "function_definition")) {
+        scope = FunctionConstants(tree, p, target->begin, constants);
+        break;
+      }
+    }
     TierChainShape shape;
     shape.has_else = chain.has_else;
     std::vector<std::string> how;  // per bound, as written and evaluated
     bool bad = false;
     for (const TierClause& c : chain.clauses) {
       if (c.bound.empty()) continue;
-      TierBoundValue v = EvaluateTierBound(c.bound, constants);
+      TierBoundValue v = EvaluateTierBound(c.bound, scope);
       if (!v.error.empty() || (!shape.bounds.empty() && v.value <= shape.bounds.back())) {
         if (bad_bounds.insert(c.bound_begin).second) {
           site.message_at = c.bound_begin;
