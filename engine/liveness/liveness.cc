@@ -155,6 +155,7 @@ const Evidence& LivenessAnalysis::PluginLoader() const {
   Evidence found;
   for (const std::string& q : state_->index.paths()) {
     if (!found.path.empty() || !state_->reach.Reached(q)) continue;
+    bool lexed = state_->index.Lexed(q);
     for (const char* word : {"entry_points", "iter_entry_points"}) {
       const PyLines* lines = nullptr;
       for (std::size_t o : state_->index.Occurrences(q, word)) {
@@ -165,6 +166,7 @@ const Evidence& LivenessAnalysis::PluginLoader() const {
         found = state_->index.At(q, k);
       }
     }
+    if (!lexed) state_->index.Drop(q);  // one file at a time over a large tree
   }
   state_->plugin_loader = found;
   return *state_->plugin_loader;

@@ -46,6 +46,53 @@ bool AttributeAccess(std::string_view src, std::size_t end) {
   return attr.substr(0, 8) != "__dict__" && attr.substr(0, 16) != "__getattribute__";
 }
 
+// The first use in `q` of a binding of `module`'s object other than by
+// attribute access.
+std::optional<Evidence> EscapeIn(TreeIndex* index, const std::string& q, const std::string& module,
+                                 const std::string& last) {
+  {
+    const PyLines* lines = index->Lines(q);
+    if (lines == nullptr) return std::nullopt;
+    std::string_view src = lines->src();
+    // The bindings first: every import in q that names the module.
+    std::vector<std::string> bound;
+    for (std::size_t o : index->Occurrences(q, last)) {
+      int j = lines->IndexAt(o);
+      if (j < 0 || !lines->InCode(o)) continue;
+      std::string_view kw = lines->Keyword(j);
+      if (kw != "import" && kw != "from") continue;
+      if (auto stmt = ParseImport(lines->Code(j))) {
+        for (std::string& b : Bindings(index->modules(), q, *stmt, module)) {
+          bound.push_back(std::move(b));
+        }
+      }
+    }
+    for (const std::string& b : bound) {
+      // A dotted binding (`a.M`) is found by its last name, preceded by the rest.
+      std::string word = b.substr(b.rfind('.') + 1);
+      std::string prefix = b.substr(0, b.size() - word.size());
+      for (std::size_t o : index->Occurrences(q, word)) {
+        int j = lines->IndexAt(o);
+        if (j < 0 || !lines->InCode(o)) continue;
+        std::string_view kw = lines->Keyword(j);
+        if (kw == "import" || kw == "from") continue;
+        if (!prefix.empty() &&
+            (o < prefix.size() || src.substr(o - prefix.size(), prefix.size()) != prefix)) {
+          continue;
+        }
+        std::size_t start = o - prefix.size();
+        if (start > 0 && src[start - 1] == '.') continue;  // another object's attribute
+        if (AttributeAccess(src, o + word.size())) continue;
+        Evidence e = index->At(q, j);
+        e.what = "the module object " + module + " is used as a value (" + b +
+                 "), and code may reach its functions by a name built at run time: " + e.what;
+        return e;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<Evidence> ModuleEscape(TreeIndex* index,
@@ -78,44 +125,10 @@ std::optional<Evidence> ModuleEscape(TreeIndex* index,
   for (const std::string& q : index->paths()) {
     if (!reached(q)) continue;
     if (index->Occurrences(q, last).empty()) continue;
-    const PyLines* lines = index->Lines(q);
-    if (lines == nullptr) continue;
-    std::string_view src = lines->src();
-    // The bindings first: every import in q that names the module.
-    std::vector<std::string> bound;
-    for (std::size_t o : index->Occurrences(q, last)) {
-      int j = lines->IndexAt(o);
-      if (j < 0 || !lines->InCode(o)) continue;
-      std::string_view kw = lines->Keyword(j);
-      if (kw != "import" && kw != "from") continue;
-      if (auto stmt = ParseImport(lines->Code(j))) {
-        for (std::string& b : Bindings(index->modules(), q, *stmt, *module)) {
-          bound.push_back(std::move(b));
-        }
-      }
-    }
-    for (const std::string& b : bound) {
-      // A dotted binding (`a.M`) is found by its last name, preceded by the rest.
-      std::string word = b.substr(b.rfind('.') + 1);
-      std::string prefix = b.substr(0, b.size() - word.size());
-      for (std::size_t o : index->Occurrences(q, word)) {
-        int j = lines->IndexAt(o);
-        if (j < 0 || !lines->InCode(o)) continue;
-        std::string_view kw = lines->Keyword(j);
-        if (kw == "import" || kw == "from") continue;
-        if (!prefix.empty() &&
-            (o < prefix.size() || src.substr(o - prefix.size(), prefix.size()) != prefix)) {
-          continue;
-        }
-        std::size_t start = o - prefix.size();
-        if (start > 0 && src[start - 1] == '.') continue;  // another object's attribute
-        if (AttributeAccess(src, o + word.size())) continue;
-        Evidence e = index->At(q, j);
-        e.what = "the module object " + *module + " is used as a value (" + b +
-                 "), and code may reach its functions by a name built at run time: " + e.what;
-        return e;
-      }
-    }
+    bool lexed = index->Lexed(q);
+    std::optional<Evidence> found = EscapeIn(index, q, *module, last);
+    if (!lexed) index->Drop(q);  // one file at a time over a large tree
+    if (found) return found;
   }
   return std::nullopt;
 }

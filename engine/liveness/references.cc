@@ -88,9 +88,11 @@ std::optional<Evidence> References::DecoratorDoubt(const std::string& path, int 
 Evidence References::SubclassLookup() {
   for (const std::string& q : index_->paths()) {
     if (!reached_(q)) continue;
+    bool lexed = index_->Lexed(q);
+    Evidence found;
     for (const char* word : {"__subclasses__", "__init_subclass__", "metaclass"}) {
       const std::vector<std::size_t>& occ = index_->Occurrences(q, word);
-      if (occ.empty()) continue;
+      if (occ.empty() || !found.path.empty()) continue;
       const PyLines* ql = index_->Lines(q);
       if (ql == nullptr) continue;
       for (std::size_t o : occ) {
@@ -101,11 +103,14 @@ Evidence References::SubclassLookup() {
             ql->src().substr(o + 9, 2) != " =") {
           continue;
         }
-        Evidence e = index_->At(q, ql->IndexAt(o));
-        e.what = "classes are looked up through their bases (" + std::string(word) + "): " + e.what;
-        return e;
+        found = index_->At(q, ql->IndexAt(o));
+        found.what =
+            "classes are looked up through their bases (" + std::string(word) + "): " + found.what;
+        break;
       }
     }
+    if (!lexed) index_->Drop(q);  // one file at a time over a large tree
+    if (!found.path.empty()) return found;
   }
   return Evidence{};
 }

@@ -144,6 +144,15 @@ void LineEndingsAsLf(std::string* bytes) {
   }
 }
 
+void TreeIndex::Drop(const std::string& path) {
+  FileState& f = File(path);
+  if (!f.guards.empty() || !f.headers.empty() || !f.several.empty() || !f.equals.empty()) return;
+  f.lines.reset();
+  f.lexed = false;
+  f.occurrences.clear();
+  ForgetBytes(path, &f);
+}
+
 void TreeIndex::ForgetBytes(const std::string& path, FileState* f) {
   // Lines, guards and occurrences hold views of the bytes: only a file with
   // none of them lets its bytes go.

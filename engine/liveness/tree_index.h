@@ -62,6 +62,13 @@ class TreeIndex {
   const std::string_view* Bytes(const std::string& path);
   // Its logical lines; nullptr when unreadable or when the lexer gave up.
   const PyLines* Lines(const std::string& path);
+  // For a scan of every file for one word (a plugin loader, a subclass
+  // lookup, a module's object): whether the file is lexed already, and
+  // dropping what the scan alone made of it (its lines and bytes, read
+  // again when asked), so that such a scan over a large tree keeps one
+  // file at a time. Drop leaves a file whose guards or headers were asked.
+  bool Lexed(const std::string& path) { return File(path).lexed; }
+  void Drop(const std::string& path);
   // Offsets of `word` as a whole word (in code, strings and comments).
   const std::vector<std::size_t>& Occurrences(const std::string& path, const std::string& word);
 

@@ -77,5 +77,30 @@ TEST_CASE("a platform predicate's name is the fork's only when imported from vll
   CHECK_FALSE(index.PlatformName("vllm/other.py", "is_hip"));
 }
 
+TEST_CASE("a scan drops what it alone lexed, and a file asked again is read again") {
+  std::map<std::string, std::string> files = {{"a.py", "import os\nif X:\n    Y = 1\n"}};
+  int reads = 0;
+  std::vector<std::string> forgotten;
+  ReadFn read = [&](const std::string& p) -> std::optional<std::string_view> {
+    ++reads;
+    return std::string_view(files.at(p));
+  };
+  LivenessFacts facts;
+  TreeIndex index({"a.py"}, read, facts, {}, [&](const std::string& p) { forgotten.push_back(p); });
+  CHECK_FALSE(index.Lexed("a.py"));
+  REQUIRE(index.Lines("a.py") != nullptr);
+  CHECK(index.Lexed("a.py"));
+  index.Drop("a.py");
+  CHECK_FALSE(index.Lexed("a.py"));
+  CHECK(forgotten == std::vector<std::string>{"a.py"});
+  REQUIRE(index.Lines("a.py") != nullptr);
+  CHECK(index.Lines("a.py")->src() == "import os\nif X:\n    Y = 1\n");
+  CHECK(reads == 2);
+  // A file whose guards were asked keeps its lines: a guard is a reference.
+  index.Guard("a.py", 2);
+  index.Drop("a.py");
+  CHECK(index.Lexed("a.py"));
+}
+
 }  // namespace
 }  // namespace muh
