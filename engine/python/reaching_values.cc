@@ -103,18 +103,24 @@ class Walker {
 
   // Where `n` first reads the variable: a name that is not assigned to,
   // not a keyword's name and not an attribute's.
-  std::optional<TSNode> Read(TSNode n) const {
-    if (IsVariable(n)) {
-      TSNode parent = ts_node_parent(n);
-      if (ts_node_is_null(parent)) return n;
-      if (Is(parent, "keyword_argument") && SameNode(n, Field(parent, "name"))) return {};
-      if (Is(parent, "attribute") && SameNode(n, Field(parent, "attribute"))) return {};
-      if (Is(parent, "assignment") && SameNode(n, Field(parent, "left"))) return {};
-      return n;
-    }
-    if (Is(n, "function_definition") || Is(n, "class_definition")) return {};
-    for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
-      if (std::optional<TSNode> r = Read(ts_node_named_child(n, i))) return r;
+  // Pre-order, iteratively: nesting costs no stack.
+  std::optional<TSNode> Read(TSNode root) const {
+    std::vector<TSNode> stack{root};
+    while (!stack.empty()) {
+      TSNode n = stack.back();
+      stack.pop_back();
+      if (IsVariable(n)) {
+        TSNode parent = ts_node_parent(n);
+        if (ts_node_is_null(parent)) return n;
+        if (Is(parent, "keyword_argument") && SameNode(n, Field(parent, "name"))) continue;
+        if (Is(parent, "attribute") && SameNode(n, Field(parent, "attribute"))) continue;
+        if (Is(parent, "assignment") && SameNode(n, Field(parent, "left"))) continue;
+        return n;
+      }
+      if (Is(n, "function_definition") || Is(n, "class_definition")) continue;
+      for (uint32_t i = ts_node_named_child_count(n); i > 0; --i) {
+        stack.push_back(ts_node_named_child(n, i - 1));
+      }
     }
     return {};
   }
@@ -297,17 +303,23 @@ class Walker {
   std::vector<State> returned_;
 };
 
-void Functions(const SyntaxTree& tree, TSNode n, const std::string& name,
+void Functions(const SyntaxTree& tree, TSNode root, const std::string& name,
                std::vector<TSNode>* out) {
-  if (Is(n, "function_definition")) {
-    TSNode id = Field(n, "name");
-    if (!ts_node_is_null(id) &&
-        tree.bytes().substr(ts_node_start_byte(id),
-                            ts_node_end_byte(id) - ts_node_start_byte(id)) == name)
-      out->push_back(n);
+  std::vector<TSNode> stack{root};  // pre-order, iteratively: nesting costs no stack
+  while (!stack.empty()) {
+    TSNode n = stack.back();
+    stack.pop_back();
+    if (Is(n, "function_definition")) {
+      TSNode id = Field(n, "name");
+      if (!ts_node_is_null(id) &&
+          tree.bytes().substr(ts_node_start_byte(id),
+                              ts_node_end_byte(id) - ts_node_start_byte(id)) == name)
+        out->push_back(n);
+    }
+    for (uint32_t i = ts_node_named_child_count(n); i > 0; --i) {
+      stack.push_back(ts_node_named_child(n, i - 1));
+    }
   }
-  for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i)
-    Functions(tree, ts_node_named_child(n, i), name, out);
 }
 
 // Every node of `n`'s subtree that is the condition (outer `not`s and
