@@ -32,6 +32,10 @@ namespace plan {
 // Freeing a tree walks all its nodes: free them on the workers.
 void FreeTrees(std::map<std::string, std::unique_ptr<SyntaxTree>>* trees);
 
+// The site a capture of `file` is: where it is and what it holds now (and
+// wants, until a plan says otherwise).
+Site SiteOf(const SourceText& file, const Capture& target);
+
 class Planner {
  public:
   Planner(const RuleSet& rules, const ValueSource& values,

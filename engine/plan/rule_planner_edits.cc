@@ -177,15 +177,7 @@ void Planner::PlanSite(const Rule& rule, const SourceText& file, const SiteMatch
   const std::optional<std::string>& upstream = match.upstream ? match.upstream : rule.upstream;
   std::optional<Rule::Pin> pin;
   if (match.pinned) pin = rule.pin;
-  Position at = file.PositionOf(target->begin);
-  Site site;
-  site.path = file.path();
-  site.begin = target->begin;
-  site.end = target->end;
-  site.line = at.line;
-  site.column = at.column;
-  site.current = target->text;
-  site.wanted = target->text;
+  Site site = SiteOf(file, *target);
   site.deletes = rule.action == ActionKind::kDeleteLines;
   switch (rule.action) {
     case ActionKind::kReplace: {

@@ -78,17 +78,23 @@ void Planner::RecordSkippedSites(const Rule& rule, RuleOutcome* outcome) {
     for (const SiteMatch& m : RuleSites(rule, path, nullptr).sites) {
       const Capture* target = m.match.Find(m.target);
       if (!m.counted || target == nullptr) continue;
-      Position at = file.PositionOf(target->begin);
-      Site site;
-      site.path = path;
-      site.begin = target->begin;
-      site.end = target->end;
-      site.line = at.line;
-      site.column = at.column;
-      site.current = target->text;
+      Site site = SiteOf(file, *target);
+      site.wanted.clear();
       outcome->found.push_back(site);
     }
   }
+}
+
+Site SiteOf(const SourceText& file, const Capture& target) {
+  Position at = file.PositionOf(target.begin);
+  Site site;
+  site.path = file.path();
+  site.begin = target.begin;
+  site.end = target.end;
+  site.line = at.line;
+  site.column = at.column;
+  site.current = site.wanted = target.text;
+  return site;
 }
 
 std::optional<Diagnostic> Planner::KnobReplaced(const Rule& rule, const SourceText& file,
@@ -185,14 +191,7 @@ void Planner::PlanSites(const Rule& rule, const SourceText& file, const FoundSit
     if (m.kind == SiteMatch::Kind::kShown && target != nullptr) {
       out_->diagnostics.push_back(At(file.path(), m.message_at, Severity::kNote,
                                      fmt::format("rule '{}'{}", rule.id, m.message)));
-      Position pos = file.PositionOf(target->begin);
-      Site site;
-      site.path = file.path();
-      site.begin = target->begin;
-      site.end = target->end;
-      site.line = pos.line;
-      site.column = pos.column;
-      site.current = site.wanted = target->text;
+      Site site = SiteOf(file, *target);
       site.tier = m.tier;
       outcome->found.push_back(site);
       continue;
