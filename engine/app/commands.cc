@@ -407,10 +407,12 @@ int RunApply(const CommandOptions& opts) {
 int RunStatus(const CommandOptions& opts) {
   OpenedRun run;
   if (int code = StartRun(opts, TreeAccess::kRead, &run); code != kExitClean) return code;
-  PlanResult plan = PlanTree(run, opts.include_dead);
+  std::vector<Assumption> assumptions;
+  PlanResult plan = PlanWithLiveness(run.inputs, run.workspace, run.workspace.files,
+                                     opts.include_dead, nullptr, &assumptions);
   std::vector<StatusRow> rows = StatusRows(run.inputs.rules, plan);
   std::string err;
-  if (!WriteStdout(FormatStatus(rows, opts.format), &err)) {
+  if (!WriteStdout(FormatStatus(rows, opts.format, assumptions), &err)) {
     ReportErrors({MakeError("stdout", 0, 0, err)});
     return kExitInternal;
   }

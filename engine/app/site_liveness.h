@@ -29,8 +29,10 @@ LivenessAnalysis AnalyseTree(const Inputs& inputs, const Workspace& w,
 // the calling thread while the analysis (AnalyseTree, `overlay` as there)
 // runs on another, and the verdicts then decide what of it stands (Plan,
 // planner.h). Unless `include_dead`, the dead sites are left alone.
+// With `assumptions`, the analysis's assumptions in force are put there.
 PlanResult PlanWithLiveness(const Inputs& inputs, const Workspace& w,
                             const std::map<std::string, SourceText>& files, bool include_dead,
-                            const std::map<std::string, SourceText>* overlay = nullptr);
+                            const std::map<std::string, SourceText>* overlay = nullptr,
+                            std::vector<Assumption>* assumptions = nullptr);
 
 }  // namespace muh

@@ -130,6 +130,7 @@ std::vector<StatusRow> StatusRows(const RuleSet& rules, const PlanResult& plan) 
           break;
       }
       row.liveness = site.LivenessShown("");
+      if (site.liveness) row.assumptions = site.liveness->assumptions;
       // A skipped rule's reason is its precondition, whatever the site's liveness.
       if (site.liveness && !site.Is(Liveness::kLive) && !site.kept &&
           o->status != RuleStatus::kSkipped) {
@@ -141,7 +142,8 @@ std::vector<StatusRow> StatusRows(const RuleSet& rules, const PlanResult& plan) 
   return rows;
 }
 
-std::string FormatStatus(const std::vector<StatusRow>& rows, const std::string& format) {
+std::string FormatStatus(const std::vector<StatusRow>& rows, const std::string& format,
+                         const std::vector<Assumption>& assumptions) {
   auto site = [](const StatusRow& r) {
     return r.path.empty() ? std::string("-") : fmt::format("{}:{}", r.path, r.line);
   };
@@ -155,7 +157,8 @@ std::string FormatStatus(const std::vector<StatusRow>& rows, const std::string& 
                    {"model", EscapeInvalidUtf8(r.model)},
                    {"state", r.state},
                    {"liveness", r.liveness},
-                   {"reason", EscapeInvalidUtf8(r.reason)}});
+                   {"reason", EscapeInvalidUtf8(r.reason)},
+                   {"assumptions", r.assumptions}});
     }
     return j.dump(2) + "\n";
   }
@@ -178,6 +181,11 @@ std::string FormatStatus(const std::vector<StatusRow>& rows, const std::string& 
       out += fmt::format("| `{}` | `{}` | `{}` | `{}` | {} | {} | {} |\n", r.rule_id, site(r),
                          cell(r.now), cell(r.model), r.liveness.empty() ? "-" : r.liveness, r.state,
                          cell(r.reason));
+    }
+    if (!assumptions.empty()) {
+      out += "\nAssumed:";
+      for (const Assumption& a : assumptions) out += (&a == &assumptions[0] ? " " : "; ") + a.text;
+      out += "\n";
     }
     return out;
   }
@@ -204,6 +212,8 @@ std::string FormatStatus(const std::vector<StatusRow>& rows, const std::string& 
                  r.liveness.empty() ? "-" : r.liveness, r.state},
                 r.reason);
   }
+  if (!assumptions.empty()) out += "assumptions in force:\n";
+  for (const Assumption& a : assumptions) out += "  " + a.text + "\n";
   return out;
 }
 

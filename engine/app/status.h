@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/liveness/assumptions.h"
 #include "engine/plan/planner.h"
 #include "engine/rules/rule.h"
 
@@ -24,6 +25,8 @@ struct StatusRow {
   std::string state;     // "will rewrite", "at value", "dead", "skipped", "no value", "failing"
   std::string liveness;  // the site's: "live", "dead", "unknown", or "" when not analysed
   std::string reason;    // why, for skipped, no value and failing rows
+  // The assumptions the site's verdict rests on (SiteVerdict::assumptions).
+  std::vector<std::string> assumptions;
 };
 
 // The rows of `plan` (made by the rules of `rules`), in rule order, then by
@@ -31,6 +34,10 @@ struct StatusRow {
 std::vector<StatusRow> StatusRows(const RuleSet& rules, const PlanResult& plan);
 
 // "text" (aligned columns), "json" or "markdown" (a table for a PR comment).
-std::string FormatStatus(const std::vector<StatusRow>& rows, const std::string& format);
+// The text and markdown end with the assumptions in force (each marked
+// when it is vLLM's default); JSON gives each row the assumptions its
+// verdict rests on.
+std::string FormatStatus(const std::vector<StatusRow>& rows, const std::string& format,
+                         const std::vector<Assumption>& assumptions = {});
 
 }  // namespace muh

@@ -5,6 +5,7 @@
 #include <set>
 #include <string>
 
+#include "engine/liveness/assumptions.h"
 #include "engine/python/py_literal.h"
 #include "engine/python/syntax_tree.h"
 
@@ -219,8 +220,12 @@ class Evaluator {
              other.substr(other.size() - m.other_suffix.size()) != m.other_suffix)) {
           continue;
         }
+        if (!m.env.empty() && ctx_.consulted) ctx_.consulted(m.env);
+        if (!MarkerDecides(m, facts)) return ConditionResult{};
         Tri v = op == "==" ? Tri::kFalse : Tri::kTrue;
-        return Known(v, m.text + " is " + m.platform + "'s, not taken on " + facts.platform);
+        std::string why = m.text + " is " + m.platform + "'s, not taken on " + facts.platform;
+        if (!m.env.empty()) why += " with " + EnvText(facts, m.env);
+        return Known(v, why);
       }
     }
     return ConditionResult{};

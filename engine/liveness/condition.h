@@ -32,6 +32,9 @@ struct ConditionContext {
   // own in the condition's module; when unset, every such name is.
   std::function<bool(std::string_view name)> platform_name;
   const LivenessFacts* facts = nullptr;
+  // Told of each variable of the environment a marker of the condition
+  // rests on (PlatformMarker::env), whether or not it decides.
+  std::function<void(const std::string& env)> consulted;
 };
 
 struct ConditionResult {
@@ -45,7 +48,8 @@ struct ConditionResult {
 // parentheses; platform predicates (`is_hip()`, `current_platform.is_rocm()`,
 // `is_cuda_alike()` ...) from facts->platform; `has_device_capability(N)`
 // from facts->compute_capability; `==`/`!=` against a platform marker of
-// another platform.
+// another platform, as far as the environment lets it decide
+// (MarkerDecides, assumptions.h).
 ConditionResult EvaluateCondition(std::string_view text, const ConditionContext& ctx);
 
 // For `A if COND else B` expressions: which branch of each conditional

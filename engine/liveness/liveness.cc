@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <tuple>
 #include <utility>
 
+#include "engine/liveness/assumptions.h"
 #include "engine/liveness/key_reads.h"
 #include "engine/liveness/overwrite.h"
 #include "engine/liveness/prose.h"
@@ -28,11 +30,17 @@ const char* LivenessName(Liveness l) {
 }
 
 std::vector<PlatformMarker> VllmBackendMarkers() {
-  std::vector<PlatformMarker> out = {{"_Backend.ROCM_FLASH", "rocm", ""},
-                                     {"_Backend.IPEX", "xpu", ""},
-                                     {"_Backend.TORCH_SDPA", "cpu", ""},
-                                     {"_Backend.PALLAS", "tpu", ""},
-                                     {"_Backend.OPENVINO", "openvino", ""}};
+  // The selector returns a backend VLLM_ATTENTION_BACKEND names on any
+  // platform: each backend's marker rests on the variable.
+  std::vector<PlatformMarker> out;
+  for (const auto& [backend, platform] : {std::pair<const char*, const char*>{"ROCM_FLASH", "rocm"},
+                                          {"IPEX", "xpu"},
+                                          {"TORCH_SDPA", "cpu"},
+                                          {"PALLAS", "tpu"},
+                                          {"OPENVINO", "openvino"}}) {
+    out.push_back(
+        {std::string("_Backend.") + backend, platform, "", kAttentionBackendEnv, backend});
+  }
   for (const char* device : {"cuda", "rocm", "xpu", "cpu", "tpu", "hpu", "neuron", "openvino"}) {
     out.push_back({std::string("\"") + device + "\"", device, "device_type"});
     out.push_back({std::string("'") + device + "'", device, "device_type"});
@@ -41,20 +49,25 @@ std::vector<PlatformMarker> VllmBackendMarkers() {
 }
 
 struct LivenessAnalysis::State {
-  State(const std::vector<std::string>& paths, ReadFn r, LivenessFacts f, WordFilterFn words,
+  State(const std::vector<std::string>& paths, ReadFn r, LivenessFacts f, WordFilterFn w,
         ForgetFn forget)
-      : read(std::move(r)),
-        facts(std::move(f)),
-        index(paths, read, facts, std::move(words), std::move(forget)) {}
+      : read(std::move(r)), facts(std::move(f)), words(w), index(paths, read, facts, w, forget) {}
   ReadFn read;
   LivenessFacts facts;
+  WordFilterFn words;
   TreeIndex index;
   Reachability reach;
+  // The analysis with a variable of the environment at another value
+  // (any value; vLLM's default), made when a verdict first asks; and
+  // vLLM's default of each.
+  std::map<std::pair<std::string, bool>, std::unique_ptr<State>> variants;
+  std::map<std::string, EnvValue> defaults;
   // Answers At() looked up for one site and reuses for the next: the MoE
   // sites share a function and two keys (the reach is settled by then).
   std::map<std::pair<std::string, int>, ReferenceResult> references;
   std::map<std::tuple<std::string, std::string, std::string>, KeyReadResult> key_reads;
   std::optional<Evidence> plugin_loader;  // PluginLoader's answer, once asked
+  std::vector<std::string> paths;         // the tree's, for a variant
 };
 
 namespace {
@@ -132,9 +145,48 @@ LivenessAnalysis::~LivenessAnalysis() = default;
 LivenessAnalysis LivenessAnalysis::Run(const std::vector<std::string>& py_paths, const ReadFn& read,
                                        const LivenessFacts& facts, WordFilterFn words,
                                        ForgetFn forget) {
-  auto state = std::make_unique<State>(py_paths, read, facts, std::move(words), std::move(forget));
+  // vLLM's default for each variable a marker rests on: the tree's
+  // vllm/envs.py says it; a tree without one has vLLM 0.6's (unset).
+  std::map<std::string, EnvValue> defaults;
+  for (const PlatformMarker& m : facts.markers) {
+    if (m.env.empty() || defaults.count(m.env) != 0) continue;
+    EnvValue d;
+    d.source = "vLLM's default";
+    d.is_default = true;
+    if (std::binary_search(py_paths.begin(), py_paths.end(), std::string("vllm/envs.py"))) {
+      std::optional<std::string_view> text = read("vllm/envs.py");
+      d = text ? EnvDefault(*text, m.env) : EnvValue{false, std::nullopt, "vllm/envs.py unread"};
+    }
+    defaults[m.env] = d;
+  }
+  LivenessFacts with = facts;
+  for (const auto& [name, d] : defaults) with.environment.emplace(name, d);
+  auto state =
+      std::make_unique<State>(py_paths, read, std::move(with), std::move(words), std::move(forget));
+  state->defaults = std::move(defaults);
+  state->paths = py_paths;
   state->reach = Reachability::Run(&state->index);
   return LivenessAnalysis(std::move(state));
+}
+
+std::vector<Assumption> LivenessAnalysis::Assumptions() const {
+  return AssumptionsInForce(state_->facts);
+}
+
+LivenessAnalysis::State* LivenessAnalysis::Variant(const std::string& env, bool to_default) const {
+  std::unique_ptr<State>& v = state_->variants[{env, to_default}];
+  if (v) return v.get();
+  EnvValue value = AnyEnvValue();
+  if (to_default) {
+    auto d = state_->defaults.find(env);
+    value = d != state_->defaults.end() ? d->second
+                                        : EnvValue{true, std::nullopt, "vLLM's default", true, ""};
+  }
+  // No ForgetFn: the bytes this analysis holds stay where they are.
+  v = std::make_unique<State>(state_->paths, state_->read, WithEnv(state_->facts, env, value),
+                              state_->words, ForgetFn{});
+  v->reach = Reachability::Run(&v->index);
+  return v.get();
 }
 
 std::vector<Evidence> LivenessAnalysis::ImportChain(const std::string& path) const {
@@ -150,30 +202,55 @@ std::vector<Evidence> LivenessAnalysis::ImportChain(const std::string& path) con
 
 std::size_t LivenessAnalysis::modules_reached() const { return state_->reach.reached_count(); }
 
-const Evidence& LivenessAnalysis::PluginLoader() const {
-  if (state_->plugin_loader) return *state_->plugin_loader;
+const Evidence& LivenessAnalysis::PluginLoader(State* state) {
+  if (state->plugin_loader) return *state->plugin_loader;
   Evidence found;
-  for (const std::string& q : state_->index.paths()) {
-    if (!found.path.empty() || !state_->reach.Reached(q)) continue;
-    bool lexed = state_->index.Lexed(q);
+  for (const std::string& q : state->index.paths()) {
+    if (!found.path.empty() || !state->reach.Reached(q)) continue;
+    bool lexed = state->index.Lexed(q);
     for (const char* word : {"entry_points", "iter_entry_points"}) {
       const PyLines* lines = nullptr;
-      for (std::size_t o : state_->index.Occurrences(q, word)) {
-        if (lines == nullptr) lines = state_->index.Lines(q);
+      for (std::size_t o : state->index.Occurrences(q, word)) {
+        if (lines == nullptr) lines = state->index.Lines(q);
         if (lines == nullptr || !lines->InCode(o) || !found.path.empty()) continue;
         int k = lines->IndexAt(o);
         if (k < 0 || lines->Keyword(k) == "import" || lines->Keyword(k) == "from") continue;
-        found = state_->index.At(q, k);
+        found = state->index.At(q, k);
       }
     }
-    if (!lexed) state_->index.Drop(q);  // one file at a time over a large tree
+    if (!lexed) state->index.Drop(q);  // one file at a time over a large tree
   }
-  state_->plugin_loader = found;
-  return *state_->plugin_loader;
+  state->plugin_loader = found;
+  return *state->plugin_loader;
 }
 
 SiteLiveness LivenessAnalysis::At(const std::string& path, std::size_t offset) const {
-  SiteLiveness v = Proved(path, offset);
+  SiteLiveness v = Single(state_.get(), path, offset);
+  // A variable some condition rests on: a dead verdict rests on its value
+  // when any other value could make the site run; another verdict, when
+  // vLLM's default would make it dead.
+  std::set<std::string> consulted = state_->index.consulted();
+  for (const std::string& env : consulted) {
+    auto declared = state_->facts.environment.find(env);
+    bool is_default = declared == state_->facts.environment.end() || declared->second.is_default;
+    if (v.state != Liveness::kDead && is_default) continue;
+    State* other = Variant(env, v.state != Liveness::kDead);
+    SiteLiveness w = Single(other, path, offset);
+    if ((v.state == Liveness::kDead) == (w.state == Liveness::kDead)) continue;
+    std::string text = EnvText(state_->facts, env);
+    v.assumptions.push_back(text);
+    if (v.state == Liveness::kDead) {
+      v.reason += "; assuming " + text;
+    } else if (w.state == Liveness::kDead) {
+      v.reason += "; " + text + " makes it so: with " + EnvText(other->facts, env) +
+                  " it is dead (" + w.reason + ")";
+    }
+  }
+  return v;
+}
+
+SiteLiveness LivenessAnalysis::Single(State* state, const std::string& path, std::size_t offset) {
+  SiteLiveness v = Proved(state, path, offset);
   if (v.state != Liveness::kDead) return v;
   // What a plugin cannot change: code after an unconditional exit, a value
   // its own function overwrites on every path, a branch the platform or the
@@ -181,22 +258,33 @@ SiteLiveness LivenessAnalysis::At(const std::string& path, std::size_t offset) c
   // a key or rebind a flag.
   auto starts = [&v](std::string_view p) { return v.reason.rfind(p, 0) == 0; };
   bool by_facts = starts("in a branch never taken: ") &&
-                  (v.reason.find(" on " + state_->facts.platform) != std::string::npos ||
+                  (v.reason.find(" on " + state->facts.platform) != std::string::npos ||
                    v.reason.find("at compute capability") != std::string::npos);
   if (starts("unreachable:") || starts("overwritten") || by_facts) return v;
-  const Evidence& loader = PluginLoader();
+  const Evidence& loader = PluginLoader(state);
   if (loader.path.empty()) return v;
-  v.reason += "; assuming no plugin is installed (vLLM's default), since " + loader.path + ":" +
-              std::to_string(loader.line) + " loads every installed entry point";
+  std::string plugins = PluginsText(state->facts);
+  v.assumptions.push_back(plugins);
   Evidence e = loader;
+  if (!state->facts.plugins.empty()) {
+    // An installed plugin runs any code: nothing it could overturn is dead.
+    v.state = Liveness::kUnknown;
+    v.reason += "; but with " + plugins + ", " + loader.path + ":" + std::to_string(loader.line) +
+                " loads them, and a plugin may import, call or rebind anything";
+    e.what = "declared: " + plugins + ": " + e.what;
+    v.evidence.push_back(std::move(e));
+    return v;
+  }
+  v.reason += "; assuming " + plugins + ", since " + loader.path + ":" +
+              std::to_string(loader.line) + " loads every installed entry point";
   e.what = "assumed: no entry point installed for the loader: " + e.what;
   v.evidence.push_back(std::move(e));
   return v;
 }
 
-SiteLiveness LivenessAnalysis::Proved(const std::string& path, std::size_t offset) const {
-  TreeIndex* index = &state_->index;
-  const Reachability& reach = state_->reach;
+SiteLiveness LivenessAnalysis::Proved(State* state, const std::string& path, std::size_t offset) {
+  TreeIndex* index = &state->index;
+  const Reachability& reach = state->reach;
   const PyLines* lines = index->Lines(path);
   if (lines == nullptr) {
     return Verdict(Liveness::kUnknown, "the file could not be read or lexed", {{path, 0, ""}});
@@ -220,7 +308,7 @@ SiteLiveness LivenessAnalysis::Proved(const std::string& path, std::size_t offse
   if (auto eq = AssignmentEquals(*lines, k); eq && offset > *eq) {
     const LogicalLine& l = lines->lines()[static_cast<std::size_t>(k)];
     ConditionContext ctx;
-    ctx.facts = &state_->facts;
+    ctx.facts = &state->facts;
     ctx.flag = [index, &path](std::string_view name) {
       return index->Flag(path, std::string(name));
     };
@@ -247,7 +335,7 @@ SiteLiveness LivenessAnalysis::Proved(const std::string& path, std::size_t offse
   // Imports.
   if (!reach.entry_found()) {
     return Verdict(Liveness::kUnknown,
-                   "the entry module " + state_->facts.entry_module + " is not in the tree", {});
+                   "the entry module " + state->facts.entry_module + " is not in the tree", {});
   }
   bool open = !reach.opaque().empty();
   if (!reach.Reached(path)) {
@@ -280,7 +368,7 @@ SiteLiveness LivenessAnalysis::Proved(const std::string& path, std::size_t offse
     ev.insert(ev.end(), importers.begin(), importers.end());
     return Verdict(Liveness::kDead,
                    "not imported when serving: no module reached from " +
-                       state_->facts.entry_module + " imports it",
+                       state->facts.entry_module + " imports it",
                    ev);
   }
 
@@ -288,10 +376,10 @@ SiteLiveness LivenessAnalysis::Proved(const std::string& path, std::size_t offse
   bool in_function = false;
   int unit = index->OutermostUnit(path, k, &in_function);
   if (unit >= 0 && in_function) {
-    auto it = state_->references.find({path, unit});
-    if (it == state_->references.end()) {
+    auto it = state->references.find({path, unit});
+    if (it == state->references.end()) {
       References refs(index, [&reach](const std::string& p) { return reach.Reached(p); });
-      it = state_->references.emplace(std::make_pair(path, unit), refs.Of(path, unit)).first;
+      it = state->references.emplace(std::make_pair(path, unit), refs.Of(path, unit)).first;
     }
     const ReferenceResult& used = it->second;
     if (used.referenced == Tri::kFalse) {
@@ -305,9 +393,9 @@ SiteLiveness LivenessAnalysis::Proved(const std::string& path, std::size_t offse
   // Keys.
   if (write && !write->key.empty()) {
     auto key = std::make_tuple(path, write->var, write->key);
-    auto it = state_->key_reads.find(key);
-    if (it == state_->key_reads.end()) {
-      it = state_->key_reads
+    auto it = state->key_reads.find(key);
+    if (it == state->key_reads.end()) {
+      it = state->key_reads
                .emplace(std::move(key), ReadsOfKey(index, reach, path, write->var, write->key))
                .first;
     }
@@ -324,7 +412,7 @@ SiteLiveness LivenessAnalysis::Proved(const std::string& path, std::size_t offse
   if (const Evidence* via = reach.Via(path); via != nullptr && !via->path.empty()) {
     ev.push_back(*via);
   }
-  return Verdict(Liveness::kLive, "reached from " + state_->facts.entry_module + ", and runs", ev);
+  return Verdict(Liveness::kLive, "reached from " + state->facts.entry_module + ", and runs", ev);
 }
 
 }  // namespace muh

@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/liveness/assumptions.h"
 #include "engine/liveness/liveness_types.h"
 #include "engine/liveness/tree_index.h"
 
@@ -47,8 +48,17 @@ class LivenessAnalysis {
   // that a plugin could overturn (a module not imported, a function not
   // referenced, a key not read, a flag's branch) where reached code loads
   // entry points (vLLM's load_general_plugins()) rests on none being
-  // installed, vLLM's default: its reason says so and names the loader.
+  // installed, vLLM's default: its reason says so and names the loader;
+  // with plugins declared, it is unknown. A verdict that another value of
+  // a variable the analysis read would change (a dead one that would not
+  // be, or one that would be dead) names the value it rests on; each such
+  // assumption is in `assumptions`.
   SiteLiveness At(const std::string& path, std::size_t byte_offset) const;
+
+  // The assumptions in force (assumptions.h): the platform, the
+  // environment (as declared, else vLLM's default for each variable the
+  // analysis reads) and the plugins.
+  std::vector<Assumption> Assumptions() const;
 
   // The imports that reach `path` from the entry, entry side first; empty
   // when it is not reached (or is the entry).
@@ -58,11 +68,16 @@ class LivenessAnalysis {
   std::size_t modules_reached() const;
 
  private:
-  SiteLiveness Proved(const std::string& path, std::size_t byte_offset) const;
+  struct State;
+  // The verdict of one analysis: Proved, and the plugins' part.
+  static SiteLiveness Single(State* state, const std::string& path, std::size_t byte_offset);
+  static SiteLiveness Proved(State* state, const std::string& path, std::size_t byte_offset);
   // The first entry-point loader in reached code (entry_points(),
   // iter_entry_points()); an empty path when there is none.
-  const Evidence& PluginLoader() const;
-  struct State;
+  static const Evidence& PluginLoader(State* state);
+  // The analysis with variable `env` at any value, or at vLLM's default,
+  // made once.
+  State* Variant(const std::string& env, bool to_default) const;
   explicit LivenessAnalysis(std::unique_ptr<State> state);
   std::unique_ptr<State> state_;
 };

@@ -147,6 +147,26 @@ TEST_CASE("liveness on the real enginex-vllm tree") {
   CHECK(verdict("flash-autotune").state == Liveness::kDead);
   CHECK(cites(verdict("flash-autotune"), "vllm/attention/backends/rocm_flash_attn.py",
               "triton_flash_attention"));
+  // It rests on the selector's variable at vLLM's default; with it naming
+  // the ROCm backend, exactly the verdicts that said so flip.
+  const std::string unset = "VLLM_ATTENTION_BACKEND unset (vLLM's default)";
+  auto rests = [](const SiteLiveness& s, const std::string& a) {
+    return std::find(s.assumptions.begin(), s.assumptions.end(), a) != s.assumptions.end();
+  };
+  CHECK(rests(verdict("flash-autotune"), unset));
+  LivenessFacts rocm_flash = ServingFacts();
+  rocm_flash.environment["VLLM_ATTENTION_BACKEND"] =
+      EnvValue{true, "ROCM_FLASH", "rule file", false, ""};
+  LivenessAnalysis other = LivenessAnalysis::Run(paths, read, rocm_flash);
+  int flipped = 0;
+  for (std::size_t i = 0; i < probes.size(); ++i) {
+    SiteLiveness now = other.At(probes[i].path, probes[i].offset);
+    bool flips = (now.state == Liveness::kDead) != (verdicts[i].state == Liveness::kDead);
+    INFO(probes[i].name << " " << Describe(now));
+    CHECK(flips == rests(verdicts[i], unset));
+    flipped += flips;
+  }
+  CHECK(flipped == 1);
   for (const char* name : {"moe-default-m", "moe-small-m"}) {
     CHECK(verdict(name).state == Liveness::kDead);
     CHECK(verdict(name).reason.find("overwritten") != std::string::npos);

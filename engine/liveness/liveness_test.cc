@@ -212,4 +212,63 @@ TEST_CASE("a dead verdict a plugin could overturn says it assumes none is instal
   CHECK(over.reason.find("assuming") == std::string::npos);
 }
 
+TEST_CASE("a verdict that rests on VLLM_ATTENTION_BACKEND names it; another value flips it") {
+  auto has = [](const SiteLiveness& s, const std::string& a) {
+    return std::find(s.assumptions.begin(), s.assumptions.end(), a) != s.assumptions.end();
+  };
+  Fixture f("backend_only");
+  SiteLiveness tuned = f.At("app/kernels/tuned.py", "dict(BM=128, BN=64)", "128");
+  INFO(Describe(tuned));
+  CHECK(tuned.state == Liveness::kDead);
+  CHECK(has(tuned, "VLLM_ATTENTION_BACKEND unset (vLLM's default)"));
+  CHECK(tuned.reason.find("assuming VLLM_ATTENTION_BACKEND unset (vLLM's default)") !=
+        std::string::npos);
+  SiteLiveness split = f.At("app/backends/native.py", "SPLIT = 256", "256");
+  CHECK(split.state == Liveness::kLive);
+  CHECK(split.assumptions.empty());
+
+  // The variable names the ROCm backend: the selector may return it on cuda.
+  LivenessFacts rocm_flash;
+  rocm_flash.environment["VLLM_ATTENTION_BACKEND"] =
+      EnvValue{true, "ROCM_FLASH", "rule file", false, ""};
+  Fixture g("backend_only", rocm_flash);
+  SiteLiveness flipped = g.At("app/kernels/tuned.py", "dict(BM=128, BN=64)", "128");
+  INFO(Describe(flipped));
+  CHECK(flipped.state != Liveness::kDead);
+  CHECK(has(flipped, "VLLM_ATTENTION_BACKEND=ROCM_FLASH (rule file)"));
+  CHECK(flipped.reason.find("with VLLM_ATTENTION_BACKEND unset (vLLM's default) it is dead") !=
+        std::string::npos);
+  CHECK(g.At("app/backends/native.py", "SPLIT = 256", "256").assumptions.empty());
+
+  // Another backend of vLLM's: still not ROCm's, and the verdict says what it rests on.
+  LivenessFacts xformers;
+  xformers.environment["VLLM_ATTENTION_BACKEND"] =
+      EnvValue{true, "XFORMERS", "rule file", false, ""};
+  Fixture h("backend_only", xformers);
+  SiteLiveness still = h.At("app/kernels/tuned.py", "dict(BM=128, BN=64)", "128");
+  CHECK(still.state == Liveness::kDead);
+  CHECK(has(still, "VLLM_ATTENTION_BACKEND=XFORMERS (rule file)"));
+}
+
+TEST_CASE("with a plugin declared, what a plugin could overturn is unknown") {
+  LivenessFacts facts;
+  facts.plugins = {"extra_kernels"};
+  facts.plugins_source = "rule file";
+  Fixture f("plugins", facts);
+  SiteLiveness unused = f.At("app/unused.py", "size = 32", "32");
+  INFO(Describe(unused));
+  CHECK(unused.state == Liveness::kUnknown);
+  CHECK(unused.reason.find("plugins installed: extra_kernels (rule file)") != std::string::npos);
+  CHECK(unused.assumptions ==
+        std::vector<std::string>{"plugins installed: extra_kernels (rule file)"});
+  // What no plugin changes stays dead, and rests on no plugin assumption.
+  SiteLiveness over = f.At("app/used.py", "width = 64", "64");
+  CHECK(over.state == Liveness::kDead);
+  CHECK(over.assumptions.empty());
+  // Undeclared: vLLM's default, named by the verdict.
+  Fixture g("plugins");
+  CHECK(g.At("app/unused.py", "size = 32", "32").assumptions ==
+        std::vector<std::string>{"no plugin is installed (vLLM's default)"});
+}
+
 }  // namespace muh

@@ -1,6 +1,8 @@
 // The value types the liveness analysis hands out and takes in.
 #pragma once
 
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,10 +28,37 @@ inline bool operator==(const Evidence& a, const Evidence& b) {
 // `text` is matched against an operand of `==` or `!=` exactly
 // (`backend == _Backend.ROCM_FLASH`), and, when `other_suffix` is set, the
 // other operand's text must end with it (`device_config.device_type == "xpu"`).
+// When `env` is set, the variable of that name can select the marker's
+// backend on any platform (VLLM_ATTENTION_BACKEND=ROCM_FLASH makes vLLM's
+// selector return _Backend.ROCM_FLASH on cuda): the marker then decides
+// only under an environment that rules `env_value` out (assumptions.h).
 struct PlatformMarker {
   std::string text;
   std::string platform;
   std::string other_suffix;
+  std::string env;
+  std::string env_value;
+};
+
+// A VLLM_* variable as the deployment has it: unset (no value) or a
+// string, and who says so ("rule file", "serve args", "vLLM's default").
+// `known` is false where nobody can say (the tree's default could not be
+// read): nothing that rests on the variable is then decided.
+struct EnvValue {
+  bool known = true;
+  std::optional<std::string> value;
+  std::string source;
+  bool is_default = false;
+  std::string where;  // FILE:LINE:COL of the declaration, when declared
+};
+
+// `dynamic-imports:`: the dynamic imports in the def `function` of `path`
+// load only modules named by `loads` (each a module and everything under
+// it).
+struct DeclaredDynamicImport {
+  std::string path;
+  std::string function;
+  std::vector<std::string> loads;
 };
 
 // What lies behind a binary, stated with its source. `callee` is a
@@ -54,6 +83,14 @@ struct LivenessFacts {
   double compute_capability = 7.0;
   std::vector<PlatformMarker> markers;
   std::vector<DeclaredFact> declared;
+  // The deployment's environment, by variable; a variable not here has
+  // vLLM's default (LivenessAnalysis fills in those it needs from the
+  // tree's vllm/envs.py).
+  std::map<std::string, EnvValue> environment;
+  // The vllm.general_plugins entry points installed; none is vLLM's default.
+  std::vector<std::string> plugins;
+  std::string plugins_source;  // who declares them; empty: the default
+  std::vector<DeclaredDynamicImport> dynamic_imports;
 };
 
 // The built-in markers of vLLM 0.6's attention backends (`_Backend.ROCM_FLASH`
@@ -64,6 +101,9 @@ struct SiteLiveness {
   Liveness state = Liveness::kUnknown;
   std::string reason;  // one sentence: why
   std::vector<Evidence> evidence;
+  // The declared or default assumptions the verdict rests on: changing one
+  // changes the verdict ("VLLM_ATTENTION_BACKEND unset (vLLM's default)").
+  std::vector<std::string> assumptions;
 };
 
 }  // namespace muh

@@ -252,6 +252,7 @@ const ConditionResult& TreeIndex::HeaderValue(const std::string& path, int h) {
   if (const PyLines* lines = Lines(path)) {
     ConditionContext ctx;
     ctx.facts = &facts_;
+    ctx.consulted = [this](const std::string& env) { consulted_.insert(env); };
     ctx.flag = [this, &path](std::string_view name) { return Flag(path, std::string(name)); };
     ctx.platform_name = [this, &path](std::string_view name) {
       return PlatformName(path, std::string(name));

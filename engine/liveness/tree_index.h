@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -107,6 +108,11 @@ class TreeIndex {
   // `path:line` evidence with the line's code.
   Evidence At(const std::string& path, int k);
 
+  // The variables of the environment some condition evaluated so far
+  // rests on (ConditionContext::consulted); Consult adds one.
+  const std::set<std::string>& consulted() const { return consulted_; }
+  void Consult(const std::string& env) { consulted_.insert(env); }
+
  private:
   LineGuard GuardOf(const std::string& path, int k);
   // The value of header `h`'s condition. Kept per header: the headers
@@ -156,6 +162,7 @@ class TreeIndex {
   mutable int last_index_ = -1;                         // PathIndex's last answer
   std::map<std::pair<std::string, std::string>, std::optional<ConstantFlag>> flags_;
   std::map<std::pair<std::string, std::string>, bool> platform_names_;
+  std::set<std::string> consulted_;
 };
 
 // The offset of the `=` of an assignment statement on line `k` (also `+=`

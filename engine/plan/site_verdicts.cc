@@ -49,7 +49,7 @@ void MarkLiveness(const LivenessAnalysis& analysis, PlanResult* plan) {
           l = last;
         }
       }
-      site.liveness = SiteVerdict{l.state, Describe(l)};
+      site.liveness = SiteVerdict{l.state, Describe(l), l.assumptions};
       if (l.state != Liveness::kDead) continue;
       for (const Evidence& e : l.evidence) {
         std::string rule = DeletedBy(*plan, e.path, e.line);
@@ -57,7 +57,8 @@ void MarkLiveness(const LivenessAnalysis& analysis, PlanResult* plan) {
         site.liveness =
             SiteVerdict{Liveness::kLive,
                         fmt::format("live once rule '{}' deletes {}:{}, which overwrites it now",
-                                    rule, e.path, e.line)};
+                                    rule, e.path, e.line),
+                        {}};
         break;
       }
     }

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "engine/base/edit_distance.h"
+#include "engine/rules/raw_liveness.h"
 #include "engine/rules/raw_search_spaces.h"
 
 namespace muh {
@@ -13,9 +14,6 @@ namespace {
 
 const std::vector<std::string> kTopKeys = {"version", "values",   "workload", "search_spaces",
                                            "rules",   "liveness", "exclude",  "measurements"};
-const std::vector<std::string> kLivenessKeys = {"entry", "platform", "declared"};
-const std::vector<std::string> kDeclaredKeys = {"path", "callee", "reads-keys", "imports-nothing",
-                                                "source"};
 const std::vector<std::string> kRuleKeys = {
     "id",        "description", "files",  "replace",   "with",          "delete",
     "append-to", "entries",     "expect", "done-when", "preconditions", "also-matches",
@@ -198,74 +196,6 @@ void ReadWorkload(YamlReader* l, const YAML::Node& node, RawRuleFile* out) {
 }
 
 }  // namespace
-
-// `liveness:` (muhpatch-rules(5)): entry module, platform, declared facts.
-void ReadLiveness(YamlReader* l, const YAML::Node& node, LivenessFacts* out) {
-  out->markers = VllmBackendMarkers();
-  if (!node.IsMap()) {
-    l->Error(node.Mark(), "'liveness' must be a mapping");
-    return;
-  }
-  l->CheckKeys(node, kLivenessKeys, "liveness");
-  auto scalar = [&](const char* key, std::string* into) {
-    if (YAML::Node v = node[key]) {
-      if (!v.IsScalar()) {
-        l->Error(v.Mark(), fmt::format("'{}' must be a scalar", key));
-      } else {
-        *into = v.as<std::string>();
-      }
-    }
-  };
-  scalar("entry", &out->entry_module);
-  scalar("platform", &out->platform);
-  const std::vector<std::string> platforms = {"cuda", "rocm", "xpu",    "cpu",
-                                              "tpu",  "hpu",  "neuron", "openvino"};
-  if (std::find(platforms.begin(), platforms.end(), out->platform) == platforms.end()) {
-    l->Error(node["platform"].Mark(), fmt::format("unknown platform '{}'{}", out->platform,
-                                                  DidYouMean(out->platform, platforms)));
-  }
-  YAML::Node declared = node["declared"];
-  if (!declared) return;
-  if (!declared.IsSequence()) {
-    l->Error(declared.Mark(), "'declared' must be a list of facts");
-    return;
-  }
-  for (const YAML::Node& f : declared) {
-    if (!f.IsMap()) {
-      l->Error(f.Mark(), "a declared fact must be a mapping");
-      continue;
-    }
-    l->CheckKeys(f, kDeclaredKeys, "declared fact");
-    DeclaredFact fact;
-    if (f["path"] && f["path"].IsScalar()) fact.path = f["path"].as<std::string>();
-    if (f["callee"] && f["callee"].IsScalar()) fact.callee = f["callee"].as<std::string>();
-    if (f["source"] && f["source"].IsScalar()) fact.source = f["source"].as<std::string>();
-    if (fact.callee.empty()) l->Error(f.Mark(), "a declared fact needs 'callee'");
-    if (fact.source.empty()) l->Error(f.Mark(), "a declared fact needs 'source': who says so");
-    bool reads = static_cast<bool>(f["reads-keys"]);
-    bool nothing = f["imports-nothing"] && f["imports-nothing"].IsScalar() &&
-                   f["imports-nothing"].as<std::string>() == "true";
-    if (reads == nothing) {
-      l->Error(f.Mark(),
-               "a declared fact needs exactly one of 'reads-keys' or 'imports-nothing: true'");
-      continue;
-    }
-    if (nothing) {
-      fact.kind = DeclaredFact::Kind::kImportsNothing;
-    } else {
-      fact.kind = DeclaredFact::Kind::kReadsKeys;
-      YAML::Node keys = f["reads-keys"];
-      if (!keys.IsSequence()) {
-        l->Error(keys.Mark(), "'reads-keys' must be a list of dict keys");
-        continue;
-      }
-      for (const YAML::Node& k : keys) {
-        if (k.IsScalar()) fact.reads_keys.push_back(k.as<std::string>());
-      }
-    }
-    out->declared.push_back(std::move(fact));
-  }
-}
 
 bool ReadRuleFile(const std::string& display_path, const std::string& text, RawRuleFile* out,
                   std::vector<Diagnostic>* errors) {
