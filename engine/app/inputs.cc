@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <functional>
 
+#include "engine/app/serve_environment.h"
 #include "engine/base/edit_distance.h"
 #include "engine/base/logging.h"
 #include "engine/io/tree_io.h"
@@ -237,6 +238,18 @@ bool LoadInputsFromText(const InputOptions& opts, const std::string& rules_text,
   if (!out->model) return false;
   if (opts.rules_path.empty()) return true;
   if (!CheckRules(raw, out->model, &out->rules, errors)) return false;
+  if (!opts.serve_args_path.empty()) {
+    // Its environment assignments are the deployment's (the workload was
+    // read from it above).
+    std::string text, err;
+    if (!ReadWholeFile(opts.serve_args_path, &text, &err)) {
+      errors->push_back(MakeError(opts.serve_args_path, 0, 0, err));
+      return false;
+    }
+    if (!EnvironmentFromServeArgs(opts.serve_args_path, text, &out->rules.liveness, errors)) {
+      return false;
+    }
+  }
   if (opts.retune) {
     for (Rule& r : out->rules.rules) r.retune = true;
   }

@@ -107,6 +107,25 @@ bool SplitShellWords(std::string_view text, std::vector<std::string>* words, std
   return true;
 }
 
+bool LeadingEnvAssignments(std::string_view args, std::vector<EnvAssignment>* out,
+                           std::string* error) {
+  std::vector<std::string> words;
+  std::vector<std::size_t> starts;
+  if (!SplitShellWords(args, &words, error, &starts)) return false;
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    const std::string& w = words[i];
+    if (i == 0 && w == "env") continue;
+    std::size_t eq = w.find('=');
+    bool name =
+        eq != std::string::npos && eq > 0 && !std::isdigit(static_cast<unsigned char>(w[0])) &&
+        std::all_of(w.begin(), w.begin() + static_cast<std::ptrdiff_t>(eq),
+                    [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+    if (!name) break;  // the command
+    out->push_back({w.substr(0, eq), w.substr(eq + 1), starts[i]});
+  }
+  return true;
+}
+
 bool WorkloadFromServeArgs(std::string_view args, Workload* w, std::vector<std::string>* errors,
                            std::vector<ServeArgWarning>* warnings) {
   std::size_t before = errors->size();

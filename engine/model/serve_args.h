@@ -36,6 +36,20 @@ struct ServeArgWarning {
 bool WorkloadFromServeArgs(std::string_view args, Workload* w, std::vector<std::string>* errors,
                            std::vector<ServeArgWarning>* warnings = nullptr);
 
+// An assignment a command line starts with, as a shell reads it
+// (`VLLM_ATTENTION_BACKEND=ROCM_FLASH vllm serve ...`, also after `env`):
+// the variable, its value (quotes removed) and the byte where it starts.
+struct EnvAssignment {
+  std::string name;
+  std::string value;
+  std::size_t offset = 0;
+};
+
+// The assignments before the command's first word. False with `error` when
+// the line cannot be split (an unterminated quote).
+bool LeadingEnvAssignments(std::string_view args, std::vector<EnvAssignment>* out,
+                           std::string* error);
+
 // Splits a command line into words as a POSIX shell would (quotes,
 // backslashes, continuations, comments), with the byte where each word
 // starts when `starts` is given. False with `error` on an unterminated quote.

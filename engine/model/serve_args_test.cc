@@ -130,3 +130,36 @@ TEST_CASE("the option list: vLLM 0.6.3's, sorted, with the ones the model reads"
 }
 
 }  // namespace muh
+
+namespace muh {
+
+TEST_CASE("serve args: the environment assignments before the command") {
+  std::vector<EnvAssignment> env;
+  std::string err;
+  REQUIRE(LeadingEnvAssignments(
+      "VLLM_ATTENTION_BACKEND=ROCM_FLASH HOME='/a b' vllm serve m --dtype=half X=1", &env, &err));
+  REQUIRE(env.size() == 2);
+  CHECK(env[0].name == "VLLM_ATTENTION_BACKEND");
+  CHECK(env[0].value == "ROCM_FLASH");
+  CHECK(env[0].offset == 0);
+  CHECK(env[1].name == "HOME");
+  CHECK(env[1].value == "/a b");
+  CHECK(env[1].offset == 34);
+  env.clear();
+  REQUIRE(LeadingEnvAssignments("env VLLM_X= \\\n  python -m vllm.entrypoints.openai.api_server",
+                                &env, &err));
+  REQUIRE(env.size() == 1);
+  CHECK(env[0].value.empty());
+  env.clear();
+  REQUIRE(LeadingEnvAssignments("vllm serve m VLLM_X=1", &env, &err));
+  CHECK(env.empty());
+  CHECK_FALSE(LeadingEnvAssignments("VLLM_X='1 vllm serve", &env, &err));
+  // The workload reads past them.
+  Workload w = Workload::Defaults();
+  std::vector<std::string> errors;
+  CHECK(WorkloadFromServeArgs("VLLM_ATTENTION_BACKEND=ROCM_FLASH vllm serve m --max-num-seqs 8", &w,
+                              &errors));
+  CHECK(errors.empty());
+}
+
+}  // namespace muh
