@@ -127,12 +127,38 @@ std::optional<Evidence> StringNaming(TreeIndex* index, const Reachability& reach
   return std::nullopt;
 }
 
+// What would decide the first opaque dynamic import: "; declaring what it
+// loads would decide it (liveness: dynamic-imports: - at: FILE:FUNCTION,
+// loads: [...])", or nothing when it is no import of a def's.
+std::string Declare(const Reachability& reach) {
+  for (const Evidence& e : reach.opaque()) {
+    std::string at = reach.DeclarationFor(e);
+    if (at.empty()) continue;
+    return "; declaring what " + e.path + ":" + std::to_string(e.line) +
+           " loads would decide it (liveness: dynamic-imports: - at: " + at +
+           ", loads: [MODULE, ...])";
+  }
+  return "";
+}
+
 SiteLiveness Verdict(Liveness state, std::string reason, std::vector<Evidence> evidence) {
   SiteLiveness s;
   s.state = state;
   s.reason = std::move(reason);
   s.evidence = std::move(evidence);
   return s;
+}
+
+// A dead reason that a dynamic import the analysis cannot follow leaves
+// open: unknown, with that import and what would decide it.
+SiteLiveness Opened(const std::string& why, std::vector<Evidence> evidence,
+                    const Reachability& reach) {
+  const Evidence& first = reach.opaque().front();
+  evidence.push_back(first);
+  return Verdict(Liveness::kUnknown,
+                 why + ", but what the analysis cannot follow at " + first.path + ":" +
+                     std::to_string(first.line) + " may load code that does" + Declare(reach),
+                 std::move(evidence));
 }
 
 }  // namespace
@@ -350,7 +376,8 @@ SiteLiveness LivenessAnalysis::Proved(State* state, const std::string& path, std
     if (open) {
       return Verdict(Liveness::kUnknown,
                      "no import reaches it, but a dynamic import the analysis cannot follow may "
-                     "load it",
+                     "load it" +
+                         Declare(reach),
                      reach.opaque());
     }
     if (const std::vector<BlockedImport>* blocked = reach.Blocked(path)) {
@@ -383,7 +410,8 @@ SiteLiveness LivenessAnalysis::Proved(State* state, const std::string& path, std
     }
     const ReferenceResult& used = it->second;
     if (used.referenced == Tri::kFalse) {
-      return Verdict(open ? Liveness::kUnknown : Liveness::kDead, used.why, used.evidence);
+      if (open) return Opened(used.why, used.evidence, reach);
+      return Verdict(Liveness::kDead, used.why, used.evidence);
     }
     if (used.referenced == Tri::kUnknown) {
       return Verdict(Liveness::kUnknown, used.why, used.evidence);
@@ -403,7 +431,8 @@ SiteLiveness LivenessAnalysis::Proved(State* state, const std::string& path, std
     if (keys.read == Tri::kFalse) {
       std::vector<Evidence> ev{here};
       ev.insert(ev.end(), keys.evidence.begin(), keys.evidence.end());
-      return Verdict(open ? Liveness::kUnknown : Liveness::kDead, keys.why, ev);
+      if (open) return Opened(keys.why, ev, reach);
+      return Verdict(Liveness::kDead, keys.why, ev);
     }
     if (keys.read == Tri::kUnknown) return Verdict(Liveness::kUnknown, keys.why, keys.evidence);
   }

@@ -271,4 +271,39 @@ TEST_CASE("with a plugin declared, what a plugin could overturn is unknown") {
         std::vector<std::string>{"no plugin is installed (vLLM's default)"});
 }
 
+TEST_CASE("a dynamic import declared is resolved; undeclared, it names the declaration") {
+  Fixture f("dynamic_loader");
+  SiteLiveness tuned = f.At("app/kernels/amd_tuned.py", "dict(BM=128, BN=64)", "128");
+  INFO(Describe(tuned));
+  CHECK(tuned.state == Liveness::kUnknown);
+  CHECK(Cites(tuned, "app/loader.py", "importlib.import_module(module_path)"));
+  CHECK(tuned.reason.find("declaring what app/loader.py:5 loads would decide it (liveness: "
+                          "dynamic-imports: - at: app/loader.py:load_parser, loads: [MODULE, "
+                          "...])") != std::string::npos);
+  SiteLiveness spare = f.At("app/kernels/used.py", "size = 32", "32");
+  INFO(Describe(spare));
+  CHECK(spare.state == Liveness::kUnknown);
+  CHECK(spare.reason.find("at: app/loader.py:load_parser") != std::string::npos);
+
+  LivenessFacts facts;
+  facts.dynamic_imports.push_back({"app/loader.py", "load_parser", {"app.parsers"}});
+  Fixture g("dynamic_loader", facts);
+  SiteLiveness dead = g.At("app/kernels/amd_tuned.py", "dict(BM=128, BN=64)", "128");
+  INFO(Describe(dead));
+  CHECK(dead.state == Liveness::kDead);
+  CHECK(dead.reason.find("not imported when serving") != std::string::npos);
+  CHECK(g.At("app/kernels/used.py", "size = 32", "32").state == Liveness::kDead);
+  CHECK(g.At("app/kernels/used.py", "return 64", "64").state == Liveness::kLive);
+  // What the declaration loads is reached from the loader.
+  SiteLiveness width = g.At("app/parsers/simple.py", "width = 8", "8");
+  INFO(Describe(width));
+  CHECK(width.state != Liveness::kDead);
+  CHECK(Cites(width, "app/loader.py", "declared in dynamic-imports"));
+  // A declaration of another def resolves nothing.
+  LivenessFacts elsewhere;
+  elsewhere.dynamic_imports.push_back({"app/loader.py", "other", {"app.parsers"}});
+  Fixture h("dynamic_loader", elsewhere);
+  CHECK(h.At("app/kernels/amd_tuned.py", "dict(BM=128, BN=64)", "128").state == Liveness::kUnknown);
+}
+
 }  // namespace muh

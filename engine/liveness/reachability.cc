@@ -129,6 +129,15 @@ Reachability Reachability::Run(TreeIndex* index) {
 bool Reachability::Resolve(const Dynamic& d, References* refs) {
   if (d.unit >= 0 && refs->Of(d.path, d.unit).referenced == Tri::kFalse) return false;
   Evidence at = index_->At(d.path, d.line);
+  if (d.declared != nullptr) {
+    // Declared: each module named, and every module under it.
+    at.what = "declared in dynamic-imports: " + at.what;
+    for (const std::string& m : d.declared->loads) {
+      Reach(m, at);
+      for (const std::string& sub : index_->modules().WithPrefix(m + ".")) Reach(sub, at);
+    }
+    return true;
+  }
   using Kind = DynamicImportArgument::Kind;
   bool relative = !d.arg.value.empty() && d.arg.value[0] == '.';
   if (relative && d.arg.kind == Kind::kLiteral) {
@@ -205,6 +214,11 @@ bool Reachability::ReachWatched() {
     }
   }
   return more;
+}
+
+std::string Reachability::DeclarationFor(const Evidence& e) const {
+  auto it = declare_at_.find({e.path, e.line});
+  return it == declare_at_.end() ? "" : it->second;
 }
 
 const Evidence* Reachability::Via(const std::string& path) const {
@@ -327,8 +341,14 @@ void Reachability::ScanDynamic(const std::string& path, const PyLines& lines) {
                                 unit >= 0 && f.callee == index_->DefinedName(path, unit));
       }
       if (declared) continue;
+      std::string name = unit >= 0 ? index_->DefinedName(path, unit) : "";
+      const DeclaredDynamicImport* loads = nullptr;
+      for (const DeclaredDynamicImport& d : index_->facts().dynamic_imports) {
+        if (d.path == path && d.function == name) loads = &d;
+      }
+      declare_at_[{path, index_->At(path, k).line}] = name.empty() ? path : path + ":" + name;
       dynamic_.push_back(Dynamic{path, k, in_function ? unit : -1,
-                                 ClassifyImportArgument(Arguments(lines, open))});
+                                 ClassifyImportArgument(Arguments(lines, open)), loads});
     }
   }
 }

@@ -6,8 +6,10 @@
 // refers to its def or class (references.h). `importlib.import_module` and
 // `__import__` are followed when their argument is a literal, an f-string
 // or concatenation with a literal prefix (every module under it), or a
-// name to which the tree assigns literals somewhere; any other argument
-// leaves the result open: a module not reached may still be loaded.
+// name to which the tree assigns literals somewhere, or when the rule
+// file's `dynamic-imports:` declares what the def holding them loads;
+// any other argument leaves the result open: a module not reached may
+// still be loaded.
 #pragma once
 
 #include <map>
@@ -38,6 +40,10 @@ class Reachability {
   const std::vector<BlockedImport>* Blocked(const std::string& path) const;
   // Dynamic imports the analysis could not follow, in reached modules.
   const std::vector<Evidence>& opaque() const { return opaque_; }
+  // For a dynamic import of opaque(): the `at:` of the `dynamic-imports:`
+  // entry that would declare what it loads (FILE:FUNCTION, or FILE for
+  // one at module level); empty for anything else.
+  std::string DeclarationFor(const Evidence& e) const;
   std::size_t reached_count() const { return reached_count_; }
   // The tree modules an import statement of `path` loads.
   std::vector<std::string> Targets(const std::string& path, const ImportStatement& s) const;
@@ -55,6 +61,7 @@ class Reachability {
     int line = 0;
     int unit = -1;  // its outermost def/class header, when inside a def
     DynamicImportArgument arg;
+    const DeclaredDynamicImport* declared = nullptr;  // what it loads, when declared
   };
 
   // Follows what can be followed; false when the import waits on its unit.
@@ -86,6 +93,7 @@ class Reachability {
   std::vector<Dynamic> dynamic_;             // not yet followed
   std::map<std::string, Evidence> watched_;  // name -> the import that reads it
   std::map<std::pair<std::string, std::string>, std::vector<std::string>> literals_;
+  std::map<std::pair<std::string, int>, std::string> declare_at_;  // by path, 1-based line
 };
 
 }  // namespace muh

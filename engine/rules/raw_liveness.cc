@@ -140,14 +140,16 @@ void ReadDynamicImports(YamlReader* l, const YAML::Node& list, LivenessFacts* ou
     l->CheckKeys(d, kDynamicImportKeys, "dynamic import");
     DeclaredDynamicImport decl;
     std::string at = d["at"] && d["at"].IsScalar() ? d["at"].as<std::string>() : "";
+    // FILE:FUNCTION, or FILE alone for an import at the module's top level.
     std::size_t colon = at.rfind(':');
-    if (colon == std::string::npos || colon == 0 || colon + 1 == at.size()) {
+    if (at.empty() || colon == 0 || (colon != std::string::npos && colon + 1 == at.size())) {
       l->Error(d["at"] ? d["at"].Mark() : d.Mark(),
-               "a dynamic import needs 'at: FILE:FUNCTION' (the def that holds the import)");
+               "a dynamic import needs 'at: FILE:FUNCTION' (the outermost def or class that "
+               "holds the import; FILE alone for one at the module's top level)");
       continue;
     }
     decl.path = at.substr(0, colon);
-    decl.function = at.substr(colon + 1);
+    if (colon != std::string::npos) decl.function = at.substr(colon + 1);
     YAML::Node loads = d["loads"];
     if (!loads || !loads.IsSequence() || loads.size() == 0) {
       l->Error(

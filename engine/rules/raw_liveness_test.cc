@@ -61,8 +61,12 @@ TEST_CASE("liveness's declarations are checked where they stand") {
         std::string::npos);
   CHECK(Read("liveness:\n  plugins: fast\n", &f).find("'plugins' must be a list") !=
         std::string::npos);
-  CHECK(Read("liveness:\n  dynamic-imports:\n    - at: loader.py\n      loads: [a]\n", &f)
+  CHECK(Read("liveness:\n  dynamic-imports:\n    - at: \"loader.py:\"\n      loads: [a]\n", &f)
             .find("needs 'at: FILE:FUNCTION'") != std::string::npos);
+  LivenessFacts top;
+  CHECK(Read("liveness:\n  dynamic-imports:\n    - at: app/main.py\n      loads: [a]\n", &top) ==
+        "");
+  CHECK(top.dynamic_imports.at(0).function.empty());
   CHECK(Read("liveness:\n  dynamic-imports:\n    - at: a.py:f\n      loads: []\n", &f)
             .find("needs 'loads'") != std::string::npos);
   CHECK(Read("liveness:\n  dynamic-imports:\n    - at: a.py:f\n      loads: [a..b]\n", &f)
