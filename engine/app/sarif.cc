@@ -94,6 +94,7 @@ std::string FormatSarif(const std::vector<Finding>& findings, std::string_view v
       result["locations"] = Json::array({{{"physicalLocation", physical}}});
     }
     if (!f.rule_id.empty()) result["properties"] = {{"muhpatch-rule", f.rule_id}};
+    if (!f.assumptions.empty()) result["properties"]["muhpatch-assumptions"] = f.assumptions;
     results.push_back(std::move(result));
   }
   Json driver = {{"name", "muhpatch"},

@@ -348,15 +348,20 @@ CheckResult CheckRuleStates(const VerifyInput& in) {
     where.severity = Severity::kError;
     std::string why = o.decided_at ? o.decided_at->message : o.reason;
     // A flip the liveness analysis decided: the site whose verdict it is,
-    // with that verdict's evidence (file:line).
+    // with that verdict's evidence (file:line), and the assumptions the
+    // verdict rests on (a changed one is what flipped it).
+    std::vector<std::string> assumed;
     if (const Site* site = o.decided_at ? nullptr : VerdictSite(o, before, now)) {
       where = Diagnostic{site->path, site->line, site->column, Severity::kError, ""};
       why = fmt::format("its site is {}: {}", site->LivenessShown(""), site->LivenessReason());
+      assumed = site->liveness->assumptions;
     }
+    std::string resting;
+    for (const std::string& a : assumed) resting += (resting.empty() ? ", resting on " : "; ") + a;
     where.message =
-        fmt::format("drift: rule '{}' was '{}' when {} was made and is '{}' now{}", o.rule_id,
-                    before, in.patch.path, now, why.empty() ? "" : " (" + why + ")");
-    r.findings.push_back({"state", Next(where, in.next.refresh), {}, o.rule_id});
+        fmt::format("drift: rule '{}' was '{}' when {} was made and is '{}' now{}{}", o.rule_id,
+                    before, in.patch.path, now, resting, why.empty() ? "" : " (" + why + ")");
+    r.findings.push_back({"state", Next(where, in.next.refresh), {}, o.rule_id, assumed});
   }
   if (!r.findings.empty()) {
     r.drift = true;

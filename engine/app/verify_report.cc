@@ -84,6 +84,7 @@ int PrintVerifyReport(const std::vector<Finding>& findings, const std::string& f
                                {"column", f.where.column},
                                {"message", EscapeInvalidUtf8(f.where.message)},
                                {"details", details}});
+      if (!f.assumptions.empty()) j["findings"].back()["assumptions"] = f.assumptions;
     }
     if (!patch_diff.empty()) j["patch_diff"] = EscapeInvalidUtf8(patch_diff);
     if (counts != nullptr) j["summary"] = CountsJson(*counts);

@@ -27,6 +27,9 @@ struct Finding {
   Diagnostic where;
   std::vector<std::string> details;  // derivation lines
   std::string rule_id;               // the rule it concerns, when one does
+  // For a "state" finding the liveness analysis decided: the assumptions
+  // the site's verdict now rests on (SiteVerdict::assumptions).
+  std::vector<std::string> assumptions = {};
 };
 
 // Prints `findings`, then the verdict line `verify: <verdict>: <summary>`,

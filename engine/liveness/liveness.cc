@@ -268,8 +268,7 @@ SiteLiveness LivenessAnalysis::At(const std::string& path, std::size_t offset) c
     if (v.state == Liveness::kDead) {
       v.reason += "; assuming " + text;
     } else if (w.state == Liveness::kDead) {
-      v.reason += "; " + text + " makes it so: with " + EnvText(other->facts, env) +
-                  " it is dead (" + w.reason + ")";
+      v.reason += "; " + text + " makes it so: with " + EnvText(other->facts, env) + " it is dead";
     }
   }
   return v;
