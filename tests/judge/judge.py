@@ -16,7 +16,21 @@ a dead verdict that names that assumption is then no failure, one that
 does not is.
 (A site muhpatch calls live or unknown is never a failure here.)
 
+Each program also runs under declared assumptions, varied by seed: the
+VLLM_ATTENTION_BACKEND its environment holds (unset, or a value: one
+vLLM's selector knows, or not), given to CPython and declared in the rule
+file's liveness.environment (or left to vLLM's default when unset); and
+whether the plugins it installs are declared in liveness.plugins. A
+declared plugin excuses nothing: the verdicts a plugin could overturn must
+then be unknown. The backend constructs choose the site through a stub of
+vLLM's selector that reads the variable.
+
   judge.py MUHPATCH [--seeds N] [--sites K] [--keep DIR] [--replay FILE...]
+  judge.py MUHPATCH --sweep
+
+--sweep runs one program of the constructs that rest on assumptions under
+every declared assumption: each value of the variable, unset both declared
+and left to the default, with the plugins declared or not.
 
 A failing program is minimized (its sites one at a time) and printed as a
 seed (JSON: the constructs and their parameters) for tests/judge/seeds/;
@@ -37,10 +51,60 @@ RULES_HEAD = """version: 1
 liveness:
   entry: app.main
   platform: cuda
+%s
 values:
   knob: 1
 rules:
 """
+
+# VLLM_ATTENTION_BACKEND as a program's environment may hold it: None is
+# unset (declared null, or left to vLLM's default), then backends vLLM's
+# selector knows, and a value it does not.
+ENV_VALUES = [None, None, "ROCM_FLASH", "ROCM_FLASH", "XFORMERS", "TORCH_SDPA", "NOT_A_BACKEND"]
+
+# A stub of vLLM 0.6's attention selector: the variable names the backend
+# on any platform.
+SELECTOR = """import enum
+import os
+
+
+class _Backend(enum.Enum):
+    FLASH_ATTN = enum.auto()
+    XFORMERS = enum.auto()
+    ROCM_FLASH = enum.auto()
+    TORCH_SDPA = enum.auto()
+    IPEX = enum.auto()
+    PALLAS = enum.auto()
+
+
+def which_attn_to_use():
+    name = os.getenv("VLLM_ATTENTION_BACKEND")
+    if name is not None:
+        return _Backend.__members__.get(name, _Backend.FLASH_ATTN)
+    return _Backend.FLASH_ATTN
+"""
+
+
+def assumptions_for(seed):
+    """The declared assumptions of generated program `seed`: its own random
+    stream, so that the constructs a seed draws stay the same."""
+    rng = random.Random(seed * 7919 + 1)
+    env = rng.choice(ENV_VALUES)
+    return {"VLLM_ATTENTION_BACKEND": env, "declare_env": env is not None or rng.random() < 0.5,
+            "declare_plugins": rng.random() < 0.5}
+
+
+def liveness_lines(assume, plugins):
+    """The liveness: lines the assumptions declare (`plugins`: those the
+    program installs)."""
+    lines = []
+    if assume.get("declare_env"):
+        value = assume.get("VLLM_ATTENTION_BACKEND")
+        lines += ["  environment:",
+                  "    VLLM_ATTENTION_BACKEND: %s" % ("null" if value is None else value)]
+    if assume.get("declare_plugins"):
+        lines.append("  plugins: [%s]" % ", ".join(sorted(plugins)))
+    return "\n".join(lines)
 # One rule per kind of site, given when the program has such sites.
 RULES = {
     "app/k": """  - id: knob
@@ -98,6 +162,7 @@ class Program:
         # Assumptions of muhpatch's the program breaks: a dead verdict that
         # states one of them is excused (it says what it rests on).
         self.breaks = set()
+        self.plugins = set()  # the entry points it installs
 
     def module(self, path, text):
         self.files[path] = text
@@ -466,6 +531,34 @@ def c_plugin_installed(p, i, r):
     p.main("for ep in importlib.metadata.entry_points(group='app.plugins'):\n    ep.load()()",
            imports=["import importlib.metadata"])
     p.breaks.add("assuming no plugin is installed")
+    p.plugins.add("p%d" % i)
+
+
+def c_backend_env(p, i, r):
+    # The site runs only when the selector returns the ROCm backend.
+    p.knob(i, "backend_env")
+    p.module("app/selector.py", SELECTOR)
+    p.main("if selector.which_attn_to_use() == selector._Backend.ROCM_FLASH:\n    k%d.f%d()"
+           % (i, i), imports=["from app import selector", "from app import k%d" % i])
+
+
+def c_backend_env_import(p, i, r):
+    # Its module is imported only in the ROCm backend's branch, as the real
+    # tree imports triton_flash_attention.
+    p.knob(i, "backend_env_import")
+    p.module("app/selector.py", SELECTOR)
+    p.main("def attn%d(backend):\n    if backend == _Backend.ROCM_FLASH:\n"
+           "        from app import k%d\n        k%d.f%d()" % (i, i, i, i),
+           "attn%d(selector.which_attn_to_use())" % i,
+           imports=["from app import selector", "from app.selector import _Backend"])
+
+
+def c_backend_env_other(p, i, r):
+    # The site runs unless the selector returns the CPU backend.
+    p.knob(i, "backend_env_other")
+    p.module("app/selector.py", SELECTOR)
+    p.main("if selector.which_attn_to_use() != selector._Backend.TORCH_SDPA:\n    k%d.f%d()"
+           % (i, i), imports=["from app import selector", "from app import k%d" % i])
 
 
 def c_finally_after_return(p, i, r):
@@ -640,12 +733,15 @@ def build(spec, root):
     return p
 
 
-def observe(root, work):
+def observe(root, work, assume):
     out = os.path.join(work, "seen.json")
     runner = os.path.join(work, "runner.py")
     with open(runner, "w") as fh:
         fh.write(RUNNER)
-    env = {k: v for k, v in os.environ.items() if not k.startswith("JUDGE_")}
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith("JUDGE_") and k != "VLLM_ATTENTION_BACKEND"}
+    if assume.get("VLLM_ATTENTION_BACKEND") is not None:
+        env["VLLM_ATTENTION_BACKEND"] = assume["VLLM_ATTENTION_BACKEND"]
     proc = subprocess.run([sys.executable, "-B", runner, root, out], capture_output=True,
                           text=True, env=env, timeout=60)
     if proc.returncode != 0:
@@ -654,10 +750,10 @@ def observe(root, work):
         return set(json.load(fh))
 
 
-def verdicts(muhpatch, root, work, sites):
+def verdicts(muhpatch, root, work, sites, liveness):
     rules = os.path.join(work, "rules.yaml")
     with open(rules, "w") as fh:
-        fh.write(RULES_HEAD)
+        fh.write(RULES_HEAD % liveness)
         for prefix, rule in RULES.items():
             if any(path.startswith(prefix) for path, _, _ in sites):
                 fh.write(rule)
@@ -672,21 +768,30 @@ def verdicts(muhpatch, root, work, sites):
     return {(r["file"], r["now"]): r for r in rows if r["file"]}
 
 
-def judge(muhpatch, spec, keep=None):
-    """Failures of one program: (construct, site file, value, muhpatch's row)."""
+def judge(muhpatch, spec, keep=None, assume=None):
+    """Failures of one program under the declared assumptions `assume`
+    (assumptions_for; none declared when None): (construct, site file,
+    value, muhpatch's row)."""
+    assume = assume or {}
     work = tempfile.mkdtemp(prefix="judge-")
     root = os.path.join(work, "tree")
     try:
         p = build(spec, root)
-        seen = observe(root, work)
-        rows = verdicts(muhpatch, root, work, p.sites)
+        seen = observe(root, work, assume)
+        rows = verdicts(muhpatch, root, work, p.sites, liveness_lines(assume, p.plugins))
+        # A declared plugin is no broken assumption: nothing is excused.
+        breaks = set() if assume.get("declare_plugins") else p.breaks
         failures, stats = [], []
         for path, value, construct in p.sites:
             row = rows.get((path, str(value)))
             verdict = (row["liveness"] or row["state"]) if row else "refused"
             ran = value in seen
-            if ran and verdict == "dead" and any(b in row["reason"] for b in p.breaks):
+            if ran and verdict == "dead" and any(b in row["reason"] for b in breaks):
                 verdict = "dead, on an assumption the program breaks"
+            if construct.startswith("backend_env"):
+                construct += "[%s]" % (assume.get("VLLM_ATTENTION_BACKEND") or "unset")
+            if construct == "plugin_installed" and assume.get("declare_plugins"):
+                construct += "[declared]"
             stats.append((construct, ran, verdict))
             if ran and verdict == "dead":
                 failures.append((construct, path, value, row))
@@ -705,33 +810,48 @@ def main():
     ap.add_argument("--sites", type=int, default=8)
     ap.add_argument("--keep", help="copy the last program and its outputs here")
     ap.add_argument("--replay", nargs="*", help="seed files to run instead of generated programs")
+    ap.add_argument("--sweep", action="store_true",
+                    help="the assumption-resting constructs under every declared assumption")
     args = ap.parse_args()
     programs = []
-    if args.replay is not None:
+    if args.sweep:
+        spec = ["backend_env", "backend_env_import", "backend_env_other", "plugin_installed",
+                "never_called", "dict_key_never_read", "flag_false", "overwritten"]
+        for env in sorted(set(ENV_VALUES), key=lambda v: v or ""):
+            for declare_env in ([True] if env else [False, True]):
+                for declare_plugins in (False, True):
+                    assume = {"VLLM_ATTENTION_BACKEND": env, "declare_env": declare_env,
+                              "declare_plugins": declare_plugins}
+                    programs.append(("sweep %s" % json.dumps(assume), spec, assume))
+    elif args.replay is not None:
         for path in args.replay:
             with open(path) as fh:
-                programs.append((os.path.basename(path), json.load(fh)["constructs"]))
+                kept = json.load(fh)
+            programs.append((os.path.basename(path), kept["constructs"],
+                             kept.get("assumptions", {})))
     else:
         names = sorted(CONSTRUCTS)
         for seed in range(1, args.seeds + 1):
             rng = random.Random(seed)
-            programs.append(("seed %d" % seed, [rng.choice(names) for _ in range(args.sites)]))
+            programs.append(("seed %d" % seed, [rng.choice(names) for _ in range(args.sites)],
+                             assumptions_for(seed)))
     failed, table = 0, {}
-    for label, spec in programs:
-        failures, stats = judge(args.muhpatch, spec, args.keep)
+    for label, spec, assume in programs:
+        failures, stats = judge(args.muhpatch, spec, args.keep, assume)
         for construct, ran, verdict in stats:
             table.setdefault(construct, {}).setdefault((ran, verdict), 0)
             table[construct][(ran, verdict)] += 1
         for construct, path, value, row in failures:
             failed += 1
             # Minimized: the construct alone still fails?
-            alone, _ = judge(args.muhpatch, [construct])
-            seed = {"constructs": [construct] if alone else spec}
+            name = construct.split("[")[0]
+            alone, _ = judge(args.muhpatch, [name], None, assume)
+            seed = {"constructs": [name] if alone else spec, "assumptions": assume}
             print("FAIL %s: %s (%s = %d) ran under CPython but muhpatch says dead: %s" % (
                 label, construct, path, value, row["reason"]))
             print("  seed: " + json.dumps(seed))
     print("%d programs, %d sites, %d constructs; %d failures" % (
-        len(programs), sum(len(s) for _, s in programs), len(table), failed))
+        len(programs), sum(len(s) for _, s, _ in programs), len(table), failed))
     for construct in sorted(table):
         cells = ", ".join("%s/%s %d" % ("ran" if ran else "not run", v, n)
                           for (ran, v), n in sorted(table[construct].items()))
