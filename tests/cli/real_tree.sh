@@ -315,3 +315,27 @@ set -e
 [[ $code -eq 0 ]] || { cat twice.diff.err >&2; fail "NUM_WARPS twice: diff exited $code, expected 0"; }
 [[ $vcode -eq 0 ]] || { cat twice.verify.err >&2; fail "NUM_WARPS twice: verify --patch lf.diff exited $vcode, expected 0"; }
 ok "NUM_WARPS = 8 written twice: the rule's site is the write that runs (line $copy_line, dead); status, diff and verify --patch exit 0"
+
+# Issue 39: the flash-attention autotune site is dead only while
+# VLLM_ATTENTION_BACKEND is unset (vLLM's default), and says so; declared
+# ROCM_FLASH in the rule file or in the serving command, it is live, and
+# verify reports the flip as drift naming the assumption.
+grep -q "^flash-attn-autotune-configs .* dead .*assuming VLLM_ATTENTION_BACKEND unset (vLLM's default)" \
+  <("$muhpatch" status rules.yaml lf 2>/dev/null) || fail "unset: the autotune site is not dead naming the assumption"
+sed 's/^  platform: cuda.*$/  platform: cuda\n  environment:\n    VLLM_ATTENTION_BACKEND: ROCM_FLASH/' rules.yaml >rocm.yaml
+grep -q "VLLM_ATTENTION_BACKEND: ROCM_FLASH" rocm.yaml || fail "could not declare the variable"
+echo "VLLM_ATTENTION_BACKEND=ROCM_FLASH vllm serve /models/m --max-num-seqs 64" >serve.txt
+for how in "rocm.yaml lf" "rules.yaml lf --serve-args serve.txt"; do
+  # shellcheck disable=SC2086
+  "$muhpatch" status $how >rocm.status 2>/dev/null || true
+  grep -qE "^flash-attn-autotune-configs .* (live|unknown) " rocm.status ||
+    { cat rocm.status >&2; fail "ROCM_FLASH ($how): the autotune site is still dead"; }
+done
+set +e
+"$muhpatch" verify rocm.yaml lf --patch lf.diff >/dev/null 2>rocm.verify.err
+code=$?
+set -e
+[[ $code -eq 1 ]] || fail "verify under ROCM_FLASH: exit $code, expected 1"
+grep -q "drift: rule 'flash-attn-autotune-configs' was 'dead' when lf.diff was made and is 'rewrites' now, resting on VLLM_ATTENTION_BACKEND=ROCM_FLASH (rule file)" rocm.verify.err ||
+  { cat rocm.verify.err >&2; fail "verify under ROCM_FLASH does not name the assumption"; }
+ok "the autotune site: dead 'assuming VLLM_ATTENTION_BACKEND unset (vLLM's default)'; live with ROCM_FLASH in the rule file or the serving command; verify names the flip's assumption"
