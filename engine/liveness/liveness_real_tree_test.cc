@@ -167,6 +167,21 @@ TEST_CASE("liveness on the real enginex-vllm tree") {
     flipped += flips;
   }
   CHECK(flipped == 1);
+  // A plugin declared installed flips exactly the verdicts that assumed none.
+  const std::string no_plugin = "no plugin is installed (vLLM's default)";
+  LivenessFacts with_plugin = ServingFacts();
+  with_plugin.plugins = {"some_plugin"};
+  with_plugin.plugins_source = "rule file";
+  LivenessAnalysis plugged = LivenessAnalysis::Run(paths, read, with_plugin);
+  int unplugged = 0;
+  for (std::size_t i = 0; i < probes.size(); ++i) {
+    SiteLiveness now = plugged.At(probes[i].path, probes[i].offset);
+    bool flips = (now.state == Liveness::kDead) != (verdicts[i].state == Liveness::kDead);
+    INFO(probes[i].name << " " << Describe(now));
+    CHECK(flips == rests(verdicts[i], no_plugin));
+    unplugged += flips;
+  }
+  CHECK(unplugged == 8);
   for (const char* name : {"moe-default-m", "moe-small-m"}) {
     CHECK(verdict(name).state == Liveness::kDead);
     CHECK(verdict(name).reason.find("overwritten") != std::string::npos);
