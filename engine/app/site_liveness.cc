@@ -4,6 +4,7 @@
 
 #include <optional>
 
+#include "engine/base/logging.h"
 #include "engine/base/parallel.h"
 
 namespace muh {
@@ -53,6 +54,14 @@ PlanResult PlanWithLiveness(const Inputs& inputs, const Workspace& w,
   PlanDraft draft = DraftPlan(inputs.rules, files, w.tree_paths);
   analyse.Join();
   if (assumptions != nullptr) *assumptions = analysis->Assumptions();
+  // A declaration that resolves nothing is said, never a quiet no-op.
+  for (const std::string& at : analysis->UnusedDynamicImports()) {
+    logging::Diag(Diagnostic{inputs.rules.path, 0, 0, Severity::kWarning,
+                             fmt::format("liveness: dynamic-imports: 'at: {}' names no "
+                                         "import_module or __import__ call in code that runs",
+                                         at)}
+                      .Format());
+  }
   return Plan(std::move(draft), {&*analysis, include_dead});
 }
 

@@ -226,6 +226,15 @@ std::vector<Evidence> LivenessAnalysis::ImportChain(const std::string& path) con
   return chain;
 }
 
+std::vector<std::string> LivenessAnalysis::UnusedDynamicImports() const {
+  std::vector<std::string> out;
+  for (const DeclaredDynamicImport& d : state_->facts.dynamic_imports) {
+    if (!state_->reach.Used(d))
+      out.push_back(d.function.empty() ? d.path : d.path + ":" + d.function);
+  }
+  return out;
+}
+
 std::size_t LivenessAnalysis::modules_reached() const { return state_->reach.reached_count(); }
 
 const Evidence& LivenessAnalysis::PluginLoader(State* state) {

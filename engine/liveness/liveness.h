@@ -64,6 +64,10 @@ class LivenessAnalysis {
   // when it is not reached (or is the entry).
   std::vector<Evidence> ImportChain(const std::string& path) const;
 
+  // The `dynamic-imports:` entries that name no import_module/__import__
+  // call of reached code (a typo, or code that moved), as "FILE:FUNCTION".
+  std::vector<std::string> UnusedDynamicImports() const;
+
   // How many modules the entry reaches.
   std::size_t modules_reached() const;
 

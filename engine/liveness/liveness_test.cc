@@ -49,6 +49,8 @@ class Fixture {
     return analysis_->At(path, at + v);
   }
 
+  const LivenessAnalysis& analysis() const { return *analysis_; }
+
  private:
   std::map<std::string, std::string> files_;
   ReadFn read_;
@@ -304,6 +306,8 @@ TEST_CASE("a dynamic import declared is resolved; undeclared, it names the decla
   elsewhere.dynamic_imports.push_back({"app/loader.py", "other", {"app.parsers"}});
   Fixture h("dynamic_loader", elsewhere);
   CHECK(h.At("app/kernels/amd_tuned.py", "dict(BM=128, BN=64)", "128").state == Liveness::kUnknown);
+  CHECK(h.analysis().UnusedDynamicImports() == std::vector<std::string>{"app/loader.py:other"});
+  CHECK(g.analysis().UnusedDynamicImports().empty());
 }
 
 }  // namespace muh

@@ -346,6 +346,7 @@ void Reachability::ScanDynamic(const std::string& path, const PyLines& lines) {
       for (const DeclaredDynamicImport& d : index_->facts().dynamic_imports) {
         if (d.path == path && d.function == name) loads = &d;
       }
+      if (loads != nullptr) used_.insert(loads);
       declare_at_[{path, index_->At(path, k).line}] = name.empty() ? path : path + ":" + name;
       dynamic_.push_back(Dynamic{path, k, in_function ? unit : -1,
                                  ClassifyImportArgument(Arguments(lines, open)), loads});

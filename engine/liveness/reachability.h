@@ -13,6 +13,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -44,6 +45,9 @@ class Reachability {
   // entry that would declare what it loads (FILE:FUNCTION, or FILE for
   // one at module level); empty for anything else.
   std::string DeclarationFor(const Evidence& e) const;
+  // Whether the `dynamic-imports:` entry `d` (of the facts) declared a
+  // dynamic import of reached code.
+  bool Used(const DeclaredDynamicImport& d) const { return used_.count(&d) != 0; }
   std::size_t reached_count() const { return reached_count_; }
   // The tree modules an import statement of `path` loads.
   std::vector<std::string> Targets(const std::string& path, const ImportStatement& s) const;
@@ -94,6 +98,7 @@ class Reachability {
   std::map<std::string, Evidence> watched_;  // name -> the import that reads it
   std::map<std::pair<std::string, std::string>, std::vector<std::string>> literals_;
   std::map<std::pair<std::string, int>, std::string> declare_at_;  // by path, 1-based line
+  std::set<const DeclaredDynamicImport*> used_;
 };
 
 }  // namespace muh

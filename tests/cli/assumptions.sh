@@ -121,3 +121,10 @@ grep -q "^tuned-bm .* unknown .*declaring what app/loader.py:5 loads would decid
 "$muhpatch" status declared.yaml loader >status.txt 2>/dev/null
 grep -q "^tuned-bm .* dead .*not imported when serving" status.txt || fail "declared: $(cat status.txt)"
 ok "an undeclared import_module(var) leaves the site unknown, naming app/loader.py:5 and the declaration; declared, it is dead"
+
+sed 's/load_parser$/load_parsr/' declared.yaml >typo.yaml
+"$muhpatch" status typo.yaml loader >status.txt 2>err || true
+grep -qx "typo.yaml: warning: liveness: dynamic-imports: 'at: app/loader.py:load_parsr' names no import_module or __import__ call in code that runs" err ||
+  fail "a declaration that names no call: $(cat err)"
+grep -q "^tuned-bm .* unknown " status.txt || fail "a declaration that names no call resolves nothing: $(cat status.txt)"
+ok "a dynamic-imports entry that names no call is a warning, and resolves nothing"
