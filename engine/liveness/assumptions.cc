@@ -130,6 +130,27 @@ EnvValue AnyEnvValue() {
   return any;
 }
 
+std::string AssumptionText(const LivenessFacts& facts, const std::string& key) {
+  if (key == kPlatformAssumption) return "platform " + facts.platform;
+  if (key == kCapabilityAssumption) {
+    int cc = static_cast<int>(std::lround(facts.compute_capability * 10));
+    return fmt::format("compute capability {}.{}", cc / 10, cc % 10);
+  }
+  return EnvText(facts, key);
+}
+
+LivenessFacts WithAny(const LivenessFacts& facts, const std::string& key) {
+  LivenessFacts out = facts;
+  if (key == kPlatformAssumption) {
+    out.platform.clear();
+  } else if (key == kCapabilityAssumption) {
+    out.compute_capability = 0;
+  } else {
+    out.environment[key] = AnyEnvValue();
+  }
+  return out;
+}
+
 std::string PluginsText(const LivenessFacts& facts) {
   if (facts.plugins.empty()) {
     return facts.plugins_source.empty() ? "no plugin is installed (vLLM's default)"

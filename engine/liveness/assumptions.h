@@ -17,6 +17,22 @@ namespace muh {
 // The variable that selects vLLM's attention backend on any platform.
 inline constexpr const char* kAttentionBackendEnv = "VLLM_ATTENTION_BACKEND";
 
+// What a condition may rest on besides the environment's variables
+// (ConditionContext::consulted): the declared platform, and the compute
+// capability. An empty platform, or a capability of 0, is any: nothing
+// that rests on it is decided.
+inline constexpr const char* kPlatformAssumption = "@platform";
+inline constexpr const char* kCapabilityAssumption = "@capability";
+
+// How assumption `key` (a variable, or one of the two above) stands in
+// `facts`: EnvText for a variable, "platform cuda", "compute capability
+// 7.0".
+std::string AssumptionText(const LivenessFacts& facts, const std::string& key);
+
+// The facts with assumption `key` at any value (AnyEnvValue for a
+// variable).
+LivenessFacts WithAny(const LivenessFacts& facts, const std::string& key);
+
 // Whether `name` is a member of vLLM 0.6.3's _Backend enum.
 bool IsVllmBackendName(std::string_view name);
 

@@ -186,6 +186,8 @@ class Evaluator {
     }
     if (auto platforms = PredicatePlatforms(name)) {
       if (ts_node_named_child_count(args) != 0) return ConditionResult{};
+      if (ctx_.consulted) ctx_.consulted(kPlatformAssumption);
+      if (facts.platform.empty()) return ConditionResult{};  // any platform
       bool holds = false;
       for (const std::string& p : *platforms) holds = holds || p == facts.platform;
       return Known(
@@ -195,6 +197,8 @@ class Evaluator {
     if (name == "has_device_capability") {
       auto wanted = CapabilityArgument(src_, args);
       if (!wanted) return ConditionResult{};
+      if (ctx_.consulted) ctx_.consulted(kCapabilityAssumption);
+      if (facts.compute_capability <= 0) return ConditionResult{};  // any capability
       int have = static_cast<int>(std::lround(facts.compute_capability * 10));
       bool holds = have >= *wanted;
       return Known(holds ? Tri::kTrue : Tri::kFalse,
@@ -220,8 +224,9 @@ class Evaluator {
              other.substr(other.size() - m.other_suffix.size()) != m.other_suffix)) {
           continue;
         }
+        if (ctx_.consulted) ctx_.consulted(kPlatformAssumption);
         if (!m.env.empty() && ctx_.consulted) ctx_.consulted(m.env);
-        if (!MarkerDecides(m, facts)) return ConditionResult{};
+        if (facts.platform.empty() || !MarkerDecides(m, facts)) return ConditionResult{};
         Tri v = op == "==" ? Tri::kFalse : Tri::kTrue;
         std::string why = m.text + " is " + m.platform + "'s, not taken on " + facts.platform;
         if (!m.env.empty()) why += " with " + EnvText(facts, m.env);

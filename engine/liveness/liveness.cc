@@ -202,15 +202,17 @@ std::vector<Assumption> LivenessAnalysis::Assumptions() const {
 LivenessAnalysis::State* LivenessAnalysis::Variant(const std::string& env, bool to_default) const {
   std::unique_ptr<State>& v = state_->variants[{env, to_default}];
   if (v) return v.get();
-  EnvValue value = AnyEnvValue();
+  LivenessFacts facts = WithAny(state_->facts, env);
   if (to_default) {
     auto d = state_->defaults.find(env);
-    value = d != state_->defaults.end() ? d->second
-                                        : EnvValue{true, std::nullopt, "vLLM's default", true, ""};
+    facts = WithEnv(state_->facts, env,
+                    d != state_->defaults.end()
+                        ? d->second
+                        : EnvValue{true, std::nullopt, "vLLM's default", true, ""});
   }
   // No ForgetFn: the bytes this analysis holds stay where they are.
-  v = std::make_unique<State>(state_->paths, state_->read, WithEnv(state_->facts, env, value),
-                              state_->words, ForgetFn{});
+  v = std::make_unique<State>(state_->paths, state_->read, std::move(facts), state_->words,
+                              ForgetFn{});
   v->reach = Reachability::Run(&v->index);
   return v.get();
 }
@@ -265,20 +267,28 @@ SiteLiveness LivenessAnalysis::At(const std::string& path, std::size_t offset) c
   // when any other value could make the site run; another verdict, when
   // vLLM's default would make it dead.
   std::set<std::string> consulted = state_->index.consulted();
+  std::vector<std::string> assumed;  // by this comparison
   for (const std::string& env : consulted) {
+    // The platform and the capability are listed where a dead verdict
+    // rests on them; a variable also where its declared value makes a
+    // verdict other than its default would.
     auto declared = state_->facts.environment.find(env);
-    bool is_default = declared == state_->facts.environment.end() || declared->second.is_default;
+    bool is_default =
+        env[0] == '@' || declared == state_->facts.environment.end() || declared->second.is_default;
     if (v.state != Liveness::kDead && is_default) continue;
     State* other = Variant(env, v.state != Liveness::kDead);
     SiteLiveness w = Single(other, path, offset);
     if ((v.state == Liveness::kDead) == (w.state == Liveness::kDead)) continue;
-    std::string text = EnvText(state_->facts, env);
+    std::string text = AssumptionText(state_->facts, env);
     v.assumptions.push_back(text);
     if (v.state == Liveness::kDead) {
-      v.reason += "; assuming " + text;
+      assumed.push_back(text);
     } else if (w.state == Liveness::kDead) {
       v.reason += "; " + text + " makes it so: with " + EnvText(other->facts, env) + " it is dead";
     }
+  }
+  for (std::size_t i = 0; i < assumed.size(); ++i) {
+    v.reason += (i == 0 ? "; assuming " : i + 1 == assumed.size() ? " and " : ", ") + assumed[i];
   }
   return v;
 }
@@ -349,6 +359,7 @@ SiteLiveness LivenessAnalysis::Proved(State* state, const std::string& path, std
     ctx.platform_name = [index, &path](std::string_view name) {
       return index->PlatformName(path, std::string(name));
     };
+    ctx.consulted = [index](const std::string& key) { index->Consult(key); };
     std::string_view value = lines->src().substr(*eq + 1, l.code_end - *eq - 1);
     ConditionResult taken = BranchTaken(value, offset - *eq - 1, ctx);
     if (taken.value == Tri::kFalse) {
