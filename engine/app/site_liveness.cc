@@ -20,19 +20,28 @@ LivenessAnalysis AnalyseTree(const Inputs& inputs, const Workspace& w,
                              const std::map<std::string, SourceText>* overlay) {
   // A path the file cache does not hold is read into `unlisted`, kept
   // until the analysis forgets it (or for as long as it may look at it).
-  auto unlisted = std::make_shared<std::map<std::string, std::string>>();
+  // The analysis and its variants (liveness.h) read and forget a path each
+  // in turn: the bytes are counted, and go when the last forgets them.
+  auto unlisted = std::make_shared<std::map<std::string, std::pair<std::string, int>>>();
   ReadFn read = [&w, overlay,
                  unlisted](const std::string& path) -> std::optional<std::string_view> {
     if (overlay != nullptr) {
       auto it = overlay->find(path);
       if (it != overlay->end()) return std::string_view(it->second.bytes());
     }
+    auto held = unlisted->find(path);
+    if (held != unlisted->end()) {
+      ++held->second.second;
+      return std::string_view(held->second.first);
+    }
     Diagnostic ignored;
     std::string scratch;
     std::optional<std::string_view> bytes =
         w.sources->GetWithin(Workspace::kSourcesKeep, path, &ignored, &scratch);
     if (!bytes || bytes->data() != scratch.data()) return bytes;  // the cache's (or none)
-    return std::string_view((*unlisted)[path] = std::move(scratch));
+    auto& kept = (*unlisted)[path];
+    kept = {std::move(scratch), 1};
+    return std::string_view(kept.first);
   };
   // A file the overlay replaces has other words than the cache's.
   WordFilterFn words = [&w, overlay](const std::string& path,
@@ -40,7 +49,10 @@ LivenessAnalysis AnalyseTree(const Inputs& inputs, const Workspace& w,
     if (overlay != nullptr && overlay->count(path) != 0) return nullptr;
     return w.words ? w.words->For(path, text) : nullptr;
   };
-  ForgetFn forget = [unlisted](const std::string& path) { unlisted->erase(path); };
+  ForgetFn forget = [unlisted](const std::string& path) {
+    auto it = unlisted->find(path);
+    if (it != unlisted->end() && --it->second.second <= 0) unlisted->erase(it);
+  };
   return LivenessAnalysis::Run(w.tree_paths, read, FactsFor(inputs), std::move(words),
                                std::move(forget));
 }

@@ -131,10 +131,9 @@ EnvValue AnyEnvValue() {
 }
 
 std::string AssumptionText(const LivenessFacts& facts, const std::string& key) {
-  if (key == kPlatformAssumption) return "platform " + facts.platform;
-  if (key == kCapabilityAssumption) {
+  if (key == kPlatformAssumption) {
     int cc = static_cast<int>(std::lround(facts.compute_capability * 10));
-    return fmt::format("compute capability {}.{}", cc / 10, cc % 10);
+    return fmt::format("platform {}, compute capability {}.{}", facts.platform, cc / 10, cc % 10);
   }
   return EnvText(facts, key);
 }
@@ -143,7 +142,6 @@ LivenessFacts WithAny(const LivenessFacts& facts, const std::string& key) {
   LivenessFacts out = facts;
   if (key == kPlatformAssumption) {
     out.platform.clear();
-  } else if (key == kCapabilityAssumption) {
     out.compute_capability = 0;
   } else {
     out.environment[key] = AnyEnvValue();
@@ -162,10 +160,7 @@ std::string PluginsText(const LivenessFacts& facts) {
 
 std::vector<Assumption> AssumptionsInForce(const LivenessFacts& facts) {
   std::vector<Assumption> out;
-  int cc = static_cast<int>(std::lround(facts.compute_capability * 10));
-  out.push_back(
-      {fmt::format("platform {}, compute capability {}.{}", facts.platform, cc / 10, cc % 10),
-       false});
+  out.push_back({AssumptionText(facts, kPlatformAssumption), false});
   for (const auto& [name, value] : facts.environment) {
     out.push_back({EnvText(name, value), value.is_default});
   }

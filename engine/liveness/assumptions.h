@@ -18,15 +18,14 @@ namespace muh {
 inline constexpr const char* kAttentionBackendEnv = "VLLM_ATTENTION_BACKEND";
 
 // What a condition may rest on besides the environment's variables
-// (ConditionContext::consulted): the declared platform, and the compute
-// capability. An empty platform, or a capability of 0, is any: nothing
-// that rests on it is decided.
+// (ConditionContext::consulted): the platform's answers, its predicates
+// and its compute capability, one assumption. An empty platform and a
+// capability of 0 are any: nothing that rests on them is decided.
 inline constexpr const char* kPlatformAssumption = "@platform";
-inline constexpr const char* kCapabilityAssumption = "@capability";
 
 // How assumption `key` (a variable, or one of the two above) stands in
-// `facts`: EnvText for a variable, "platform cuda", "compute capability
-// 7.0".
+// `facts`: EnvText for a variable, "platform cuda, compute capability
+// 7.0" for the platform.
 std::string AssumptionText(const LivenessFacts& facts, const std::string& key);
 
 // The facts with assumption `key` at any value (AnyEnvValue for a

@@ -197,7 +197,7 @@ class Evaluator {
     if (name == "has_device_capability") {
       auto wanted = CapabilityArgument(src_, args);
       if (!wanted) return ConditionResult{};
-      if (ctx_.consulted) ctx_.consulted(kCapabilityAssumption);
+      if (ctx_.consulted) ctx_.consulted(kPlatformAssumption);
       if (facts.compute_capability <= 0) return ConditionResult{};  // any capability
       int have = static_cast<int>(std::lround(facts.compute_capability * 10));
       bool holds = have >= *wanted;

@@ -42,19 +42,23 @@ std::vector<PlatformMarker> VllmBackendMarkers() {
         {std::string("_Backend.") + backend, platform, "", kAttentionBackendEnv, backend});
   }
   for (const char* device : {"cuda", "rocm", "xpu", "cpu", "tpu", "hpu", "neuron", "openvino"}) {
-    out.push_back({std::string("\"") + device + "\"", device, "device_type"});
-    out.push_back({std::string("'") + device + "'", device, "device_type"});
+    out.push_back({std::string("\"") + device + "\"", device, "device_type", "", ""});
+    out.push_back({std::string("'") + device + "'", device, "device_type", "", ""});
   }
   return out;
 }
 
 struct LivenessAnalysis::State {
-  State(const std::vector<std::string>& paths, ReadFn r, LivenessFacts f, WordFilterFn w,
-        ForgetFn forget)
-      : read(std::move(r)), facts(std::move(f)), words(w), index(paths, read, facts, w, forget) {}
+  State(const std::vector<std::string>& tree, ReadFn r, LivenessFacts f, WordFilterFn w, ForgetFn g)
+      : read(std::move(r)),
+        facts(std::move(f)),
+        words(w),
+        forget(g),
+        index(tree, read, facts, w, g) {}
   ReadFn read;
   LivenessFacts facts;
   WordFilterFn words;
+  ForgetFn forget;
   TreeIndex index;
   Reachability reach;
   // The analysis with a variable of the environment at another value
@@ -181,7 +185,8 @@ LivenessAnalysis LivenessAnalysis::Run(const std::vector<std::string>& py_paths,
     d.is_default = true;
     if (std::binary_search(py_paths.begin(), py_paths.end(), std::string("vllm/envs.py"))) {
       std::optional<std::string_view> text = read("vllm/envs.py");
-      d = text ? EnvDefault(*text, m.env) : EnvValue{false, std::nullopt, "vllm/envs.py unread"};
+      d = text ? EnvDefault(*text, m.env)
+               : EnvValue{false, std::nullopt, "vllm/envs.py unread", false, ""};
     }
     defaults[m.env] = d;
   }
@@ -210,9 +215,9 @@ LivenessAnalysis::State* LivenessAnalysis::Variant(const std::string& env, bool 
                         ? d->second
                         : EnvValue{true, std::nullopt, "vLLM's default", true, ""});
   }
-  // No ForgetFn: the bytes this analysis holds stay where they are.
+  // Each forgets what it read (liveness.h).
   v = std::make_unique<State>(state_->paths, state_->read, std::move(facts), state_->words,
-                              ForgetFn{});
+                              state_->forget);
   v->reach = Reachability::Run(&v->index);
   return v.get();
 }

@@ -36,7 +36,10 @@ class LivenessAnalysis {
   // Reads what it needs through `read`, which must stay callable while the
   // analysis is used (At reads files that Run did not need). `py_paths` are
   // tree-relative and sorted.
-  // `words` and `forget` as for TreeIndex.
+  // `words` and `forget` as for TreeIndex. The variants At compares with
+  // (made once each) read and forget through the same two: a path may be
+  // read by several before one forgets it, and must stay until each has
+  // (count them; never replace the bytes of a path still held).
   static LivenessAnalysis Run(const std::vector<std::string>& py_paths, const ReadFn& read,
                               const LivenessFacts& facts, WordFilterFn words = {},
                               ForgetFn forget = {});

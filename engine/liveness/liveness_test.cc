@@ -104,8 +104,8 @@ TEST_CASE("has_device_capability branches follow the compute capability") {
   INFO(Describe(big));
   CHECK(big.state == Liveness::kDead);
   CHECK(big.reason.find("compute capability 7.0") != std::string::npos);
-  CHECK(std::find(big.assumptions.begin(), big.assumptions.end(), "compute capability 7.0") !=
-        big.assumptions.end());
+  CHECK(std::find(big.assumptions.begin(), big.assumptions.end(),
+                  "platform cuda, compute capability 7.0") != big.assumptions.end());
   CHECK(f.At("app/tile.py", "else 32", "32").state == Liveness::kLive);
   CHECK(f.At("app/tile.py", "warps = 8", "8").state == Liveness::kDead);
   CHECK(f.At("app/tile.py", "warps = 4", "4").state == Liveness::kLive);
@@ -225,9 +225,10 @@ TEST_CASE("a verdict that rests on VLLM_ATTENTION_BACKEND names it; another valu
   INFO(Describe(tuned));
   CHECK(tuned.state == Liveness::kDead);
   CHECK(has(tuned, "VLLM_ATTENTION_BACKEND unset (vLLM's default)"));
-  CHECK(tuned.reason.find("; assuming platform cuda and VLLM_ATTENTION_BACKEND unset (vLLM's "
+  CHECK(tuned.reason.find("; assuming platform cuda, compute capability 7.0 and "
+                          "VLLM_ATTENTION_BACKEND unset (vLLM's "
                           "default)") != std::string::npos);
-  CHECK(has(tuned, "platform cuda"));
+  CHECK(has(tuned, "platform cuda, compute capability 7.0"));
   SiteLiveness split = f.At("app/backends/native.py", "SPLIT = 256", "256");
   CHECK(split.state == Liveness::kLive);
   CHECK(split.assumptions.empty());

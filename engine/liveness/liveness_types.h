@@ -36,8 +36,8 @@ struct PlatformMarker {
   std::string text;
   std::string platform;
   std::string other_suffix;
-  std::string env;
-  std::string env_value;
+  std::string env = {};
+  std::string env_value = {};
 };
 
 // A VLLM_* variable as the deployment has it: unset (no value) or a
@@ -49,7 +49,7 @@ struct EnvValue {
   std::optional<std::string> value;
   std::string source;
   bool is_default = false;
-  std::string where;  // FILE:LINE:COL of the declaration, when declared
+  std::string where = {};  // FILE:LINE:COL of the declaration, when declared
 };
 
 // `dynamic-imports:`: the dynamic imports in the def `function` of `path`
@@ -103,7 +103,7 @@ struct SiteLiveness {
   std::vector<Evidence> evidence;
   // The declared or default assumptions the verdict rests on: changing one
   // changes the verdict ("VLLM_ATTENTION_BACKEND unset (vLLM's default)").
-  std::vector<std::string> assumptions;
+  std::vector<std::string> assumptions = {};
 };
 
 }  // namespace muh

@@ -41,7 +41,7 @@ bool ManagesNothing(RuleStatus s);
 struct SiteVerdict {
   Liveness state = Liveness::kUnknown;
   std::string reason;
-  std::vector<std::string> assumptions;  // SiteLiveness::assumptions
+  std::vector<std::string> assumptions = {};  // SiteLiveness::assumptions
 };
 
 // One place a rule found: the target capture's bytes and what the rule

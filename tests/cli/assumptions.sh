@@ -67,16 +67,16 @@ rules app/kernels/tuned.py "  environment:
     VLLM_ATTENTION_BACKEND: null" "$split" >unset.yaml
 
 "$muhpatch" status default.yaml backend >status.txt 2>/dev/null
-grep -q "^tuned-bm .* dead .*assuming platform cuda and VLLM_ATTENTION_BACKEND unset (vLLM's default)" status.txt ||
+grep -q "^tuned-bm .* dead .*assuming platform cuda, compute capability 7.0 and VLLM_ATTENTION_BACKEND unset (vLLM's default)" status.txt ||
   fail "unset: the site is not dead naming the assumption: $(cat status.txt)"
 [[ $(sed -n '/^assumptions in force:/,$p' status.txt) == "assumptions in force:
   platform cuda, compute capability 7.0
   VLLM_ATTENTION_BACKEND unset (vLLM's default)
   no plugin is installed (vLLM's default)" ]] || fail "status's assumptions: $(cat status.txt)"
-ok "unset: the site is dead, 'assuming platform cuda and VLLM_ATTENTION_BACKEND unset (vLLM's default)', and status lists the assumptions in force"
+ok "unset: the site is dead, 'assuming platform cuda, compute capability 7.0 and VLLM_ATTENTION_BACKEND unset (vLLM's default)', and status lists the assumptions in force"
 
 "$muhpatch" status default.yaml backend --format json 2>/dev/null |
-  python3 -c 'import json,sys; rows=[r for r in json.load(sys.stdin) if r["rule"]=="tuned-bm"]; assert rows and all(r["assumptions"]==["platform cuda", "VLLM_ATTENTION_BACKEND unset (vLLM'"'"'s default)"] for r in rows), rows' ||
+  python3 -c 'import json,sys; rows=[r for r in json.load(sys.stdin) if r["rule"]=="tuned-bm"]; assert rows and all(r["assumptions"]==["platform cuda, compute capability 7.0", "VLLM_ATTENTION_BACKEND unset (vLLM'"'"'s default)"] for r in rows), rows' ||
   fail "status --format json: each row's assumptions"
 ok "status --format json lists the assumption on each dead row"
 

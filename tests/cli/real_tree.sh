@@ -320,7 +320,7 @@ ok "NUM_WARPS = 8 written twice: the rule's site is the write that runs (line $c
 # VLLM_ATTENTION_BACKEND is unset (vLLM's default), and says so; declared
 # ROCM_FLASH in the rule file or in the serving command, it is live, and
 # verify reports the flip as drift naming the assumption.
-grep -q "^flash-attn-autotune-configs .* dead .*assuming platform cuda and VLLM_ATTENTION_BACKEND unset (vLLM's default)" \
+grep -q "^flash-attn-autotune-configs .* dead .*assuming platform cuda, compute capability 7.0 and VLLM_ATTENTION_BACKEND unset (vLLM's default)" \
   <("$muhpatch" status rules.yaml lf 2>/dev/null) || fail "unset: the autotune site is not dead naming the assumption"
 sed 's/^  platform: cuda.*$/  platform: cuda\n  environment:\n    VLLM_ATTENTION_BACKEND: ROCM_FLASH/' rules.yaml >rocm.yaml
 grep -q "VLLM_ATTENTION_BACKEND: ROCM_FLASH" rocm.yaml || fail "could not declare the variable"
