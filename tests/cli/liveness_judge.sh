@@ -4,8 +4,9 @@
 # then MUHPATCH_JUDGE_SEEDS generated programs (default 120) of 6 sites
 # each, every site reached or not through one of the generator's
 # constructs, each under declared assumptions its seed varies (the
+# platform, which a stub vllm/platforms.py answers for; the
 # VLLM_ATTENTION_BACKEND value given to CPython and declared in the rule
-# file, the plugins declared or not); then --sweep, the constructs that rest
+# file; the plugins declared or not); then --sweep, the constructs that rest
 # on assumptions under every one of them. Fails on any site whose value
 # CPython delivered but that muhpatch calls dead.
 set -euo pipefail

@@ -17,6 +17,8 @@ does not is.
 (A site muhpatch calls live or unknown is never a failure here.)
 
 Each program also runs under declared assumptions, varied by seed: the
+platform (cuda, rocm or cpu: a stub vllm/platforms.py answers is_cuda(),
+is_rocm(), is_cpu() and is_cuda_alike() for it), the
 VLLM_ATTENTION_BACKEND its environment holds (unset, or a value: one
 vLLM's selector knows, or not), given to CPython and declared in the rule
 file's liveness.environment (or left to vLLM's default when unset); and
@@ -29,8 +31,9 @@ vLLM's selector that reads the variable.
   judge.py MUHPATCH --sweep
 
 --sweep runs one program of the constructs that rest on assumptions under
-every declared assumption: each value of the variable, unset both declared
-and left to the default, with the plugins declared or not.
+every declared assumption: each platform (the stub's answers follow it),
+each value of the variable, unset both declared and left to the default,
+with the plugins declared or not.
 
 A failing program is minimized (its sites one at a time) and printed as a
 seed (JSON: the constructs and their parameters) for tests/judge/seeds/;
@@ -50,7 +53,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 RULES_HEAD = """version: 1
 liveness:
   entry: app.main
-  platform: cuda
+  platform: %s
 %s
 values:
   knob: 1
@@ -85,13 +88,39 @@ def which_attn_to_use():
 """
 
 
+# A stub of the fork's platform (vllm/platforms.py): its answers are the
+# declared platform's, as muhpatch reads the predicates.
+PLATFORM_STUB = """class _Platform:
+    name = %r
+
+    def is_cuda(self):
+        return self.name == "cuda"
+
+    def is_rocm(self):
+        return self.name == "rocm"
+
+    def is_cpu(self):
+        return self.name == "cpu"
+
+    def is_cuda_alike(self):
+        return self.name in ("cuda", "rocm")
+
+
+current_platform = _Platform()
+"""
+
+PLATFORMS = ["cuda", "cuda", "rocm", "cpu"]
+
+
 def assumptions_for(seed):
     """The declared assumptions of generated program `seed`: its own random
     stream, so that the constructs a seed draws stay the same."""
     rng = random.Random(seed * 7919 + 1)
     env = rng.choice(ENV_VALUES)
-    return {"VLLM_ATTENTION_BACKEND": env, "declare_env": env is not None or rng.random() < 0.5,
-            "declare_plugins": rng.random() < 0.5}
+    out = {"VLLM_ATTENTION_BACKEND": env, "declare_env": env is not None or rng.random() < 0.5,
+           "declare_plugins": rng.random() < 0.5}
+    out["platform"] = rng.choice(PLATFORMS)
+    return out
 
 
 def liveness_lines(assume, plugins):
@@ -153,7 +182,8 @@ runpy.run_module("app.main", run_name="__main__")
 class Program:
     """Files of one generated package, built construct by construct."""
 
-    def __init__(self):
+    def __init__(self, platform="cuda"):
+        self.platform = platform  # the declared one, which the stub answers for
         self.files = {"app/__init__.py": "", "app/sink.py": SINK}
         self.main_imports = []
         self.main_body = []
@@ -534,6 +564,17 @@ def c_plugin_installed(p, i, r):
     p.plugins.add("p%d" % i)
 
 
+def platform_construct(predicate):
+    def construct(p, i, r):
+        # The site runs where the stub platform's predicate holds.
+        p.knob(i, "platform_" + predicate)
+        p.module("vllm/__init__.py", "")
+        p.module("vllm/platforms.py", PLATFORM_STUB % p.platform)
+        p.main("if current_platform.%s():\n    k%d.f%d()" % (predicate, i, i),
+               imports=["from vllm.platforms import current_platform", "from app import k%d" % i])
+    return construct
+
+
 def c_backend_env(p, i, r):
     # The site runs only when the selector returns the ROCm backend.
     p.knob(i, "backend_env")
@@ -719,13 +760,15 @@ def c_partial(p, i, r):
 CONSTRUCTS = {name[2:]: fn for name, fn in sorted(globals().items()) if name.startswith("c_")}
 CONSTRUCTS.update({"overwrite_" + n: overwrite_construct(n) for n in OVERWRITES})
 CONSTRUCTS.update({"dict_" + n: dict_construct(n) for n in DICTS})
+CONSTRUCTS.update({"platform_" + n: platform_construct(n)
+                   for n in ("is_cuda", "is_rocm", "is_cpu", "is_cuda_alike")})
 
 
 # --------------------------------------------------------------------------
 
-def build(spec, root):
+def build(spec, root, platform="cuda"):
     """spec: [construct name, ...], site i gets the i-th (1-based)."""
-    p = Program()
+    p = Program(platform)
     rng = random.Random(0)
     for i, name in enumerate(spec, 1):
         CONSTRUCTS[name](p, i, rng)
@@ -750,10 +793,10 @@ def observe(root, work, assume):
         return set(json.load(fh))
 
 
-def verdicts(muhpatch, root, work, sites, liveness):
+def verdicts(muhpatch, root, work, sites, platform, liveness):
     rules = os.path.join(work, "rules.yaml")
     with open(rules, "w") as fh:
-        fh.write(RULES_HEAD % liveness)
+        fh.write(RULES_HEAD % (platform, liveness))
         for prefix, rule in RULES.items():
             if any(path.startswith(prefix) for path, _, _ in sites):
                 fh.write(rule)
@@ -776,9 +819,11 @@ def judge(muhpatch, spec, keep=None, assume=None):
     work = tempfile.mkdtemp(prefix="judge-")
     root = os.path.join(work, "tree")
     try:
-        p = build(spec, root)
+        platform = assume.get("platform", "cuda")
+        p = build(spec, root, platform)
         seen = observe(root, work, assume)
-        rows = verdicts(muhpatch, root, work, p.sites, liveness_lines(assume, p.plugins))
+        rows = verdicts(muhpatch, root, work, p.sites, platform,
+                        liveness_lines(assume, p.plugins))
         # A declared plugin is no broken assumption: nothing is excused.
         breaks = set() if assume.get("declare_plugins") else p.breaks
         failures, stats = [], []
@@ -790,6 +835,8 @@ def judge(muhpatch, spec, keep=None, assume=None):
                 verdict = "dead, on an assumption the program breaks"
             if construct.startswith("backend_env"):
                 construct += "[%s]" % (assume.get("VLLM_ATTENTION_BACKEND") or "unset")
+            if construct.startswith("platform_") or construct.startswith("backend_env"):
+                construct += "[%s]" % platform
             if construct == "plugin_installed" and assume.get("declare_plugins"):
                 construct += "[declared]"
             stats.append((construct, ran, verdict))
@@ -816,13 +863,16 @@ def main():
     programs = []
     if args.sweep:
         spec = ["backend_env", "backend_env_import", "backend_env_other", "plugin_installed",
-                "never_called", "dict_key_never_read", "flag_false", "overwritten"]
-        for env in sorted(set(ENV_VALUES), key=lambda v: v or ""):
-            for declare_env in ([True] if env else [False, True]):
-                for declare_plugins in (False, True):
-                    assume = {"VLLM_ATTENTION_BACKEND": env, "declare_env": declare_env,
-                              "declare_plugins": declare_plugins}
-                    programs.append(("sweep %s" % json.dumps(assume), spec, assume))
+                "never_called", "dict_key_never_read", "flag_false", "overwritten",
+                "platform_is_cuda", "platform_is_rocm", "platform_is_cpu",
+                "platform_is_cuda_alike"]
+        for platform in sorted(set(PLATFORMS)):
+            for env in sorted(set(ENV_VALUES), key=lambda v: v or ""):
+                for declare_env in ([True] if env else [False, True]):
+                    for declare_plugins in (False, True):
+                        assume = {"VLLM_ATTENTION_BACKEND": env, "declare_env": declare_env,
+                                  "declare_plugins": declare_plugins, "platform": platform}
+                        programs.append(("sweep %s" % json.dumps(assume), spec, assume))
     elif args.replay is not None:
         for path in args.replay:
             with open(path) as fh:
