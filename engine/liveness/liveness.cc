@@ -268,15 +268,13 @@ const Evidence& LivenessAnalysis::PluginLoader(State* state) {
 
 SiteLiveness LivenessAnalysis::At(const std::string& path, std::size_t offset) const {
   SiteLiveness v = Single(state_.get(), path, offset);
-  // A variable some condition rests on: a dead verdict rests on its value
-  // when any other value could make the site run; another verdict, when
-  // vLLM's default would make it dead.
+  // An assumption some condition rested on (a variable, or the platform
+  // with its capability): a dead verdict rests on it when the analysis
+  // with it at any value finds the site not dead; another verdict rests on
+  // a variable's declared value when vLLM's default would make it dead.
   std::set<std::string> consulted = state_->index.consulted();
   std::vector<std::string> assumed;  // by this comparison
   for (const std::string& env : consulted) {
-    // The platform and the capability are listed where a dead verdict
-    // rests on them; a variable also where its declared value makes a
-    // verdict other than its default would.
     auto declared = state_->facts.environment.find(env);
     bool is_default =
         env[0] == '@' || declared == state_->facts.environment.end() || declared->second.is_default;
