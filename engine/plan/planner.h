@@ -1,7 +1,9 @@
-// The planner: for each rule, query the files in its scope, check the match
-// count and preconditions, compute values, and collect edits. Then apply the
-// edits in memory and re-parse, refusing any rewrite that breaks the syntax.
-// Pure: file contents in, new contents and diagnostics out.
+// The planner: each rule planned alone into a value (rule_plan.h: its
+// outcome, sites, edits and diagnostics), then the plans merged by a pure
+// step that fails conflicting rules and leaves dead sites alone
+// (merge_plans.h), the edits applied in memory and re-parsed, refusing any
+// rewrite that breaks the syntax, and the output planned once more to check
+// idempotence. Pure: file contents in, new contents and diagnostics out.
 // What the plan found is declared in plan_result.h, what it is told of
 // liveness in site_verdicts.h and the patch text in render_patch.h; this
 // header includes them, so that its callers need only it.
@@ -22,8 +24,9 @@
 namespace muh {
 
 namespace plan {
-class Planner;
+class PlanContext;
 }
+struct RulePlan;
 
 // What planning finds before the liveness verdicts are known: the files
 // parsed, every rule matched and its edits planned. It needs no verdict,
@@ -41,11 +44,8 @@ class PlanDraft {
                              const std::vector<std::string>&);
   friend PlanResult Plan(PlanDraft, const PlanLiveness&);
   PlanDraft() = default;
-  const RuleSet* rules_ = nullptr;
-  const std::map<std::string, SourceText>* files_ = nullptr;
-  const std::vector<std::string>* tree_paths_ = nullptr;
-  std::unique_ptr<PlanResult> out_;
-  std::unique_ptr<plan::Planner> planner_;
+  std::unique_ptr<plan::PlanContext> context_;
+  std::vector<RulePlan> plans_;  // in rule order
 };
 
 // Parses `files` (tree path -> content) and plans every rule of `rules`
