@@ -46,10 +46,11 @@ LivenessAnalysis AnalyseTree(const Inputs& inputs, const Workspace& w,
 
 PlanResult PlanWithLiveness(const Inputs& inputs, const Workspace& w,
                             const std::map<std::string, SourceText>& files, bool include_dead,
-                            const std::map<std::string, SourceText>* overlay) {
+                            const std::map<std::string, SourceText>* overlay,
+                            const WrittenByMuhpatch& written) {
   std::optional<LivenessAnalysis> analysis;
   BackgroundTask analyse([&] { analysis.emplace(AnalyseTree(inputs, w, overlay)); });
-  PlanDraft draft = DraftPlan(inputs.rules, files, w.tree_paths);
+  PlanDraft draft = DraftPlan(inputs.rules, files, w.tree_paths, written);
   analyse.Join();
   return Plan(std::move(draft), {&*analysis, include_dead});
 }

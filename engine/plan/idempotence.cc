@@ -66,7 +66,7 @@ std::map<std::string, Diagnostic> NotIdempotent(const RuleSet& rules, const Plan
   }
   std::map<std::string, SourceText> next = files;
   for (const auto& [path, text] : first.new_contents) next[path] = SourceText(path, text);
-  PlanContext second(editing, next, tree_paths);  // parses what the rules ask for
+  PlanContext second(editing, next, tree_paths, NothingWritten());  // parses what the rules ask for
   for (auto& [path, tree] : trees) tree->Rebind(next.at(path).bytes());
   second.UseTrees(std::move(trees));
   // No verdicts: every edit it would make counts.

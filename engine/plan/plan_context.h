@@ -1,6 +1,6 @@
 // What every rule's plan reads (internal to engine/plan): the rules, the
 // values they resolve names against, the files and their syntax trees, and
-// the lines a prior patch wrote. The trees are parsed once, up front or as
+// the lines a prior patch wrote (prior_patch.h). The trees are parsed once, up front or as
 // rules first ask for them, and the scopes of `files:` lists resolved once;
 // neither is a plan's state: a rule's plan depends on none of the others.
 #pragma once
@@ -13,6 +13,7 @@
 #include "engine/base/diagnostic.h"
 #include "engine/base/source_text.h"
 #include "engine/model/value_source.h"
+#include "engine/plan/prior_patch.h"
 #include "engine/python/syntax_tree.h"
 #include "engine/rules/rule.h"
 
@@ -27,8 +28,8 @@ void FreeTrees(Trees* trees);
 class PlanContext {
  public:
   PlanContext(const RuleSet& rules, const std::map<std::string, SourceText>& files,
-              const std::vector<std::string>& tree_paths)
-      : rules_(rules), files_(files), tree_paths_(tree_paths) {}
+              const std::vector<std::string>& tree_paths, const WrittenByMuhpatch& written)
+      : rules_(rules), files_(files), tree_paths_(tree_paths), written_(written) {}
   PlanContext(const PlanContext&) = delete;
   PlanContext& operator=(const PlanContext&) = delete;
   ~PlanContext();
@@ -37,6 +38,7 @@ class PlanContext {
   const ValueSource& values() const { return *rules_.values; }
   const std::map<std::string, SourceText>& files() const { return files_; }
   const std::vector<std::string>& tree_paths() const { return tree_paths_; }
+  const WrittenByMuhpatch& written() const { return written_; }
 
   // Parses every file now, on the workers, and indexes each for the queries
   // the rules will run there.
@@ -57,6 +59,7 @@ class PlanContext {
   const RuleSet& rules_;
   const std::map<std::string, SourceText>& files_;
   const std::vector<std::string>& tree_paths_;
+  const WrittenByMuhpatch& written_;
   PythonParser parser_;
   Trees trees_;
   mutable std::map<std::vector<std::string>, std::vector<std::string>> scopes_;

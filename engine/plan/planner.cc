@@ -54,13 +54,13 @@ PlanDraft& PlanDraft::operator=(PlanDraft&&) noexcept = default;
 PlanDraft::~PlanDraft() = default;
 
 PlanDraft DraftPlan(const RuleSet& rules, const std::map<std::string, SourceText>& files,
-                    const std::vector<std::string>& tree_paths) {
+                    const std::vector<std::string>& tree_paths, const WrittenByMuhpatch& written) {
   auto t0 = std::chrono::steady_clock::now();
   auto ms = [&t0]() {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   };
   PlanDraft d;
-  d.context_ = std::make_unique<PlanContext>(rules, files, tree_paths);
+  d.context_ = std::make_unique<PlanContext>(rules, files, tree_paths, written);
   d.context_->ParseAll();
   logging::Debug("plan: {} files parsed: {:.1f} ms", files.size(), ms());
   d.plans_ = plan::PlanRules(*d.context_);
@@ -83,8 +83,9 @@ PlanResult Plan(PlanDraft draft, const PlanLiveness& liveness) {
 }
 
 PlanResult Plan(const RuleSet& rules, const std::map<std::string, SourceText>& files,
-                const std::vector<std::string>& tree_paths, const PlanLiveness& liveness) {
-  return Plan(DraftPlan(rules, files, tree_paths), liveness);
+                const std::vector<std::string>& tree_paths, const PlanLiveness& liveness,
+                const WrittenByMuhpatch& written) {
+  return Plan(DraftPlan(rules, files, tree_paths, written), liveness);
 }
 
 }  // namespace muh

@@ -17,6 +17,7 @@
 
 #include "engine/base/source_text.h"
 #include "engine/plan/plan_result.h"
+#include "engine/plan/prior_patch.h"
 #include "engine/plan/render_patch.h"
 #include "engine/plan/site_verdicts.h"
 #include "engine/rules/rule.h"
@@ -41,7 +42,7 @@ class PlanDraft {
 
  private:
   friend PlanDraft DraftPlan(const RuleSet&, const std::map<std::string, SourceText>&,
-                             const std::vector<std::string>&);
+                             const std::vector<std::string>&, const WrittenByMuhpatch&);
   friend PlanResult Plan(PlanDraft, const PlanLiveness&);
   PlanDraft() = default;
   std::unique_ptr<plan::PlanContext> context_;
@@ -51,9 +52,11 @@ class PlanDraft {
 // Parses `files` (tree path -> content) and plans every rule of `rules`
 // over them, with the values the rule set resolves names against. `files`
 // must hold every file the rules and their preconditions name (see
-// FilesNeeded).
+// FilesNeeded). A site on a line that `written` (which must outlive the
+// draft) holds has muhpatch's value, never a hand-tuned one.
 PlanDraft DraftPlan(const RuleSet& rules, const std::map<std::string, SourceText>& files,
-                    const std::vector<std::string>& tree_paths);
+                    const std::vector<std::string>& tree_paths,
+                    const WrittenByMuhpatch& written = NothingWritten());
 
 // The plan of `draft`. With an analysis in `liveness`, every site carries
 // its verdict, and a dead site gets no edit unless `liveness.include_dead`.
@@ -63,8 +66,9 @@ PlanDraft DraftPlan(const RuleSet& rules, const std::map<std::string, SourceText
 // idempotent. Deterministic: rules in file order, paths sorted.
 PlanResult Plan(PlanDraft draft, const PlanLiveness& liveness = {});
 
-// Both in one: Plan(DraftPlan(rules, files, tree_paths), liveness).
+// Both in one: Plan(DraftPlan(rules, files, tree_paths, written), liveness).
 PlanResult Plan(const RuleSet& rules, const std::map<std::string, SourceText>& files,
-                const std::vector<std::string>& tree_paths, const PlanLiveness& liveness = {});
+                const std::vector<std::string>& tree_paths, const PlanLiveness& liveness = {},
+                const WrittenByMuhpatch& written = NothingWritten());
 
 }  // namespace muh

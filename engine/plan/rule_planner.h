@@ -70,7 +70,7 @@ class RulePlanner {
   void PlanSite(const Rule& rule, const SourceText& file, const SiteMatch& match,
                 RuleOutcome* outcome);
   // Whether bytes [begin, end) of `file` lie on `+` lines of the patch
-  // muhpatch wrote before (RuleSet::written_by_muhpatch).
+  // muhpatch wrote before (prior_patch.h).
   bool WrittenByMuhpatch(const SourceText& file, std::size_t begin, std::size_t end) const;
   // Whether `target`, which a literal would replace, is computed at run
   // time from other names: then an error names them, and the rule fails.

@@ -33,8 +33,8 @@ std::string RulePlanner::KeptOutsideDomain(const Template& with, const std::stri
 
 bool RulePlanner::WrittenByMuhpatch(const SourceText& file, std::size_t begin,
                                     std::size_t end) const {
-  auto it = ctx_.rules().written_by_muhpatch.find(file.path());
-  if (it == ctx_.rules().written_by_muhpatch.end()) return false;
+  auto it = ctx_.written().find(file.path());
+  if (it == ctx_.written().end()) return false;
   if (it->second.content_hash != std::hash<std::string_view>{}(file.bytes())) return false;
   // Every line the site spans must be a `+` line.
   std::size_t at = begin;

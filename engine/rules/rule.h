@@ -110,16 +110,6 @@ struct RuleSet {
   // knobs leaves out (with .gitignore'd files); rules' own `files` may
   // still name such paths.
   std::vector<std::string> exclude;
-  // The lines of each file that hold a `+` line of the patch muhpatch wrote
-  // before (--patch FILE on diff, apply, status and verify): a site there
-  // holds muhpatch's own value, never a hand-tuned one. Valid only for the
-  // bytes they were found in (`content_hash`); the plan ignores them for
-  // any other content (the idempotence re-plan, a tree with a patch undone).
-  struct WrittenLines {
-    std::size_t content_hash = 0;
-    std::vector<std::pair<std::size_t, std::size_t>> ranges;  // [begin, end) bytes
-  };
-  std::map<std::string, WrittenLines> written_by_muhpatch;
 };
 
 }  // namespace muh
