@@ -21,13 +21,16 @@ const std::vector<std::string> kRuleKeys = {
     "append-to", "entries",     "expect", "done-when", "preconditions", "also-matches",
     "upstream",  "retune",      "pin",    "tiers"};
 
-// kRuleKeys, with the keys of the kinds of site (finder_kind.h) before `tiers`.
+// kRuleKeys, with the keys of the kinds of site (finder_kind.h) before `tiers`
+// (which goes with `pattern:`, and is listed last).
 const std::vector<std::string>& RuleKeys() {
   static const std::vector<std::string> keys = [] {
     std::vector<std::string> out = kRuleKeys;
     for (const FinderKind& k : FinderKinds()) {
       out.insert(out.end() - 1, k.key);
-      for (const std::string& also : k.also) out.insert(out.end() - 1, also);
+      for (const std::string& also : k.also) {
+        if (also != "tiers") out.insert(out.end() - 1, also);
+      }
     }
     return out;
   }();
@@ -126,8 +129,6 @@ RawRule ReadRule(YamlReader* l, const YAML::Node& node) {
       } else {
         keys->also.emplace_back(k, kv.first.Mark());
       }
-    } else if (k == "tiers") {
-      ReadTiers(l, kv.first, kv.second, &r.tiers);
     } else if (k == "files") {
       r.files_key.present = true;
       r.files_key.key_mark = kv.first.Mark();

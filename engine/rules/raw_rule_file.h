@@ -15,7 +15,6 @@
 #include "engine/model/workload.h"
 #include "engine/rules/finder_kind.h"
 #include "engine/rules/rule.h"
-#include "engine/rules/tier_rule.h"
 #include "engine/rules/yaml_reader.h"
 
 namespace muh {
@@ -41,7 +40,6 @@ struct RawRule {
   // The keys of each kind of site the rule has keys of (finder_kind.h), by
   // the key that names the kind.
   std::map<std::string, std::shared_ptr<RawFinderKeys>> finder_keys;
-  RawTiers tiers;  // `tiers:` (tier_rule.h)
 };
 
 // One `workload:` entry as written, for the model to check and apply.

@@ -11,7 +11,6 @@
 #include "engine/rules/combined_values.h"
 #include "engine/rules/finder_kind.h"
 #include "engine/rules/finder_query.h"
-#include "engine/rules/finder_tiers.h"
 
 namespace muh {
 
@@ -55,6 +54,7 @@ class Checker {
     rule->finder = kind.check(keys, check);
     rule->knob = check->knob;
     rule->knob_shape = check->knob_shape;
+    rule->tiers = check->tiers;
     if (kind.any_number) rule->expect_max = kManySites;
   }
 
@@ -179,7 +179,9 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
   FinderCheck check;
   check.target = ActionTarget(r);
   if (kind != nullptr) check.target = kind->target;
-  if (r.tiers.key.present) check.tiers = &r.tiers;
+  check.values = values_;
+  check.replaces = r.replace.present;
+  check.upstream = r.upstream.present;
   if (kind != nullptr && kinds > 1) {
     std::string names;
     for (const FinderKind& k : FinderKinds()) {
@@ -240,7 +242,7 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
       } else {
         for (const TemplatePart& p : rule.with.parts()) {
           YAML::Mark at = PartMark(r.with, p.offset);
-          bool tier = r.tiers.key.present && IsTierCapture(p.text);
+          bool tier = RawTiersOf(r) != nullptr && IsTierCapture(p.text);
           if (p.kind == TemplatePart::Kind::kCapture && query && !tier) {
             CaptureExists(*query, p.text, at, "with");
           } else if (p.kind == TemplatePart::Kind::kValue) {
@@ -248,7 +250,7 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
           } else if (p.kind == TemplatePart::Kind::kCall) {
             FunctionExists(p.text, at);
             for (const std::string& a : p.args) {
-              if (query && !(r.tiers.key.present && IsTierCapture(a)))
+              if (query && !(RawTiersOf(r) != nullptr && IsTierCapture(a)))
                 CaptureExists(*query, a, at, "with");
             }
           }
@@ -287,14 +289,6 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
     }
   }
   if (r.done_when.present) rule.done_when = CompileQuery(r.done_when);
-  if (r.tiers.key.present) {
-    if (pattern_keys == nullptr || rule.action != ActionKind::kReplace || r.upstream.present) {
-      l_.Error(r.tiers.key.key_mark,
-               "'tiers' goes with a 'pattern' (the statement in each tier), 'replace' and "
-               "'with'; upstream values go in 'tiers: upstream:'");
-    }
-    rule.tiers = CheckTiers(r.tiers, &l_, *values_);
-  }
   if (r.upstream.present) {
     if (rule.action != ActionKind::kReplace && actions != 0) {
       l_.Error(r.upstream.key_mark, "'upstream' only goes with 'replace'");
@@ -348,10 +342,7 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
     rule.preconditions.push_back(std::move(p));
   }
   if (l_.errors_->size() != errors_before) return std::nullopt;
-  // `tiers:` makes the pattern's sites a tier family's.
-  if (rule.finder && rule.tiers) {
-    rule.finder = std::make_shared<TiersFinder>(query, rule.target, rule.tiers);
-  } else if (!rule.finder) {
+  if (!rule.finder) {
     rule.finder = std::make_shared<QueryFinder>(query, rule.target);
   }
   return rule;
@@ -362,7 +353,6 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
 std::vector<std::string> KindQueryTexts(const RawRule& r) {
   FinderCheck check;
   check.target = ActionTarget(r);
-  if (r.tiers.key.present) check.tiers = &r.tiers;
   std::vector<std::string> out;
   for (const auto& [key, keys] : r.finder_keys) {
     const FinderKind* kind = FinderKindOf(key);
