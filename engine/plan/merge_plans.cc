@@ -49,11 +49,17 @@ std::vector<std::string> GateKeptValues(const RuleSet& rules, PlanResult* out) {
     bool fails = false;
     const Rule* rule = nullptr;
     for (const Rule& r : rules.rules) rule = r.id == o.rule_id ? &r : rule;
-    bool pin_said = false;
+    std::set<const Rule::Pin*> pins_said;  // one pin, one message
     for (const Site& site : o.found) {
-      if (site.pin_outside_domain.empty() || rule == nullptr || !rule->pin || pin_said) continue;
-      pin_said = true;  // one pin, one message
-      const Rule::Pin& pin = *rule->pin;
+      if (site.pin_outside_domain.empty() || rule == nullptr) continue;
+      // The site's pin: the rule's, or its tier's in a `pin:` list.
+      const Rule::Pin* pinned = rule->pin ? &*rule->pin : nullptr;
+      std::size_t tier = static_cast<std::size_t>(site.tier_index);
+      if (site.tier_index >= 0 && tier < rule->tier_pins.size() && rule->tier_pins[tier]) {
+        pinned = &*rule->tier_pins[tier];
+      }
+      if (pinned == nullptr || !pins_said.insert(pinned).second) continue;
+      const Rule::Pin& pin = *pinned;
       if (pin.unchecked.empty()) {
         out->diagnostics.push_back(Diagnostic{
             rules.path, pin.loc.line, pin.loc.column, Severity::kError,

@@ -26,9 +26,13 @@ enum class RuleStatus {
   // No edit, and a site holds a value tuned by hand, kept (Site::kept);
   // the others, if any, are at the rule's value.
   kHandTuned,
+  // The rule is `retired:` and finds none of its sites: the knob is gone
+  // upstream (a note says why).
+  kRetired,
 };
 
-// "rewrites", "at value", "skipped", "no value", "failed", "dead", "hand-tuned".
+// "rewrites", "at value", "skipped", "no value", "failed", "dead", "hand-tuned",
+// "retired".
 const char* RuleStatusName(RuleStatus s);
 
 // Whether a rule in state `s` manages nothing in the tree (skipped by its
@@ -85,8 +89,10 @@ struct Site {
   }
   const std::string& LivenessReason() const;
   // A `tiers:` rule's site: which tier or bound of its chain, and the range
-  // the code gives it ("tier 2 of 3: 64 < numel <= 1024").
+  // the code gives it ("tier 2 of 3: 64 < numel <= 1024"); a tier's value
+  // its position in the chain (from 0; -1 otherwise).
   std::string tier;
+  int tier_index = -1;
 };
 
 struct RuleOutcome {
@@ -98,7 +104,7 @@ struct RuleOutcome {
   // The target of every match, in file order; for a rule its precondition
   // skipped too, unplanned (`wanted` empty, the count unchecked).
   std::vector<Site> found;
-  // For kSkipped and kNoValue: the note that says why.
+  // For kSkipped, kNoValue and kRetired: the note that says why.
   std::string reason;
   // Where the rule's state was decided, when a precondition decided it: the
   // first match of a met `present:` query, or the site that blocked it.

@@ -57,6 +57,11 @@ void RulePlanner::Run() {
     plan_.outcome = outcome;
     return;
   }
+  if (rule.retired) {
+    PlanRetired(rule, paths, &outcome);
+    plan_.outcome = outcome;
+    return;
+  }
   if (!CheckPreconditions(rule, &outcome)) {
     if (outcome.status == RuleStatus::kSkipped) RecordSkippedSites(rule, &outcome);
     plan_.outcome = outcome;

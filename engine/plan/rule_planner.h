@@ -50,6 +50,9 @@ class RulePlanner {
   void Say(Diagnostic d) { plan_.diagnostics.push_back(std::move(d)); }
   // False when the rule must not rewrite (skipped or failed).
   bool CheckPreconditions(const Rule& rule, RuleOutcome* outcome);
+  // A `retired:` rule: a note when it finds none of its sites in `paths`
+  // (kRetired), an error at each site it finds (the knob is back).
+  void PlanRetired(const Rule& rule, const std::vector<std::string>& paths, RuleOutcome* outcome);
   // A rule its precondition skipped: the sites its query finds, unplanned.
   void RecordSkippedSites(const Rule& rule, RuleOutcome* outcome);
   // The rule's sites in `path`, as its finder finds them (finder.h); where
@@ -84,6 +87,7 @@ class RulePlanner {
   PlanContext& ctx_;
   const Rule& rule_;
   RulePlan plan_;
+  bool tier_pins_said_ = false;  // a `pin:` list of another length than a chain
 };
 
 }  // namespace plan

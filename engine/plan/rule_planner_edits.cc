@@ -95,6 +95,24 @@ void RulePlanner::PlanSite(const Rule& rule, const SourceText& file, const SiteM
   const std::optional<std::string>& upstream = match.upstream ? match.upstream : rule.upstream;
   std::optional<Rule::Pin> pin;
   if (match.pinned) pin = rule.pin;
+  if (!rule.tier_pins.empty() && match.tier_index >= 0) {
+    // One pin per tier, by position: the list must describe this chain.
+    if (rule.tier_pins.size() != static_cast<std::size_t>(match.tier_count)) {
+      if (!tier_pins_said_) {
+        tier_pins_said_ = true;
+        Position chain = file.PositionOf(match.at);
+        Say(Diagnostic{
+            ctx_.rules().path, rule.tier_pins_loc.line, rule.tier_pins_loc.column, Severity::kError,
+            fmt::format("rule '{}' pins {} tier{}, but the chain at {}:{} has {}: give "
+                        "one entry per tier, by position (null where the model decides)",
+                        rule.id, rule.tier_pins.size(), rule.tier_pins.size() == 1 ? "" : "s",
+                        file.path(), chain.line, match.tier_count)});
+      }
+      outcome->status = RuleStatus::kFailed;
+      return;
+    }
+    pin = rule.tier_pins[static_cast<std::size_t>(match.tier_index)];
+  }
   Site site = SiteOf(file, *target);
   site.deletes = rule.action == ActionKind::kDeleteLines;
   switch (rule.action) {

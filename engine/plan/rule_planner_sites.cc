@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "engine/base/edit_distance.h"
+#include "engine/base/one_line.h"
 #include "engine/plan/rule_planner.h"
 #include "engine/python/assigned_values.h"
 #include "engine/python/py_literal.h"
@@ -66,6 +67,32 @@ bool RulePlanner::CheckPreconditions(const Rule& rule, RuleOutcome* outcome) {
     return false;
   }
   return true;
+}
+
+void RulePlanner::PlanRetired(const Rule& rule, const std::vector<std::string>& paths,
+                              RuleOutcome* outcome) {
+  const Rule::Retired& retired = *rule.retired;
+  std::string replaced =
+      retired.replaced_by.empty() ? "" : fmt::format("; replaced by: {}", retired.replaced_by);
+  for (const std::string& path : paths) {
+    const SourceText& file = ctx_.files().at(path);
+    for (const SiteMatch& m : RuleSites(rule, path, nullptr).sites) {
+      const Capture* target = m.match.Find(m.target);
+      if (!m.counted || target == nullptr) continue;
+      Site site = SiteOf(file, *target);
+      outcome->found.push_back(site);
+      Say(At(path, target->begin, Severity::kError,
+             fmt::format("rule '{}' is retired ({}{}), but its knob is back here: `{}`; drop "
+                         "'retired:' from the rule to manage it again",
+                         rule.id, retired.reason, replaced, OneLine(target->text, 60))));
+      outcome->status = RuleStatus::kFailed;
+    }
+  }
+  if (outcome->status == RuleStatus::kFailed) return;
+  outcome->status = RuleStatus::kRetired;
+  outcome->reason = fmt::format("rule '{}' retired: {}{}", rule.id, retired.reason, replaced);
+  Say(Diagnostic{ctx_.rules().path, retired.loc.line, retired.loc.column, Severity::kNote,
+                 outcome->reason});
 }
 
 void RulePlanner::RecordSkippedSites(const Rule& rule, RuleOutcome* outcome) {
@@ -197,7 +224,10 @@ void RulePlanner::PlanSites(const Rule& rule, const SourceText& file, const Foun
     }
     std::size_t before = outcome->found.size();
     PlanSite(rule, file, m, outcome);
-    if (outcome->found.size() > before && !m.tier.empty()) outcome->found.back().tier = m.tier;
+    if (outcome->found.size() > before && !m.tier.empty()) {
+      outcome->found.back().tier = m.tier;
+      outcome->found.back().tier_index = m.tier_index;
+    }
   }
   if (found.in_file_order) {
     std::stable_sort(outcome->found.begin() + static_cast<std::ptrdiff_t>(first_found),

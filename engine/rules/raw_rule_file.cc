@@ -19,7 +19,7 @@ const std::vector<std::string> kDeclaredKeys = {"path", "callee", "reads-keys", 
 const std::vector<std::string> kRuleKeys = {
     "id",        "description", "files",  "replace",   "with",          "delete",
     "append-to", "entries",     "expect", "done-when", "preconditions", "also-matches",
-    "upstream",  "retune",      "pin",    "tiers"};
+    "upstream",  "retune",      "pin",    "retired",   "tiers"};
 
 // kRuleKeys, with the keys of the kinds of site (finder_kind.h) before `tiers`
 // (which goes with `pattern:`, and is listed last).
@@ -64,26 +64,68 @@ RawPrecondition ReadPrecondition(YamlReader* l, const YAML::Node& node) {
 }
 
 const std::vector<std::string> kPinKeys = {"value", "reason", "unchecked"};
+const std::vector<std::string> kRetiredKeys = {"reason", "replaced-by"};
+
+void ReadRetired(YamlReader* l, const YAML::Node& key, const YAML::Node& node, RawRule* r) {
+  r->retired.present = true;
+  r->retired.key_mark = key.Mark();
+  r->retired.mark = node.Mark();
+  if (!node.IsMap()) {
+    l->Error(node.Mark(), "'retired' must be a mapping: {reason: \"why\", replaced-by: \"what\"}");
+    return;
+  }
+  l->CheckKeys(node, kRetiredKeys, "retired");
+  for (const auto& kv : node) {
+    std::string k = kv.first.as<std::string>();
+    if (k == "reason")
+      l->Scalar(kv.first, kv.second, &r->retired_reason);
+    else if (k == "replaced-by")
+      l->Scalar(kv.first, kv.second, &r->retired_replaced_by);
+  }
+}
 
 // `pin: {value: V, reason: "..."}`: both keys, each a scalar.
 void ReadPin(YamlReader* l, const YAML::Node& key, const YAML::Node& node, RawRule* r) {
   r->pin.present = true;
   r->pin.key_mark = key.Mark();
   r->pin.mark = node.Mark();
-  if (!node.IsMap()) {
-    l->Error(node.Mark(), "'pin' must be a mapping: {value: V, reason: \"why\"}");
+  auto read = [&](const YAML::Node& map, RawScalar* value, RawScalar* reason,
+                  RawScalar* unchecked) {
+    l->CheckKeys(map, kPinKeys, "pin");
+    for (const auto& kv : map) {
+      std::string k = kv.first.as<std::string>();
+      if (k == "value")
+        l->Scalar(kv.first, kv.second, value);
+      else if (k == "reason")
+        l->Scalar(kv.first, kv.second, reason);
+      else if (k == "unchecked")
+        l->Scalar(kv.first, kv.second, unchecked);
+    }
+  };
+  if (node.IsSequence()) {
+    r->pin_list = true;
+    for (const YAML::Node& entry : node) {
+      RawRule::RawTierPin& p = r->tier_pins.emplace_back();
+      p.mark = entry.Mark();
+      if (entry.IsNull()) {
+        p.none = true;
+      } else if (entry.IsMap()) {
+        read(entry, &p.value, &p.reason, &p.unchecked);
+      } else {
+        l->Error(entry.Mark(),
+                 "a tier's pin is a mapping {value: V, reason: \"why\"}, or null where the model "
+                 "decides");
+      }
+    }
     return;
   }
-  l->CheckKeys(node, kPinKeys, "pin");
-  for (const auto& kv : node) {
-    std::string k = kv.first.as<std::string>();
-    if (k == "value")
-      l->Scalar(kv.first, kv.second, &r->pin_value);
-    else if (k == "reason")
-      l->Scalar(kv.first, kv.second, &r->pin_reason);
-    else if (k == "unchecked")
-      l->Scalar(kv.first, kv.second, &r->pin_unchecked);
+  if (!node.IsMap()) {
+    l->Error(node.Mark(),
+             "'pin' must be a mapping: {value: V, reason: \"why\"} (or, on a 'tiers' rule, a "
+             "list of them, one per tier)");
+    return;
   }
+  read(node, &r->pin_value, &r->pin_reason, &r->pin_unchecked);
 }
 
 RawRule ReadRule(YamlReader* l, const YAML::Node& node) {
@@ -120,6 +162,8 @@ RawRule ReadRule(YamlReader* l, const YAML::Node& node) {
       l->Scalar(kv.first, kv.second, &r.retune);
     else if (k == "pin")
       ReadPin(l, kv.first, kv.second, &r);
+    else if (k == "retired")
+      ReadRetired(l, kv.first, kv.second, &r);
     else if (const FinderKind* kind = FinderKindOf(k)) {
       std::shared_ptr<RawFinderKeys>& keys = r.finder_keys[kind->key];
       keys = kind->read(l, kv.first, kv.second, keys);

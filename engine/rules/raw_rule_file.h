@@ -33,6 +33,16 @@ struct RawRule {
   // `pin:`, a mapping: its own mark, and its `value`, `reason` and
   // `unchecked` (why a value outside the knob's domain is written anyway).
   RawScalar pin, pin_value, pin_reason, pin_unchecked;
+  // `pin:` as a list, one entry per tier by position: each a mapping
+  // (`mark` its node's), or null (`value` absent: the model decides).
+  struct RawTierPin {
+    YAML::Mark mark;
+    bool none = false;
+    RawScalar value, reason, unchecked;
+  };
+  bool pin_list = false;
+  std::vector<RawTierPin> tier_pins;
+  RawScalar retired, retired_reason, retired_replaced_by;
   std::vector<RawScalar> files;
   std::vector<RawScalar> also_matches;
   RawScalar files_key;

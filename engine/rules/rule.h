@@ -90,6 +90,20 @@ struct Rule {
     std::string unchecked;
   };
   std::optional<Pin> pin;
+  // On a `tiers:` rule, `pin:` as a list: one entry per tier of the chain,
+  // by position; nullopt where the model decides. Empty otherwise.
+  std::vector<std::optional<Pin>> tier_pins;
+  RuleLoc tier_pins_loc;  // of the `pin` key
+  // `retired: {reason: "...", replaced-by: "..."}`: the knob is gone
+  // upstream. A rule that finds none of its sites is a note, not an error
+  // (its files may be gone too); one that finds a site fails: the knob is
+  // back.
+  struct Retired {
+    std::string reason;
+    std::string replaced_by;  // may be empty
+    RuleLoc loc;
+  };
+  std::optional<Retired> retired;
   std::vector<Precondition> preconditions;
   // `tiers:` one rule for every tier of a chain (tier_spec.h); null otherwise.
   std::shared_ptr<const TierSpec> tiers;

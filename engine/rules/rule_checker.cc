@@ -304,18 +304,46 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
                fmt::format("'retune' must be true or false, got '{}'", r.retune.value));
     }
   }
-  if (r.pin.present) {
+  auto pin_of = [&](const RawScalar& value, const RawScalar& reason, const RawScalar& unchecked,
+                    const YAML::Mark& at, const YAML::Mark& loc) -> std::optional<Rule::Pin> {
+    if (!value.present || value.value.empty()) {
+      l_.Error(at, "'pin' needs 'value': the Python text to write");
+    } else if (!reason.present || reason.value.empty()) {
+      l_.Error(at, "'pin' needs 'reason': why this value (who measured or decided it)");
+    } else {
+      return Rule::Pin{value.value, reason.value, {loc.line + 1, loc.column + 1}, unchecked.value};
+    }
+    return std::nullopt;
+  };
+  if (r.pin.present && r.pin_list) {
+    if (RawTiersOf(r) == nullptr) {
+      l_.Error(r.pin.key_mark,
+               "a list of pins goes with 'tiers' (one entry per tier, by position); pin one "
+               "value with {value: V, reason: \"why\"}");
+    } else if (r.tier_pins.empty()) {
+      l_.Error(r.pin.mark,
+               "'pin' lists no tier: give one entry per tier, null where the model "
+               "decides");
+    }
+    rule.tier_pins_loc = {r.pin.key_mark.line + 1, r.pin.key_mark.column + 1};
+    for (const RawRule::RawTierPin& p : r.tier_pins) {
+      rule.tier_pins.push_back(p.none ? std::nullopt
+                                      : pin_of(p.value, p.reason, p.unchecked, p.mark, p.mark));
+    }
+  } else if (r.pin.present) {
     if (rule.action != ActionKind::kReplace && actions != 0) {
       l_.Error(r.pin.key_mark, "'pin' only goes with 'replace'");
-    } else if (!r.pin_value.present || r.pin_value.value.empty()) {
-      l_.Error(r.pin.mark, "'pin' needs 'value': the Python text to write");
-    } else if (!r.pin_reason.present || r.pin_reason.value.empty()) {
-      l_.Error(r.pin.mark, "'pin' needs 'reason': why this value (who measured or decided it)");
     } else {
-      rule.pin = Rule::Pin{r.pin_value.value,
-                           r.pin_reason.value,
-                           {r.pin.key_mark.line + 1, r.pin.key_mark.column + 1},
-                           r.pin_unchecked.value};
+      rule.pin = pin_of(r.pin_value, r.pin_reason, r.pin_unchecked, r.pin.mark, r.pin.key_mark);
+    }
+  }
+  if (r.retired.present) {
+    if (!r.retired_reason.present || r.retired_reason.value.empty()) {
+      l_.Error(r.retired.mark, "'retired' needs 'reason': why the knob is gone upstream");
+    } else {
+      rule.retired = Rule::Retired{r.retired_reason.value,
+                                   r.retired_replaced_by.value,
+                                   {r.retired.key_mark.line + 1, r.retired.key_mark.column + 1}};
     }
   }
   for (const RawPrecondition& rp : r.preconditions) {
