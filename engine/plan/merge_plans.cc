@@ -7,6 +7,7 @@
 #include "engine/base/one_line.h"
 #include "engine/plan/dead_sites.h"
 #include "engine/plan/multiplied_sites.h"
+#include "engine/plan/value_gate.h"
 
 namespace muh {
 namespace plan {
@@ -39,62 +40,6 @@ bool AddEdits(const RulePlan& plan, const std::map<std::string, SourceText>& fil
   }
   for (auto& [path, set] : trial) (*sets)[path] = std::move(set);
   return true;
-}
-
-// A kept value outside its knob's domain fails its rule on a live or
-// unknown site (an error there); a note on a dead one. The rules it fails.
-std::vector<std::string> GateKeptValues(const RuleSet& rules, PlanResult* out) {
-  std::vector<std::string> failed;
-  for (const RuleOutcome& o : out->outcomes) {
-    bool fails = false;
-    const Rule* rule = nullptr;
-    for (const Rule& r : rules.rules) rule = r.id == o.rule_id ? &r : rule;
-    std::set<const Rule::Pin*> pins_said;  // one pin, one message
-    for (const Site& site : o.found) {
-      if (site.pin_outside_domain.empty() || rule == nullptr) continue;
-      // The site's pin: the rule's, or its tier's in a `pin:` list.
-      const Rule::Pin* pinned = rule->pin ? &*rule->pin : nullptr;
-      std::size_t tier = static_cast<std::size_t>(site.tier_index);
-      if (site.tier_index >= 0 && tier < rule->tier_pins.size() && rule->tier_pins[tier]) {
-        pinned = &*rule->tier_pins[tier];
-      }
-      if (pinned == nullptr || !pins_said.insert(pinned).second) continue;
-      const Rule::Pin& pin = *pinned;
-      if (pin.unchecked.empty()) {
-        out->diagnostics.push_back(Diagnostic{
-            rules.path, pin.loc.line, pin.loc.column, Severity::kError,
-            fmt::format("rule '{}' pins '{}', which its kernel does not take: {}; pin a value it "
-                        "takes, or say why with `unchecked: REASON`",
-                        o.rule_id, OneLine(pin.value, 60), site.pin_outside_domain),
-            o.rule_id});
-        fails = true;
-      } else {
-        out->diagnostics.push_back(
-            Diagnostic{rules.path, pin.loc.line, pin.loc.column, Severity::kWarning,
-                       fmt::format("rule '{}' pins '{}' unchecked ({}): {}", o.rule_id,
-                                   OneLine(pin.value, 60), pin.unchecked, site.pin_outside_domain),
-                       o.rule_id});
-      }
-    }
-    for (const Site& site : o.found) {
-      if (!site.kept || site.outside_domain.empty()) continue;
-      bool dead = site.Is(Liveness::kDead);
-      Diagnostic d{site.path,
-                   site.line,
-                   site.column,
-                   dead ? Severity::kNote : Severity::kError,
-                   fmt::format("rule '{}' keeps '{}', a hand-tuned value its kernel does not "
-                               "take: {}{}",
-                               o.rule_id, OneLine(site.current, 60), site.outside_domain,
-                               dead ? " (the site is dead on the served platform)"
-                                    : "; fix the value, or `pin:` one the kernel takes"),
-                   o.rule_id};
-      out->diagnostics.push_back(std::move(d));
-      fails = fails || !dead;
-    }
-    if (fails) failed.push_back(o.rule_id);
-  }
-  return failed;
 }
 
 }  // namespace
@@ -141,7 +86,7 @@ MergedPlans MergePlans(const RuleSet& rules, const std::vector<RulePlan>& plans,
   }
   // Liveness first: the gate treats a kept value on a dead site as a note.
   if (liveness.analysis != nullptr) MarkLiveness(*liveness.analysis, &out);
-  for (const std::string& id : GateKeptValues(rules, &out)) FailRule(id, &out, &merged.edit_sets);
+  for (const std::string& id : GateValues(rules.path, &out)) FailRule(id, &out, &merged.edit_sets);
   if (liveness.analysis == nullptr) return merged;
   for (const std::string& id : FailMultipliedSites(*liveness.analysis, files, &out)) {
     FailRule(id, &out, &merged.edit_sets);

@@ -32,8 +32,7 @@ struct MergedPlans {
 // - with an analysis in `liveness`: every site carries its verdict, a rule
 //   whose knob is written twice fails (multiplied_sites.h), and a dead
 //   site's edits are dropped unless `liveness.include_dead` (dead_sites.h);
-// - a kept hand-tuned value, or a pin, outside its knob's domain fails its
-//   rule (a note on a dead site; a warning for a pin `unchecked:`).
+// - every value written or kept passes the one gate (value_gate.h).
 // A rule that fails keeps none of its edits.
 MergedPlans MergePlans(const RuleSet& rules, const std::vector<RulePlan>& plans,
                        const std::map<std::string, Diagnostic>& refused,

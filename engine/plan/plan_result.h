@@ -47,6 +47,25 @@ struct SiteVerdict {
   std::string reason;
 };
 
+// Who chose a value that reaches a kernel (value_gate.h).
+enum class ValueOrigin {
+  kModel,  // the model's derivation, or a measurement it took
+  kPin,    // the rule's `pin:` (or its tier's)
+  kKept,   // a hand-tuned value kept at the site
+};
+
+// A value a rule writes or keeps at a site that its knob's kernel does not
+// take (value_gate.h): who chose it, and the constraint it breaks.
+struct OutsideDomain {
+  ValueOrigin origin = ValueOrigin::kModel;
+  std::string value;
+  std::string problem;
+  // For a pin: where it is in the rule file, and its `unchecked:` reason.
+  int pin_line = 0;
+  int pin_column = 0;
+  std::string unchecked;
+};
+
 // One place a rule found: the target capture's bytes and what the rule
 // would write there (equal to `current` when the site is at its value).
 struct Site {
@@ -71,13 +90,9 @@ struct Site {
   // When the rule pins its value (`pin:`): the reason, and the model's own
   // value beside it (`wanted` is the pin).
   std::string pin_reason;
-  // A kept site whose value is outside its knob's domain (ValueSource::
-  // DomainProblem): the constraint it breaks. The rule fails there unless
-  // the site is dead, where a note says it.
-  std::string outside_domain;
-  // The same for the value a pin writes (the rule fails unless the pin says
-  // `unchecked: REASON`).
-  std::string pin_outside_domain;
+  // The values the rule writes or keeps here that its knob's kernel does
+  // not take (value_gate.h decides what each does).
+  std::vector<OutsideDomain> outside_domain;
   std::string model;
   std::string why;
   // The liveness analysis's verdict (Plan's `liveness`); none when none ran.

@@ -80,9 +80,6 @@ class RulePlanner {
   bool ComputedAtRunTime(const Rule& rule, const SiteMatch& match, const Template& with,
                          const SourceText& file, const Capture& target);
   void AddEdit(const Edit& e, RuleOutcome* outcome);
-  // Why the kept `value` of a site the template `with` writes is outside
-  // its knob's domain.
-  std::string KeptOutsideDomain(const Template& with, const std::string& value) const;
 
   PlanContext& ctx_;
   const Rule& rule_;

@@ -10,6 +10,7 @@
 #include "engine/base/one_line.h"
 #include "engine/plan/config_list.h"
 #include "engine/plan/rule_planner.h"
+#include "engine/plan/value_gate.h"
 #include "engine/python/assigned_values.h"
 #include "engine/python/py_literal.h"
 #include "engine/python/reaching_values.h"
@@ -20,15 +21,6 @@ namespace plan {
 void RulePlanner::AddEdit(const Edit& e, RuleOutcome* outcome) {
   plan_.edits.push_back(e);
   ++outcome->edits;
-}
-
-std::string RulePlanner::KeptOutsideDomain(const Template& with, const std::string& value) const {
-  for (const TemplatePart& part : with.parts()) {
-    if (part.kind == TemplatePart::Kind::kValue || part.kind == TemplatePart::Kind::kCall) {
-      return ctx_.values().DomainProblem(part.text, value);
-    }
-  }
-  return "";
 }
 
 bool RulePlanner::WrittenByMuhpatch(const SourceText& file, std::size_t begin,
@@ -153,7 +145,7 @@ void RulePlanner::PlanSite(const Rule& rule, const SourceText& file, const SiteM
         // The pin decides; the model's value is shown beside it.
         text = pin->value;
         site.pin_reason = pin->reason;
-        site.pin_outside_domain = KeptOutsideDomain(with, text);
+        CheckValue(ctx_.values(), with, ValueOrigin::kPin, text, &*pin, &site);
         site.model = valued ? model : "(none: " + error + ")";
         why = fmt::format("pinned by the rule ({}:{}): {}\nthe model's own value: {}\n",
                           ctx_.rules().path, pin->loc.line, pin->reason, site.model) +
@@ -181,7 +173,7 @@ void RulePlanner::PlanSite(const Rule& rule, const SourceText& file, const SiteM
         // and said where.
         site.kept = true;
         site.why = why;
-        site.outside_domain = KeptOutsideDomain(with, target->text);
+        CheckValue(ctx_.values(), with, ValueOrigin::kKept, target->text, nullptr, &site);
         outcome->found.push_back(site);
         Diagnostic note =
             At(file.path(), target->begin, Severity::kNote,
@@ -199,6 +191,8 @@ void RulePlanner::PlanSite(const Rule& rule, const SourceText& file, const SiteM
         Say(std::move(note));
         return;
       }
+      // The model's value, as it is written (a pin was checked above).
+      if (!pin) CheckValue(ctx_.values(), with, ValueOrigin::kModel, model, nullptr, &site);
       outcome->found.push_back(site);
       if (site.hand_tuned) {
         Say(At(file.path(), target->begin, Severity::kWarning,
