@@ -213,7 +213,7 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
   // nothing else about the action is said (no "'with' only goes with ...").
   bool action_unknown = actions == 0 && (meant("replace") || meant("delete") || meant("append-to"));
   if (kind != nullptr && actions != 0) {
-    l_.Error(r.mark, fmt::format("a '{}' rule replaces the value it names: no 'replace', "
+    l_.Error(r.mark, fmt::format("a rule with '{}' replaces the value it names: no 'replace', "
                                  "'delete' or 'append-to'",
                                  kind->key));
   } else if (actions != 1 && !action_unknown && kind == nullptr) {
