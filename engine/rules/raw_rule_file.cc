@@ -11,8 +11,9 @@ namespace muh {
 
 namespace {
 
-const std::vector<std::string> kTopKeys = {"version", "values",   "workload", "search_spaces",
-                                           "rules",   "liveness", "exclude",  "measurements"};
+const std::vector<std::string> kTopKeys = {"version",       "values",       "workload",
+                                           "search_spaces", "rules",        "liveness",
+                                           "exclude",       "measurements", "preconditions"};
 const std::vector<std::string> kLivenessKeys = {"entry", "platform", "declared"};
 const std::vector<std::string> kDeclaredKeys = {"path", "callee", "reads-keys", "imports-nothing",
                                                 "source"};
@@ -36,33 +37,6 @@ const std::vector<std::string>& RuleKeys() {
   }();
   return keys;
 }
-const std::vector<std::string> kPreconditionKeys = {"name", "files", "present", "absent",
-                                                    "required"};
-
-RawPrecondition ReadPrecondition(YamlReader* l, const YAML::Node& node) {
-  RawPrecondition p;
-  p.mark = node.Mark();
-  if (!node.IsMap()) {
-    l->Error(node.Mark(), "a precondition must be a mapping");
-    return p;
-  }
-  l->CheckKeys(node, kPreconditionKeys, "precondition");
-  for (const auto& kv : node) {
-    std::string k = kv.first.as<std::string>();
-    if (k == "name")
-      l->Scalar(kv.first, kv.second, &p.name);
-    else if (k == "present")
-      l->Scalar(kv.first, kv.second, &p.present);
-    else if (k == "absent")
-      l->Scalar(kv.first, kv.second, &p.absent);
-    else if (k == "required")
-      l->Scalar(kv.first, kv.second, &p.required);
-    else if (k == "files")
-      l->ScalarList(kv.first, kv.second, &p.files);
-  }
-  return p;
-}
-
 const std::vector<std::string> kPinKeys = {"value", "reason", "unchecked"};
 const std::vector<std::string> kRetiredKeys = {"reason", "replaced-by"};
 
@@ -181,11 +155,7 @@ RawRule ReadRule(YamlReader* l, const YAML::Node& node) {
     } else if (k == "also-matches") {
       l->ScalarList(kv.first, kv.second, &r.also_matches);
     } else if (k == "preconditions") {
-      if (!kv.second.IsSequence()) {
-        l->Error(kv.second.Mark(), "'preconditions' must be a list");
-        continue;
-      }
-      for (const YAML::Node& p : kv.second) r.preconditions.push_back(ReadPrecondition(l, p));
+      ReadRulePreconditions(l, kv.second, &r.preconditions);
     }
   }
   return r;
@@ -360,6 +330,7 @@ bool ReadRuleFile(const std::string& display_path, const std::string& text, RawR
     reader.Error(rules ? rules.Mark() : root.Mark(), "'rules' must be a non-empty list");
     return false;
   }
+  if (YAML::Node v = root["preconditions"]) ReadNamedPreconditions(&reader, v, &out->preconditions);
   for (const YAML::Node& r : rules) out->rules.push_back(ReadRule(&reader, r));
   return true;
 }

@@ -14,16 +14,11 @@
 #include "engine/model/value_source.h"
 #include "engine/model/workload.h"
 #include "engine/rules/finder_kind.h"
+#include "engine/rules/raw_preconditions.h"
 #include "engine/rules/rule.h"
 #include "engine/rules/yaml_reader.h"
 
 namespace muh {
-
-struct RawPrecondition {
-  YAML::Mark mark;
-  RawScalar name, present, absent, required;
-  std::vector<RawScalar> files;
-};
 
 struct RawRule {
   YAML::Mark mark;
@@ -46,7 +41,7 @@ struct RawRule {
   std::vector<RawScalar> files;
   std::vector<RawScalar> also_matches;
   RawScalar files_key;
-  std::vector<RawPrecondition> preconditions;
+  std::vector<RawPrecondition> preconditions;  // inline entries and names, as written
   // The keys of each kind of site the rule has keys of (finder_kind.h), by
   // the key that names the kind.
   std::map<std::string, std::shared_ptr<RawFinderKeys>> finder_keys;
@@ -68,7 +63,8 @@ struct RawRuleFile {
   std::vector<std::pair<std::string, YAML::Mark>> value_names;  // `values:` keys
   std::vector<WorkloadSetting> workload;
   std::vector<SearchSpace> search_spaces;
-  std::vector<RuleLoc> search_space_locs;  // parallel to search_spaces
+  std::vector<RuleLoc> search_space_locs;         // parallel to search_spaces
+  std::vector<NamedPreconditions> preconditions;  // the top-level `preconditions:` map
   std::vector<RawRule> rules;
   LivenessFacts liveness;          // `liveness:`, or the defaults
   std::vector<RawScalar> exclude;  // `exclude:` globs

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <set>
 
@@ -114,9 +115,67 @@ class Checker {
     return true;
   }
 
+  // One precondition entry (a mapping); its files stay empty when it names
+  // none: they are then the rule's.
+  std::optional<Precondition> CheckPrecondition(const RawPrecondition& rp) {
+    Precondition p;
+    p.loc = {rp.mark.line + 1, rp.mark.column + 1};
+    p.name = rp.name.value;
+    bool ok = true;
+    if (!rp.name.present) {
+      l_.Error(rp.mark, "precondition has no 'name'");
+      ok = false;
+    }
+    if (rp.present.present == rp.absent.present) {
+      l_.Error(rp.mark, "a precondition needs exactly one of 'present' or 'absent'");
+      return std::nullopt;
+    }
+    p.want_present = rp.present.present;
+    p.query = CompileQuery(p.want_present ? rp.present : rp.absent);
+    for (const RawScalar& f : rp.files) {
+      if (CheckPath(f)) p.files.push_back(f.value);
+    }
+    if (rp.required.present) {
+      if (rp.required.value == "true") {
+        p.required = true;
+      } else if (rp.required.value != "false") {
+        l_.Error(rp.required.mark, "'required' must be true or false");
+        ok = false;
+      }
+    }
+    if (!ok || !p.query) return std::nullopt;
+    return p;
+  }
+
+  // The file's named precondition lists, each checked once.
+  void CheckNamedLists(const std::vector<NamedPreconditions>& lists) {
+    for (const NamedPreconditions& n : lists) {
+      std::vector<Precondition>& checked = named_[n.name.value];
+      for (const RawPrecondition& rp : n.entries) {
+        if (std::optional<Precondition> p = CheckPrecondition(rp)) checked.push_back(std::move(*p));
+      }
+      named_order_.push_back(n.name.value);
+    }
+  }
+
+  // The list a rule names; an error at the name when the file declares none.
+  const std::vector<Precondition>* NamedList(const RawScalar& ref) {
+    auto it = named_.find(ref.value);
+    if (it != named_.end()) return &it->second;
+    l_.Error(ref.mark,
+             fmt::format(
+                 "unknown precondition list '{}'{} (the file's "
+                 "'preconditions:' names: {})",
+                 ref.value, DidYouMean(ref.value, named_order_),
+                 named_order_.empty() ? "none" : fmt::format("{}", fmt::join(named_order_, ", "))));
+    return nullptr;
+  }
+
   std::optional<Rule> Check(const RawRule& r, std::set<std::string>* ids);
 
  private:
+  std::map<std::string, std::vector<Precondition>> named_;
+  std::vector<std::string> named_order_;  // as declared
   YamlReader& l_;
   const ValueSource* values_;
   QueryCache* queries_;
@@ -347,27 +406,16 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
     }
   }
   for (const RawPrecondition& rp : r.preconditions) {
-    Precondition p;
-    p.loc = {rp.mark.line + 1, rp.mark.column + 1};
-    p.name = rp.name.value;
-    if (!rp.name.present) l_.Error(rp.mark, "precondition has no 'name'");
-    if (rp.present.present == rp.absent.present) {
-      l_.Error(rp.mark, "a precondition needs exactly one of 'present' or 'absent'");
-      continue;
+    std::vector<Precondition> entries;
+    if (!rp.ref.present) {
+      if (std::optional<Precondition> p = CheckPrecondition(rp)) entries.push_back(std::move(*p));
+    } else if (const std::vector<Precondition>* list = NamedList(rp.ref)) {
+      entries = *list;
     }
-    p.want_present = rp.present.present;
-    p.query = CompileQuery(p.want_present ? rp.present : rp.absent);
-    for (const RawScalar& f : rp.files) {
-      if (CheckPath(f)) p.files.push_back(f.value);
+    for (Precondition& p : entries) {
+      if (p.files.empty()) p.files = rule.files;
+      rule.preconditions.push_back(std::move(p));
     }
-    if (rp.files.empty()) p.files = rule.files;
-    if (rp.required.present) {
-      if (rp.required.value == "true")
-        p.required = true;
-      else if (rp.required.value != "false")
-        l_.Error(rp.required.mark, "'required' must be true or false");
-    }
-    rule.preconditions.push_back(std::move(p));
   }
   if (l_.errors_->size() != errors_before) return std::nullopt;
   if (!rule.finder) {
@@ -414,14 +462,12 @@ bool CheckRuleFile(const RawRuleFile& raw, std::shared_ptr<const ValueSource> mo
   for (const RawRule& r : raw.rules) {
     for (std::string& t : KindQueryTexts(r)) texts.push_back(std::move(t));
     if (r.done_when.present) texts.push_back(r.done_when.value);
-    for (const RawPrecondition& p : r.preconditions) {
-      for (const RawScalar* q : {&p.present, &p.absent}) {
-        if (q->present) texts.push_back(q->value);
-      }
-    }
+    PreconditionQueryTexts(r.preconditions, &texts);
   }
+  for (const NamedPreconditions& n : raw.preconditions) PreconditionQueryTexts(n.entries, &texts);
   queries.CompileAll(texts);
   Checker checker(&reader, out->values.get(), &queries);
+  checker.CheckNamedLists(raw.preconditions);
   out->exclude.clear();
   for (const RawScalar& g : raw.exclude) {
     if (checker.CheckPath(g)) out->exclude.push_back(g.value);
