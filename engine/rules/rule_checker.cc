@@ -8,10 +8,12 @@
 #include <set>
 
 #include "engine/base/edit_distance.h"
+#include "engine/model/input_values.h"
 #include "engine/query/query_cache.h"
 #include "engine/rules/combined_values.h"
 #include "engine/rules/finder_kind.h"
 #include "engine/rules/finder_query.h"
+#include "engine/rules/template_inputs.h"
 
 namespace muh {
 
@@ -100,12 +102,17 @@ class Checker {
 
   bool ValueExists(const std::string& name, const YAML::Mark& mark, bool want_list) {
     const Value* v = values_->Find(name);
+    if (v == nullptr && IsInputName(name)) {
+      l_.Error(mark, UnknownInput(name, values_->InputNames()));
+      return false;
+    }
     std::vector<std::string> names = values_->Names();
     if (v == nullptr) {
       std::string known;
       for (const std::string& n : names) known += (known.empty() ? "" : ", ") + n;
-      l_.Error(mark, fmt::format("unknown value '{}'{} (known: {})", name, DidYouMean(name, names),
-                                 known.empty() ? "none" : known));
+      l_.Error(mark,
+               fmt::format("unknown value '{}'{} (known: {}){}", name, DidYouMean(name, names),
+                           known.empty() ? "none" : known, InputHint(name, values_->InputNames())));
       return false;
     }
     if (v->is_list != want_list) {
@@ -299,6 +306,9 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
         RuleLoc at = l_.OffsetLoc(r.with.mark, off);
         l_.errors_->push_back(MakeError(l_.path_, at.line, at.column, err));
       } else {
+        std::size_t mixed_at = 0;
+        std::string mixed = MixedInputs(rule.with, &mixed_at);
+        if (!mixed.empty()) l_.Error(PartMark(r.with, mixed_at), mixed);
         for (const TemplatePart& p : rule.with.parts()) {
           YAML::Mark at = PartMark(r.with, p.offset);
           bool tier = RawTiersOf(r) != nullptr && IsTierCapture(p.text);

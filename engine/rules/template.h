@@ -1,6 +1,8 @@
-// Replacement templates: literal text with `{{name}}` for a named value,
-// `{{@capture}}` for the text of a query capture, and `{{name(@a, @b)}}` for
-// a value computed from captured text. `{{` cannot be escaped because Python
+// Replacement templates: literal text with `{{name}}` for a named value
+// (a model quantity, a `values:` entry, or an input of the model:
+// `{{fact.NAME}}`, `{{workload.NAME}}`, input_values.h), `{{@capture}}` for
+// the text of a query capture, and `{{name(@a, @b)}}` for a value computed
+// from captured text. `{{` cannot be escaped because Python
 // never needs it in the knobs we rewrite.
 #pragma once
 
