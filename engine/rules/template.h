@@ -35,12 +35,16 @@ class Template {
   std::vector<const TemplatePart*> References(TemplatePart::Kind kind) const;
 
   // Fills the template. Every referenced name must exist (checked at load).
-  // Returns false with `error` when a value cannot be given (model error).
+  // Returns false with `error` when a value cannot be given (model error),
+  // or when a template whose knob is an input of the model (`fact.NAME`,
+  // `workload.NAME`) makes of it a value outside the input's domain.
   // When `why` is given, the derivations of the values used are appended.
   bool Expand(const QueryMatch& match, const ValueSource& values, std::string* out,
               std::string* error, std::string* why = nullptr) const;
 
  private:
+  bool InputValueFits(const ValueSource& values, const std::string* out, std::string* error) const;
+
   std::vector<TemplatePart> parts_;
 };
 

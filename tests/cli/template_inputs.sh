@@ -7,8 +7,9 @@
 # - `{{fact.smem_per_block}}` writes the profile's fact: at value with the
 #   built-in 32 KiB, 49152 under --set (its --explain names the source),
 #   and a second diff after apply is empty;
-# - a value that reaches the kernel still passes the fact's domain: a pin of
-#   1000 and a hand-edited 1000 each fail the rule (exit 6) naming it;
+# - a value that reaches the kernel still passes the input's domain: a pin
+#   of 1000 and a hand-edited 1000 each fail the rule (exit 6) naming the
+#   fact's, and a template that makes 0 of max_num_seqs has no value;
 # - an unknown fact is an error at the name listing the facts, and a
 #   template that mixes an input with a model quantity is refused (exit 2,
 #   tree untouched).
@@ -86,6 +87,16 @@ check() {
   expect_code 6 "$name: hand-edited 1000" "$muhpatch" -q diff inputs.yaml t
   grep -qF "t/$ops:$line:12: error: rule 'smem-fact' keeps '1000', a hand-tuned value its kernel does not take: 1000 is no card's smem_per_block" err ||
     { cat err >&2; fail "$name: a hand-edited value outside the fact's domain is not refused"; }
+
+  # What a template makes of an input stays in the input's domain: with 4
+  # sequences, `// 8` makes 0, and the rule has no value there.
+  copy_tree "$source"
+  sed -e 's/^  max_num_seqs: 64$/  max_num_seqs: 4/' -e 's|{{workload.max_num_seqs}} // 8 + 1|{{workload.max_num_seqs}} // 8|' \
+    inputs.yaml >zero.yaml
+  expect_code 0 "$name: // 8 of 4" "$muhpatch" -v diff zero.yaml t --rule graph-capture-batches
+  grep -q "rule 'graph-capture-batches' skipped: the model has no valid value: value 'workload.max_num_seqs': the template makes '4 // 8' of it: 0 is no workload's max_num_seqs" err ||
+    { cat err >&2; fail "$name: a value outside the input's domain is offered"; }
+  [[ ! -s out ]] || { cat out >&2; fail "$name: a value outside the input's domain is written"; }
 
   # Unknown and mixed names: exit 2, located, the tree untouched.
   copy_tree "$source"
