@@ -62,14 +62,11 @@ inline std::vector<std::string> Bi100Queries() {
   std::vector<Diagnostic> errors;
   std::vector<std::string> out;
   if (!ReadRules(path, Slurp(path), &raw, &errors)) return out;
+  for (const NamedPreconditions& n : raw.preconditions) PreconditionQueryTexts(n.entries, &out);
   for (const RawRule& r : raw.rules) {
     for (const std::string& t : KindQueryTexts(r)) out.push_back(t);
     if (r.done_when.present) out.push_back(r.done_when.value);
-    for (const RawPrecondition& p : r.preconditions) {
-      for (const RawScalar* q : {&p.present, &p.absent}) {
-        if (q->present) out.push_back(q->value);
-      }
-    }
+    PreconditionQueryTexts(r.preconditions, &out);
   }
   return out;
 }

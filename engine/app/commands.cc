@@ -83,7 +83,7 @@ int OpenRun(const CommandOptions& opts, TreeAccess access, OpenedRun* run) {
     run->errors = run->patch.errors;
     return kExitBadInput;
   }
-  run->inputs.rules.written_by_muhpatch = WrittenByPatch(run->patch, w.files);
+  run->written = WrittenByPatch(run->patch, w.files);
   return kExitClean;
 }
 
@@ -116,11 +116,13 @@ void ReportMovedKnobs(const OpenedRun& run, const PlanResult& plan) {
 
 PlanResult PlanLive(const OpenedRun& run, const std::map<std::string, SourceText>& files,
                     const LivenessAnalysis& analysis, bool include_dead) {
-  return Plan(run.inputs.rules, files, run.workspace.tree_paths, {&analysis, include_dead});
+  return Plan(run.inputs.rules, files, run.workspace.tree_paths, {&analysis, include_dead},
+              run.written);
 }
 
 PlanResult PlanTree(const OpenedRun& run, bool include_dead) {
-  return PlanWithLiveness(run.inputs, run.workspace, run.workspace.files, include_dead);
+  return PlanWithLiveness(run.inputs, run.workspace, run.workspace.files, include_dead, nullptr,
+                          run.written);
 }
 
 PlanResult PlanAndReport(const OpenedRun& run, const CommandOptions& opts) {
@@ -409,7 +411,7 @@ int RunStatus(const CommandOptions& opts) {
   if (int code = StartRun(opts, TreeAccess::kRead, &run); code != kExitClean) return code;
   std::vector<Assumption> assumptions;
   PlanResult plan = PlanWithLiveness(run.inputs, run.workspace, run.workspace.files,
-                                     opts.include_dead, nullptr, &assumptions);
+                                     opts.include_dead, nullptr, run.written, &assumptions);
   std::vector<StatusRow> rows = StatusRows(run.inputs.rules, plan);
   std::string err;
   if (!WriteStdout(FormatStatus(rows, opts.format, assumptions), &err)) {

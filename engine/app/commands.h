@@ -42,6 +42,7 @@ struct OpenedRun {
   Inputs inputs;
   Workspace workspace;
   PatchInput patch;                // --patch, or diff's --base-patch; empty when none
+  WrittenByMuhpatch written;       // the tree's lines that `patch` wrote
   std::vector<Diagnostic> errors;  // why it could not open; tree files shown under the root
 };
 

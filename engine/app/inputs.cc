@@ -191,7 +191,9 @@ std::shared_ptr<const ModelValues> BuildModel(const InputOptions& opts, const Pr
   if (!LoadMeasurements(opts, raw, &measured, errors)) return nullptr;
   auto model = std::make_shared<ModelValues>(profile, workload, raw.search_spaces, measured);
   for (const RawRule& r : raw.rules) {
-    if (std::optional<TierChainShape> chain = DeclaredTierChain(r.tiers)) {
+    const RawTiers* tiers = RawTiersOf(r);
+    if (!tiers) continue;
+    if (std::optional<TierChainShape> chain = DeclaredTierChain(*tiers)) {
       model->DeclareTierChain(*chain);
     }
   }

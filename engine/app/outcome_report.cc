@@ -49,7 +49,8 @@ void ListLeftAlone(const PlanResult& plan, const std::string& rules_path, const 
   auto note = [&](const Site& s, std::string message) {
     out->push_back(MakeNote(s.path, s.line, s.column, std::move(message)));
   };
-  if (o.status == RuleStatus::kSkipped || o.status == RuleStatus::kNoValue) {
+  if (o.status == RuleStatus::kSkipped || o.status == RuleStatus::kNoValue ||
+      o.status == RuleStatus::kRetired) {
     const Diagnostic* why = SkipNote(plan, o);
     if (o.found.empty() || o.status == RuleStatus::kNoValue) {
       // No knob found (or the note is at it already): the note as it was.
@@ -104,6 +105,7 @@ std::string LeftAloneSummary(const PlanCounts& c, bool listed) {
   if (c.no_value > 0) out += fmt::format(", {} without a valid value", c.no_value);
   if (c.dead > 0) out += fmt::format(", {} dead", c.dead);
   if (c.hand_tuned > 0) out += fmt::format(", {} keeping a hand-tuned value", c.hand_tuned);
+  if (c.retired > 0) out += fmt::format(", {} retired", c.retired);
   if (c.failed > 0) out += fmt::format(", {} failed", c.failed);
   out += "; " + SitesByLiveness(c);
   if (listed) return out + " (`muhpatch status` says why each is left alone)";

@@ -7,15 +7,15 @@
 
 namespace muh {
 
-std::map<std::string, RuleSet::WrittenLines> WrittenByPatch(
-    const PatchInput& patch, const std::map<std::string, SourceText>& files) {
-  std::map<std::string, RuleSet::WrittenLines> out;
+WrittenByMuhpatch WrittenByPatch(const PatchInput& patch,
+                                 const std::map<std::string, SourceText>& files) {
+  WrittenByMuhpatch out;
   // A `+` line the preamble records as hand-tuned is not muhpatch's.
   const std::vector<HandTunedRecord>& records = patch.preamble.hand_tuned;
   for (const FilePatch& fp : patch.files) {
     auto file = files.find(fp.path);
     if (file == files.end()) continue;  // no rule reads it
-    RuleSet::WrittenLines& lines = out[fp.path];
+    WrittenLines& lines = out[fp.path];
     lines.content_hash = std::hash<std::string_view>{}(file->second.bytes());
     for (const auto& range :
          AddedLineRanges(fp, file->second.bytes(), RecordedLines(records, fp.path))) {

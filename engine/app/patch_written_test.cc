@@ -24,7 +24,7 @@ TEST_CASE("the lines muhpatch wrote are the `+` lines of the files the rules rea
   files.emplace("a.py", SourceText("a.py", kAfter));
   auto written = WrittenByPatch(patch, files);
   REQUIRE(written.count("a.py") == 1);
-  const RuleSet::WrittenLines& lines = written.at("a.py");
+  const WrittenLines& lines = written.at("a.py");
   REQUIRE(lines.ranges.size() == 2);
   CHECK(Bytes(kAfter, lines.ranges[0]).rfind("b = 20", 0) == 0);
   CHECK(Bytes(kAfter, lines.ranges[1]).rfind("c = 30", 0) == 0);
@@ -41,7 +41,7 @@ TEST_CASE("a `+` line the preamble records as hand-tuned is not muhpatch's") {
   std::map<std::string, SourceText> files;
   files.emplace("a.py", SourceText("a.py", kAfter));
   const auto written = WrittenByPatch(patch, files);
-  const RuleSet::WrittenLines& lines = written.at("a.py");
+  const WrittenLines& lines = written.at("a.py");
   REQUIRE(lines.ranges.size() == 1);
   CHECK(Bytes(kAfter, lines.ranges[0]).rfind("b = 20", 0) == 0);
 }

@@ -177,7 +177,8 @@ std::string FormatPrSummary(const std::map<std::string, SourceText>& files,
   }
   std::string others;
   for (const RuleOutcome& o : plan.outcomes) {
-    if (o.status == RuleStatus::kSkipped || o.status == RuleStatus::kNoValue) {
+    if (o.status == RuleStatus::kSkipped || o.status == RuleStatus::kNoValue ||
+        o.status == RuleStatus::kRetired) {
       others += fmt::format("- `{}` {}: {}\n", o.rule_id, RuleStatusName(o.status),
                             Cell(ReasonWithoutRule(o)));
     } else if (o.status == RuleStatus::kFailed) {

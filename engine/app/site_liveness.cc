@@ -60,10 +60,11 @@ LivenessAnalysis AnalyseTree(const Inputs& inputs, const Workspace& w,
 PlanResult PlanWithLiveness(const Inputs& inputs, const Workspace& w,
                             const std::map<std::string, SourceText>& files, bool include_dead,
                             const std::map<std::string, SourceText>* overlay,
+                            const WrittenByMuhpatch& written,
                             std::vector<Assumption>* assumptions) {
   std::optional<LivenessAnalysis> analysis;
   BackgroundTask analyse([&] { analysis.emplace(AnalyseTree(inputs, w, overlay)); });
-  PlanDraft draft = DraftPlan(inputs.rules, files, w.tree_paths);
+  PlanDraft draft = DraftPlan(inputs.rules, files, w.tree_paths, written);
   analyse.Join();
   if (assumptions != nullptr) *assumptions = analysis->Assumptions();
   // A declaration that resolves nothing is said, never a quiet no-op.

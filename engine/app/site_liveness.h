@@ -26,13 +26,14 @@ LivenessAnalysis AnalyseTree(const Inputs& inputs, const Workspace& w,
                              const std::map<std::string, SourceText>* overlay = nullptr);
 
 // The plan over `files` with every site's verdict: the plan is drafted on
-// the calling thread while the analysis (AnalyseTree, `overlay` as there)
-// runs on another, and the verdicts then decide what of it stands (Plan,
+// the calling thread (knowing the lines `written` by muhpatch) while the analysis (AnalyseTree,
+// `overlay` as there) runs on another, and the verdicts then decide what of it stands (Plan,
 // planner.h). Unless `include_dead`, the dead sites are left alone.
 // With `assumptions`, the analysis's assumptions in force are put there.
 PlanResult PlanWithLiveness(const Inputs& inputs, const Workspace& w,
                             const std::map<std::string, SourceText>& files, bool include_dead,
                             const std::map<std::string, SourceText>* overlay = nullptr,
+                            const WrittenByMuhpatch& written = NothingWritten(),
                             std::vector<Assumption>* assumptions = nullptr);
 
 }  // namespace muh

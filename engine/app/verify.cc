@@ -45,7 +45,8 @@ PlanResult PlanAndSearch(const OpenedRun& run, const CommandOptions& opts, Searc
     scope = ScopeTreeSearch(rules, w);
     *found = SearchInScope(rules, w, scope, threads, UngatedRules(rules));
   });
-  PlanResult plan = PlanWithLiveness(run.inputs, w, w.files, opts.include_dead);
+  PlanResult plan =
+      PlanWithLiveness(run.inputs, w, w.files, opts.include_dead, nullptr, run.written);
   search.Join();
   RuleMask gated = GatedRulesThatRan(rules, plan);
   if (std::find(gated.begin(), gated.end(), true) != gated.end()) {

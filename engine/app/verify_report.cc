@@ -46,6 +46,7 @@ nlohmann::ordered_json CountsJson(const PlanCounts& c) {
   rules["no value"] = c.no_value;
   rules["dead"] = c.dead;
   rules["hand-tuned"] = c.hand_tuned;
+  rules["retired"] = c.retired;
   rules["failed"] = c.failed;
   nlohmann::ordered_json sites;
   sites["total"] = c.sites;

@@ -38,6 +38,7 @@ ModelValues::ModelValues(Profile profile, Workload workload, std::vector<SearchS
     : profile_(std::move(profile)), workload_(std::move(workload)), measured_(std::move(measured)) {
   const Profile& p = profile_;
   const Workload& w = workload_;
+  inputs_ = InputValues(p, w);
   Add(DeriveSmemLimitBytes(p));
   Add(DeriveSmemLimitKib(p));
   Add(DeriveStageLimit(p));
@@ -233,6 +234,7 @@ std::vector<Diagnostic> ModelValues::UnusedMeasurements() const {
 }
 
 std::string ModelValues::DomainProblem(std::string_view knob, const std::string& value) const {
+  if (IsInputName(knob)) return InputDomainProblem(knob, value);
   bool moe_m = knob == kMoeTierKnob || knob == "moe_default_block_m" ||
                knob == "moe_small_block_m" || knob == "moe_block_m_large_tier" ||
                knob.rfind("moe_block_m_for_numel", 0) == 0;
@@ -339,7 +341,15 @@ bool ModelValues::Measurable(const std::string& knob) const {
 
 const Value* ModelValues::Find(std::string_view name) const {
   auto it = values_.find(name);
-  return it == values_.end() ? nullptr : &it->second;
+  if (it != values_.end()) return &it->second;
+  it = inputs_.find(name);
+  return it == inputs_.end() ? nullptr : &it->second;
+}
+
+std::vector<std::string> ModelValues::InputNames() const {
+  std::vector<std::string> names;
+  for (const auto& [k, v] : inputs_) names.push_back(k);
+  return names;
 }
 
 std::vector<std::string> ModelValues::Names() const {

@@ -12,6 +12,7 @@
 #include "engine/model/autotune.h"
 #include "engine/model/derivation.h"
 #include "engine/model/facts.h"
+#include "engine/model/input_values.h"
 #include "engine/model/measurements.h"
 #include "engine/model/moe_tiers.h"
 #include "engine/model/value_source.h"
@@ -36,6 +37,8 @@ class ModelValues : public ValueSource {
 
   const Value* Find(std::string_view name) const override;
   std::vector<std::string> Names() const override;
+  // The profile's facts and the workload's entries (input_values.h).
+  std::vector<std::string> InputNames() const override;
   std::optional<Value> Call(std::string_view name,
                             const std::vector<std::string>& args) const override;
   std::vector<std::string> Functions() const override;
@@ -69,7 +72,8 @@ class ModelValues : public ValueSource {
   // the fork's kernel has run); the prefix-prefill BLOCK below SM80 takes
   // what PrefixBlockProblem accepts at the profile and workload; the
   // shared-memory limit's site (smem_limit_kib, smem_limit_bytes: the
-  // function's return, in bytes) takes smem_per_block's fact domain.
+  // function's return, in bytes) takes smem_per_block's fact domain; a
+  // site a fact or workload entry sizes takes its domain (input_values.h).
   std::string DomainProblem(std::string_view knob, const std::string& value) const override;
   // The fastest candidates the domain refused at the deployment's point: a
   // note at each row, naming the constraint; the next candidate counts.
@@ -96,6 +100,7 @@ class ModelValues : public ValueSource {
   std::vector<Derivation> derivations_;
   std::map<std::string, AutotuneResult> autotune_;
   std::map<std::string, Value, std::less<>> values_;
+  std::map<std::string, Value, std::less<>> inputs_;  // `fact.NAME`, `workload.NAME`
 };
 
 // Value of a derivation, carrying its explanation and warnings.

@@ -37,8 +37,11 @@ class ValueSource {
   virtual ~ValueSource() = default;
   // The value called `name`, or nullptr when this source has no such value.
   virtual const Value* Find(std::string_view name) const = 0;
-  // Every name this source answers, sorted.
+  // Every name this source answers, sorted, less its inputs.
   virtual std::vector<std::string> Names() const = 0;
+  // The inputs it answers besides (input_values.h: `fact.NAME`,
+  // `workload.NAME`), sorted.
+  virtual std::vector<std::string> InputNames() const { return {}; }
   // Values that depend on the matched code: `{{name(@capture, ...)}}` calls
   // `name` with the captures' texts. nullopt when there is no such function.
   virtual std::optional<Value> Call(std::string_view name,

@@ -15,7 +15,7 @@ namespace muh {
 namespace {
 
 PlanResult PlanOf(const std::string& extra, const std::string& content, bool retune = false,
-                  RuleSet::WrittenLines written = {}) {
+                  WrittenLines written = {}) {
   std::string text =
       "version: 1\nvalues:\n  size: 1024\nrules:\n  - id: r\n    files: a.py\n    query: "
       "'((assignment left: (identifier) @n right: (_) @v) (#eq? @n \"A\"))'\n    replace: v\n"
@@ -25,9 +25,10 @@ PlanResult PlanOf(const std::string& extra, const std::string& content, bool ret
   std::vector<Diagnostic> errs;
   REQUIRE(LoadRules("r.yaml", text, {}, &rules, &errs));
   if (retune) rules.rules[0].retune = true;
-  if (!written.ranges.empty()) rules.written_by_muhpatch["a.py"] = written;
+  WrittenByMuhpatch prior;
+  if (!written.ranges.empty()) prior["a.py"] = written;
   std::map<std::string, SourceText> files = {{"a.py", SourceText("a.py", content)}};
-  return Plan(rules, files, {"a.py"});
+  return Plan(rules, files, {"a.py"}, {}, prior);
 }
 
 std::string Messages(const PlanResult& r) {
@@ -69,7 +70,7 @@ TEST_CASE("--retune or `retune: true` overwrites it, with the warning") {
 
 TEST_CASE("a value on a `+` line of the patch muhpatch wrote is its own, not hand-tuned") {
   std::string content = "B = 1\nA = 768\n";
-  RuleSet::WrittenLines written;
+  WrittenLines written;
   written.content_hash = std::hash<std::string_view>{}(content);
   written.ranges = {{6, 14}};
   PlanResult r = PlanOf("", content, false, written);

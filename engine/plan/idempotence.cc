@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "engine/plan/rule_planner.h"
+#include "engine/plan/plan_steps.h"
 
 namespace muh {
 namespace plan {
@@ -49,10 +49,10 @@ std::map<std::string, std::vector<std::pair<std::size_t, std::size_t>>> LeftAlon
 
 }  // namespace
 
-std::map<std::string, Diagnostic> NotIdempotent(
-    const RuleSet& rules, const PlanResult& first, const std::map<std::string, SourceText>& files,
-    const std::vector<std::string>& tree_paths,
-    std::map<std::string, std::unique_ptr<SyntaxTree>> trees) {
+std::map<std::string, Diagnostic> NotIdempotent(const RuleSet& rules, const PlanResult& first,
+                                                const std::map<std::string, SourceText>& files,
+                                                const std::vector<std::string>& tree_paths,
+                                                Trees trees) {
   std::map<std::string, Diagnostic> refused;
   if (first.new_contents.empty()) {
     FreeTrees(&trees);
@@ -66,12 +66,11 @@ std::map<std::string, Diagnostic> NotIdempotent(
   }
   std::map<std::string, SourceText> next = files;
   for (const auto& [path, text] : first.new_contents) next[path] = SourceText(path, text);
-  PlanResult again;
-  Planner second(editing, *rules.values, next, tree_paths, &again);
-  second.ParseLazily();
+  PlanContext second(editing, next, tree_paths, NothingWritten());  // parses what the rules ask for
   for (auto& [path, tree] : trees) tree->Rebind(next.at(path).bytes());
   second.UseTrees(std::move(trees));
-  second.Run({});  // no verdicts: every edit it would make counts
+  // No verdicts: every edit it would make counts.
+  PlanResult again = Finish(second, PlanRules(second), {}, {}, nullptr);
   const auto left_alone = LeftAlone(first);
   auto at_dead_site = [&](const std::string& path, const Edit& e) {
     auto it = left_alone.find(path);

@@ -10,8 +10,8 @@
 
 #include "engine/base/diagnostic.h"
 #include "engine/base/source_text.h"
+#include "engine/plan/plan_context.h"
 #include "engine/plan/plan_result.h"
-#include "engine/python/syntax_tree.h"
 #include "engine/rules/rule.h"
 
 namespace muh {
@@ -20,12 +20,12 @@ namespace plan {
 // The rules whose rewrite a second run would change again, each with the
 // error that says so: the rules that edited, planned once more over the
 // files as the first run leaves them. `trees` are the first run's
-// (Planner::TakeTreesAfter): the re-plan queries them instead of parsing the
+// (plan_steps.h, Finish): the re-plan queries them instead of parsing the
 // files again.
-std::map<std::string, Diagnostic> NotIdempotent(
-    const RuleSet& rules, const PlanResult& first, const std::map<std::string, SourceText>& files,
-    const std::vector<std::string>& tree_paths,
-    std::map<std::string, std::unique_ptr<SyntaxTree>> trees);
+std::map<std::string, Diagnostic> NotIdempotent(const RuleSet& rules, const PlanResult& first,
+                                                const std::map<std::string, SourceText>& files,
+                                                const std::vector<std::string>& tree_paths,
+                                                Trees trees);
 
 }  // namespace plan
 }  // namespace muh

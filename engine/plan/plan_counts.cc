@@ -8,7 +8,8 @@ namespace muh {
 
 bool LeftAlone(RuleStatus s) {
   return s == RuleStatus::kAlreadyApplied || s == RuleStatus::kSkipped ||
-         s == RuleStatus::kNoValue || s == RuleStatus::kDead || s == RuleStatus::kHandTuned;
+         s == RuleStatus::kNoValue || s == RuleStatus::kDead || s == RuleStatus::kHandTuned ||
+         s == RuleStatus::kRetired;
 }
 
 PlanCounts CountPlan(const PlanResult& plan) {
@@ -34,6 +35,9 @@ PlanCounts CountPlan(const PlanResult& plan) {
         break;
       case RuleStatus::kHandTuned:
         ++c.hand_tuned;
+        break;
+      case RuleStatus::kRetired:
+        ++c.retired;
         break;
       case RuleStatus::kFailed:
         ++c.failed;

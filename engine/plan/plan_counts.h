@@ -24,6 +24,7 @@ struct PlanCounts {
   std::size_t no_value = 0;
   std::size_t dead = 0;
   std::size_t hand_tuned = 0;
+  std::size_t retired = 0;
   std::size_t failed = 0;
   // Every site the rules found, by liveness (no verdict counts as unknown);
   // and the sites holding a hand-tuned value that the plan keeps.

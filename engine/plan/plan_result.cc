@@ -25,6 +25,8 @@ const char* RuleStatusName(RuleStatus s) {
       return "dead";
     case RuleStatus::kHandTuned:
       return "hand-tuned";
+    case RuleStatus::kRetired:
+      return "retired";
   }
   return "failed";
 }
@@ -56,9 +58,11 @@ const Diagnostic* PlanResult::FirstError(const std::string& rule_id) const {
 }
 
 std::string ReasonWithoutRule(const RuleOutcome& o) {
-  const std::string head = "rule '" + o.rule_id + "' skipped: ";
   std::string reason = o.reason;
-  if (reason.rfind(head, 0) == 0) reason.erase(0, head.size());
+  for (const char* what : {"skipped", "retired"}) {
+    const std::string head = "rule '" + o.rule_id + "' " + what + ": ";
+    if (reason.rfind(head, 0) == 0) reason.erase(0, head.size());
+  }
   return reason;
 }
 
@@ -70,6 +74,7 @@ std::string PlanSummary(const PlanResult& plan) {
   if (c.dead > 0) out += fmt::format(", {} dead", c.dead);
   if (c.kept_sites > 0) out += fmt::format(", {} kept", Counted(c.kept_sites, "hand-tuned site"));
   if (c.no_value > 0) out += fmt::format(", {} without a valid value", c.no_value);
+  if (c.retired > 0) out += fmt::format(", {} retired", c.retired);
   if (c.failed > 0) out += fmt::format(", {} failed", c.failed);
   return out;
 }

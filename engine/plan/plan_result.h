@@ -26,9 +26,13 @@ enum class RuleStatus {
   // No edit, and a site holds a value tuned by hand, kept (Site::kept);
   // the others, if any, are at the rule's value.
   kHandTuned,
+  // The rule is `retired:` and finds none of its sites: the knob is gone
+  // upstream (a note says why).
+  kRetired,
 };
 
-// "rewrites", "at value", "skipped", "no value", "failed", "dead", "hand-tuned".
+// "rewrites", "at value", "skipped", "no value", "failed", "dead", "hand-tuned",
+// "retired".
 const char* RuleStatusName(RuleStatus s);
 
 // Whether a rule in state `s` manages nothing in the tree (skipped by its
@@ -42,6 +46,25 @@ struct SiteVerdict {
   Liveness state = Liveness::kUnknown;
   std::string reason;
   std::vector<std::string> assumptions = {};  // SiteLiveness::assumptions
+};
+
+// Who chose a value that reaches a kernel (value_gate.h).
+enum class ValueOrigin {
+  kModel,  // the model's derivation, or a measurement it took
+  kPin,    // the rule's `pin:` (or its tier's)
+  kKept,   // a hand-tuned value kept at the site
+};
+
+// A value a rule writes or keeps at a site that its knob's kernel does not
+// take (value_gate.h): who chose it, and the constraint it breaks.
+struct OutsideDomain {
+  ValueOrigin origin = ValueOrigin::kModel;
+  std::string value;
+  std::string problem;
+  // For a pin: where it is in the rule file, and its `unchecked:` reason.
+  int pin_line = 0;
+  int pin_column = 0;
+  std::string unchecked;
 };
 
 // One place a rule found: the target capture's bytes and what the rule
@@ -68,13 +91,9 @@ struct Site {
   // When the rule pins its value (`pin:`): the reason, and the model's own
   // value beside it (`wanted` is the pin).
   std::string pin_reason;
-  // A kept site whose value is outside its knob's domain (ValueSource::
-  // DomainProblem): the constraint it breaks. The rule fails there unless
-  // the site is dead, where a note says it.
-  std::string outside_domain;
-  // The same for the value a pin writes (the rule fails unless the pin says
-  // `unchecked: REASON`).
-  std::string pin_outside_domain;
+  // The values the rule writes or keeps here that its knob's kernel does
+  // not take (value_gate.h decides what each does).
+  std::vector<OutsideDomain> outside_domain;
   std::string model;
   std::string why;
   // The liveness analysis's verdict (Plan's `liveness`); none when none ran.
@@ -86,8 +105,10 @@ struct Site {
   }
   const std::string& LivenessReason() const;
   // A `tiers:` rule's site: which tier or bound of its chain, and the range
-  // the code gives it ("tier 2 of 3: 64 < numel <= 1024").
+  // the code gives it ("tier 2 of 3: 64 < numel <= 1024"); a tier's value
+  // its position in the chain (from 0; -1 otherwise).
   std::string tier;
+  int tier_index = -1;
 };
 
 struct RuleOutcome {
@@ -99,7 +120,7 @@ struct RuleOutcome {
   // The target of every match, in file order; for a rule its precondition
   // skipped too, unplanned (`wanted` empty, the count unchecked).
   std::vector<Site> found;
-  // For kSkipped and kNoValue: the note that says why.
+  // For kSkipped, kNoValue and kRetired: the note that says why.
   std::string reason;
   // Where the rule's state was decided, when a precondition decided it: the
   // first match of a met `present:` query, or the site that blocked it.

@@ -1,4 +1,4 @@
-// Planner::PlanSite and the staging of a rule's edits: what each site's
+// RulePlanner::PlanSite and the staging of a rule's edits: what each site's
 // action (replace, delete lines, append entries) would write, staged until
 // the rule is done, then kept unless the rule failed or overlaps another
 // rule's edits (see rule_planner.h).
@@ -10,6 +10,7 @@
 #include "engine/base/one_line.h"
 #include "engine/plan/config_list.h"
 #include "engine/plan/rule_planner.h"
+#include "engine/plan/value_gate.h"
 #include "engine/python/assigned_values.h"
 #include "engine/python/py_literal.h"
 #include "engine/python/reaching_values.h"
@@ -17,105 +18,15 @@
 namespace muh {
 namespace plan {
 
-void Planner::AddEdit(const Edit& e, RuleOutcome* outcome) {
-  staged_.push_back(e);
+void RulePlanner::AddEdit(const Edit& e, RuleOutcome* outcome) {
+  plan_.edits.push_back(e);
   ++outcome->edits;
 }
 
-void Planner::CommitStaged(RuleOutcome* outcome) {
-  std::vector<Edit> staged = std::move(staged_);
-  staged_.clear();
-  if (outcome->status == RuleStatus::kFailed || outcome->status == RuleStatus::kNoValue) {
-    outcome->edits = 0;
-    return;
-  }
-  std::map<std::string, EditSet> trial;
-  for (const Edit& e : staged) {
-    auto it = trial.find(e.path);
-    if (it == trial.end()) it = trial.emplace(e.path, edit_sets_[e.path]).first;
-    Edit conflict;
-    if (!it->second.Add(e, &conflict)) {
-      out_->diagnostics.push_back(At(
-          e.path, e.offset, Severity::kError,
-          fmt::format("rules '{}' and '{}' edit overlapping bytes", conflict.rule_id, e.rule_id)));
-      outcome->status = RuleStatus::kFailed;
-      outcome->edits = 0;
-      return;
-    }
-  }
-  for (auto& [path, set] : trial) edit_sets_[path] = std::move(set);
-}
-
-std::string Planner::KeptOutsideDomain(const Template& with, const std::string& value) const {
-  for (const TemplatePart& part : with.parts()) {
-    if (part.kind == TemplatePart::Kind::kValue || part.kind == TemplatePart::Kind::kCall) {
-      return values_.DomainProblem(part.text, value);
-    }
-  }
-  return "";
-}
-
-void Planner::GateKeptValues() {
-  for (const RuleOutcome& o : out_->outcomes) {
-    bool fails = false;
-    const Rule* rule = nullptr;
-    for (const Rule& r : rules_.rules) rule = r.id == o.rule_id ? &r : rule;
-    bool pin_said = false;
-    for (const Site& site : o.found) {
-      if (site.pin_outside_domain.empty() || rule == nullptr || !rule->pin || pin_said) continue;
-      pin_said = true;  // one pin, one message
-      const Rule::Pin& pin = *rule->pin;
-      if (pin.unchecked.empty()) {
-        out_->diagnostics.push_back(Diagnostic{
-            rules_.path, pin.loc.line, pin.loc.column, Severity::kError,
-            fmt::format("rule '{}' pins '{}', which its kernel does not take: {}; pin a value it "
-                        "takes, or say why with `unchecked: REASON`",
-                        o.rule_id, OneLine(pin.value, 60), site.pin_outside_domain),
-            o.rule_id});
-        fails = true;
-      } else {
-        out_->diagnostics.push_back(
-            Diagnostic{rules_.path, pin.loc.line, pin.loc.column, Severity::kWarning,
-                       fmt::format("rule '{}' pins '{}' unchecked ({}): {}", o.rule_id,
-                                   OneLine(pin.value, 60), pin.unchecked, site.pin_outside_domain),
-                       o.rule_id});
-      }
-    }
-    for (const Site& site : o.found) {
-      if (!site.kept || site.outside_domain.empty()) continue;
-      bool dead = site.Is(Liveness::kDead);
-      Diagnostic d{site.path,
-                   site.line,
-                   site.column,
-                   dead ? Severity::kNote : Severity::kError,
-                   fmt::format("rule '{}' keeps '{}', a hand-tuned value its kernel does not "
-                               "take: {}{}",
-                               o.rule_id, OneLine(site.current, 60), site.outside_domain,
-                               dead ? " (the site is dead on the served platform)"
-                                    : "; fix the value, or `pin:` one the kernel takes"),
-                   o.rule_id};
-      out_->diagnostics.push_back(std::move(d));
-      fails = fails || !dead;
-    }
-    if (fails) Fail(o.rule_id);
-  }
-}
-
-void Planner::Fail(const std::string& rule_id) {
-  for (RuleOutcome& o : out_->outcomes) {
-    if (o.rule_id == rule_id) {
-      o.status = RuleStatus::kFailed;
-      o.edits = 0;
-    }
-  }
-  for (auto& [path, set] : edit_sets_) {
-    set.RemoveIf([&](const Edit& e) { return e.rule_id == rule_id; });
-  }
-}
-
-bool Planner::WrittenByMuhpatch(const SourceText& file, std::size_t begin, std::size_t end) const {
-  auto it = rules_.written_by_muhpatch.find(file.path());
-  if (it == rules_.written_by_muhpatch.end()) return false;
+bool RulePlanner::WrittenByMuhpatch(const SourceText& file, std::size_t begin,
+                                    std::size_t end) const {
+  auto it = ctx_.written().find(file.path());
+  if (it == ctx_.written().end()) return false;
   if (it->second.content_hash != std::hash<std::string_view>{}(file.bytes())) return false;
   // Every line the site spans must be a `+` line.
   std::size_t at = begin;
@@ -129,8 +40,8 @@ bool Planner::WrittenByMuhpatch(const SourceText& file, std::size_t begin, std::
   }
 }
 
-bool Planner::ComputedAtRunTime(const Rule& rule, const SiteMatch& match, const Template& with,
-                                const SourceText& file, const Capture& target) {
+bool RulePlanner::ComputedAtRunTime(const Rule& rule, const SiteMatch& match, const Template& with,
+                                    const SourceText& file, const Capture& target) {
   // A template that keeps captured code (`{{@keep}} if {{@cond}} else ...`)
   // writes an expression itself; only a literal replaces a literal.
   for (const TemplatePart& p : with.parts()) {
@@ -154,19 +65,18 @@ bool Planner::ComputedAtRunTime(const Rule& rule, const SiteMatch& match, const 
         in.assigned ? fmt::format("{} (line {})", in.name, file.PositionOf(in.assigned_at).line)
                     : in.name);
   }
-  out_->diagnostics.push_back(
-      At(file.path(), target.begin, Severity::kError,
+  Say(At(file.path(), target.begin, Severity::kError,
          fmt::format("rule '{}': {} is computed from {}: no literal to rewrite (it holds `{}`)",
                      rule.id, v->assigned_to.empty() ? "@" + match.target : v->assigned_to,
                      fmt::join(inputs, ", "), OneLine(target.text, 120))));
   return true;
 }
 
-void Planner::PlanSite(const Rule& rule, const SourceText& file, const SiteMatch& match,
-                       RuleOutcome* outcome) {
+void RulePlanner::PlanSite(const Rule& rule, const SourceText& file, const SiteMatch& match,
+                           RuleOutcome* outcome) {
   const Capture* target = match.match.Find(match.target);
   if (target == nullptr) {
-    out_->diagnostics.push_back(At(
+    Say(At(
         file.path(), match.at, Severity::kError,
         fmt::format("rule '{}': capture '@{}' is absent from this match", rule.id, match.target)));
     outcome->status = RuleStatus::kFailed;
@@ -177,6 +87,24 @@ void Planner::PlanSite(const Rule& rule, const SourceText& file, const SiteMatch
   const std::optional<std::string>& upstream = match.upstream ? match.upstream : rule.upstream;
   std::optional<Rule::Pin> pin;
   if (match.pinned) pin = rule.pin;
+  if (!rule.tier_pins.empty() && match.tier_index >= 0) {
+    // One pin per tier, by position: the list must describe this chain.
+    if (rule.tier_pins.size() != static_cast<std::size_t>(match.tier_count)) {
+      if (!tier_pins_said_) {
+        tier_pins_said_ = true;
+        Position chain = file.PositionOf(match.at);
+        Say(Diagnostic{
+            ctx_.rules().path, rule.tier_pins_loc.line, rule.tier_pins_loc.column, Severity::kError,
+            fmt::format("rule '{}' pins {} tier{}, but the chain at {}:{} has {}: give "
+                        "one entry per tier, by position (null where the model decides)",
+                        rule.id, rule.tier_pins.size(), rule.tier_pins.size() == 1 ? "" : "s",
+                        file.path(), chain.line, match.tier_count)});
+      }
+      outcome->status = RuleStatus::kFailed;
+      return;
+    }
+    pin = rule.tier_pins[static_cast<std::size_t>(match.tier_index)];
+  }
   Site site = SiteOf(file, *target);
   site.deletes = rule.action == ActionKind::kDeleteLines;
   switch (rule.action) {
@@ -189,8 +117,7 @@ void Planner::PlanSite(const Rule& rule, const SourceText& file, const SiteMatch
       std::vector<std::string> targets =
           AssignedTargets(*SyntaxTreeOf(file.path()), target->begin, target->end);
       if (targets.size() > 1) {
-        out_->diagnostics.push_back(
-            At(file.path(), target->begin, Severity::kError,
+        Say(At(file.path(), target->begin, Severity::kError,
                fmt::format("rule '{}': {} is assigned to {} at once (a chained assignment): "
                            "rewriting it would change them all; write each on its own line",
                            rule.id, target->text,
@@ -201,14 +128,13 @@ void Planner::PlanSite(const Rule& rule, const SourceText& file, const SiteMatch
       std::string text;
       std::string error;
       std::string why;
-      bool valued = with.Expand(match.match, values_, &text, &error, &why);
+      bool valued = with.Expand(match.match, ctx_.values(), &text, &error, &why);
       if (!valued && !pin) {
         // The model derives no valid value here: the knob is left alone,
         // like an unmet precondition, and the note names the constraint.
         outcome->reason =
             fmt::format("rule '{}' skipped: the model has no valid value: {}", rule.id, error);
-        out_->diagnostics.push_back(
-            At(file.path(), target->begin, Severity::kNote, outcome->reason));
+        Say(At(file.path(), target->begin, Severity::kNote, outcome->reason));
         outcome->status = RuleStatus::kNoValue;
         outcome->found.push_back(site);
         return;
@@ -219,10 +145,10 @@ void Planner::PlanSite(const Rule& rule, const SourceText& file, const SiteMatch
         // The pin decides; the model's value is shown beside it.
         text = pin->value;
         site.pin_reason = pin->reason;
-        site.pin_outside_domain = KeptOutsideDomain(with, text);
+        CheckValue(ctx_.values(), with, ValueOrigin::kPin, text, &*pin, &site);
         site.model = valued ? model : "(none: " + error + ")";
         why = fmt::format("pinned by the rule ({}:{}): {}\nthe model's own value: {}\n",
-                          rules_.path, pin->loc.line, pin->reason, site.model) +
+                          ctx_.rules().path, pin->loc.line, pin->reason, site.model) +
               why;
       }
       if (match.path_only) {
@@ -247,7 +173,7 @@ void Planner::PlanSite(const Rule& rule, const SourceText& file, const SiteMatch
         // and said where.
         site.kept = true;
         site.why = why;
-        site.outside_domain = KeptOutsideDomain(with, target->text);
+        CheckValue(ctx_.values(), with, ValueOrigin::kKept, target->text, nullptr, &site);
         outcome->found.push_back(site);
         Diagnostic note =
             At(file.path(), target->begin, Severity::kNote,
@@ -262,13 +188,14 @@ void Planner::PlanSite(const Rule& rule, const SourceText& file, const SiteMatch
           outcome->decided_at->message = fmt::format("rule '{}' keeps '{}', a hand-tuned value",
                                                      rule.id, OneLine(target->text, 60));
         }
-        out_->diagnostics.push_back(std::move(note));
+        Say(std::move(note));
         return;
       }
+      // The model's value, as it is written (a pin was checked above).
+      if (!pin) CheckValue(ctx_.values(), with, ValueOrigin::kModel, model, nullptr, &site);
       outcome->found.push_back(site);
       if (site.hand_tuned) {
-        out_->diagnostics.push_back(
-            At(file.path(), target->begin, Severity::kWarning,
+        Say(At(file.path(), target->begin, Severity::kWarning,
                fmt::format("rule '{}' replaces '{}', which is neither upstream's '{}' nor the "
                            "model's '{}': a hand-tuned value is overwritten",
                            rule.id, target->text, *upstream, text)));
@@ -289,8 +216,7 @@ void Planner::PlanSite(const Rule& rule, const SourceText& file, const SiteMatch
       std::string_view after(file.bytes().data() + target->end, end - target->end);
       if (before.find_first_not_of(" \t") != std::string_view::npos ||
           after.find_first_not_of(" \t\r\n") != std::string_view::npos) {
-        out_->diagnostics.push_back(
-            At(file.path(), target->begin, Severity::kError,
+        Say(At(file.path(), target->begin, Severity::kError,
                fmt::format("rule '{}': cannot delete '@{}': its lines hold other code", rule.id,
                            match.target)));
         outcome->status = RuleStatus::kFailed;
@@ -303,14 +229,13 @@ void Planner::PlanSite(const Rule& rule, const SourceText& file, const SiteMatch
       return;
     }
     case ActionKind::kAppendEntries: {
-      const Value* v = values_.Find(rule.entries);
+      const Value* v = ctx_.values().Find(rule.entries);
       outcome->found.push_back(site);
       if (!v->error.empty()) {
         outcome->reason =
             fmt::format("rule '{}' skipped: the model has no valid value: value '{}': {}", rule.id,
                         rule.entries, v->error);
-        out_->diagnostics.push_back(
-            At(file.path(), target->begin, Severity::kNote, outcome->reason));
+        Say(At(file.path(), target->begin, Severity::kNote, outcome->reason));
         outcome->status = RuleStatus::kNoValue;
         return;
       }
@@ -319,7 +244,7 @@ void Planner::PlanSite(const Rule& rule, const SourceText& file, const SiteMatch
       std::size_t error_offset = 0;
       if (!PlanConfigAppend(file, *SyntaxTreeOf(file.path()), target->begin, target->end,
                             v->entries, rule.id, &append, &error, &error_offset)) {
-        out_->diagnostics.push_back(At(file.path(), error_offset, Severity::kError, error));
+        Say(At(file.path(), error_offset, Severity::kError, error));
         outcome->status = RuleStatus::kFailed;
         return;
       }

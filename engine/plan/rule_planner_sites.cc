@@ -1,4 +1,4 @@
-// Planner::PlanRule and its checks: whether the rule may run (its files
+// RulePlanner::PlanRule and its checks: whether the rule may run (its files
 // parse, its preconditions hold) and whether it finds as many sites as it
 // expects; the error for a rule that found none says why (see
 // rule_planner.h).
@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "engine/base/edit_distance.h"
+#include "engine/base/one_line.h"
 #include "engine/plan/rule_planner.h"
 #include "engine/python/assigned_values.h"
 #include "engine/python/py_literal.h"
@@ -17,7 +18,7 @@
 namespace muh {
 namespace plan {
 
-bool Planner::CheckPreconditions(const Rule& rule, RuleOutcome* outcome) {
+bool RulePlanner::CheckPreconditions(const Rule& rule, RuleOutcome* outcome) {
   for (const Precondition& pre : rule.preconditions) {
     std::vector<Diagnostic> blocked;
     std::optional<Diagnostic> first_match;
@@ -40,7 +41,7 @@ bool Planner::CheckPreconditions(const Rule& rule, RuleOutcome* outcome) {
         outcome->decided_at =
             pre.want_present
                 ? first_match
-                : Diagnostic{rules_.path, pre.loc.line, pre.loc.column, Severity::kNote,
+                : Diagnostic{ctx_.rules().path, pre.loc.line, pre.loc.column, Severity::kNote,
                              fmt::format("precondition '{}' holds: its query matches nowhere "
                                          "in {}",
                                          pre.name, fmt::join(Scope(pre.files), ", "))};
@@ -54,12 +55,12 @@ bool Planner::CheckPreconditions(const Rule& rule, RuleOutcome* outcome) {
                                    pre.required ? "cannot run" : "skipped", what, pre.name);
     if (pre.want_present) {
       head += fmt::format(" (no match in {})", fmt::join(Scope(pre.files), ", "));
-      out_->diagnostics.push_back(Diagnostic{rules_.path, pre.loc.line, pre.loc.column, sev, head});
+      Say(Diagnostic{ctx_.rules().path, pre.loc.line, pre.loc.column, sev, head});
     } else {
       Diagnostic d = blocked.front();
       d.severity = sev;
       d.message = head;
-      out_->diagnostics.push_back(d);
+      Say(d);
     }
     outcome->status = pre.required ? RuleStatus::kFailed : RuleStatus::kSkipped;
     outcome->reason = head;
@@ -68,13 +69,39 @@ bool Planner::CheckPreconditions(const Rule& rule, RuleOutcome* outcome) {
   return true;
 }
 
-void Planner::RecordSkippedSites(const Rule& rule, RuleOutcome* outcome) {
+void RulePlanner::PlanRetired(const Rule& rule, const std::vector<std::string>& paths,
+                              RuleOutcome* outcome) {
+  const Rule::Retired& retired = *rule.retired;
+  std::string replaced =
+      retired.replaced_by.empty() ? "" : fmt::format("; replaced by: {}", retired.replaced_by);
+  for (const std::string& path : paths) {
+    const SourceText& file = ctx_.files().at(path);
+    for (const SiteMatch& m : RuleSites(rule, path, nullptr).sites) {
+      const Capture* target = m.match.Find(m.target);
+      if (!m.counted || target == nullptr) continue;
+      Site site = SiteOf(file, *target);
+      outcome->found.push_back(site);
+      Say(At(path, target->begin, Severity::kError,
+             fmt::format("rule '{}' is retired ({}{}), but its knob is back here: `{}`; drop "
+                         "'retired:' from the rule to manage it again",
+                         rule.id, retired.reason, replaced, OneLine(target->text, 60))));
+      outcome->status = RuleStatus::kFailed;
+    }
+  }
+  if (outcome->status == RuleStatus::kFailed) return;
+  outcome->status = RuleStatus::kRetired;
+  outcome->reason = fmt::format("rule '{}' retired: {}{}", rule.id, retired.reason, replaced);
+  Say(Diagnostic{ctx_.rules().path, retired.loc.line, retired.loc.column, Severity::kNote,
+                 outcome->reason});
+}
+
+void RulePlanner::RecordSkippedSites(const Rule& rule, RuleOutcome* outcome) {
   // Where the knob is and what it holds, so that `status` shows it: the
   // match count is not checked (a skipped rule manages nothing), nothing is
   // planned, and the site deletes nothing (the liveness of a line another
   // rule deletes, site_liveness.h, is not this rule's to change).
   for (const std::string& path : Scope(rule.files)) {
-    const SourceText& file = files_.at(path);
+    const SourceText& file = ctx_.files().at(path);
     for (const SiteMatch& m : RuleSites(rule, path, nullptr).sites) {
       const Capture* target = m.match.Find(m.target);
       if (!m.counted || target == nullptr) continue;
@@ -97,8 +124,8 @@ Site SiteOf(const SourceText& file, const Capture& target) {
   return site;
 }
 
-std::optional<Diagnostic> Planner::KnobReplaced(const Rule& rule, const SourceText& file,
-                                                const std::string& msg) {
+std::optional<Diagnostic> RulePlanner::KnobReplaced(const Rule& rule, const SourceText& file,
+                                                    const std::string& msg) {
   if (rule.knob.empty()) return std::nullopt;
   // The nearest of the variable's assignments that holds code, not a
   // constant (`use_v1 = True` is an override, not the heuristic).
@@ -127,7 +154,7 @@ std::optional<Diagnostic> Planner::KnobReplaced(const Rule& rule, const SourceTe
   return At(file.path(), nearest->begin, Severity::kError, text);
 }
 
-Diagnostic Planner::FoundNothing(const Rule& rule, const SourceText& file, std::string msg) {
+Diagnostic RulePlanner::FoundNothing(const Rule& rule, const SourceText& file, std::string msg) {
   if (std::optional<Diagnostic> replaced = KnobReplaced(rule, file, msg)) return *replaced;
   // Help the user rebase: the part of the query that still matches, where,
   // and the shape around it that no longer does. Located at the knob's
@@ -135,12 +162,12 @@ Diagnostic Planner::FoundNothing(const Rule& rule, const SourceText& file, std::
   std::optional<NoMatchReason> why =
       ExplainNoMatch(*rule.finder->query(), *SyntaxTreeOf(file.path()));
   if (!why) {
-    return Diagnostic{rules_.path, rule.loc.line, rule.loc.column, Severity::kError, msg};
+    return Diagnostic{ctx_.rules().path, rule.loc.line, rule.loc.column, Severity::kError, msg};
   }
   if (why->matching_part.empty()) {
     msg += fmt::format(": no `{}` in the file",
                        rule.knob_shape.empty() ? why->failing_part : rule.knob_shape);
-    return Diagnostic{rules_.path, rule.loc.line, rule.loc.column, Severity::kError, msg};
+    return Diagnostic{ctx_.rules().path, rule.loc.line, rule.loc.column, Severity::kError, msg};
   }
   std::vector<int> lines;
   for (std::size_t at : why->matching_at) {
@@ -161,19 +188,18 @@ Diagnostic Planner::FoundNothing(const Rule& rule, const SourceText& file, std::
   return At(file.path(), why->matching_at.front(), Severity::kError, msg);
 }
 
-FoundSites Planner::RuleSites(const Rule& rule, const std::string& path, RuleOutcome* outcome) {
+FoundSites RulePlanner::RuleSites(const Rule& rule, const std::string& path, RuleOutcome* outcome) {
   FoundSites found = rule.finder->Find(*SyntaxTreeOf(path));
   if (!found.lost.empty() && outcome != nullptr) {
-    out_->diagnostics.push_back(
-        At(path, found.lost_at, Severity::kError, fmt::format("rule '{}'{}", rule.id, found.lost)));
+    Say(At(path, found.lost_at, Severity::kError, fmt::format("rule '{}'{}", rule.id, found.lost)));
     outcome->status = RuleStatus::kFailed;
     outcome->lost = true;
   }
   return found;
 }
 
-void Planner::PlanSites(const Rule& rule, const SourceText& file, const FoundSites& found,
-                        RuleOutcome* outcome) {
+void RulePlanner::PlanSites(const Rule& rule, const SourceText& file, const FoundSites& found,
+                            RuleOutcome* outcome) {
   std::size_t first_found = outcome->found.size();
   for (const SiteMatch& m : found.sites) {
     // A site without a value ends the rule's planning, but for what goes
@@ -181,16 +207,16 @@ void Planner::PlanSites(const Rule& rule, const SourceText& file, const FoundSit
     if (outcome->status == RuleStatus::kNoValue && !m.continues) break;
     if (m.kind == SiteMatch::Kind::kProblem) {
       if (!m.message.empty()) {
-        out_->diagnostics.push_back(At(file.path(), m.message_at, Severity::kError,
-                                       fmt::format("rule '{}'{}", rule.id, m.message)));
+        Say(At(file.path(), m.message_at, Severity::kError,
+               fmt::format("rule '{}'{}", rule.id, m.message)));
       }
       outcome->status = RuleStatus::kFailed;
       continue;
     }
     const Capture* target = m.match.Find(m.target);
     if (m.kind == SiteMatch::Kind::kShown && target != nullptr) {
-      out_->diagnostics.push_back(At(file.path(), m.message_at, Severity::kNote,
-                                     fmt::format("rule '{}'{}", rule.id, m.message)));
+      Say(At(file.path(), m.message_at, Severity::kNote,
+             fmt::format("rule '{}'{}", rule.id, m.message)));
       Site site = SiteOf(file, *target);
       site.tier = m.tier;
       outcome->found.push_back(site);
@@ -198,110 +224,16 @@ void Planner::PlanSites(const Rule& rule, const SourceText& file, const FoundSit
     }
     std::size_t before = outcome->found.size();
     PlanSite(rule, file, m, outcome);
-    if (outcome->found.size() > before && !m.tier.empty()) outcome->found.back().tier = m.tier;
+    if (outcome->found.size() > before && !m.tier.empty()) {
+      outcome->found.back().tier = m.tier;
+      outcome->found.back().tier_index = m.tier_index;
+    }
   }
   if (found.in_file_order) {
     std::stable_sort(outcome->found.begin() + static_cast<std::ptrdiff_t>(first_found),
                      outcome->found.end(),
                      [](const Site& a, const Site& b) { return a.begin < b.begin; });
   }
-}
-
-void Planner::PlanRule(const Rule& rule) {
-  RuleOutcome outcome;
-  outcome.rule_id = rule.id;
-  outcome.status = RuleStatus::kRewrites;
-  if (auto it = refused_.find(rule.id); it != refused_.end()) {
-    out_->diagnostics.push_back(it->second);
-    outcome.status = RuleStatus::kFailed;
-    out_->outcomes.push_back(outcome);
-    return;
-  }
-  std::vector<std::string> paths = Scope(rule.files);
-  bool ready = true;
-  for (const std::string& path : paths) {
-    const SyntaxTree* tree = SyntaxTreeOf(path);
-    if (auto problem = tree->FirstProblem()) {
-      ready = false;
-      if (!reported_broken_[path]) {
-        reported_broken_[path] = true;
-        out_->diagnostics.push_back(At(path, problem->offset, Severity::kError,
-                                       fmt::format("{}; rule '{}' will not rewrite a file that "
-                                                   "does not parse",
-                                                   problem->what, rule.id)));
-      }
-    }
-  }
-  if (!ready) {
-    outcome.status = RuleStatus::kFailed;
-    out_->outcomes.push_back(outcome);
-    return;
-  }
-  if (!CheckPreconditions(rule, &outcome)) {
-    if (outcome.status == RuleStatus::kSkipped) RecordSkippedSites(rule, &outcome);
-    out_->outcomes.push_back(outcome);
-    return;
-  }
-  for (const std::string& path : paths) {
-    if (outcome.status == RuleStatus::kNoValue) break;
-    const SourceText& file = files_.at(path);
-    FoundSites found = RuleSites(rule, path, &outcome);
-    if (!found.lost.empty()) continue;  // RuleSites said why
-    // The matches `expect:` counts.
-    std::vector<const SiteMatch*> matches;
-    for (const SiteMatch& m : found.sites) {
-      if (m.counted) matches.push_back(&m);
-    }
-    int n = static_cast<int>(matches.size());
-    outcome.sites += n;
-    auto expected = [&](int count) { return count >= rule.expect && count <= rule.expect_max; };
-    if (!expected(n)) {
-      if (rule.done_when &&
-          expected(static_cast<int>(rule.done_when->Run(*SyntaxTreeOf(path)).size()))) {
-        continue;  // already applied
-      }
-      std::string count = rule.expect == rule.expect_max
-                              ? std::to_string(rule.expect)
-                              : fmt::format("{} to {}", rule.expect, rule.expect_max);
-      std::string msg = fmt::format("rule '{}' expects {} match{} in {}, found {}", rule.id, count,
-                                    rule.expect_max == 1 ? "" : "es", path, n);
-      if (n == 0) {
-        outcome.lost = true;
-        if (auto problem = rule.finder->query()->StructureProblem()) {
-          std::string what =
-              problem->message.substr(problem->message.rfind("query ", 0) == 0 ? 6 : 0);
-          msg += fmt::format(" (libtree-sitter: {} at query offset {}; the query can never match)",
-                             what, problem->offset);
-          out_->diagnostics.push_back(
-              Diagnostic{rules_.path, rule.loc.line, rule.loc.column, Severity::kError, msg});
-        } else {
-          out_->diagnostics.push_back(FoundNothing(rule, file, msg));
-        }
-      } else {
-        std::vector<int> lines;
-        for (const SiteMatch* m : matches) {
-          const Capture* target = m->match.Find(m->target);
-          lines.push_back(file.PositionOf(target != nullptr ? target->begin : m->at).line);
-        }
-        msg += fmt::format(" (at lines {})", fmt::join(lines, ", "));
-        const SiteMatch& extra =
-            *matches[std::min<std::size_t>(matches.size() - 1, rule.expect_max)];
-        const Capture* extra_target = extra.match.Find(extra.target);
-        out_->diagnostics.push_back(At(
-            path, extra_target != nullptr ? extra_target->begin : extra.at, Severity::kError, msg));
-      }
-      outcome.status = RuleStatus::kFailed;
-      continue;
-    }
-    PlanSites(rule, file, found, &outcome);
-  }
-  CommitStaged(&outcome);
-  if (outcome.status == RuleStatus::kRewrites && outcome.edits == 0) {
-    bool kept = false;
-    for (const Site& s : outcome.found) kept = kept || s.kept;
-    outcome.status = kept ? RuleStatus::kHandTuned : RuleStatus::kAlreadyApplied;
-  }
-  out_->outcomes.push_back(outcome);
 }
 
 }  // namespace plan

@@ -27,6 +27,7 @@ class CombinedValues : public ValueSource {
     std::sort(names.begin(), names.end());
     return names;
   }
+  std::vector<std::string> InputNames() const override { return model_->InputNames(); }
   std::optional<Value> Call(std::string_view name,
                             const std::vector<std::string>& args) const override {
     return model_->Call(name, args);

@@ -45,6 +45,10 @@ struct SiteMatch {
   std::optional<std::string> upstream;
   // The rule's `pin:` decides the value (not a tier's bound's).
   bool pinned = true;
+  // A tier's value: its position in its chain, and the chain's tiers (a
+  // `pin:` list pins it by position).
+  int tier_index = -1;
+  int tier_count = 0;
   // A `value-of` value: written on the rule's path only. When the other
   // path shares it, `path_condition` is the condition as the tree writes
   // it, true on the rule's path when `path_condition_true`

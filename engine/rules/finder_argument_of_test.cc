@@ -63,7 +63,7 @@ TEST_CASE("argument-of errors are located in the rule file") {
   CHECK(Load("    argument-of: {call: k.f, name: n}\n    with: \"1\"\n", &set) ==
         "r.yaml:7:25: error: 'call' is a Python name, got 'k.f'\n");
   CHECK(Load("    argument-of: {call: k, name: n}\n    replace: value\n    with: \"1\"\n", &set) ==
-        "r.yaml:5:5: error: a 'argument-of' rule replaces the value it names: no 'replace', "
+        "r.yaml:5:5: error: a rule with 'argument-of' replaces the value it names: no 'replace', "
         "'delete' or 'append-to'\n");
 }
 

@@ -2,8 +2,8 @@
 // table. A kind reads its keys of a rule in step 1 of loading
 // (raw_rule_file.h): their shape only, every error located. In step 2
 // (rule_checker.h) it checks what it read into the rule's Finder. A rule
-// names one kind; `tiers:` (tier_rule.h) makes its pattern's finder a tier
-// family's (finder_tiers.h).
+// names one kind; `tiers:` (tier_rule.h) goes with `pattern:` and makes its
+// finder a tier family's (finder_tiers.h).
 #pragma once
 
 #include <memory>
@@ -35,13 +35,16 @@ struct FinderCheck {
   QueryCache* queries = nullptr;
   // The capture the rule's action names, for a kind without one of its own.
   std::string target;
-  // The rule's `tiers:` when it has one: its pattern is a statement of a
-  // tier family (tier_rule.h: TierQuery).
-  const RawTiers* tiers = nullptr;
+  // The values names resolve against (a tier bound's template).
+  const ValueSource* values = nullptr;
+  // The rule replaces its target (`replace:`), and states `upstream:`.
+  bool replaces = false;
+  bool upstream = false;
   // Given back: the variable the knob is assigned to and the code it sits
-  // in, when the keys say so (code_pattern.h).
+  // in, when the keys say so (code_pattern.h), and a tier family's block.
   std::string knob;
   std::string knob_shape;
+  std::shared_ptr<const TierSpec> tiers;
 };
 
 struct FinderKind {
@@ -79,5 +82,10 @@ const std::vector<FinderKind>& FinderKinds();
 // The kind that owns the rule key `key` (names it, or has it go with its
 // own), or null.
 const FinderKind* FinderKindOf(const std::string& key);
+
+// The `tiers:` block a rule's pattern goes with, as step 1 read it; null
+// when it has none (finder_pattern.cc).
+struct RawRule;
+const RawTiers* RawTiersOf(const RawRule& r);
 
 }  // namespace muh

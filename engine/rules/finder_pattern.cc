@@ -1,7 +1,7 @@
 // The kind of site `pattern:` (code_pattern.h), with `inside:` and
 // `where:`: the pattern, or a list of alternatives, compiled to the query
-// text the rule's QueryFinder runs (a tier family's statement when the
-// rule has `tiers:`, tier_rule.h). Errors are located in the rule file:
+// text the rule's QueryFinder runs; with `tiers:` (tier_rule.h), a tier
+// family's statement, found by a TiersFinder (finder_tiers.h). Errors are located in the rule file:
 // inside the pattern at the character at fault, at the `where:` entry for
 // a bad constraint.
 #include <fmt/format.h>
@@ -13,6 +13,8 @@
 #include "engine/pattern/code_pattern.h"
 #include "engine/rules/finder_kind.h"
 #include "engine/rules/finder_query.h"
+#include "engine/rules/finder_tiers.h"
+#include "engine/rules/raw_rule_file.h"
 
 namespace muh {
 
@@ -34,6 +36,7 @@ struct RawPattern : RawFinderKeys {
   std::vector<RawScalar> patterns;
   RawScalar inside;
   std::vector<RawWhere> where;
+  RawTiers tiers;  // `tiers:` (tier_rule.h): the pattern is a tier family's statement
 };
 
 // `where:` maps metavariables to a scalar (the text it must be) or to one
@@ -96,6 +99,8 @@ std::shared_ptr<RawFinderKeys> Read(YamlReader* l, const YAML::Node& key, const 
     l->Scalar(key, value, &out->inside);
   } else if (k == "where") {
     ReadWhere(l, value, &out->where);
+  } else if (k == "tiers") {
+    ReadTiers(l, key, value, &out->tiers);
   }
   return out;
 }
@@ -182,8 +187,8 @@ std::optional<PatternText> PatternQuery(const RawPattern& r, const FinderCheck& 
   std::size_t failing = 0;
   if (CompileCodePatterns(alternatives, p, &compiled, &e, &failing, check.target)) {
     // A tier family's statement, in any clause of a chain (tier_rule.h).
-    out.query = check.tiers != nullptr ? TierQuery(check.tiers->variable.value, compiled.query)
-                                       : compiled.query;
+    out.query =
+        r.tiers.key.present ? TierQuery(r.tiers.variable.value, compiled.query) : compiled.query;
     out.knob = compiled.knob;
     out.shape = compiled.shape;
     return out;
@@ -204,8 +209,17 @@ std::optional<PatternText> PatternQuery(const RawPattern& r, const FinderCheck& 
 
 std::shared_ptr<const Finder> Check(const RawFinderKeys& raw, FinderCheck* check) {
   const auto& r = static_cast<const RawPattern&>(raw);
+  std::shared_ptr<const TierSpec> tiers;
+  if (r.tiers.key.present) {
+    if (!check->replaces || check->upstream) {
+      check->reader->Error(r.tiers.key.key_mark,
+                           "'tiers' goes with a 'pattern' (the statement in each tier), 'replace' "
+                           "and 'with'; upstream values go in 'tiers: upstream:'");
+    }
+    tiers = CheckTiers(r.tiers, check->reader, *check->values);
+  }
   std::optional<PatternText> text = PatternQuery(r, *check);
-  if (!text) return nullptr;
+  if (!text || (r.tiers.key.present && !tiers)) return nullptr;
   check->knob = text->knob;
   check->knob_shape = text->shape;
   QueryError qe;
@@ -215,6 +229,10 @@ std::shared_ptr<const Finder> Check(const RawFinderKeys& raw, FinderCheck* check
                          fmt::format("the pattern compiles to a query tree-sitter refuses ({}): {}",
                                      qe.message, text->query));
     return nullptr;
+  }
+  if (tiers) {
+    check->tiers = tiers;
+    return std::make_shared<TiersFinder>(std::move(q), check->target, std::move(tiers));
   }
   return std::make_shared<QueryFinder>(std::move(q), check->target);
 }
@@ -227,6 +245,15 @@ std::vector<std::string> Texts(const RawFinderKeys& raw, const FinderCheck& chec
 
 }  // namespace
 
-FinderKind PatternKind() { return {"pattern", {"inside", "where"}, "", false, Read, Check, Texts}; }
+FinderKind PatternKind() {
+  return {"pattern", {"inside", "where", "tiers"}, "", false, Read, Check, Texts};
+}
+
+const RawTiers* RawTiersOf(const RawRule& r) {
+  auto it = r.finder_keys.find("pattern");
+  if (it == r.finder_keys.end()) return nullptr;
+  const RawTiers& tiers = static_cast<const RawPattern&>(*it->second).tiers;
+  return tiers.key.present ? &tiers : nullptr;
+}
 
 }  // namespace muh

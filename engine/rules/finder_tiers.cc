@@ -125,6 +125,8 @@ FoundSites TiersFinder::Find(const SyntaxTree& tree) const {
               : fmt::format("(none: upstream's chain has {} tiers, this one {})", u.size(), tiers);
     }
     site.tier = fmt::format("tier {} of {}: {}", at->clause + 1, tiers, shape.Describe(at->clause));
+    site.tier_index = static_cast<int>(at->clause);
+    site.tier_count = static_cast<int>(tiers);
     site.match = with_tier(std::move(m), at->clause);
     // Each literal bound of the chain, once: planned with the value before it.
     if (!spec.has_bound_with || !bounds_found.insert(chain.begin).second) continue;

@@ -56,3 +56,26 @@ TEST_CASE("tiers: two sites in one clause, or a site in no chain, are problems")
 }
 
 }  // namespace muh
+
+namespace muh {
+
+TEST_CASE(
+    "tiers: the key goes with a pattern that replaces, and is checked by the pattern's kind") {
+  auto errors = [](const std::string& rule) {
+    RuleSet set;
+    std::vector<Diagnostic> errs;
+    LoadRules("r.yaml", "version: 1\nrules:\n  - id: t\n    files: a.py\n" + rule, {}, &set, &errs);
+    std::string out;
+    for (const Diagnostic& d : errs) out += d.Format() + "\n";
+    return out;
+  };
+  CHECK(errors("    query: '((identifier) @v)'\n    replace: v\n    with: \"4\"\n"
+               "    tiers: {variable: numel}\n") ==
+        "r.yaml:8:5: error: 'tiers' only goes with 'pattern'\n");
+  CHECK(errors("    pattern: config['M'] = $value\n    replace: value\n    with: \"4\"\n"
+               "    upstream: \"3\"\n    tiers: {variable: numel}\n") ==
+        "r.yaml:9:5: error: 'tiers' goes with a 'pattern' (the statement in each tier), "
+        "'replace' and 'with'; upstream values go in 'tiers: upstream:'\n");
+}
+
+}  // namespace muh

@@ -76,7 +76,7 @@ TEST_CASE("value-of errors are located in the rule file") {
         "r.yaml:11:7: error: unknown key 'where' in value-of\n");
   CHECK(Errors("    value-of:\n      name: BLOCK\n      in: fwd\n      when-true: c\n"
                "    replace: value\n    with: \"1\"\n") ==
-        "r.yaml:5:5: error: a 'value-of' rule replaces the value it names: no 'replace', "
+        "r.yaml:5:5: error: a rule with 'value-of' replaces the value it names: no 'replace', "
         "'delete' or 'append-to'\n");
   CHECK(Errors("    value-of:\n      name: BLOCK\n      in: fwd\n      when-true: c\n") ==
         "r.yaml:7:5: error: rule 'tile' has 'value-of' but no 'with'\n");

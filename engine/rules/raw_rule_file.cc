@@ -12,73 +12,92 @@ namespace muh {
 
 namespace {
 
-const std::vector<std::string> kTopKeys = {"version", "values",   "workload", "search_spaces",
-                                           "rules",   "liveness", "exclude",  "measurements"};
+const std::vector<std::string> kTopKeys = {"version",       "values",       "workload",
+                                           "search_spaces", "rules",        "liveness",
+                                           "exclude",       "measurements", "preconditions"};
 const std::vector<std::string> kRuleKeys = {
     "id",        "description", "files",  "replace",   "with",          "delete",
     "append-to", "entries",     "expect", "done-when", "preconditions", "also-matches",
-    "upstream",  "retune",      "pin",    "tiers"};
+    "upstream",  "retune",      "pin",    "retired",   "tiers"};
 
-// kRuleKeys, with the keys of the kinds of site (finder_kind.h) before `tiers`.
+// kRuleKeys, with the keys of the kinds of site (finder_kind.h) before `tiers`
+// (which goes with `pattern:`, and is listed last).
 const std::vector<std::string>& RuleKeys() {
   static const std::vector<std::string> keys = [] {
     std::vector<std::string> out = kRuleKeys;
     for (const FinderKind& k : FinderKinds()) {
       out.insert(out.end() - 1, k.key);
-      for (const std::string& also : k.also) out.insert(out.end() - 1, also);
+      for (const std::string& also : k.also) {
+        if (also != "tiers") out.insert(out.end() - 1, also);
+      }
     }
     return out;
   }();
   return keys;
 }
-const std::vector<std::string> kPreconditionKeys = {"name", "files", "present", "absent",
-                                                    "required"};
+const std::vector<std::string> kPinKeys = {"value", "reason", "unchecked"};
+const std::vector<std::string> kRetiredKeys = {"reason", "replaced-by"};
 
-RawPrecondition ReadPrecondition(YamlReader* l, const YAML::Node& node) {
-  RawPrecondition p;
-  p.mark = node.Mark();
+void ReadRetired(YamlReader* l, const YAML::Node& key, const YAML::Node& node, RawRule* r) {
+  r->retired.present = true;
+  r->retired.key_mark = key.Mark();
+  r->retired.mark = node.Mark();
   if (!node.IsMap()) {
-    l->Error(node.Mark(), "a precondition must be a mapping");
-    return p;
+    l->Error(node.Mark(), "'retired' must be a mapping: {reason: \"why\", replaced-by: \"what\"}");
+    return;
   }
-  l->CheckKeys(node, kPreconditionKeys, "precondition");
+  l->CheckKeys(node, kRetiredKeys, "retired");
   for (const auto& kv : node) {
     std::string k = kv.first.as<std::string>();
-    if (k == "name")
-      l->Scalar(kv.first, kv.second, &p.name);
-    else if (k == "present")
-      l->Scalar(kv.first, kv.second, &p.present);
-    else if (k == "absent")
-      l->Scalar(kv.first, kv.second, &p.absent);
-    else if (k == "required")
-      l->Scalar(kv.first, kv.second, &p.required);
-    else if (k == "files")
-      l->ScalarList(kv.first, kv.second, &p.files);
+    if (k == "reason")
+      l->Scalar(kv.first, kv.second, &r->retired_reason);
+    else if (k == "replaced-by")
+      l->Scalar(kv.first, kv.second, &r->retired_replaced_by);
   }
-  return p;
 }
-
-const std::vector<std::string> kPinKeys = {"value", "reason", "unchecked"};
 
 // `pin: {value: V, reason: "..."}`: both keys, each a scalar.
 void ReadPin(YamlReader* l, const YAML::Node& key, const YAML::Node& node, RawRule* r) {
   r->pin.present = true;
   r->pin.key_mark = key.Mark();
   r->pin.mark = node.Mark();
-  if (!node.IsMap()) {
-    l->Error(node.Mark(), "'pin' must be a mapping: {value: V, reason: \"why\"}");
+  auto read = [&](const YAML::Node& map, RawScalar* value, RawScalar* reason,
+                  RawScalar* unchecked) {
+    l->CheckKeys(map, kPinKeys, "pin");
+    for (const auto& kv : map) {
+      std::string k = kv.first.as<std::string>();
+      if (k == "value")
+        l->Scalar(kv.first, kv.second, value);
+      else if (k == "reason")
+        l->Scalar(kv.first, kv.second, reason);
+      else if (k == "unchecked")
+        l->Scalar(kv.first, kv.second, unchecked);
+    }
+  };
+  if (node.IsSequence()) {
+    r->pin_list = true;
+    for (const YAML::Node& entry : node) {
+      RawRule::RawTierPin& p = r->tier_pins.emplace_back();
+      p.mark = entry.Mark();
+      if (entry.IsNull()) {
+        p.none = true;
+      } else if (entry.IsMap()) {
+        read(entry, &p.value, &p.reason, &p.unchecked);
+      } else {
+        l->Error(entry.Mark(),
+                 "a tier's pin is a mapping {value: V, reason: \"why\"}, or null where the model "
+                 "decides");
+      }
+    }
     return;
   }
-  l->CheckKeys(node, kPinKeys, "pin");
-  for (const auto& kv : node) {
-    std::string k = kv.first.as<std::string>();
-    if (k == "value")
-      l->Scalar(kv.first, kv.second, &r->pin_value);
-    else if (k == "reason")
-      l->Scalar(kv.first, kv.second, &r->pin_reason);
-    else if (k == "unchecked")
-      l->Scalar(kv.first, kv.second, &r->pin_unchecked);
+  if (!node.IsMap()) {
+    l->Error(node.Mark(),
+             "'pin' must be a mapping: {value: V, reason: \"why\"} (or, on a 'tiers' rule, a "
+             "list of them, one per tier)");
+    return;
   }
+  read(node, &r->pin_value, &r->pin_reason, &r->pin_unchecked);
 }
 
 RawRule ReadRule(YamlReader* l, const YAML::Node& node) {
@@ -115,6 +134,8 @@ RawRule ReadRule(YamlReader* l, const YAML::Node& node) {
       l->Scalar(kv.first, kv.second, &r.retune);
     else if (k == "pin")
       ReadPin(l, kv.first, kv.second, &r);
+    else if (k == "retired")
+      ReadRetired(l, kv.first, kv.second, &r);
     else if (const FinderKind* kind = FinderKindOf(k)) {
       std::shared_ptr<RawFinderKeys>& keys = r.finder_keys[kind->key];
       keys = kind->read(l, kv.first, kv.second, keys);
@@ -124,8 +145,6 @@ RawRule ReadRule(YamlReader* l, const YAML::Node& node) {
       } else {
         keys->also.emplace_back(k, kv.first.Mark());
       }
-    } else if (k == "tiers") {
-      ReadTiers(l, kv.first, kv.second, &r.tiers);
     } else if (k == "files") {
       r.files_key.present = true;
       r.files_key.key_mark = kv.first.Mark();
@@ -134,11 +153,7 @@ RawRule ReadRule(YamlReader* l, const YAML::Node& node) {
     } else if (k == "also-matches") {
       l->ScalarList(kv.first, kv.second, &r.also_matches);
     } else if (k == "preconditions") {
-      if (!kv.second.IsSequence()) {
-        l->Error(kv.second.Mark(), "'preconditions' must be a list");
-        continue;
-      }
-      for (const YAML::Node& p : kv.second) r.preconditions.push_back(ReadPrecondition(l, p));
+      ReadRulePreconditions(l, kv.second, &r.preconditions);
     }
   }
   return r;
@@ -245,6 +260,7 @@ bool ReadRuleFile(const std::string& display_path, const std::string& text, RawR
     reader.Error(rules ? rules.Mark() : root.Mark(), "'rules' must be a non-empty list");
     return false;
   }
+  if (YAML::Node v = root["preconditions"]) ReadNamedPreconditions(&reader, v, &out->preconditions);
   for (const YAML::Node& r : rules) out->rules.push_back(ReadRule(&reader, r));
   return true;
 }

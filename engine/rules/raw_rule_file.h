@@ -14,17 +14,11 @@
 #include "engine/model/value_source.h"
 #include "engine/model/workload.h"
 #include "engine/rules/finder_kind.h"
+#include "engine/rules/raw_preconditions.h"
 #include "engine/rules/rule.h"
-#include "engine/rules/tier_rule.h"
 #include "engine/rules/yaml_reader.h"
 
 namespace muh {
-
-struct RawPrecondition {
-  YAML::Mark mark;
-  RawScalar name, present, absent, required;
-  std::vector<RawScalar> files;
-};
 
 struct RawRule {
   YAML::Mark mark;
@@ -34,14 +28,23 @@ struct RawRule {
   // `pin:`, a mapping: its own mark, and its `value`, `reason` and
   // `unchecked` (why a value outside the knob's domain is written anyway).
   RawScalar pin, pin_value, pin_reason, pin_unchecked;
+  // `pin:` as a list, one entry per tier by position: each a mapping
+  // (`mark` its node's), or null (`value` absent: the model decides).
+  struct RawTierPin {
+    YAML::Mark mark;
+    bool none = false;
+    RawScalar value, reason, unchecked;
+  };
+  bool pin_list = false;
+  std::vector<RawTierPin> tier_pins;
+  RawScalar retired, retired_reason, retired_replaced_by;
   std::vector<RawScalar> files;
   std::vector<RawScalar> also_matches;
   RawScalar files_key;
-  std::vector<RawPrecondition> preconditions;
+  std::vector<RawPrecondition> preconditions;  // inline entries and names, as written
   // The keys of each kind of site the rule has keys of (finder_kind.h), by
   // the key that names the kind.
   std::map<std::string, std::shared_ptr<RawFinderKeys>> finder_keys;
-  RawTiers tiers;  // `tiers:` (tier_rule.h)
 };
 
 // One `workload:` entry as written, for the model to check and apply.
@@ -60,7 +63,8 @@ struct RawRuleFile {
   std::vector<std::pair<std::string, YAML::Mark>> value_names;  // `values:` keys
   std::vector<WorkloadSetting> workload;
   std::vector<SearchSpace> search_spaces;
-  std::vector<RuleLoc> search_space_locs;  // parallel to search_spaces
+  std::vector<RuleLoc> search_space_locs;         // parallel to search_spaces
+  std::vector<NamedPreconditions> preconditions;  // the top-level `preconditions:` map
   std::vector<RawRule> rules;
   LivenessFacts liveness;          // `liveness:`, or the defaults
   std::vector<RawScalar> exclude;  // `exclude:` globs

@@ -90,6 +90,20 @@ struct Rule {
     std::string unchecked;
   };
   std::optional<Pin> pin;
+  // On a `tiers:` rule, `pin:` as a list: one entry per tier of the chain,
+  // by position; nullopt where the model decides. Empty otherwise.
+  std::vector<std::optional<Pin>> tier_pins;
+  RuleLoc tier_pins_loc;  // of the `pin` key
+  // `retired: {reason: "...", replaced-by: "..."}`: the knob is gone
+  // upstream. A rule that finds none of its sites is a note, not an error
+  // (its files may be gone too); one that finds a site fails: the knob is
+  // back.
+  struct Retired {
+    std::string reason;
+    std::string replaced_by;  // may be empty
+    RuleLoc loc;
+  };
+  std::optional<Retired> retired;
   std::vector<Precondition> preconditions;
   // `tiers:` one rule for every tier of a chain (tier_spec.h); null otherwise.
   std::shared_ptr<const TierSpec> tiers;
@@ -110,16 +124,6 @@ struct RuleSet {
   // knobs leaves out (with .gitignore'd files); rules' own `files` may
   // still name such paths.
   std::vector<std::string> exclude;
-  // The lines of each file that hold a `+` line of the patch muhpatch wrote
-  // before (--patch FILE on diff, apply, status and verify): a site there
-  // holds muhpatch's own value, never a hand-tuned one. Valid only for the
-  // bytes they were found in (`content_hash`); the plan ignores them for
-  // any other content (the idempotence re-plan, a tree with a patch undone).
-  struct WrittenLines {
-    std::size_t content_hash = 0;
-    std::vector<std::pair<std::size_t, std::size_t>> ranges;  // [begin, end) bytes
-  };
-  std::map<std::string, WrittenLines> written_by_muhpatch;
 };
 
 }  // namespace muh

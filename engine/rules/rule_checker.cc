@@ -3,15 +3,17 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <set>
 
 #include "engine/base/edit_distance.h"
+#include "engine/model/input_values.h"
 #include "engine/query/query_cache.h"
 #include "engine/rules/combined_values.h"
 #include "engine/rules/finder_kind.h"
 #include "engine/rules/finder_query.h"
-#include "engine/rules/finder_tiers.h"
+#include "engine/rules/template_inputs.h"
 
 namespace muh {
 
@@ -55,6 +57,7 @@ class Checker {
     rule->finder = kind.check(keys, check);
     rule->knob = check->knob;
     rule->knob_shape = check->knob_shape;
+    rule->tiers = check->tiers;
     if (kind.any_number) rule->expect_max = kManySites;
   }
 
@@ -99,12 +102,17 @@ class Checker {
 
   bool ValueExists(const std::string& name, const YAML::Mark& mark, bool want_list) {
     const Value* v = values_->Find(name);
+    if (v == nullptr && IsInputName(name)) {
+      l_.Error(mark, UnknownInput(name, values_->InputNames()));
+      return false;
+    }
     std::vector<std::string> names = values_->Names();
     if (v == nullptr) {
       std::string known;
       for (const std::string& n : names) known += (known.empty() ? "" : ", ") + n;
-      l_.Error(mark, fmt::format("unknown value '{}'{} (known: {})", name, DidYouMean(name, names),
-                                 known.empty() ? "none" : known));
+      l_.Error(mark,
+               fmt::format("unknown value '{}'{} (known: {}){}", name, DidYouMean(name, names),
+                           known.empty() ? "none" : known, InputHint(name, values_->InputNames())));
       return false;
     }
     if (v->is_list != want_list) {
@@ -114,9 +122,67 @@ class Checker {
     return true;
   }
 
+  // One precondition entry (a mapping); its files stay empty when it names
+  // none: they are then the rule's.
+  std::optional<Precondition> CheckPrecondition(const RawPrecondition& rp) {
+    Precondition p;
+    p.loc = {rp.mark.line + 1, rp.mark.column + 1};
+    p.name = rp.name.value;
+    bool ok = true;
+    if (!rp.name.present) {
+      l_.Error(rp.mark, "precondition has no 'name'");
+      ok = false;
+    }
+    if (rp.present.present == rp.absent.present) {
+      l_.Error(rp.mark, "a precondition needs exactly one of 'present' or 'absent'");
+      return std::nullopt;
+    }
+    p.want_present = rp.present.present;
+    p.query = CompileQuery(p.want_present ? rp.present : rp.absent);
+    for (const RawScalar& f : rp.files) {
+      if (CheckPath(f)) p.files.push_back(f.value);
+    }
+    if (rp.required.present) {
+      if (rp.required.value == "true") {
+        p.required = true;
+      } else if (rp.required.value != "false") {
+        l_.Error(rp.required.mark, "'required' must be true or false");
+        ok = false;
+      }
+    }
+    if (!ok || !p.query) return std::nullopt;
+    return p;
+  }
+
+  // The file's named precondition lists, each checked once.
+  void CheckNamedLists(const std::vector<NamedPreconditions>& lists) {
+    for (const NamedPreconditions& n : lists) {
+      std::vector<Precondition>& checked = named_[n.name.value];
+      for (const RawPrecondition& rp : n.entries) {
+        if (std::optional<Precondition> p = CheckPrecondition(rp)) checked.push_back(std::move(*p));
+      }
+      named_order_.push_back(n.name.value);
+    }
+  }
+
+  // The list a rule names; an error at the name when the file declares none.
+  const std::vector<Precondition>* NamedList(const RawScalar& ref) {
+    auto it = named_.find(ref.value);
+    if (it != named_.end()) return &it->second;
+    l_.Error(ref.mark,
+             fmt::format(
+                 "unknown precondition list '{}'{} (the file's "
+                 "'preconditions:' names: {})",
+                 ref.value, DidYouMean(ref.value, named_order_),
+                 named_order_.empty() ? "none" : fmt::format("{}", fmt::join(named_order_, ", "))));
+    return nullptr;
+  }
+
   std::optional<Rule> Check(const RawRule& r, std::set<std::string>* ids);
 
  private:
+  std::map<std::string, std::vector<Precondition>> named_;
+  std::vector<std::string> named_order_;  // as declared
   YamlReader& l_;
   const ValueSource* values_;
   QueryCache* queries_;
@@ -179,7 +245,9 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
   FinderCheck check;
   check.target = ActionTarget(r);
   if (kind != nullptr) check.target = kind->target;
-  if (r.tiers.key.present) check.tiers = &r.tiers;
+  check.values = values_;
+  check.replaces = r.replace.present;
+  check.upstream = r.upstream.present;
   if (kind != nullptr && kinds > 1) {
     std::string names;
     for (const FinderKind& k : FinderKinds()) {
@@ -211,7 +279,7 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
   // nothing else about the action is said (no "'with' only goes with ...").
   bool action_unknown = actions == 0 && (meant("replace") || meant("delete") || meant("append-to"));
   if (kind != nullptr && actions != 0) {
-    l_.Error(r.mark, fmt::format("a '{}' rule replaces the value it names: no 'replace', "
+    l_.Error(r.mark, fmt::format("a rule with '{}' replaces the value it names: no 'replace', "
                                  "'delete' or 'append-to'",
                                  kind->key));
   } else if (actions != 1 && !action_unknown && kind == nullptr) {
@@ -238,9 +306,12 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
         RuleLoc at = l_.OffsetLoc(r.with.mark, off);
         l_.errors_->push_back(MakeError(l_.path_, at.line, at.column, err));
       } else {
+        std::size_t mixed_at = 0;
+        std::string mixed = MixedInputs(rule.with, &mixed_at);
+        if (!mixed.empty()) l_.Error(PartMark(r.with, mixed_at), mixed);
         for (const TemplatePart& p : rule.with.parts()) {
           YAML::Mark at = PartMark(r.with, p.offset);
-          bool tier = r.tiers.key.present && IsTierCapture(p.text);
+          bool tier = RawTiersOf(r) != nullptr && IsTierCapture(p.text);
           if (p.kind == TemplatePart::Kind::kCapture && query && !tier) {
             CaptureExists(*query, p.text, at, "with");
           } else if (p.kind == TemplatePart::Kind::kValue) {
@@ -248,7 +319,7 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
           } else if (p.kind == TemplatePart::Kind::kCall) {
             FunctionExists(p.text, at);
             for (const std::string& a : p.args) {
-              if (query && !(r.tiers.key.present && IsTierCapture(a)))
+              if (query && !(RawTiersOf(r) != nullptr && IsTierCapture(a)))
                 CaptureExists(*query, a, at, "with");
             }
           }
@@ -287,14 +358,6 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
     }
   }
   if (r.done_when.present) rule.done_when = CompileQuery(r.done_when);
-  if (r.tiers.key.present) {
-    if (pattern_keys == nullptr || rule.action != ActionKind::kReplace || r.upstream.present) {
-      l_.Error(r.tiers.key.key_mark,
-               "'tiers' goes with a 'pattern' (the statement in each tier), 'replace' and "
-               "'with'; upstream values go in 'tiers: upstream:'");
-    }
-    rule.tiers = CheckTiers(r.tiers, &l_, *values_);
-  }
   if (r.upstream.present) {
     if (rule.action != ActionKind::kReplace && actions != 0) {
       l_.Error(r.upstream.key_mark, "'upstream' only goes with 'replace'");
@@ -310,48 +373,62 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
                fmt::format("'retune' must be true or false, got '{}'", r.retune.value));
     }
   }
-  if (r.pin.present) {
+  auto pin_of = [&](const RawScalar& value, const RawScalar& reason, const RawScalar& unchecked,
+                    const YAML::Mark& at, const YAML::Mark& loc) -> std::optional<Rule::Pin> {
+    if (!value.present || value.value.empty()) {
+      l_.Error(at, "'pin' needs 'value': the Python text to write");
+    } else if (!reason.present || reason.value.empty()) {
+      l_.Error(at, "'pin' needs 'reason': why this value (who measured or decided it)");
+    } else {
+      return Rule::Pin{value.value, reason.value, {loc.line + 1, loc.column + 1}, unchecked.value};
+    }
+    return std::nullopt;
+  };
+  if (r.pin.present && r.pin_list) {
+    if (RawTiersOf(r) == nullptr) {
+      l_.Error(r.pin.key_mark,
+               "a list of pins goes with 'tiers' (one entry per tier, by position); pin one "
+               "value with {value: V, reason: \"why\"}");
+    } else if (r.tier_pins.empty()) {
+      l_.Error(r.pin.mark,
+               "'pin' lists no tier: give one entry per tier, null where the model "
+               "decides");
+    }
+    rule.tier_pins_loc = {r.pin.key_mark.line + 1, r.pin.key_mark.column + 1};
+    for (const RawRule::RawTierPin& p : r.tier_pins) {
+      rule.tier_pins.push_back(p.none ? std::nullopt
+                                      : pin_of(p.value, p.reason, p.unchecked, p.mark, p.mark));
+    }
+  } else if (r.pin.present) {
     if (rule.action != ActionKind::kReplace && actions != 0) {
       l_.Error(r.pin.key_mark, "'pin' only goes with 'replace'");
-    } else if (!r.pin_value.present || r.pin_value.value.empty()) {
-      l_.Error(r.pin.mark, "'pin' needs 'value': the Python text to write");
-    } else if (!r.pin_reason.present || r.pin_reason.value.empty()) {
-      l_.Error(r.pin.mark, "'pin' needs 'reason': why this value (who measured or decided it)");
     } else {
-      rule.pin = Rule::Pin{r.pin_value.value,
-                           r.pin_reason.value,
-                           {r.pin.key_mark.line + 1, r.pin.key_mark.column + 1},
-                           r.pin_unchecked.value};
+      rule.pin = pin_of(r.pin_value, r.pin_reason, r.pin_unchecked, r.pin.mark, r.pin.key_mark);
+    }
+  }
+  if (r.retired.present) {
+    if (!r.retired_reason.present || r.retired_reason.value.empty()) {
+      l_.Error(r.retired.mark, "'retired' needs 'reason': why the knob is gone upstream");
+    } else {
+      rule.retired = Rule::Retired{r.retired_reason.value,
+                                   r.retired_replaced_by.value,
+                                   {r.retired.key_mark.line + 1, r.retired.key_mark.column + 1}};
     }
   }
   for (const RawPrecondition& rp : r.preconditions) {
-    Precondition p;
-    p.loc = {rp.mark.line + 1, rp.mark.column + 1};
-    p.name = rp.name.value;
-    if (!rp.name.present) l_.Error(rp.mark, "precondition has no 'name'");
-    if (rp.present.present == rp.absent.present) {
-      l_.Error(rp.mark, "a precondition needs exactly one of 'present' or 'absent'");
-      continue;
+    std::vector<Precondition> entries;
+    if (!rp.ref.present) {
+      if (std::optional<Precondition> p = CheckPrecondition(rp)) entries.push_back(std::move(*p));
+    } else if (const std::vector<Precondition>* list = NamedList(rp.ref)) {
+      entries = *list;
     }
-    p.want_present = rp.present.present;
-    p.query = CompileQuery(p.want_present ? rp.present : rp.absent);
-    for (const RawScalar& f : rp.files) {
-      if (CheckPath(f)) p.files.push_back(f.value);
+    for (Precondition& p : entries) {
+      if (p.files.empty()) p.files = rule.files;
+      rule.preconditions.push_back(std::move(p));
     }
-    if (rp.files.empty()) p.files = rule.files;
-    if (rp.required.present) {
-      if (rp.required.value == "true")
-        p.required = true;
-      else if (rp.required.value != "false")
-        l_.Error(rp.required.mark, "'required' must be true or false");
-    }
-    rule.preconditions.push_back(std::move(p));
   }
   if (l_.errors_->size() != errors_before) return std::nullopt;
-  // `tiers:` makes the pattern's sites a tier family's.
-  if (rule.finder && rule.tiers) {
-    rule.finder = std::make_shared<TiersFinder>(query, rule.target, rule.tiers);
-  } else if (!rule.finder) {
+  if (!rule.finder) {
     rule.finder = std::make_shared<QueryFinder>(query, rule.target);
   }
   return rule;
@@ -362,7 +439,6 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
 std::vector<std::string> KindQueryTexts(const RawRule& r) {
   FinderCheck check;
   check.target = ActionTarget(r);
-  if (r.tiers.key.present) check.tiers = &r.tiers;
   std::vector<std::string> out;
   for (const auto& [key, keys] : r.finder_keys) {
     const FinderKind* kind = FinderKindOf(key);
@@ -396,14 +472,12 @@ bool CheckRuleFile(const RawRuleFile& raw, std::shared_ptr<const ValueSource> mo
   for (const RawRule& r : raw.rules) {
     for (std::string& t : KindQueryTexts(r)) texts.push_back(std::move(t));
     if (r.done_when.present) texts.push_back(r.done_when.value);
-    for (const RawPrecondition& p : r.preconditions) {
-      for (const RawScalar* q : {&p.present, &p.absent}) {
-        if (q->present) texts.push_back(q->value);
-      }
-    }
+    PreconditionQueryTexts(r.preconditions, &texts);
   }
+  for (const NamedPreconditions& n : raw.preconditions) PreconditionQueryTexts(n.entries, &texts);
   queries.CompileAll(texts);
   Checker checker(&reader, out->values.get(), &queries);
+  checker.CheckNamedLists(raw.preconditions);
   out->exclude.clear();
   for (const RawScalar& g : raw.exclude) {
     if (checker.CheckPath(g)) out->exclude.push_back(g.value);

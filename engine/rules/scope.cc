@@ -49,13 +49,16 @@ std::vector<std::string> FilesNeeded(const RuleSet& rules,
                                      std::vector<Diagnostic>* errors) {
   std::set<std::string> all;
   for (const Rule& r : rules.rules) {
+    // A retired knob's files may be gone with it.
+    std::vector<Diagnostic> unheard;
+    std::vector<Diagnostic>* said = r.retired ? &unheard : errors;
     for (const std::string& p :
-         ResolvePatterns(r.files, r.file_locs, tree_paths, rules.path, r.files_loc, r.id, errors)) {
+         ResolvePatterns(r.files, r.file_locs, tree_paths, rules.path, r.files_loc, r.id, said)) {
       all.insert(p);
     }
     for (const Precondition& pre : r.preconditions) {
       for (const std::string& p :
-           ResolvePatterns(pre.files, {}, tree_paths, rules.path, pre.loc, r.id, errors)) {
+           ResolvePatterns(pre.files, {}, tree_paths, rules.path, pre.loc, r.id, said)) {
         all.insert(p);
       }
     }

@@ -2,6 +2,8 @@
 
 #include <cctype>
 
+#include "engine/model/input_values.h"
+
 namespace muh {
 
 namespace {
@@ -122,6 +124,23 @@ bool Template::Expand(const QueryMatch& match, const ValueSource& values, std::s
         break;
       }
     }
+  }
+  return InputValueFits(values, out, error);
+}
+
+bool Template::InputValueFits(const ValueSource& values, const std::string* out,
+                              std::string* error) const {
+  for (const TemplatePart& p : parts_) {
+    if (p.kind != TemplatePart::Kind::kValue && p.kind != TemplatePart::Kind::kCall) continue;
+    // The knob is the template's first value or call. A model quantity
+    // offers only values its kernel takes; an input (a fact, a workload
+    // entry) is the user's to compute with, so what the template makes of
+    // it is checked here, before it is offered.
+    if (p.kind != TemplatePart::Kind::kValue || !IsInputName(p.text)) return true;
+    std::string problem = values.DomainProblem(p.text, *out);
+    if (problem.empty()) return true;
+    *error = "value '" + p.text + "': the template makes '" + *out + "' of it: " + problem;
+    return false;
   }
   return true;
 }

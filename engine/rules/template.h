@@ -1,6 +1,8 @@
-// Replacement templates: literal text with `{{name}}` for a named value,
-// `{{@capture}}` for the text of a query capture, and `{{name(@a, @b)}}` for
-// a value computed from captured text. `{{` cannot be escaped because Python
+// Replacement templates: literal text with `{{name}}` for a named value
+// (a model quantity, a `values:` entry, or an input of the model:
+// `{{fact.NAME}}`, `{{workload.NAME}}`, input_values.h), `{{@capture}}` for
+// the text of a query capture, and `{{name(@a, @b)}}` for a value computed
+// from captured text. `{{` cannot be escaped because Python
 // never needs it in the knobs we rewrite.
 #pragma once
 
@@ -33,12 +35,16 @@ class Template {
   std::vector<const TemplatePart*> References(TemplatePart::Kind kind) const;
 
   // Fills the template. Every referenced name must exist (checked at load).
-  // Returns false with `error` when a value cannot be given (model error).
+  // Returns false with `error` when a value cannot be given (model error),
+  // or when a template whose knob is an input of the model (`fact.NAME`,
+  // `workload.NAME`) makes of it a value outside the input's domain.
   // When `why` is given, the derivations of the values used are appended.
   bool Expand(const QueryMatch& match, const ValueSource& values, std::string* out,
               std::string* error, std::string* why = nullptr) const;
 
  private:
+  bool InputValueFits(const ValueSource& values, const std::string* out, std::string* error) const;
+
   std::vector<TemplatePart> parts_;
 };
 

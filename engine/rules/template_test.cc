@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include "engine/model/model_values.h"
+
 namespace muh {
 
 TEST_CASE("templates expand values and captures") {
@@ -62,6 +64,35 @@ TEST_CASE("function calls take captures") {
   CHECK(out == "42");
   CHECK_FALSE(Template::Parse("{{twice(n)}}", &t, &err, &off));
   CHECK(err == "function arguments must be @captures, got 'n'");
+}
+
+TEST_CASE("what a template makes of an input must stay in the input's domain") {
+  Workload w = Workload::Defaults();
+  std::string err;
+  REQUIRE(w.Set("max_num_seqs", "4", &err));
+  ModelValues model(Profile::BiV100(), w, {});
+  QueryMatch m;
+  auto expand = [&](const char* source, std::string* out) {
+    Template t;
+    std::size_t off = 0;
+    REQUIRE(Template::Parse(source, &t, &err, &off));
+    err.clear();
+    return t.Expand(m, model, out, &err);
+  };
+  std::string out;
+  CHECK(expand("{{workload.max_num_seqs}} // 8 + 1", &out));
+  CHECK(out == "4 // 8 + 1");
+  CHECK(expand("{{fact.smem_per_block}}", &out));
+  CHECK(out == "32768");
+  // 4 // 8 is 0, which no max_num_seqs is: no value is offered.
+  CHECK_FALSE(expand("{{workload.max_num_seqs}} // 8", &out));
+  CHECK(err ==
+        "value 'workload.max_num_seqs': the template makes '4 // 8' of it: 0 is no workload's "
+        "max_num_seqs: it must be a whole number from 1 to 1073741824");
+  CHECK_FALSE(expand("{{fact.smem_per_block}} // 3", &out));
+  CHECK(err.find("no card's smem_per_block") != std::string::npos);
+  // A model quantity's value is its derivation's; the gate checks it.
+  CHECK(expand("{{smem_limit_kib}} * 3", &out));
 }
 
 }  // namespace muh

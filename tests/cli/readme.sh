@@ -11,7 +11,9 @@
 # engine/base/exit_codes.h; the CI recipe's Action step gives only inputs
 # action.yml has (and every required one), and its pre-commit hook exists
 # and passes, with the README's args, on a fixture tree whose patch was
-# committed as the README says.
+# committed as the README's CI transcript says: pristine (`diff > PATCH`),
+# then patched (`apply`, `diff --base-patch PATCH -o PATCH`); the same on a
+# copy of the real tree when ../shared has it.
 #
 # Usage: readme.sh MUHPATCH
 set -euo pipefail
@@ -148,26 +150,53 @@ if yaml:
     if len(used) != 1 or used[0]["id"] not in hooks:
         fail(f"the pre-commit config names {[h.get('id') for h in used]}, the hooks are {sorted(hooks)}")
     else:
-        commit = re.search(r"`(muhpatch diff [^`]*> *patches/[^`]*)`", re.sub(r"\s+", " ", text))
-        ci = f"{scratch}/ci"
-        os.makedirs(f"{ci}/patches")
-        shutil.copytree(f"{repo}/rules", f"{ci}/rules")
-        shutil.copytree(f"{repo}/fixtures/enginex-vllm", f"{ci}/enginex-vllm")
+        ci_text = re.search(r"^## In CI\n(.*?)(?=^## )", text, re.S | re.M)
+        ci_text = ci_text.group(1) if ci_text else ""
+        commit = re.search(r"^\$ (muhpatch diff [^\n]*> *patches/\S+)$", ci_text, re.M)
+        record = re.search(r"^\$ (muhpatch diff --base-patch patches/\S+ -o patches/\S+ [^\n]*)$",
+                           ci_text, re.M)
+        apply = re.search(r"^\$ (muhpatch apply [^\n]*)$", ci_text, re.M)
         env = {"PATH": f"{scratch}/repo/build:/usr/bin:/bin", "HOME": scratch}
-        if not commit:
-            fail("the CI section does not say how to commit the patch (`muhpatch diff ... > patches/...`)")
+        real = os.path.normpath(f"{repo}/../shared/targets/enginex-vllm")
+        trees = [("fixture tree", f"{repo}/fixtures/enginex-vllm")]
+        if os.path.isdir(f"{real}/vllm"):
+            trees.append(("real tree", real))
         else:
-            r = subprocess.run(["bash", "-c", commit.group(1)], cwd=ci, env=env,
-                               capture_output=True, text=True)
-            hook = hooks[used[0]["id"]]
-            argv = shlex.split(hook["entry"]) + [str(a) for a in used[0].get("args", [])]
-            v = subprocess.run(argv, cwd=ci, env=env, capture_output=True, text=True)
-            if r.returncode != 0 or v.returncode != 0:
-                fail(f"the CI recipe: `{commit.group(1)}` exit {r.returncode}, then `{' '.join(argv)}` "
-                     f"exit {v.returncode}\n{r.stderr}{v.stderr}")
-            else:
-                print(f"ok the CI recipe: `{commit.group(1)}`, then the hook "
-                      f"`{' '.join(argv)}` passes")
+            print(f"note: the real tree is not at {real}; the CI recipe ran on the fixture only")
+        if not (commit and apply and record):
+            fail("the CI section's transcript does not show both layouts: `muhpatch diff ... > "
+                 "patches/...` (pristine), `muhpatch apply` and `muhpatch diff --base-patch "
+                 "patches/... -o patches/...` (patched)")
+            trees = []
+        hook = hooks[used[0]["id"]]
+        argv = shlex.split(hook["entry"]) + [str(a) for a in used[0].get("args", [])]
+        for n, (tree_name, source) in enumerate(trees):
+            ci = f"{scratch}/ci{n}"
+            os.makedirs(f"{ci}/patches")
+            shutil.copytree(f"{repo}/rules", f"{ci}/rules")
+            shutil.copytree(source, f"{ci}/enginex-vllm")
+            subprocess.run(["chmod", "-R", "u+w", f"{ci}/enginex-vllm"], check=True)
+            # The pristine layout, then the patched one: each made as the
+            # README says, then the hook with the README's args.
+            for layout, cmds in (("pristine", [commit]), ("patched", [apply, record])):
+                rs = [subprocess.run(["bash", "-c", c.group(1)], cwd=ci, env=env,
+                                     capture_output=True, text=True) for c in cmds]
+                v = subprocess.run(argv, cwd=ci, env=env, capture_output=True, text=True)
+                made = ", then ".join(f"`{c.group(1)}`" for c in cmds)
+                patch_path = commit.group(1).rsplit(">", 1)[1].strip()
+                patch = open(f"{ci}/{patch_path}", encoding="utf-8").read()
+                if layout == "pristine":
+                    recorded = patch
+                elif patch != recorded or "\n+" not in patch:
+                    fail(f"the CI recipe ({tree_name}): the patched fork's record is not the "
+                         f"pristine fork's patch ({len(patch)} bytes, {len(recorded)} before)")
+                if any(r.returncode != 0 for r in rs) or v.returncode != 0:
+                    fail(f"the CI recipe ({layout} fork, {tree_name}): {made} exit "
+                         f"{[r.returncode for r in rs]}, then `{' '.join(argv)}` exit "
+                         f"{v.returncode}\n{''.join(r.stderr for r in rs)}{v.stderr}")
+                else:
+                    print(f"ok the CI recipe ({layout} fork, {tree_name}): {made}, then the hook "
+                          f"`{' '.join(argv)}` passes")
 
 for p in problems:
     print("FAIL: readme: " + p, file=sys.stderr)

@@ -1,0 +1,89 @@
+#include "engine/plan/value_gate.h"
+
+#include <fmt/format.h>
+
+#include <set>
+#include <tuple>
+
+#include "engine/base/one_line.h"
+
+namespace muh {
+namespace plan {
+
+void CheckValue(const ValueSource& values, const Template& with, ValueOrigin origin,
+                const std::string& value, const Rule::Pin* pin, Site* site) {
+  for (const TemplatePart& part : with.parts()) {
+    if (part.kind != TemplatePart::Kind::kValue && part.kind != TemplatePart::Kind::kCall) continue;
+    std::string problem = values.DomainProblem(part.text, value);
+    if (problem.empty()) return;
+    OutsideDomain out;
+    out.origin = origin;
+    out.value = value;
+    out.problem = std::move(problem);
+    if (pin != nullptr) {
+      out.pin_line = pin->loc.line;
+      out.pin_column = pin->loc.column;
+      out.unchecked = pin->unchecked;
+    }
+    site->outside_domain.push_back(std::move(out));
+    return;  // the knob is the template's first value or call
+  }
+}
+
+std::vector<std::string> GateValues(const std::string& rules_path, PlanResult* plan) {
+  std::vector<std::string> failed;
+  for (const RuleOutcome& o : plan->outcomes) {
+    bool fails = false;
+    auto say = [&](Diagnostic d) {
+      d.rule_id = o.rule_id;
+      fails = fails || d.severity == Severity::kError;
+      plan->diagnostics.push_back(std::move(d));
+    };
+    // The pins first, one message for each, at the pin.
+    std::set<std::tuple<int, int>> pins_said;
+    for (const Site& site : o.found) {
+      for (const OutsideDomain& v : site.outside_domain) {
+        if (v.origin != ValueOrigin::kPin || !pins_said.insert({v.pin_line, v.pin_column}).second)
+          continue;
+        if (v.unchecked.empty()) {
+          say(Diagnostic{
+              rules_path, v.pin_line, v.pin_column, Severity::kError,
+              fmt::format("rule '{}' pins '{}', which its kernel does not take: {}; pin a value "
+                          "it takes, or say why with `unchecked: REASON`",
+                          o.rule_id, OneLine(v.value, 60), v.problem)});
+        } else {
+          say(Diagnostic{rules_path, v.pin_line, v.pin_column, Severity::kWarning,
+                         fmt::format("rule '{}' pins '{}' unchecked ({}): {}", o.rule_id,
+                                     OneLine(v.value, 60), v.unchecked, v.problem)});
+        }
+      }
+    }
+    // Then the values at the sites: kept by hand, or the model's.
+    for (const Site& site : o.found) {
+      bool dead = site.Is(Liveness::kDead);
+      for (const OutsideDomain& v : site.outside_domain) {
+        if (v.origin == ValueOrigin::kKept) {
+          say(Diagnostic{site.path, site.line, site.column,
+                         dead ? Severity::kNote : Severity::kError,
+                         fmt::format("rule '{}' keeps '{}', a hand-tuned value its kernel does "
+                                     "not take: {}{}",
+                                     o.rule_id, OneLine(v.value, 60), v.problem,
+                                     dead ? " (the site is dead on the served platform)"
+                                          : "; fix the value, or `pin:` one the kernel takes")});
+        } else if (v.origin == ValueOrigin::kModel) {
+          say(Diagnostic{site.path, site.line, site.column, Severity::kError,
+                         fmt::format("rule '{}' would write '{}', the model's value, which its "
+                                     "kernel does not take: {}; the model offers only values "
+                                     "that pass, so this is a bug in muhpatch: please report it, "
+                                     "and `pin:` a value meanwhile",
+                                     o.rule_id, OneLine(v.value, 60), v.problem)});
+        }
+      }
+    }
+    if (fails) failed.push_back(o.rule_id);
+  }
+  return failed;
+}
+
+}  // namespace plan
+}  // namespace muh

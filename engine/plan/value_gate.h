@@ -1,0 +1,40 @@
+// One gate for every value that reaches a kernel (internal to engine/plan).
+// Whoever chose the value a rule writes or keeps at a site (the model, from
+// its derivation or a measurement; a pin; a maintainer's hand-tuned value
+// kept), it is checked here against the knob's domain: the values its
+// consuming kernel takes (ValueSource::DomainProblem). The plan of a site
+// records each value that fails (CheckValue); the merge turns them into
+// diagnostics by who chose the value (GateValues):
+// - the model's: an error, and the rule fails (the model falls to its next
+//   passing candidate before it offers one, so this is a bug in it);
+// - a pin's: an error at the pin, and the rule fails, unless the pin says
+//   `unchecked: REASON` (then a warning naming the reason, every run);
+// - a kept value's: an error at the site on a live or unknown site, and the
+//   rule fails; a note on a dead one.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine/base/diagnostic.h"
+#include "engine/model/value_source.h"
+#include "engine/plan/plan_result.h"
+#include "engine/rules/rule.h"
+#include "engine/rules/template.h"
+
+namespace muh {
+namespace plan {
+
+// Adds to `site` the value `value`, chosen by `origin`, that the template
+// `with` writes there, when it is outside the domain of the knob `with`
+// sizes; nothing when it passes or `with` names no knob. `pin` is the pin
+// for kPin.
+void CheckValue(const ValueSource& values, const Template& with, ValueOrigin origin,
+                const std::string& value, const Rule::Pin* pin, Site* site);
+
+// The diagnostics of the values that failed at the sites of `plan`, by who
+// chose them (see above), each naming its rule; returns the rules they fail.
+std::vector<std::string> GateValues(const std::string& rules_path, PlanResult* plan);
+
+}  // namespace plan
+}  // namespace muh
