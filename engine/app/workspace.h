@@ -37,9 +37,10 @@ struct Workspace {
   std::unique_ptr<FileCache> sources;
   // How many bytes of files the readers that pass over the whole tree (the
   // search, the liveness analysis) let `sources` keep: past it they read a
-  // file at a time. 16 MiB: three times the real tree, a quarter of the
-  // 64 MiB that verify's peak memory is to stay under.
-  static constexpr std::size_t kSourcesKeep = std::size_t{16} << 20;
+  // file at a time. 8 MiB: more than the real tree's 6.3 MB, an eighth of
+  // the 64 MiB that verify's peak memory is to stay under (the liveness
+  // analysis with its variants, liveness.h, takes more of it).
+  static constexpr std::size_t kSourcesKeep = std::size_t{8} << 20;
   // The word filters of the same files, built once for the search and the
   // liveness analysis together (of the bytes `sources` gives).
   std::unique_ptr<WordFilterCache> words;
