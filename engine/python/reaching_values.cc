@@ -45,6 +45,7 @@ class Walker {
   // The values assigned to the variable that reach its first read (or the
   // function's end), by node.
   std::vector<TSNode> Run(TSNode body) {
+    NonlocalRebinding(body);
     State s;
     Block(body, &s);
     if (at_use_) return *at_use_;
@@ -93,6 +94,15 @@ class Walker {
   std::size_t problem_at_ = 0;
   std::optional<std::size_t> read_at_;  // the use Run's values reach, if read
   std::vector<TSNode> read_defs_;       // the values any read of the walk sees
+  // Where the variable is bound otherwise than `V = value` (a `for` or
+  // `with` target, `:=`, an import, an `except` or `case` capture, a def or
+  // class of its name): a value of no literal of its own, which the rule
+  // cannot rewrite where it reaches the read.
+  std::vector<TSNode> opaque_;
+
+  bool IsOpaque(TSNode n) const {
+    return std::any_of(opaque_.begin(), opaque_.end(), [&](TSNode o) { return ts_node_eq(o, n); });
+  }
 
  private:
   std::string_view Text(TSNode n) const {
@@ -101,8 +111,8 @@ class Walker {
 
   bool IsVariable(TSNode n) const { return Is(n, "identifier") && Text(n) == q_.variable; }
 
-  // Where `n` first reads the variable: a name that is not assigned to,
-  // not a keyword's name and not an attribute's.
+  // Where `n` first reads the variable: a name that is not assigned to
+  // (by `=`, `:=` or `as`), not a keyword's name and not an attribute's.
   // Pre-order, iteratively: nesting costs no stack.
   std::optional<TSNode> Read(TSNode root) const {
     std::vector<TSNode> stack{root};
@@ -115,6 +125,9 @@ class Walker {
         if (Is(parent, "keyword_argument") && SameNode(n, Field(parent, "name"))) continue;
         if (Is(parent, "attribute") && SameNode(n, Field(parent, "attribute"))) continue;
         if (Is(parent, "assignment") && SameNode(n, Field(parent, "left"))) continue;
+        // What `:=` and `as` bind is no read (Walrus, AsBinds).
+        if (Is(parent, "named_expression") && SameNode(n, Field(parent, "name"))) continue;
+        if (Is(parent, "as_pattern_target")) continue;
         return n;
       }
       if (Is(n, "function_definition") || Is(n, "class_definition")) continue;
@@ -141,6 +154,113 @@ class Walker {
     read_at_ = ts_node_start_byte(*r);
   }
 
+  // `n` binds the variable as an opaque value: replacing what reached it,
+  // or (a `:=` that may not run) beside it.
+  void Opaque(TSNode n, State* s, bool replace) {
+    if (!IsOpaque(n)) opaque_.push_back(n);
+    if (replace) {
+      s->defs = {n};
+    } else if (std::none_of(s->defs.begin(), s->defs.end(),
+                            [&](TSNode d) { return ts_node_eq(d, n); })) {
+      s->defs.push_back(n);
+    }
+  }
+
+  // A target that binds the variable itself: the name, or the name inside
+  // a tuple or list of targets (`for BLOCK, W in ...`), not an attribute or
+  // a subscript.
+  bool TargetBinds(TSNode t) const {
+    if (ts_node_is_null(t)) return false;
+    if (Is(t, "identifier")) return Text(t) == q_.variable;
+    if (Is(t, "pattern_list") || Is(t, "tuple_pattern") || Is(t, "list_pattern") ||
+        Is(t, "list_splat_pattern") || Is(t, "parenthesized_expression") || Is(t, "tuple") ||
+        Is(t, "list") || Is(t, "expression_list") || Is(t, "as_pattern_target")) {
+      for (uint32_t i = 0; i < ts_node_named_child_count(t); ++i)
+        if (TargetBinds(ts_node_named_child(t, i))) return true;
+    }
+    return false;
+  }
+
+  // Every `:=` in `n` (its own scope: comprehensions count, lambdas and
+  // nested definitions do not) that binds the variable: it may run, beside
+  // what reached it.
+  void Walrus(TSNode n, State* s) {
+    if (ts_node_is_null(n) || !s->live) return;
+    std::vector<TSNode> stack{n};
+    while (!stack.empty()) {
+      TSNode c = stack.back();
+      stack.pop_back();
+      if (Is(c, "function_definition") || Is(c, "class_definition") || Is(c, "lambda")) continue;
+      if (Is(c, "named_expression") && IsVariable(Field(c, "name"))) Opaque(c, s, false);
+      for (uint32_t i = ts_node_named_child_count(c); i > 0; --i)
+        stack.push_back(ts_node_named_child(c, i - 1));
+    }
+  }
+
+  // `x as BLOCK` in a with item, an except clause or a case pattern
+  // (outside blocks): the name bound by `as`.
+  bool AsBinds(TSNode n) const {
+    std::vector<TSNode> stack{n};
+    while (!stack.empty()) {
+      TSNode c = stack.back();
+      stack.pop_back();
+      if (Is(c, "block")) continue;
+      if (Is(c, "as_pattern_target") && TargetBinds(c)) return true;
+      TSNode alias = Field(c, "alias");
+      if (!ts_node_is_null(alias) && TargetBinds(Unwrapped(alias))) return true;
+      // `except E as BLOCK` in grammars that spell it without a pattern.
+      for (uint32_t i = 0; i + 1 < ts_node_child_count(c); ++i) {
+        TSNode k = ts_node_child(c, i);
+        if (!ts_node_is_named(k) && std::string_view(ts_node_type(k)) == "as" &&
+            TargetBinds(ts_node_child(c, i + 1)))
+          return true;
+      }
+      for (uint32_t i = ts_node_named_child_count(c); i > 0; --i)
+        stack.push_back(ts_node_named_child(c, i - 1));
+    }
+    return false;
+  }
+
+  // An import statement that binds the variable (`import BLOCK`, `from m
+  // import X as BLOCK`, `from m import *`).
+  bool ImportBinds(TSNode st) const {
+    for (uint32_t i = 0; i < ts_node_named_child_count(st); ++i) {
+      TSNode c = ts_node_named_child(st, i);
+      if (Is(c, "wildcard_import")) return true;
+      if (Is(st, "import_from_statement") && ts_node_eq(c, Field(st, "module_name"))) continue;
+      if (Is(c, "aliased_import")) {
+        TSNode alias = Field(c, "alias");
+        if (!ts_node_is_null(alias) && Text(alias) == q_.variable) return true;
+      } else if (Is(c, "dotted_name") && ts_node_named_child_count(c) > 0) {
+        if (Text(ts_node_named_child(c, 0)) == q_.variable) return true;
+      }
+    }
+    return false;
+  }
+
+  // A function nested in the walked one that rebinds the variable through
+  // `nonlocal`: any call may change it, which the walk does not see.
+  void NonlocalRebinding(TSNode body) {
+    std::vector<TSNode> stack{body};
+    while (!stack.empty()) {
+      TSNode c = stack.back();
+      stack.pop_back();
+      if (Is(c, "nonlocal_statement")) {
+        for (uint32_t i = 0; i < ts_node_named_child_count(c); ++i) {
+          if (!IsVariable(ts_node_named_child(c, i))) continue;
+          Problem(c,
+                  fmt::format("{} is rebound through `{}` (line {}) in a function nested in {}, "
+                              "which any call may run: no value of its own to rewrite",
+                              q_.variable, Text(c), ts_node_start_point(c).row + 1, q_.function));
+        }
+      }
+      for (uint32_t i = ts_node_named_child_count(c); i > 0; --i)
+        stack.push_back(ts_node_named_child(c, i - 1));
+    }
+  }
+
+  int Line(TSNode n) const { return static_cast<int>(ts_node_start_point(n).row) + 1; }
+
   void Problem(TSNode at, std::string message) {
     if (!problem_.empty()) return;
     problem_ = std::move(message);
@@ -160,6 +280,7 @@ class Walker {
         Assignment(right, s);  // `a = b = 1`: b first
       } else {
         NoteReads(right, *s);
+        Walrus(right, s);
       }
     }
     if (ts_node_is_null(right)) return;
@@ -213,16 +334,25 @@ class Walker {
         TSNode e = ts_node_named_child(st, i);
         if (Is(e, "assignment")) {
           Assignment(e, s);
+        } else if (Is(e, "augmented_assignment") && IsVariable(Field(e, "left"))) {
+          // `BLOCK += 1` reads BLOCK first: the value there is the knob's.
+          NoteReads(e, *s);
+          Walrus(e, s);
+          s->defs = {e};
         } else {
           NoteReads(e, *s);
-          if (Is(e, "augmented_assignment") && IsVariable(Field(e, "left"))) s->defs = {e};
+          Walrus(e, s);
         }
       }
     } else if (Is(st, "if_statement")) {
       If(st, s);
     } else if (Is(st, "for_statement") || Is(st, "while_statement")) {
-      NoteReads(Is(st, "for_statement") ? Field(st, "right") : Field(st, "condition"), *s);
+      bool is_for = Is(st, "for_statement");
+      TSNode head = is_for ? Field(st, "right") : Field(st, "condition");
+      NoteReads(head, *s);
+      Walrus(head, s);
       State body = *s;
+      if (is_for && TargetBinds(Field(st, "left"))) Opaque(st, &body, true);
       Block(Field(st, "body"), &body);
       *s = Union(*s, body);
       TSNode alt = Field(st, "alternative");
@@ -230,10 +360,13 @@ class Walker {
     } else if (Is(st, "with_statement")) {
       for (uint32_t i = 0; i < ts_node_named_child_count(st); ++i) {
         TSNode c = ts_node_named_child(st, i);
-        if (Is(c, "block"))
+        if (Is(c, "block")) {
           Block(c, s);
-        else
+        } else {
           NoteReads(c, *s);
+          Walrus(c, s);
+          if (s->live && AsBinds(c)) Opaque(c, s, true);
+        }
       }
     } else if (Is(st, "try_statement")) {
       // Any statement of the body may raise: a handler starts from any of
@@ -248,20 +381,114 @@ class Walker {
           TSNode b = ts_node_named_child(c, j);
           if (!Is(b, "block")) continue;
           State h = Is(c, "else_clause") ? *s : any;
+          if (Is(c, "except_clause") && h.live && AsBinds(c)) Opaque(c, &h, true);
           Block(b, &h);
           *s = Is(c, "except_clause") ? Union(*s, h) : h;
         }
       }
+    } else if (Is(st, "match_statement")) {
+      Match(st, s);
     } else if (Is(st, "return_statement") || Is(st, "raise_statement")) {
       NoteReads(st, *s);
       if (Is(st, "return_statement")) returned_.push_back(*s);
       s->live = false;
     } else if (Is(st, "function_definition") || Is(st, "class_definition") ||
                Is(st, "decorated_definition")) {
-      // A nested definition runs later, if at all.
+      // A nested definition runs later, if at all; one of the variable's
+      // name binds it.
+      TSNode def = Is(st, "decorated_definition") ? Field(st, "definition") : st;
+      TSNode name = ts_node_is_null(def) ? def : Field(def, "name");
+      if (s->live && !ts_node_is_null(name) && IsVariable(name)) Opaque(st, s, true);
+    } else if (Is(st, "import_statement") || Is(st, "import_from_statement") ||
+               Is(st, "future_import_statement")) {
+      if (s->live && ImportBinds(st)) Opaque(st, s, true);
+    } else if (Is(st, "delete_statement")) {
+      // `del BLOCK` (or `del d['KEY']`) unbinds it: no value reaches past
+      // it; deleting anything else reads.
+      bool unbinds = false;
+      for (uint32_t i = 0; i < ts_node_named_child_count(st); ++i) {
+        TSNode c = ts_node_named_child(st, i);
+        std::vector<TSNode> targets{c};
+        if (Is(c, "expression_list")) {
+          targets.clear();
+          for (uint32_t j = 0; j < ts_node_named_child_count(c); ++j)
+            targets.push_back(ts_node_named_child(c, j));
+        }
+        for (TSNode t : targets) {
+          if (IsVariable(t) || (!q_.key.empty() && Is(t, "subscript") &&
+                                IsVariable(Field(t, "value")) && IsKey(Field(t, "subscript")))) {
+            unbinds = true;
+          }
+        }
+      }
+      if (unbinds) {
+        s->defs = {};
+      } else {
+        NoteReads(st, *s);
+      }
+    } else if (Is(st, "global_statement") || Is(st, "nonlocal_statement")) {
+      for (uint32_t i = 0; i < ts_node_named_child_count(st); ++i) {
+        if (!IsVariable(ts_node_named_child(st, i))) continue;
+        Problem(st, fmt::format("{} is declared `{}` (line {}): any call may rebind it, which the "
+                                "analysis does not see: no value of its own to rewrite",
+                                q_.variable, Text(st), Line(st)));
+      }
     } else {
       NoteReads(st, *s);
+      Walrus(st, s);
     }
+  }
+
+  // `match`: each case may run (its pattern may capture the variable), or
+  // none.
+  void Match(TSNode st, State* s) {
+    TSNode subject = Field(st, "subject");
+    NoteReads(subject, *s);
+    Walrus(subject, s);
+    State in = *s;
+    State out = in;
+    std::vector<TSNode> stack{st};
+    while (!stack.empty()) {
+      TSNode c = stack.back();
+      stack.pop_back();
+      if (Is(c, "case_clause")) {
+        State b = in;
+        TSNode body{};
+        for (uint32_t i = 0; i < ts_node_named_child_count(c); ++i) {
+          TSNode k = ts_node_named_child(c, i);
+          if (Is(k, "block")) {
+            body = k;
+            continue;
+          }
+          if (Is(k, "if_clause")) {  // the guard reads; a pattern captures
+            NoteReads(k, b);
+            Walrus(k, &b);
+            continue;
+          }
+          bool captures = false;
+          std::vector<TSNode> names{k};
+          while (!names.empty()) {
+            TSNode n = names.back();
+            names.pop_back();
+            // A capture is a bare name; `Color.RED` is a value pattern.
+            if (IsVariable(n) && !Is(ts_node_parent(n), "dotted_name")) captures = true;
+            if (Is(n, "dotted_name") && ts_node_named_child_count(n) == 1 &&
+                IsVariable(ts_node_named_child(n, 0)))
+              captures = true;
+            for (uint32_t j = 0; j < ts_node_named_child_count(n); ++j)
+              names.push_back(ts_node_named_child(n, j));
+          }
+          if (captures && b.live) Opaque(c, &b, true);
+        }
+        if (!ts_node_is_null(body)) Block(body, &b);
+        out = Union(out, b);
+        continue;
+      }
+      if (ts_node_eq(c, subject)) continue;
+      for (uint32_t i = ts_node_named_child_count(c); i > 0; --i)
+        stack.push_back(ts_node_named_child(c, i - 1));
+    }
+    *s = out;
   }
 
   // `if`/`elif`/`else`: each clause whose condition may hold is a path; the
@@ -275,6 +502,7 @@ class Walker {
       Truth t = Truth::kTrue;
       if (!ts_node_is_null(condition)) {
         NoteReads(condition, in);
+        Walrus(condition, &in);
         t = Eval(condition);
       }
       if (t != Truth::kFalse) {
@@ -409,6 +637,17 @@ ReachingValues FindReachingValues(const SyntaxTree& tree, const ValueQuestion& q
       out.problem_at = here.read_at_ ? *here.read_at_ : ts_node_start_byte(fn);
     }
     for (TSNode l : leaves) {
+      if (here.IsOpaque(l)) {
+        std::string_view text = TextOf(tree, l);
+        text = text.substr(0, text.find('\n'));
+        out.problem = fmt::format(
+            "{} is bound by `{}` (line {}), which reaches its read {}: no "
+            "value of its own to rewrite",
+            knob, text, ts_node_start_point(l).row + 1, path);
+        out.problem_at = ts_node_start_byte(l);
+        out.values.clear();
+        return out;
+      }
       ReachingValue v;
       v.begin = ts_node_start_byte(l);
       v.end = ts_node_end_byte(l);

@@ -125,6 +125,50 @@ TEST_CASE("a dict's key: its entry in a dict literal, or a write to the key") {
       "is false in f");
 }
 
+TEST_CASE("a binding other than `V = value` that reaches the read is refused, naming it") {
+  auto refused = [](const std::string& body, const std::string& what) {
+    std::string got = Below(body);
+    INFO(got);
+    return got.rfind("problem: BLOCK is bound by `" + what + "`", 0) == 0;
+  };
+  const std::string test = "    y = 1 if cap(80) else 2\n";
+  CHECK(
+      refused("    BLOCK = 64\n    for BLOCK in (8,):\n        pass\n" + test + "    run(BLOCK)\n",
+              "for BLOCK in (8,):"));
+  CHECK(refused(
+      "    BLOCK = 64\n    with ctx(8) as BLOCK:\n        pass\n" + test + "    run(BLOCK)\n",
+      "ctx(8) as BLOCK"));
+  CHECK(refused(
+      "    BLOCK = 64\n    if (BLOCK := 8) > 0 and x:\n        pass\n" + test + "    run(BLOCK)\n",
+      "BLOCK := 8"));
+  CHECK(refused(
+      "    BLOCK = 64\n    if x:\n        from m import V as BLOCK\n" + test + "    run(BLOCK)\n",
+      "from m import V as BLOCK"));
+  CHECK(
+      refused("    BLOCK = 64\n    match x:\n        case 1:\n            BLOCK = 8\n"
+              "        case BLOCK:\n            pass\n" +
+                  test + "    run(BLOCK)\n",
+              "case BLOCK:"));
+  // Where it does not reach the read, it is no site.
+  CHECK(Below("    for BLOCK in (8,):\n        pass\n    BLOCK = 64\n" + test +
+              "    run(BLOCK)\n") == "64~");
+}
+
+TEST_CASE("a match case's assignment is a path; del unbinds") {
+  CHECK(Below("    BLOCK = 64\n    match x:\n        case 1:\n            BLOCK = 8\n"
+              "    y = 1 if cap(80) else 2\n    run(BLOCK)\n") == "64~ 8~");
+  CHECK(Below("    BLOCK = 64\n    if x:\n        del BLOCK\n        BLOCK = 8\n"
+              "    y = 1 if cap(80) else 2\n    run(BLOCK)\n") == "64~ 8~");
+}
+
+TEST_CASE("nonlocal or global: no value of its own") {
+  CHECK(Below("    BLOCK = 64 if cap(80) else 32\n    def g():\n        nonlocal BLOCK\n"
+              "        BLOCK = 8\n    g()\n    run(BLOCK)\n")
+            .rfind("problem: BLOCK is rebound through `nonlocal BLOCK` (line 4)", 0) == 0);
+  CHECK(Below("    global BLOCK\n    BLOCK = 64 if cap(80) else 32\n    g()\n    run(BLOCK)\n")
+            .rfind("problem: BLOCK is declared `global BLOCK` (line 2)", 0) == 0);
+}
+
 TEST_CASE("the rewrite that changes a shared value on one path only") {
   CHECK(OnThisPath("cap(80)", false, "8", "4") == "8 if cap(80) else 4");
   CHECK(OnThisPath("cap(80)", true, "8", "4") == "4 if cap(80) else 8");

@@ -488,13 +488,6 @@ SHAPES = sorted(["value-of/" + s for s in VALUE_OF] + ["tiers/" + s for s in TIE
 # (--shapes); their seeds in rewrite_seeds/ say "known" and are reported,
 # not counted.
 KNOWN = {
-    "value-of/del_rebind": "`del V` is taken for a read",
-    "value-of/for_target": "a `for` target binding V is not seen",
-    "value-of/import_as": "an import binding V is not seen",
-    "value-of/match": "a `match` statement's cases are not walked",
-    "value-of/nonlocal_helper": "a nested function's `nonlocal V` is not seen",
-    "value-of/walrus": "a `:=` binding V is taken for a read",
-    "value-of/with_target": "a `with ... as V` target is taken for a read",
     "tiers/module_dict_write": "a write through the module's __dict__ is not seen",
     "tiers/setattr_self": "setattr on sys.modules[__name__] is not seen",
 }
