@@ -89,7 +89,8 @@ namespace {
 // The names node `n` binds other than by assignment, `for` or walrus:
 // imports (`import a.b` binds a; `from m import x as y` binds y),
 // definitions, `del`, `as` targets of with and except. `every_name`: a star
-// import or globals()/vars()/locals() may bind any.
+// import, globals()/vars()/locals() or the module reached as an object
+// (`sys.modules[__name__]`, a `__dict__`) may bind any.
 void BindingsOf(const SyntaxTree& tree, TSNode n, std::vector<std::string>* out, bool* every_name) {
   auto text = [&tree](TSNode t) { return std::string(TextOf(tree, t)); };
   if (Is(n, "import_statement") || Is(n, "import_from_statement") ||
@@ -131,6 +132,27 @@ void BindingsOf(const SyntaxTree& tree, TSNode n, std::vector<std::string>* out,
     if (!ts_node_is_null(fn) && Is(fn, "identifier")) {
       std::string f = text(fn);
       if (f == "globals" || f == "vars" || f == "locals") *every_name = true;
+    }
+  }
+  // The module reached as an object: `sys.modules[__name__]` (setattr on
+  // it, its __dict__), any `__dict__`, `import_module(__name__)`.
+  if (Is(n, "attribute")) {
+    TSNode attr = Field(n, "attribute");
+    TSNode object = Field(n, "object");
+    TSNode parent = ts_node_parent(n);
+    bool sys_modules = !ts_node_is_null(attr) && text(attr) == "modules" &&
+                       ((!ts_node_is_null(object) && text(object) == "sys") ||
+                        (!ts_node_is_null(parent) && Is(parent, "subscript")));
+    if (sys_modules || (!ts_node_is_null(attr) && text(attr) == "__dict__")) *every_name = true;
+  }
+  if (Is(n, "identifier") && text(n) == "__name__") {
+    TSNode args = ts_node_parent(n);
+    TSNode call = ts_node_is_null(args) ? args : ts_node_parent(args);
+    if (!ts_node_is_null(call) && Is(call, "call") && Is(args, "argument_list")) {
+      std::string f = text(Field(call, "function"));
+      if (f == "import_module" || (f.size() > 14 && f.substr(f.size() - 14) == ".import_module") ||
+          f == "__import__")
+        *every_name = true;
     }
   }
 }

@@ -486,11 +486,8 @@ SHAPES = sorted(["value-of/" + s for s in VALUE_OF] + ["tiers/" + s for s in TIE
 
 # Shapes muhpatch gets wrong, {shape: reason}: generated only when named
 # (--shapes); their seeds in rewrite_seeds/ say "known" and are reported,
-# not counted.
-KNOWN = {
-    "tiers/module_dict_write": "a write through the module's __dict__ is not seen",
-    "tiers/setattr_self": "setattr on sys.modules[__name__] is not seen",
-}
+# not counted. None now.
+KNOWN = {}
 
 
 def make_case(shape, seed, i):
