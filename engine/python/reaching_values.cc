@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <string_view>
 
@@ -46,6 +47,7 @@ class Walker {
   // function's end), by node.
   std::vector<TSNode> Run(TSNode body) {
     NonlocalRebinding(body);
+    LateClosures(body);
     State s;
     Block(body, &s);
     if (at_use_) return *at_use_;
@@ -259,6 +261,189 @@ class Walker {
     }
   }
 
+  // Whether the def, lambda or class `c` reads the function's variable:
+  // names it, without binding it itself (a parameter or an assignment).
+  bool ClosureReads(TSNode c) const {
+    bool named = false;
+    std::vector<TSNode> stack{c};
+    while (!stack.empty()) {
+      TSNode n = stack.back();
+      stack.pop_back();
+      if (IsVariable(n)) {
+        TSNode parent = ts_node_parent(n);
+        if (Is(parent, "attribute") && SameNode(n, Field(parent, "attribute"))) continue;
+        if (Is(parent, "keyword_argument") && SameNode(n, Field(parent, "name"))) continue;
+        if ((Is(parent, "assignment") || Is(parent, "augmented_assignment")) &&
+            SameNode(n, Field(parent, "left")))
+          return false;  // its own local
+        if (Is(parent, "parameters") || Is(parent, "lambda_parameters") ||
+            Is(parent, "default_parameter") || Is(parent, "typed_parameter") ||
+            Is(parent, "typed_default_parameter")) {
+          if (!Is(parent, "default_parameter") && !Is(parent, "typed_default_parameter"))
+            return false;
+          if (SameNode(n, Field(parent, "name"))) return false;
+        }
+        named = true;
+      }
+      for (uint32_t i = ts_node_named_child_count(n); i > 0; --i)
+        stack.push_back(ts_node_named_child(n, i - 1));
+    }
+    return named;
+  }
+
+  // A def, lambda or class of the function that reads the variable reads
+  // it when it runs, not where it stands: a binding of the variable after
+  // it may be what it reads. Refused; one that nothing rebinds later reads
+  // what reached it, and counts as a read there.
+  void LateClosures(TSNode body) {
+    std::vector<TSNode> closures;
+    std::vector<TSNode> bindings;  // of the variable, in the function's own scope
+    std::vector<TSNode> stack{body};
+    while (!stack.empty()) {
+      TSNode c = stack.back();
+      stack.pop_back();
+      if (Is(c, "function_definition") || Is(c, "lambda") || Is(c, "class_definition")) {
+        closures.push_back(c);
+        continue;
+      }
+      TSNode left = Field(c, "left");
+      bool binds =
+          ((Is(c, "assignment") || Is(c, "augmented_assignment") || Is(c, "for_statement")) &&
+           (TargetBinds(left) ||
+            (!q_.key.empty() && Is(left, "subscript") && IsVariable(Field(left, "value"))))) ||
+          (Is(c, "named_expression") && IsVariable(Field(c, "name"))) ||
+          (Is(c, "as_pattern_target") && TargetBinds(c)) ||
+          ((Is(c, "import_statement") || Is(c, "import_from_statement")) && ImportBinds(c));
+      if (binds) bindings.push_back(c);
+      for (uint32_t i = ts_node_named_child_count(c); i > 0; --i)
+        stack.push_back(ts_node_named_child(c, i - 1));
+    }
+    for (TSNode c : closures) {
+      if (!ClosureReads(c)) continue;
+      for (TSNode b : bindings) {
+        if (ts_node_start_byte(b) <= ts_node_end_byte(c)) continue;
+        std::string_view text = Text(c);
+        text = text.substr(0, text.find('\n'));
+        Problem(c, fmt::format("{} is read by `{}` (line {}), which runs when it is called, and "
+                               "line {} binds {} again after it: no value of its own to rewrite",
+                               q_.variable, text, Line(c), Line(b), q_.variable));
+        return;
+      }
+    }
+  }
+
+  // The value nodes `n` may assign the variable, as the walk takes them
+  // (Assignment, Opaque): in its own scope, its branches pruned as If
+  // prunes them on this path; each loop's once (memo).
+  void CollectDefs(TSNode n, std::vector<TSNode>* out) {
+    if (ts_node_is_null(n)) return;
+    if (Is(n, "function_definition") || Is(n, "class_definition") ||
+        Is(n, "decorated_definition")) {
+      TSNode def = Is(n, "decorated_definition") ? Field(n, "definition") : n;
+      TSNode name = ts_node_is_null(def) ? def : Field(def, "name");
+      if (!ts_node_is_null(name) && IsVariable(name)) AddOpaque(n, out);
+      return;
+    }
+    if (Is(n, "lambda")) return;
+    if (Is(n, "for_statement") || Is(n, "while_statement")) {
+      for (TSNode d : LoopDefs(n)) out->push_back(d);
+      // The loop's head, target and else are its own too.
+      if (Is(n, "for_statement") && TargetBinds(Field(n, "left"))) AddOpaque(n, out);
+      CollectDefs(Field(n, "alternative"), out);
+      CollectDefs(Field(n, Is(n, "for_statement") ? "right" : "condition"), out);
+      return;
+    }
+    if (Is(n, "if_statement")) {
+      auto clause = [&](TSNode condition, TSNode body) {
+        Truth t = Truth::kTrue;
+        if (!ts_node_is_null(condition)) {
+          CollectDefs(condition, out);
+          t = Eval(condition);
+        }
+        if (t != Truth::kFalse) CollectDefs(body, out);
+        return t == Truth::kTrue;
+      };
+      if (clause(Field(n, "condition"), Field(n, "consequence"))) return;
+      for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
+        TSNode c = ts_node_named_child(n, i);
+        if (Is(c, "elif_clause") && clause(Field(c, "condition"), Field(c, "consequence"))) return;
+        if (Is(c, "else_clause") && clause(TSNode{}, Field(c, "body"))) return;
+      }
+      return;
+    }
+    if (Is(n, "assignment")) {
+      TSNode left = Field(n, "left");
+      TSNode value = Field(n, "right");
+      while (Is(value, "assignment")) value = Field(value, "right");
+      if (!ts_node_is_null(value)) {
+        if (IsVariable(left) && q_.key.empty()) {
+          out->push_back(value);
+        } else if (IsVariable(left)) {
+          TSNode dict = Unwrapped(value);
+          for (uint32_t i = 0; Is(dict, "dictionary") && i < ts_node_named_child_count(dict); ++i) {
+            TSNode pair = ts_node_named_child(dict, i);
+            if (Is(pair, "pair") && IsKey(Field(pair, "key"))) out->push_back(Field(pair, "value"));
+          }
+        } else if (!q_.key.empty() && Is(left, "subscript") && IsVariable(Field(left, "value")) &&
+                   IsKey(Field(left, "subscript"))) {
+          out->push_back(value);
+        }
+      }
+    } else if (Is(n, "augmented_assignment") && IsVariable(Field(n, "left"))) {
+      out->push_back(n);
+    } else if (Is(n, "named_expression") && IsVariable(Field(n, "name"))) {
+      AddOpaque(n, out);
+    } else if ((Is(n, "import_statement") || Is(n, "import_from_statement") ||
+                Is(n, "future_import_statement")) &&
+               ImportBinds(n)) {
+      AddOpaque(n, out);
+    } else if (Is(n, "except_clause") && AsBinds(n)) {
+      AddOpaque(n, out);
+    } else if (Is(n, "with_clause") && AsBinds(n)) {
+      AddOpaque(n, out);
+    } else if (Is(n, "case_clause") && CaseCaptures(n)) {
+      AddOpaque(n, out);
+    }
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i)
+      CollectDefs(ts_node_named_child(n, i), out);
+  }
+
+  // Whether a case clause's patterns capture the variable (a bare name;
+  // `Color.RED` is a value pattern).
+  bool CaseCaptures(TSNode c) const {
+    for (uint32_t i = 0; i < ts_node_named_child_count(c); ++i) {
+      TSNode k = ts_node_named_child(c, i);
+      if (Is(k, "block") || Is(k, "if_clause")) continue;
+      std::vector<TSNode> names{k};
+      while (!names.empty()) {
+        TSNode n = names.back();
+        names.pop_back();
+        if (IsVariable(n) && !Is(ts_node_parent(n), "dotted_name")) return true;
+        if (Is(n, "dotted_name") && ts_node_named_child_count(n) == 1 &&
+            IsVariable(ts_node_named_child(n, 0)))
+          return true;
+        for (uint32_t j = 0; j < ts_node_named_child_count(n); ++j)
+          names.push_back(ts_node_named_child(n, j));
+      }
+    }
+    return false;
+  }
+
+  void AddOpaque(TSNode n, std::vector<TSNode>* out) {
+    if (!IsOpaque(n)) opaque_.push_back(n);
+    out->push_back(n);
+  }
+
+  // Every value loop `loop`'s body (and else) may assign, once per loop.
+  const std::vector<TSNode>& LoopDefs(TSNode loop) {
+    std::size_t key = ts_node_start_byte(loop);
+    auto it = loop_defs_.find(key);
+    if (it != loop_defs_.end()) return it->second;
+    std::vector<TSNode> defs;
+    CollectDefs(Field(loop, "body"), &defs);
+    return loop_defs_[key] = std::move(defs);
+  }
+
   int Line(TSNode n) const { return static_cast<int>(ts_node_start_point(n).row) + 1; }
 
   void Problem(TSNode at, std::string message) {
@@ -325,6 +510,13 @@ class Walker {
     for (uint32_t i = 0; i < ts_node_named_child_count(dict); ++i) {
       TSNode pair = ts_node_named_child(dict, i);
       if (Is(pair, "pair") && IsKey(Field(pair, "key"))) s->defs = {Field(pair, "value")};
+      // `{'KEY': 64, **over}`: the splat may replace the entry.
+      if (Is(pair, "dictionary_splat") && !s->defs.empty()) {
+        Problem(pair, fmt::format("{}['{}'] may be replaced by `{}` (line {}), after its entry: no "
+                                  "value of its own to rewrite",
+                                  q_.variable, q_.key, Text(pair), Line(pair)));
+        s->defs = {};
+      }
     }
   }
 
@@ -352,11 +544,36 @@ class Walker {
       NoteReads(head, *s);
       Walrus(head, s);
       State body = *s;
+      // A later iteration starts with what the body bound in an earlier
+      // one: every value it may assign reaches its head.
+      for (TSNode d : LoopDefs(st)) {
+        if (std::none_of(body.defs.begin(), body.defs.end(),
+                         [&](TSNode e) { return ts_node_eq(d, e); }))
+          body.defs.push_back(d);
+      }
       if (is_for && TargetBinds(Field(st, "left"))) Opaque(st, &body, true);
+      State none;
+      none.live = false;
+      breaks_.push_back(none);
+      continues_.push_back(none);
       Block(Field(st, "body"), &body);
-      *s = Union(*s, body);
+      State broke = breaks_.back();
+      State continued = continues_.back();
+      breaks_.pop_back();
+      continues_.pop_back();
+      // The loop ends without a break from before it (no iteration), from
+      // the body's end or a `continue`; then its `else` runs. A `break`
+      // skips the `else`.
+      State normal = Union(*s, Union(body, continued));
       TSNode alt = Field(st, "alternative");
-      if (!ts_node_is_null(alt)) Block(Field(alt, "body"), s);
+      if (!ts_node_is_null(alt)) Block(Field(alt, "body"), &normal);
+      *s = Union(normal, broke);
+    } else if (Is(st, "break_statement") || Is(st, "continue_statement")) {
+      if (!breaks_.empty()) {
+        State& to = Is(st, "break_statement") ? breaks_.back() : continues_.back();
+        to = Union(to, *s);
+      }
+      s->live = false;
     } else if (Is(st, "with_statement")) {
       for (uint32_t i = 0; i < ts_node_named_child_count(st); ++i) {
         TSNode c = ts_node_named_child(st, i);
@@ -453,6 +670,8 @@ class Walker {
       stack.pop_back();
       if (Is(c, "case_clause")) {
         State b = in;
+        // The pattern binds first, then the guard reads.
+        if (b.live && CaseCaptures(c)) Opaque(c, &b, true);
         TSNode body{};
         for (uint32_t i = 0; i < ts_node_named_child_count(c); ++i) {
           TSNode k = ts_node_named_child(c, i);
@@ -463,22 +682,7 @@ class Walker {
           if (Is(k, "if_clause")) {  // the guard reads; a pattern captures
             NoteReads(k, b);
             Walrus(k, &b);
-            continue;
           }
-          bool captures = false;
-          std::vector<TSNode> names{k};
-          while (!names.empty()) {
-            TSNode n = names.back();
-            names.pop_back();
-            // A capture is a bare name; `Color.RED` is a value pattern.
-            if (IsVariable(n) && !Is(ts_node_parent(n), "dotted_name")) captures = true;
-            if (Is(n, "dotted_name") && ts_node_named_child_count(n) == 1 &&
-                IsVariable(ts_node_named_child(n, 0)))
-              captures = true;
-            for (uint32_t j = 0; j < ts_node_named_child_count(n); ++j)
-              names.push_back(ts_node_named_child(n, j));
-          }
-          if (captures && b.live) Opaque(c, &b, true);
         }
         if (!ts_node_is_null(body)) Block(body, &b);
         out = Union(out, b);
@@ -527,6 +731,9 @@ class Walker {
   const SyntaxTree& tree_;
   const ValueQuestion& q_;
   bool core_true_;
+  // The states at the `break`s and `continue`s of each enclosing loop.
+  std::vector<State> breaks_, continues_;
+  std::map<std::size_t, std::vector<TSNode>> loop_defs_;  // LoopDefs, by the loop's byte
   std::optional<std::vector<TSNode>> at_use_;
   std::vector<State> returned_;
 };

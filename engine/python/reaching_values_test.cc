@@ -169,6 +169,49 @@ TEST_CASE("nonlocal or global: no value of its own") {
             .rfind("problem: BLOCK is declared `global BLOCK` (line 2)", 0) == 0);
 }
 
+TEST_CASE("break and continue: the value before them leaves the loop; break skips its else") {
+  const std::string test = "    y = 1 if cap(80) else 2\n";
+  CHECK(
+      Below("    BLOCK = 64\n    for i in r:\n        BLOCK = 8\n        if x:\n            break\n"
+            "        BLOCK = 16\n" +
+            test + "    run(BLOCK)\n") == "64~ 8~ 16~");
+  CHECK(Below("    BLOCK = 64\n    for i in r:\n        BLOCK = 8\n        if x:\n"
+              "            continue\n        BLOCK = 16\n" +
+              test + "    run(BLOCK)\n") == "64~ 8~ 16~");
+  CHECK(Below("    BLOCK = 64\n    for i in r:\n        break\n    else:\n        BLOCK = 8\n" +
+              test + "    run(BLOCK)\n") == "64~ 8~");
+}
+
+TEST_CASE("a read in a loop sees what an earlier iteration assigned") {
+  CHECK(Below("    BLOCK = 64\n    for i in r:\n        if i:\n            run(BLOCK)\n"
+              "        BLOCK = 128 if cap(80) else 32\n") == "64~ 32");
+}
+
+TEST_CASE("a def, lambda or class that reads the knob, rebound after it, is refused") {
+  CHECK(Below("    BLOCK = 128 if cap(80) else 64\n    get = lambda: BLOCK\n    BLOCK = 8\n"
+              "    run(get())\n")
+            .rfind("problem: BLOCK is read by `lambda: BLOCK` (line 3), which runs when it is "
+                   "called, and line 4 binds BLOCK again after it",
+                   0) == 0);
+  CHECK(Below("    BLOCK = 128 if cap(80) else 64\n    def get():\n        return BLOCK\n"
+              "    run(get())\n    BLOCK = 8\n")
+            .rfind("problem: BLOCK is read by `def get():` (line 3)", 0) == 0);
+  // Its own local, or nothing rebinding it later: no problem.
+  CHECK(Below("    BLOCK = 128 if cap(80) else 64\n    def get():\n        BLOCK = 1\n"
+              "        return BLOCK\n    run(BLOCK)\n    BLOCK = 8\n") == "64");
+  CHECK(Below("    BLOCK = 128 if cap(80) else 64\n    get = lambda: BLOCK\n    run(get())\n") ==
+        "64");
+}
+
+TEST_CASE("a dict splat after the key's entry may replace it") {
+  CHECK(Below("    x = cap(80)\n    cfg = {'M': 32, **over}\n    run(cfg)\n", "cap(80)", false,
+              "cfg", "M") ==
+        "problem: cfg['M'] may be replaced by `**over` (line 3), after its entry: no "
+        "value of its own to rewrite");
+  CHECK(Below("    x = cap(80)\n    cfg = {**base, 'M': 32}\n    run(cfg)\n", "cap(80)", false,
+              "cfg", "M") == "32~");
+}
+
 TEST_CASE("the rewrite that changes a shared value on one path only") {
   CHECK(OnThisPath("cap(80)", false, "8", "4") == "8 if cap(80) else 4");
   CHECK(OnThisPath("cap(80)", true, "8", "4") == "4 if cap(80) else 8");

@@ -232,6 +232,42 @@ VALUE_OF = {
                            "tr('k', {N})\nreturn {N}, x",
     "cond_in_comprehension": "{N} = {a}\nx = [{c} if {C} else {d} for _ in range(1)][0]\n"
                              "tr('k', {N})\nreturn {N}, x",
+    "if_and": "if {C} and flag:\n    {N} = {a}\nelse:\n    {N} = {b}\ntr('k', {N})\nreturn {N}",
+    "if_or": "if {C} or flag:\n    {N} = {a}\nelse:\n    {N} = {b}\ntr('k', {N})\nreturn {N}",
+    "nested_ternary": "{N} = {a} if {C} else ({b} if flag else {c})\ntr('k', {N})\nreturn {N}",
+    "while_true": "while True:\n    {N} = {a} if {C} else {b}\n    if flag:\n        {N} = {c}\n"
+                  "    break\ntr('k', {N})\nreturn {N}",
+    "for_else": "{N} = {a}\nfor _ in range(numel % 2):\n    break\nelse:\n    {N} = {b}\n"
+                "x = {c} if {C} else {d}\ntr('k', {N})\nreturn {N}, x",
+    "lambda_late": "{N} = {a} if {C} else {b}\nget = lambda: {N}\nif flag:\n    {N} = {c}\n"
+                   "tr('k', get())\nreturn {N}",
+    "closure_late": "{N} = {a} if {C} else {b}\ndef get():\n    return {N}\nif flag:\n    {N} = {c}\n"
+                    "tr('k', get())\nreturn {N}",
+    "try_finally_return": "{N} = {a}\ntry:\n    if flag:\n        return tr('k', {N})\nfinally:\n"
+                          "    {N} = {b}\nx = {c} if {C} else {d}\ntr('x', {N})\nreturn {N}, x",
+    "break_mid": "{N} = {a}\nfor _ in range(1 + numel % 2):\n    {N} = {b} if {C} else {c}\n"
+                 "    if flag:\n        break\n    {N} = {d}\ntr('k', {N})\nreturn {N}",
+    "continue_mid": "{N} = {a}\nfor i in range(2):\n    {N} = {b} if {C} else {c}\n"
+                    "    if flag or i == 1:\n        continue\n    {N} = {d}\ntr('k', {N})\nreturn {N}",
+    "loop_second_iter_read": "{N} = {a}\nfor i in range(2):\n    if i == 1:\n        tr('k', {N})\n"
+                             "    {N} = {b} if {C} else {c}\nreturn {N}",
+    "closure_before_reassign": "{N} = {a} if {C} else {b}\ndef get():\n    return {N}\n"
+                               "tr('k', get())\n{N} = {c}\nreturn {N}",
+    "class_body_read": "{N} = {a} if {C} else {b}\nclass K:\n    v = {N}\ntr('k', K.v)\n{N} = {c}\n"
+                       "return {N}",
+    "second_def_same_name": "{N} = {a} if {C} else {b}\ntr('k', {N})\nreturn {N}",
+    "dict_key_splat_after": "over = {'BLOCK_SIZE_M': {b}} if flag else {}\n"
+                            "config = {'BLOCK_SIZE_M': {a}, **over}\nx = {c} if {C} else {d}\n"
+                            "tr('k', config['BLOCK_SIZE_M'])\nreturn config, x",
+    "dict_key_splat_before": "base = {'BLOCK_SIZE_M': {b}, 'X': 1}\n"
+                             "config = {**base, 'BLOCK_SIZE_M': {a}}\nx = {c} if {C} else {d}\n"
+                             "tr('k', config['BLOCK_SIZE_M'])\nreturn config, x",
+    "dict_key_call": "config = dict(BLOCK_SIZE_M={a})\nx = {c} if {C} else {d}\n"
+                     "tr('k', config['BLOCK_SIZE_M'])\nreturn config, x",
+    "dict_key_in_branch": "if {C}:\n    config = {'BLOCK_SIZE_M': {a}}\nelse:\n"
+                          "    config = {'BLOCK_SIZE_M': {b}}\n    if flag:\n"
+                          "        config['BLOCK_SIZE_M'] = {c}\ntr('k', config['BLOCK_SIZE_M'])\n"
+                          "return config",
     "dict_key_whole": "config = {'BLOCK_SIZE_M': {a}, 'X': 1}\nif not {C}:\n"
                       "    config = {'BLOCK_SIZE_M': {b}, 'X': 2}\ntr('k', config['BLOCK_SIZE_M'])\n"
                       "return config",
@@ -271,7 +307,9 @@ def value_of_case(shape, rng, i):
     c = Case(shape, "value-of")
     c.knob = rng.choice(["BLOCK", "NUM_WARPS"])
     c.cond = rng.choice(sorted(COND))
-    if shape in ("computed_other", "tuple_other") and c.cond == "flag":
+    if shape in ("computed_other", "tuple_other", "if_and", "if_or", "nested_ternary", "while_true",
+                 "lambda_late", "closure_late", "try_finally_return", "dict_key_splat_after",
+                 "dict_key_in_branch", "break_mid", "continue_mid") and c.cond == "flag":
         c.cond = "cap"
     if shape in ("elif", "nested_if", "other_cond", "early_return") and c.cond == "small":
         c.cond = "hip"
@@ -319,6 +357,12 @@ def value_of_case(shape, rng, i):
         c.head.append("")
         c.head += ["", "def _bump():", "    global %s" % c.knob, "    %s = %d" % (c.knob, vals["d"])]
         c.body = "global %s\n" % c.knob + c.body
+    if shape == "second_def_same_name":
+        # Another `def f` (a method) with its own knob: value-of's `in: f`
+        # names every def of that name.
+        c.tail += ["class _K:", "    def f(self, numel, flag):",
+                   "        %s = %d" % (c.knob, vals["d"]), "        x = 1 if %s else 2" % text,
+                   "        return %s, x" % c.knob]
     if shape == "import_as":
         c.files["vllm/judge_consts.py"] = "VAL = %d\n" % vals["b"]
     return c
