@@ -53,6 +53,22 @@ FoundSites TiersFinder::Find(const SyntaxTree& tree) const {
       site.match = std::move(m);  // the planner says the capture is absent
       continue;
     }
+    // `config['BLOCK_SIZE_M'] = W = 11`: the pattern's value is `W = 11`,
+    // and writing the tier's value over it would drop W's assignment.
+    if (target->node_type == "assignment") {
+      site.kind = SiteMatch::Kind::kProblem;
+      site.message_at = target->begin;
+      site.message = fmt::format(
+          ": the tier's value `{}` assigns {} as well (a chained assignment): rewriting it would "
+          "change or drop that; write each on its own line",
+          target->text,
+          TextOf(tree, Field(ts_node_descendant_for_byte_range(tree.Root(),
+                                                               static_cast<uint32_t>(target->begin),
+                                                               static_cast<uint32_t>(target->end)),
+                             "left")));
+      site.match = std::move(m);
+      continue;
+    }
     std::string error;
     std::optional<TierChainAt> at =
         TierChainAround(tree, target->begin, target->end, spec.variable, &error);

@@ -106,6 +106,8 @@ COND = {
     "hip": ("is_hip()", lambda e: e["hip"], "from vllm.platforms import is_hip"),
     "flag": ("flag", lambda e: e["flag"], ""),
     "small": ("numel <= 64", lambda e: e["numel"] <= 64, ""),
+    # A local the function computes first (`ok = current_platform...`).
+    "local": ("ok", lambda e: e["cap"] >= 80, "from vllm.platforms import current_platform"),
 }
 
 
@@ -176,11 +178,12 @@ VALUE_OF = {
                  "else:\n    {N} = {c}\ntr('k', {N})\nreturn {N}",
     "other_cond": "if numel > 4000:\n    {N} = {a}\nelse:\n    {N} = {b}\nx = {c} if {C} else {d}\n"
                   "tr('k', {N})\nreturn {N}, x",
-    "chained": "{N} = W = {a}\nx = {c} if {C} else {d}\ntr('k', {N})\nreturn {N}, W, x",
+    "chained": "{N} = W = {a}\nx = {c} if {C} else {d}\ntr('k', {N})\ntr('w', W)\nreturn {N}, W, x",
     "chained_in_branch": "if {C}:\n    {N} = {a}\nelse:\n    {N} = W = {b}\n    tr('w', W)\n"
                          "tr('k', {N})\nreturn {N}",
-    "tuple": "{N}, W = {a}, {b}\nx = {c} if {C} else {d}\ntr('k', {N})\nreturn {N}, W, x",
-    "tuple_other": "W, V = {a}, {b}\n{N} = {c} if {C} else {d}\ntr('k', {N})\nreturn {N}, W, V",
+    "tuple": "{N}, W = {a}, {b}\nx = {c} if {C} else {d}\ntr('k', {N})\ntr('w', W)\nreturn {N}, W, x",
+    "tuple_other": "W, V = {a}, {b}\n{N} = {c} if {C} else {d}\ntr('k', {N})\ntr('w', (W, V))\n"
+                   "return {N}, W, V",
     # `V += 1` reads V: where it is the first read, the value there is the
     # knob's (`V = tr('k', V) * 2` traces it).
     "augmented": "{N} = {a}\nx = {c} if {C} else {d}\ntr('k', {N})\n{N} += 1\ntr('x', {N})\n"
@@ -295,6 +298,7 @@ REBIND = {
     "hip": "is_hip = lambda: not _real_is_hip()",
     "flag": "flag = not flag",
     "small": "numel = numel * 100",
+    "local": "ok = not ok",
 }
 
 OTHER_PLATFORM = ["class _Other:", "    def has_device_capability(self, c):",
@@ -313,12 +317,13 @@ def value_of_case(shape, rng, i):
         c.cond = "cap"
     if shape in ("elif", "nested_if", "other_cond", "early_return") and c.cond == "small":
         c.cond = "hip"
-    if shape == "cond_in_helper_only" and c.cond in ("flag", "small"):
+    if shape == "cond_in_helper_only" and c.cond in ("flag", "small", "local"):
         c.cond = "cap"  # the helper takes no parameters
-    if shape == "rebind_cond_after_test" and c.cond in ("cap", "hip"):
+    if shape == "rebind_cond_after_test" and c.cond in ("cap", "hip", "local"):
         c.cond = "flag"  # a local rebound after the test would make the test raise
     if shape.startswith("rebind_cond"):
         c.test_value = {"cap": lambda e: not e["cap"] >= 80, "hip": lambda e: not e["hip"],
+                        "local": lambda e: not e["cap"] >= 80,
                         "flag": lambda e: not e["flag"],
                         "small": lambda e: e["numel"] * 100 <= 64}[c.cond]
         if shape == "rebind_cond_after_test":  # the test comes before the rebinding
@@ -335,6 +340,14 @@ def value_of_case(shape, rng, i):
     body = body.replace("{N}", c.knob).replace("{C}", text)
     for k, v in vals.items():
         body = body.replace("{%s}" % k, str(v))
+    if c.cond == "local":
+        # Computed first, or (at random) only after the knob's value: a
+        # wrap at the value would then read it unbound.
+        if shape.startswith("shared") and rng.random() < 0.4:
+            first, rest = body.split("\n", 1)
+            body = first + "\nok = current_platform.has_device_capability(80)\n" + rest
+        else:
+            body = "ok = current_platform.has_device_capability(80)\n" + body
     c.body = body
     c.head = ["import contextlib", "from vllm.judge_trace import tr"]
     if imp and shape != "cond_in_helper_only":
@@ -493,6 +506,8 @@ def tiers_case(shape, rng, i):
         e2 = "LIM"
         c.tail += ["", "def _later():", "    global LIM", "    LIM = %d" % (b2 * 4)]
         others = [b2 * 4]
+    elif shape in ("chain_in_branch", "chain_in_loop", "two_chains", "chain_chained_value"):
+        pass
     elif shape == "lt_chain":
         e1 = None
     elif shape == "no_else":
@@ -504,11 +519,25 @@ def tiers_case(shape, rng, i):
         e1 = str(b1)
     lines = list(pre)
     lines.append("config = {'BLOCK_SIZE_M': 5}")
-    lines += ["if numel %s %s:" % (cmp1, e1), "    config['BLOCK_SIZE_M'] = 11",
-              "elif numel <= %s:" % e2, "    config['BLOCK_SIZE_M'] = 12"]
+    chain = ["if numel %s %s:" % (cmp1, e1), "    config['BLOCK_SIZE_M'] = 11",
+             "elif numel <= %s:" % e2, "    config['BLOCK_SIZE_M'] = 12"]
     if shape != "no_else":
-        lines += ["else:", "    config['BLOCK_SIZE_M'] = 13"]
-    lines += ["tr('k', config['BLOCK_SIZE_M'])", "return config"]
+        chain += ["else:", "    config['BLOCK_SIZE_M'] = 13"]
+    if shape == "chain_chained_value":
+        chain[1] = "    config['BLOCK_SIZE_M'] = W = 11"
+        lines.append("W = 0")
+    if shape == "chain_in_branch":
+        chain = ["if flag:"] + ["    " + ln for ln in chain]
+    if shape == "chain_in_loop":
+        chain = ["for _ in range(1 + numel % 2):"] + ["    " + ln for ln in chain]
+    lines += chain
+    if shape == "two_chains":  # a second chain on numel: its own tiers
+        lines += ["other = {}", "if numel <= %d:" % (b1 * 2), "    other['BLOCK_SIZE_M'] = 21",
+                  "else:", "    other['BLOCK_SIZE_M'] = 22", "tr('o', other['BLOCK_SIZE_M'])"]
+    lines += ["tr('k', config['BLOCK_SIZE_M'])"]
+    if shape == "chain_chained_value":
+        lines += ["tr('w', W)"]
+    lines += ["return config"]
     if shape == "local_after_chain":
         lines += ["LIM2 = 1"]
     c.body = "\n".join(lines)
@@ -524,7 +553,8 @@ TIERS = ["literal", "module_const", "module_expr", "local_const", "local_shadows
          "global_write_in_f", "later_assignment", "augmented", "star_import", "imported",
          "module_if", "setattr_self", "module_dict_write", "arith", "local_from_param",
          "local_after_chain", "nonlocal_rebound", "lt_chain", "no_else", "local_in_branch",
-         "main_guard", "class_attr", "const_chain", "const_rebound_later_in_f"]
+         "main_guard", "class_attr", "const_chain", "const_rebound_later_in_f", "chain_in_branch",
+         "chain_in_loop", "two_chains", "chain_chained_value"]
 
 SHAPES = sorted(["value-of/" + s for s in VALUE_OF] + ["tiers/" + s for s in TIERS])
 
@@ -683,10 +713,17 @@ def first(rec, label):
     return None
 
 
+# Traced reads of names that are never the knob (`tr('w', W)` of a name
+# chained with it, `tr('o', ...)` of another chain): equal on every path.
+UNTOUCHED = ("w", "o")
+
+
 def check(c, rid, env, b, a, ranges):
     """Why the run breaks the rewrite's contract, or None."""
     if a["exc"] and a["exc"] != b["exc"]:
         return "(c) an exception that was not there before"
+    if [e for e in a["events"] if e[0] in UNTOUCHED] != [e for e in b["events"] if e[0] in UNTOUCHED]:
+        return "(b) a traced read of another name than the knob differs"
     if c.kind == "tiers":
         kb, ka = first(b, "k"), first(a, "k")
         if kb is None:
