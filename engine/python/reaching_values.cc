@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <optional>
 #include <string_view>
@@ -908,10 +909,52 @@ ReachingValues FindReachingValues(const SyntaxTree& tree, const ValueQuestion& q
   return out;
 }
 
+namespace {
+
+// `text` as an operand of a conditional expression: as it is where it
+// binds tighter (a number, a name, an attribute, or one bracketed whole),
+// else in parentheses. `101, 102`, `lambda: 8` and `a if X else b` would
+// otherwise take the wrap into themselves.
+std::string Operand(const std::string& text) {
+  auto word = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
+  };
+  if (!text.empty() && std::all_of(text.begin(), text.end(), word)) return text;
+  if (text.size() >= 2 && std::string_view("([{").find(text.front()) != std::string_view::npos) {
+    // Bracketed whole: the bracket opened first closes last.
+    const char open = text.front();
+    const char close = open == '(' ? ')' : open == '[' ? ']' : '}';
+    int depth = 0;
+    char quote = 0;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+      char c = text[i];
+      if (quote != 0) {
+        if (c == '\\')
+          ++i;
+        else if (c == quote)
+          quote = 0;
+        continue;
+      }
+      if (c == '\'' || c == '"')
+        quote = c;
+      else if (c == open)
+        ++depth;
+      else if (c == close && --depth == 0) {
+        if (i + 1 == text.size()) return text;
+        break;
+      }
+    }
+  }
+  return "(" + text + ")";
+}
+
+}  // namespace
+
 std::string OnThisPath(const std::string& condition_text, bool condition_true,
                        const std::string& kept, const std::string& value) {
-  return condition_true ? fmt::format("{} if {} else {}", value, condition_text, kept)
-                        : fmt::format("{} if {} else {}", kept, condition_text, value);
+  return condition_true
+             ? fmt::format("{} if {} else {}", Operand(value), condition_text, Operand(kept))
+             : fmt::format("{} if {} else {}", Operand(kept), condition_text, Operand(value));
 }
 
 }  // namespace muh

@@ -215,6 +215,14 @@ TEST_CASE("a dict splat after the key's entry may replace it") {
 TEST_CASE("the rewrite that changes a shared value on one path only") {
   CHECK(OnThisPath("cap(80)", false, "8", "4") == "8 if cap(80) else 4");
   CHECK(OnThisPath("cap(80)", true, "8", "4") == "4 if cap(80) else 8");
+  // What binds looser than the conditional expression is parenthesised.
+  CHECK(OnThisPath("cap(80)", false, "101, 102", "4") == "(101, 102) if cap(80) else 4");
+  CHECK(OnThisPath("cap(80)", false, "lambda: 8", "4") == "(lambda: 8) if cap(80) else 4");
+  CHECK(OnThisPath("cap(80)", false, "8 if x else 16", "4") ==
+        "(8 if x else 16) if cap(80) else 4");
+  CHECK(OnThisPath("cap(80)", false, "8", "2, 4") == "8 if cap(80) else (2, 4)");
+  CHECK(OnThisPath("cap(80)", false, "(8, 16)", "[4]") == "(8, 16) if cap(80) else [4]");
+  CHECK(OnThisPath("cap(80)", false, "(8) + (16)", "c.x") == "((8) + (16)) if cap(80) else c.x");
 }
 
 }  // namespace muh

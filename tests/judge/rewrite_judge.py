@@ -271,6 +271,15 @@ VALUE_OF = {
                           "    config = {'BLOCK_SIZE_M': {b}}\n    if flag:\n"
                           "        config['BLOCK_SIZE_M'] = {c}\ntr('k', config['BLOCK_SIZE_M'])\n"
                           "return config",
+    # Values of lower precedence than a conditional expression: a wrap
+    # must parenthesise them.
+    "tuple_value_shared": "{N} = {a}, {b}\nx = {c} if {C} else {d}\ntr('k', {N})\nreturn {N}, x",
+    "lambda_value_shared": "{N} = lambda: {a}\nx = {c} if {C} else {d}\n"
+                           "{N} = tr('k', {N} if isinstance({N}, int) else {N}())\nreturn {N}, x",
+    "walrus_value_shared": "{N} = (y := {a})\nx = {c} if {C} else {d}\ntr('k', {N})\ntr('w', y)\n"
+                           "return {N}, x",
+    "cond_value_other_path": "{N} = {a} if {C} else {b}\nif flag:\n    {N} = {c}\ntr('k', {N})\n"
+                             "return {N}",
     "dict_key_whole": "config = {'BLOCK_SIZE_M': {a}, 'X': 1}\nif not {C}:\n"
                       "    config = {'BLOCK_SIZE_M': {b}, 'X': 2}\ntr('k', config['BLOCK_SIZE_M'])\n"
                       "return config",
@@ -648,7 +657,7 @@ def judge(muhpatch, cases, keep=None):
             if m:
                 states[m.group(1)] = m.group(2)
         for line in proc.stderr.splitlines():
-            m = re.match(r"^(\S+?):(\d+):(\d+): error: rule '(r\d+)': (.*)$", line)
+            m = re.match(r"^(\S+?):(\d+):(\d+): error: rule '(r\d+)':? (.*)$", line)
             if m:
                 reasons.setdefault(m.group(4), "%s:%s: %s" % (m.group(1), m.group(2), m.group(5)))
         failures, results = [], []
