@@ -30,8 +30,10 @@ def is_hip():
     return current_platform.hip
 """
 
-# Every answer the stub can give: a card below and at/above SM80, CUDA or HIP.
-PLATFORM_ANSWERS = [{"cap": cap, "hip": hip} for cap, hip in itertools.product((70, 90), (False, True))]
+# Every answer the stub can give: a card below SM80, at it and above it
+# (SM90), CUDA or HIP.
+PLATFORM_ANSWERS = [{"cap": cap, "hip": hip}
+                    for cap, hip in itertools.product((70, 80, 90), (False, True))]
 
 
 def set_platform(platform_module, answer):

@@ -125,6 +125,7 @@ class Case:
         self.key = None
         self.cond = None  # COND name
         self.when_true = False
+        self.negated = False  # the rule says `not C` the other way
         self.new = None  # the value the rule writes (value-of)
         self.numels = [1, 64, 65, 5000]
         self.files = {}  # other files of the tree
@@ -151,11 +152,13 @@ class Case:
                     "    tiers:\n      variable: numel\n    expect: 1..8\n    replace: value\n"
                     "    with: \"70{{@tier}}\"\n" % (rid, path))
         key = "      key: %s\n" % self.key if self.key else ""
+        when, text = "when-true" if self.when_true else "when-false", COND[self.cond][0]
+        if self.negated:  # the same path, said of `not C`
+            when = "when-false" if self.when_true else "when-true"
+            text = "not " + text if text.endswith(")") or " " not in text else "not (%s)" % text
         return ("  - id: %s\n    files: %s\n    value-of:\n      name: %s\n%s      in: %s\n"
                 "      %s: %s\n    with: \"%s\"\n" % (
-                    rid, path, self.knob, key, self.value_of_in,
-                    "when-true" if self.when_true else "when-false",
-                    json.dumps(COND[self.cond][0]), self.new))
+                    rid, path, self.knob, key, self.value_of_in, when, json.dumps(text), self.new))
 
 
 # --------------------------------------------------------------------------
@@ -280,6 +283,13 @@ VALUE_OF = {
                            "return {N}, x",
     "cond_value_other_path": "{N} = {a} if {C} else {b}\nif flag:\n    {N} = {c}\ntr('k', {N})\n"
                              "return {N}",
+    # A ladder of capabilities: SM90 implies SM80.
+    "cap_ladder": "if current_platform.has_device_capability(90):\n    {N} = {a}\n"
+                  "elif current_platform.has_device_capability(80):\n    {N} = {b}\nelse:\n"
+                  "    {N} = {c}\ntr('k', {N})\nreturn {N}",
+    "cap_ladder_not": "if not current_platform.has_device_capability(80):\n    {N} = {c}\n"
+                      "elif current_platform.has_device_capability(90):\n    {N} = {a}\nelse:\n"
+                      "    {N} = {b}\ntr('k', {N})\nreturn {N}",
     "dict_key_whole": "config = {'BLOCK_SIZE_M': {a}, 'X': 1}\nif not {C}:\n"
                       "    config = {'BLOCK_SIZE_M': {b}, 'X': 2}\ntr('k', config['BLOCK_SIZE_M'])\n"
                       "return config",
@@ -326,6 +336,8 @@ def value_of_case(shape, rng, i):
         c.cond = "cap"
     if shape in ("elif", "nested_if", "other_cond", "early_return") and c.cond == "small":
         c.cond = "hip"
+    if shape.startswith("cap_ladder"):
+        c.cond = "cap"
     if shape == "cond_in_helper_only" and c.cond in ("flag", "small", "local"):
         c.cond = "cap"  # the helper takes no parameters
     if shape == "rebind_cond_after_test" and c.cond in ("cap", "hip", "local"):
@@ -387,6 +399,7 @@ def value_of_case(shape, rng, i):
                    "        return %s, x" % c.knob]
     if shape == "import_as":
         c.files["vllm/judge_consts.py"] = "VAL = %d\n" % vals["b"]
+    c.negated = rng.random() < 0.25  # drawn last: the seeds kept before it stay the same programs
     return c
 
 
