@@ -325,9 +325,11 @@ class Walker {
         if (ts_node_start_byte(b) <= ts_node_end_byte(c)) continue;
         std::string_view text = Text(c);
         text = text.substr(0, text.find('\n'));
-        Problem(c, fmt::format("{} is read by `{}` (line {}), which runs when it is called, and "
-                               "line {} binds {} again after it: no value of its own to rewrite",
-                               q_.variable, text, Line(c), Line(b), q_.variable));
+        Problem(c,
+                fmt::format("{} is read by `{}` (line {}), which the walk does not follow (a def "
+                            "or lambda reads it when called, a class body where it stands), "
+                            "and line {} binds {} again after it: no value of its own to rewrite",
+                            q_.variable, text, Line(c), Line(b), q_.variable));
         return;
       }
     }

@@ -190,8 +190,9 @@ TEST_CASE("a read in a loop sees what an earlier iteration assigned") {
 TEST_CASE("a def, lambda or class that reads the knob, rebound after it, is refused") {
   CHECK(Below("    BLOCK = 128 if cap(80) else 64\n    get = lambda: BLOCK\n    BLOCK = 8\n"
               "    run(get())\n")
-            .rfind("problem: BLOCK is read by `lambda: BLOCK` (line 3), which runs when it is "
-                   "called, and line 4 binds BLOCK again after it",
+            .rfind("problem: BLOCK is read by `lambda: BLOCK` (line 3), which the walk does not "
+                   "follow (a def or lambda reads it when called, a class body where it stands), "
+                   "and line 4 binds BLOCK again after it",
                    0) == 0);
   CHECK(Below("    BLOCK = 128 if cap(80) else 64\n    def get():\n        return BLOCK\n"
               "    run(get())\n    BLOCK = 8\n")
