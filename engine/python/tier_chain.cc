@@ -1,5 +1,7 @@
 #include "engine/python/tier_chain.h"
 
+#include <fmt/format.h>
+
 #include <string_view>
 #include <vector>
 
@@ -159,8 +161,19 @@ void BindingsOf(const SyntaxTree& tree, TSNode n, std::vector<std::string>* out,
 
 }  // namespace
 
-std::map<std::string, std::string> ModuleConstants(const SyntaxTree& tree) {
+std::map<std::string, std::string> ModuleConstants(const SyntaxTree& tree,
+                                                   std::map<std::string, std::string>* why_not) {
   std::map<std::string, std::string> out;
+  // Says why `name`, a top-level constant so far, is left out: `n` binds it.
+  auto drop = [&](const std::string& name, TSNode n, const char* how) {
+    if (why_not != nullptr && out.count(name) != 0 && why_not->count(name) == 0) {
+      std::string_view text = TextOf(tree, n);
+      text = text.substr(0, text.find('\n'));
+      (*why_not)[name] =
+          fmt::format("`{}` (line {}) {}", text, ts_node_start_point(n).row + 1, how);
+    }
+    out.erase(name);
+  };
   std::map<std::string, int> count;
   TSNode root = tree.Root();
   for (uint32_t i = 0; i < ts_node_named_child_count(root); ++i) {
@@ -174,7 +187,7 @@ std::map<std::string, std::string> ModuleConstants(const SyntaxTree& tree) {
     std::string name(TextOf(tree, left));
     // `D = B = 7` is a chain, not a constant's expression.
     if (++count[name] > 1 || Is(a, "augmented_assignment") || Is(right, "assignment")) {
-      out.erase(name);
+      drop(name, a, "binds it again");
       continue;
     }
     out[name] = std::string(TextOf(tree, right));
@@ -200,20 +213,26 @@ std::map<std::string, std::string> ModuleConstants(const SyntaxTree& tree) {
       BindingsOf(tree, n, &bound, &every_name);
       if (every_name) {
         ts_tree_cursor_delete(&cursor);
+        if (why_not != nullptr) {
+          std::string_view text = TextOf(tree, n);
+          text = text.substr(0, text.find('\n'));
+          (*why_not)["*"] = fmt::format("`{}` (line {}) may bind any name of the module", text,
+                                        ts_node_start_point(n).row + 1);
+        }
         return {};
       }
-      for (const std::string& b : bound) out.erase(b);
+      for (const std::string& b : bound) drop(b, n, "binds it again");
     }
     if (ts_node_is_named(n) &&
         (Is(n, "assignment") || Is(n, "augmented_assignment") || Is(n, "for_statement") ||
          Is(n, "named_expression")) &&
         !(depth == 2 && in_statement)) {
       TSNode target = Field(n, Is(n, "named_expression") ? "name" : "left");
-      if (!ts_node_is_null(target)) out.erase(std::string(TextOf(tree, target)));
+      if (!ts_node_is_null(target)) drop(std::string(TextOf(tree, target)), n, "binds it again");
       // `A, B = ...` and `for A, B in ...` bind each name of the pattern.
       const uint32_t k = ts_node_is_null(target) ? 0 : ts_node_named_child_count(target);
       for (uint32_t i = 0; i < k; ++i)
-        out.erase(std::string(TextOf(tree, ts_node_named_child(target, i))));
+        drop(std::string(TextOf(tree, ts_node_named_child(target, i))), n, "binds it again");
     }
     if (ts_tree_cursor_goto_first_child(&cursor)) {
       ++depth;
