@@ -715,12 +715,21 @@ def judge(muhpatch, cases, keep=None):
                     failures.append((i, "%s on %s: %s" % (why, env, describe(b, a))))
                     break
                 checked += 1
+                # What the run checked: the new value at the knob's first
+                # read (on the rule's path), or the run unchanged (off it).
+                if c.on_rule_path(env) and first(a, "k") is not None:
+                    RUNS["new value"] += 1
+                elif not c.on_rule_path(env):
+                    RUNS["unchanged"] += 1
             results.append((c.kind + "/" + c.shape, "rewrites", "%d runs" % checked))
         return failures, results
     finally:
         if keep:
             shutil.copytree(work, keep, dirs_exist_ok=True)
         shutil.rmtree(work)
+
+
+RUNS = {"new value": 0, "unchanged": 0}  # CPython runs compared, by what they checked
 
 
 def describe(b, a):
@@ -829,6 +838,8 @@ def main():
     print("%d programs, %d cases (%d shapes): %d rewrites checked, %d refused; %d failures%s" % (
         len(programs), sum(len(s) for _, s, _ in programs), len(table), rewrites, refused, failed,
         ", %d known" % known if known else ""))
+    print("CPython runs compared: %d saw the new value at the knob's first read on the rule's path, "
+          "%d were unchanged off it" % (RUNS["new value"], RUNS["unchanged"]))
     for shape in sorted(table):
         print("  %-40s %s" % (shape, ", ".join("%s %d" % kv for kv in sorted(table[shape].items()))))
     return 1 if failed else 0
