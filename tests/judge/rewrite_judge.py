@@ -283,6 +283,11 @@ VALUE_OF = {
                            "return {N}, x",
     "cond_value_other_path": "{N} = {a} if {C} else {b}\nif flag:\n    {N} = {c}\ntr('k', {N})\n"
                              "return {N}",
+    "early_return_cond": "if {C}:\n    return tr('x', 0)\n{N} = {a}\ntr('k', {N})\nreturn {N}",
+    "raise_cond": "if not {C}:\n    {N} = {a}\nelse:\n    {N} = {b}\n    if flag:\n"
+                  "        raise ValueError('x')\ntr('k', {N})\nreturn {N}",
+    "annotated": "{N}: int = {a}\nx = {c} if {C} else {d}\n{N}: int\ntr('k', {N})\nreturn {N}, x",
+    "assert_read": "{N} = {a} if {C} else {b}\nassert {N} > 0\ntr('k', {N})\nreturn {N}",
     # A ladder of capabilities: SM90 implies SM80.
     "cap_ladder": "if current_platform.has_device_capability(90):\n    {N} = {a}\n"
                   "elif current_platform.has_device_capability(80):\n    {N} = {b}\nelse:\n"
@@ -332,7 +337,7 @@ def value_of_case(shape, rng, i):
     c.cond = rng.choice(sorted(COND))
     if shape in ("computed_other", "tuple_other", "if_and", "if_or", "nested_ternary", "while_true",
                  "lambda_late", "closure_late", "try_finally_return", "dict_key_splat_after",
-                 "dict_key_in_branch", "break_mid", "continue_mid") and c.cond == "flag":
+                 "dict_key_in_branch", "break_mid", "continue_mid", "raise_cond") and c.cond == "flag":
         c.cond = "cap"
     if shape in ("elif", "nested_if", "other_cond", "early_return") and c.cond == "small":
         c.cond = "hip"
