@@ -30,9 +30,9 @@ set_tests_properties(cli/memory_limits PROPERTIES LABELS "memory;slow")
 # doctest's test suite "slow", CMakeLists.txt).
 foreach(_name IN ITEMS atomic_apply ci_outputs determinism fixture_e2e foreign_temp git_hunks
                        git_tracked_search hand_tuning inputs integrations kept_domain kill_apply
-                       line_endings liveness_judge lock readme real_kernels real_shapes real_tree recovery_messages sarif
-                       small_outputs special_files tree_facts verify verify_edits verify_shapes
-                       whole_tree_search)
+                       line_endings liveness_judge lock readme real_kernels real_shapes real_tree recovery_messages
+                       rewrite_judge sarif small_outputs special_files tree_facts verify verify_edits
+                       verify_shapes whole_tree_search)
   set_tests_properties("cli/${_name}" PROPERTIES LABELS slow)
 endforeach()
 

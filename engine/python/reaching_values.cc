@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
+#include <map>
 #include <optional>
 #include <string_view>
 
@@ -45,6 +47,8 @@ class Walker {
   // The values assigned to the variable that reach its first read (or the
   // function's end), by node.
   std::vector<TSNode> Run(TSNode body) {
+    NonlocalRebinding(body);
+    LateClosures(body);
     State s;
     Block(body, &s);
     if (at_use_) return *at_use_;
@@ -93,6 +97,15 @@ class Walker {
   std::size_t problem_at_ = 0;
   std::optional<std::size_t> read_at_;  // the use Run's values reach, if read
   std::vector<TSNode> read_defs_;       // the values any read of the walk sees
+  // Where the variable is bound otherwise than `V = value` (a `for` or
+  // `with` target, `:=`, an import, an `except` or `case` capture, a def or
+  // class of its name): a value of no literal of its own, which the rule
+  // cannot rewrite where it reaches the read.
+  std::vector<TSNode> opaque_;
+
+  bool IsOpaque(TSNode n) const {
+    return std::any_of(opaque_.begin(), opaque_.end(), [&](TSNode o) { return ts_node_eq(o, n); });
+  }
 
  private:
   std::string_view Text(TSNode n) const {
@@ -101,8 +114,8 @@ class Walker {
 
   bool IsVariable(TSNode n) const { return Is(n, "identifier") && Text(n) == q_.variable; }
 
-  // Where `n` first reads the variable: a name that is not assigned to,
-  // not a keyword's name and not an attribute's.
+  // Where `n` first reads the variable: a name that is not assigned to
+  // (by `=`, `:=` or `as`), not a keyword's name and not an attribute's.
   // Pre-order, iteratively: nesting costs no stack.
   std::optional<TSNode> Read(TSNode root) const {
     std::vector<TSNode> stack{root};
@@ -115,6 +128,9 @@ class Walker {
         if (Is(parent, "keyword_argument") && SameNode(n, Field(parent, "name"))) continue;
         if (Is(parent, "attribute") && SameNode(n, Field(parent, "attribute"))) continue;
         if (Is(parent, "assignment") && SameNode(n, Field(parent, "left"))) continue;
+        // What `:=` and `as` bind is no read (Walrus, AsBinds).
+        if (Is(parent, "named_expression") && SameNode(n, Field(parent, "name"))) continue;
+        if (Is(parent, "as_pattern_target")) continue;
         return n;
       }
       if (Is(n, "function_definition") || Is(n, "class_definition")) continue;
@@ -141,6 +157,298 @@ class Walker {
     read_at_ = ts_node_start_byte(*r);
   }
 
+  // `n` binds the variable as an opaque value: replacing what reached it,
+  // or (a `:=` that may not run) beside it.
+  void Opaque(TSNode n, State* s, bool replace) {
+    if (!IsOpaque(n)) opaque_.push_back(n);
+    if (replace) {
+      s->defs = {n};
+    } else if (std::none_of(s->defs.begin(), s->defs.end(),
+                            [&](TSNode d) { return ts_node_eq(d, n); })) {
+      s->defs.push_back(n);
+    }
+  }
+
+  // A target that binds the variable itself: the name, or the name inside
+  // a tuple or list of targets (`for BLOCK, W in ...`), not an attribute or
+  // a subscript.
+  bool TargetBinds(TSNode t) const {
+    if (ts_node_is_null(t)) return false;
+    if (Is(t, "identifier")) return Text(t) == q_.variable;
+    if (Is(t, "pattern_list") || Is(t, "tuple_pattern") || Is(t, "list_pattern") ||
+        Is(t, "list_splat_pattern") || Is(t, "parenthesized_expression") || Is(t, "tuple") ||
+        Is(t, "list") || Is(t, "expression_list") || Is(t, "as_pattern_target")) {
+      for (uint32_t i = 0; i < ts_node_named_child_count(t); ++i)
+        if (TargetBinds(ts_node_named_child(t, i))) return true;
+    }
+    return false;
+  }
+
+  // Every `:=` in `n` (its own scope: comprehensions count, lambdas and
+  // nested definitions do not) that binds the variable: it may run, beside
+  // what reached it.
+  void Walrus(TSNode n, State* s) {
+    if (ts_node_is_null(n) || !s->live) return;
+    std::vector<TSNode> stack{n};
+    while (!stack.empty()) {
+      TSNode c = stack.back();
+      stack.pop_back();
+      if (Is(c, "function_definition") || Is(c, "class_definition") || Is(c, "lambda")) continue;
+      if (Is(c, "named_expression") && IsVariable(Field(c, "name"))) Opaque(c, s, false);
+      for (uint32_t i = ts_node_named_child_count(c); i > 0; --i)
+        stack.push_back(ts_node_named_child(c, i - 1));
+    }
+  }
+
+  // `x as BLOCK` in a with item, an except clause or a case pattern
+  // (outside blocks): the name bound by `as`.
+  bool AsBinds(TSNode n) const {
+    std::vector<TSNode> stack{n};
+    while (!stack.empty()) {
+      TSNode c = stack.back();
+      stack.pop_back();
+      if (Is(c, "block")) continue;
+      if (Is(c, "as_pattern_target") && TargetBinds(c)) return true;
+      TSNode alias = Field(c, "alias");
+      if (!ts_node_is_null(alias) && TargetBinds(Unwrapped(alias))) return true;
+      // `except E as BLOCK` in grammars that spell it without a pattern.
+      for (uint32_t i = 0; i + 1 < ts_node_child_count(c); ++i) {
+        TSNode k = ts_node_child(c, i);
+        if (!ts_node_is_named(k) && std::string_view(ts_node_type(k)) == "as" &&
+            TargetBinds(ts_node_child(c, i + 1)))
+          return true;
+      }
+      for (uint32_t i = ts_node_named_child_count(c); i > 0; --i)
+        stack.push_back(ts_node_named_child(c, i - 1));
+    }
+    return false;
+  }
+
+  // An import statement that binds the variable (`import BLOCK`, `from m
+  // import X as BLOCK`, `from m import *`).
+  bool ImportBinds(TSNode st) const {
+    for (uint32_t i = 0; i < ts_node_named_child_count(st); ++i) {
+      TSNode c = ts_node_named_child(st, i);
+      if (Is(c, "wildcard_import")) return true;
+      if (Is(st, "import_from_statement") && ts_node_eq(c, Field(st, "module_name"))) continue;
+      if (Is(c, "aliased_import")) {
+        TSNode alias = Field(c, "alias");
+        if (!ts_node_is_null(alias) && Text(alias) == q_.variable) return true;
+      } else if (Is(c, "dotted_name") && ts_node_named_child_count(c) > 0) {
+        if (Text(ts_node_named_child(c, 0)) == q_.variable) return true;
+      }
+    }
+    return false;
+  }
+
+  // A function nested in the walked one that rebinds the variable through
+  // `nonlocal`: any call may change it, which the walk does not see.
+  void NonlocalRebinding(TSNode body) {
+    std::vector<TSNode> stack{body};
+    while (!stack.empty()) {
+      TSNode c = stack.back();
+      stack.pop_back();
+      if (Is(c, "nonlocal_statement")) {
+        for (uint32_t i = 0; i < ts_node_named_child_count(c); ++i) {
+          if (!IsVariable(ts_node_named_child(c, i))) continue;
+          Problem(c,
+                  fmt::format("{} is rebound through `{}` (line {}) in a function nested in {}, "
+                              "which any call may run: no value of its own to rewrite",
+                              q_.variable, Text(c), ts_node_start_point(c).row + 1, q_.function));
+        }
+      }
+      for (uint32_t i = ts_node_named_child_count(c); i > 0; --i)
+        stack.push_back(ts_node_named_child(c, i - 1));
+    }
+  }
+
+  // Whether the def, lambda or class `c` reads the function's variable:
+  // names it, without binding it itself (a parameter or an assignment).
+  bool ClosureReads(TSNode c) const {
+    bool named = false;
+    std::vector<TSNode> stack{c};
+    while (!stack.empty()) {
+      TSNode n = stack.back();
+      stack.pop_back();
+      if (IsVariable(n)) {
+        TSNode parent = ts_node_parent(n);
+        if (Is(parent, "attribute") && SameNode(n, Field(parent, "attribute"))) continue;
+        if (Is(parent, "keyword_argument") && SameNode(n, Field(parent, "name"))) continue;
+        if ((Is(parent, "assignment") || Is(parent, "augmented_assignment")) &&
+            SameNode(n, Field(parent, "left")))
+          return false;  // its own local
+        if (Is(parent, "parameters") || Is(parent, "lambda_parameters") ||
+            Is(parent, "default_parameter") || Is(parent, "typed_parameter") ||
+            Is(parent, "typed_default_parameter")) {
+          if (!Is(parent, "default_parameter") && !Is(parent, "typed_default_parameter"))
+            return false;
+          if (SameNode(n, Field(parent, "name"))) return false;
+        }
+        named = true;
+      }
+      for (uint32_t i = ts_node_named_child_count(n); i > 0; --i)
+        stack.push_back(ts_node_named_child(n, i - 1));
+    }
+    return named;
+  }
+
+  // A def, lambda or class of the function that reads the variable reads
+  // it when it runs, not where it stands: a binding of the variable after
+  // it may be what it reads. Refused; one that nothing rebinds later reads
+  // what reached it, and counts as a read there.
+  void LateClosures(TSNode body) {
+    std::vector<TSNode> closures;
+    std::vector<TSNode> bindings;  // of the variable, in the function's own scope
+    std::vector<TSNode> stack{body};
+    while (!stack.empty()) {
+      TSNode c = stack.back();
+      stack.pop_back();
+      if (Is(c, "function_definition") || Is(c, "lambda") || Is(c, "class_definition")) {
+        closures.push_back(c);
+        continue;
+      }
+      TSNode left = Field(c, "left");
+      bool binds =
+          ((Is(c, "assignment") || Is(c, "augmented_assignment") || Is(c, "for_statement")) &&
+           (TargetBinds(left) ||
+            (!q_.key.empty() && Is(left, "subscript") && IsVariable(Field(left, "value"))))) ||
+          (Is(c, "named_expression") && IsVariable(Field(c, "name"))) ||
+          (Is(c, "as_pattern_target") && TargetBinds(c)) ||
+          ((Is(c, "import_statement") || Is(c, "import_from_statement")) && ImportBinds(c));
+      if (binds) bindings.push_back(c);
+      for (uint32_t i = ts_node_named_child_count(c); i > 0; --i)
+        stack.push_back(ts_node_named_child(c, i - 1));
+    }
+    for (TSNode c : closures) {
+      if (!ClosureReads(c)) continue;
+      for (TSNode b : bindings) {
+        if (ts_node_start_byte(b) <= ts_node_end_byte(c)) continue;
+        std::string_view text = Text(c);
+        text = text.substr(0, text.find('\n'));
+        Problem(c,
+                fmt::format("{} is read by `{}` (line {}), which the walk does not follow (a def "
+                            "or lambda reads it when called, a class body where it stands), "
+                            "and line {} binds {} again after it: no value of its own to rewrite",
+                            q_.variable, text, Line(c), Line(b), q_.variable));
+        return;
+      }
+    }
+  }
+
+  // The value nodes `n` may assign the variable, as the walk takes them
+  // (Assignment, Opaque): in its own scope, its branches pruned as If
+  // prunes them on this path; each loop's once (memo).
+  void CollectDefs(TSNode n, std::vector<TSNode>* out) {
+    if (ts_node_is_null(n)) return;
+    if (Is(n, "function_definition") || Is(n, "class_definition") ||
+        Is(n, "decorated_definition")) {
+      TSNode def = Is(n, "decorated_definition") ? Field(n, "definition") : n;
+      TSNode name = ts_node_is_null(def) ? def : Field(def, "name");
+      if (!ts_node_is_null(name) && IsVariable(name)) AddOpaque(n, out);
+      return;
+    }
+    if (Is(n, "lambda")) return;
+    if (Is(n, "for_statement") || Is(n, "while_statement")) {
+      for (TSNode d : LoopDefs(n)) out->push_back(d);
+      // The loop's head, target and else are its own too.
+      if (Is(n, "for_statement") && TargetBinds(Field(n, "left"))) AddOpaque(n, out);
+      CollectDefs(Field(n, "alternative"), out);
+      CollectDefs(Field(n, Is(n, "for_statement") ? "right" : "condition"), out);
+      return;
+    }
+    if (Is(n, "if_statement")) {
+      auto clause = [&](TSNode condition, TSNode body) {
+        Truth t = Truth::kTrue;
+        if (!ts_node_is_null(condition)) {
+          CollectDefs(condition, out);
+          t = Eval(condition);
+        }
+        if (t != Truth::kFalse) CollectDefs(body, out);
+        return t == Truth::kTrue;
+      };
+      if (clause(Field(n, "condition"), Field(n, "consequence"))) return;
+      for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
+        TSNode c = ts_node_named_child(n, i);
+        if (Is(c, "elif_clause") && clause(Field(c, "condition"), Field(c, "consequence"))) return;
+        if (Is(c, "else_clause") && clause(TSNode{}, Field(c, "body"))) return;
+      }
+      return;
+    }
+    if (Is(n, "assignment")) {
+      TSNode left = Field(n, "left");
+      TSNode value = Field(n, "right");
+      while (Is(value, "assignment")) value = Field(value, "right");
+      if (!ts_node_is_null(value)) {
+        if (IsVariable(left) && q_.key.empty()) {
+          out->push_back(value);
+        } else if (IsVariable(left)) {
+          TSNode dict = Unwrapped(value);
+          for (uint32_t i = 0; Is(dict, "dictionary") && i < ts_node_named_child_count(dict); ++i) {
+            TSNode pair = ts_node_named_child(dict, i);
+            if (Is(pair, "pair") && IsKey(Field(pair, "key"))) out->push_back(Field(pair, "value"));
+          }
+        } else if (!q_.key.empty() && Is(left, "subscript") && IsVariable(Field(left, "value")) &&
+                   IsKey(Field(left, "subscript"))) {
+          out->push_back(value);
+        }
+      }
+    } else if (Is(n, "augmented_assignment") && IsVariable(Field(n, "left"))) {
+      out->push_back(n);
+    } else if (Is(n, "named_expression") && IsVariable(Field(n, "name"))) {
+      AddOpaque(n, out);
+    } else if ((Is(n, "import_statement") || Is(n, "import_from_statement") ||
+                Is(n, "future_import_statement")) &&
+               ImportBinds(n)) {
+      AddOpaque(n, out);
+    } else if (Is(n, "except_clause") && AsBinds(n)) {
+      AddOpaque(n, out);
+    } else if (Is(n, "with_clause") && AsBinds(n)) {
+      AddOpaque(n, out);
+    } else if (Is(n, "case_clause") && CaseCaptures(n)) {
+      AddOpaque(n, out);
+    }
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i)
+      CollectDefs(ts_node_named_child(n, i), out);
+  }
+
+  // Whether a case clause's patterns capture the variable (a bare name;
+  // `Color.RED` is a value pattern).
+  bool CaseCaptures(TSNode c) const {
+    for (uint32_t i = 0; i < ts_node_named_child_count(c); ++i) {
+      TSNode k = ts_node_named_child(c, i);
+      if (Is(k, "block") || Is(k, "if_clause")) continue;
+      std::vector<TSNode> names{k};
+      while (!names.empty()) {
+        TSNode n = names.back();
+        names.pop_back();
+        if (IsVariable(n) && !Is(ts_node_parent(n), "dotted_name")) return true;
+        if (Is(n, "dotted_name") && ts_node_named_child_count(n) == 1 &&
+            IsVariable(ts_node_named_child(n, 0)))
+          return true;
+        for (uint32_t j = 0; j < ts_node_named_child_count(n); ++j)
+          names.push_back(ts_node_named_child(n, j));
+      }
+    }
+    return false;
+  }
+
+  void AddOpaque(TSNode n, std::vector<TSNode>* out) {
+    if (!IsOpaque(n)) opaque_.push_back(n);
+    out->push_back(n);
+  }
+
+  // Every value loop `loop`'s body (and else) may assign, once per loop.
+  const std::vector<TSNode>& LoopDefs(TSNode loop) {
+    std::size_t key = ts_node_start_byte(loop);
+    auto it = loop_defs_.find(key);
+    if (it != loop_defs_.end()) return it->second;
+    std::vector<TSNode> defs;
+    CollectDefs(Field(loop, "body"), &defs);
+    return loop_defs_[key] = std::move(defs);
+  }
+
+  int Line(TSNode n) const { return static_cast<int>(ts_node_start_point(n).row) + 1; }
+
   void Problem(TSNode at, std::string message) {
     if (!problem_.empty()) return;
     problem_ = std::move(message);
@@ -160,6 +468,7 @@ class Walker {
         Assignment(right, s);  // `a = b = 1`: b first
       } else {
         NoteReads(right, *s);
+        Walrus(right, s);
       }
     }
     if (ts_node_is_null(right)) return;
@@ -204,6 +513,13 @@ class Walker {
     for (uint32_t i = 0; i < ts_node_named_child_count(dict); ++i) {
       TSNode pair = ts_node_named_child(dict, i);
       if (Is(pair, "pair") && IsKey(Field(pair, "key"))) s->defs = {Field(pair, "value")};
+      // `{'KEY': 64, **over}`: the splat may replace the entry.
+      if (Is(pair, "dictionary_splat") && !s->defs.empty()) {
+        Problem(pair, fmt::format("{}['{}'] may be replaced by `{}` (line {}), after its entry: no "
+                                  "value of its own to rewrite",
+                                  q_.variable, q_.key, Text(pair), Line(pair)));
+        s->defs = {};
+      }
     }
   }
 
@@ -213,27 +529,64 @@ class Walker {
         TSNode e = ts_node_named_child(st, i);
         if (Is(e, "assignment")) {
           Assignment(e, s);
+        } else if (Is(e, "augmented_assignment") && IsVariable(Field(e, "left"))) {
+          // `BLOCK += 1` reads BLOCK first: the value there is the knob's.
+          NoteReads(e, *s);
+          Walrus(e, s);
+          s->defs = {e};
         } else {
           NoteReads(e, *s);
-          if (Is(e, "augmented_assignment") && IsVariable(Field(e, "left"))) s->defs = {e};
+          Walrus(e, s);
         }
       }
     } else if (Is(st, "if_statement")) {
       If(st, s);
     } else if (Is(st, "for_statement") || Is(st, "while_statement")) {
-      NoteReads(Is(st, "for_statement") ? Field(st, "right") : Field(st, "condition"), *s);
+      bool is_for = Is(st, "for_statement");
+      TSNode head = is_for ? Field(st, "right") : Field(st, "condition");
+      NoteReads(head, *s);
+      Walrus(head, s);
       State body = *s;
+      // A later iteration starts with what the body bound in an earlier
+      // one: every value it may assign reaches its head.
+      for (TSNode d : LoopDefs(st)) {
+        if (std::none_of(body.defs.begin(), body.defs.end(),
+                         [&](TSNode e) { return ts_node_eq(d, e); }))
+          body.defs.push_back(d);
+      }
+      if (is_for && TargetBinds(Field(st, "left"))) Opaque(st, &body, true);
+      State none;
+      none.live = false;
+      breaks_.push_back(none);
+      continues_.push_back(none);
       Block(Field(st, "body"), &body);
-      *s = Union(*s, body);
+      State broke = breaks_.back();
+      State continued = continues_.back();
+      breaks_.pop_back();
+      continues_.pop_back();
+      // The loop ends without a break from before it (no iteration), from
+      // the body's end or a `continue`; then its `else` runs. A `break`
+      // skips the `else`.
+      State normal = Union(*s, Union(body, continued));
       TSNode alt = Field(st, "alternative");
-      if (!ts_node_is_null(alt)) Block(Field(alt, "body"), s);
+      if (!ts_node_is_null(alt)) Block(Field(alt, "body"), &normal);
+      *s = Union(normal, broke);
+    } else if (Is(st, "break_statement") || Is(st, "continue_statement")) {
+      if (!breaks_.empty()) {
+        State& to = Is(st, "break_statement") ? breaks_.back() : continues_.back();
+        to = Union(to, *s);
+      }
+      s->live = false;
     } else if (Is(st, "with_statement")) {
       for (uint32_t i = 0; i < ts_node_named_child_count(st); ++i) {
         TSNode c = ts_node_named_child(st, i);
-        if (Is(c, "block"))
+        if (Is(c, "block")) {
           Block(c, s);
-        else
+        } else {
           NoteReads(c, *s);
+          Walrus(c, s);
+          if (s->live && AsBinds(c)) Opaque(c, s, true);
+        }
       }
     } else if (Is(st, "try_statement")) {
       // Any statement of the body may raise: a handler starts from any of
@@ -248,20 +601,101 @@ class Walker {
           TSNode b = ts_node_named_child(c, j);
           if (!Is(b, "block")) continue;
           State h = Is(c, "else_clause") ? *s : any;
+          if (Is(c, "except_clause") && h.live && AsBinds(c)) Opaque(c, &h, true);
           Block(b, &h);
           *s = Is(c, "except_clause") ? Union(*s, h) : h;
         }
       }
+    } else if (Is(st, "match_statement")) {
+      Match(st, s);
     } else if (Is(st, "return_statement") || Is(st, "raise_statement")) {
       NoteReads(st, *s);
       if (Is(st, "return_statement")) returned_.push_back(*s);
       s->live = false;
     } else if (Is(st, "function_definition") || Is(st, "class_definition") ||
                Is(st, "decorated_definition")) {
-      // A nested definition runs later, if at all.
+      // A nested definition runs later, if at all; one of the variable's
+      // name binds it.
+      TSNode def = Is(st, "decorated_definition") ? Field(st, "definition") : st;
+      TSNode name = ts_node_is_null(def) ? def : Field(def, "name");
+      if (s->live && !ts_node_is_null(name) && IsVariable(name)) Opaque(st, s, true);
+    } else if (Is(st, "import_statement") || Is(st, "import_from_statement") ||
+               Is(st, "future_import_statement")) {
+      if (s->live && ImportBinds(st)) Opaque(st, s, true);
+    } else if (Is(st, "delete_statement")) {
+      // `del BLOCK` (or `del d['KEY']`) unbinds it: no value reaches past
+      // it; deleting anything else reads.
+      bool unbinds = false;
+      for (uint32_t i = 0; i < ts_node_named_child_count(st); ++i) {
+        TSNode c = ts_node_named_child(st, i);
+        std::vector<TSNode> targets{c};
+        if (Is(c, "expression_list")) {
+          targets.clear();
+          for (uint32_t j = 0; j < ts_node_named_child_count(c); ++j)
+            targets.push_back(ts_node_named_child(c, j));
+        }
+        for (TSNode t : targets) {
+          if (IsVariable(t) || (!q_.key.empty() && Is(t, "subscript") &&
+                                IsVariable(Field(t, "value")) && IsKey(Field(t, "subscript")))) {
+            unbinds = true;
+          }
+        }
+      }
+      if (unbinds) {
+        s->defs = {};
+      } else {
+        NoteReads(st, *s);
+      }
+    } else if (Is(st, "global_statement") || Is(st, "nonlocal_statement")) {
+      for (uint32_t i = 0; i < ts_node_named_child_count(st); ++i) {
+        if (!IsVariable(ts_node_named_child(st, i))) continue;
+        Problem(st, fmt::format("{} is declared `{}` (line {}): any call may rebind it, which the "
+                                "analysis does not see: no value of its own to rewrite",
+                                q_.variable, Text(st), Line(st)));
+      }
     } else {
       NoteReads(st, *s);
+      Walrus(st, s);
     }
+  }
+
+  // `match`: each case may run (its pattern may capture the variable), or
+  // none.
+  void Match(TSNode st, State* s) {
+    TSNode subject = Field(st, "subject");
+    NoteReads(subject, *s);
+    Walrus(subject, s);
+    State in = *s;
+    State out = in;
+    std::vector<TSNode> stack{st};
+    while (!stack.empty()) {
+      TSNode c = stack.back();
+      stack.pop_back();
+      if (Is(c, "case_clause")) {
+        State b = in;
+        // The pattern binds first, then the guard reads.
+        if (b.live && CaseCaptures(c)) Opaque(c, &b, true);
+        TSNode body{};
+        for (uint32_t i = 0; i < ts_node_named_child_count(c); ++i) {
+          TSNode k = ts_node_named_child(c, i);
+          if (Is(k, "block")) {
+            body = k;
+            continue;
+          }
+          if (Is(k, "if_clause")) {  // the guard reads; a pattern captures
+            NoteReads(k, b);
+            Walrus(k, &b);
+          }
+        }
+        if (!ts_node_is_null(body)) Block(body, &b);
+        out = Union(out, b);
+        continue;
+      }
+      if (ts_node_eq(c, subject)) continue;
+      for (uint32_t i = ts_node_named_child_count(c); i > 0; --i)
+        stack.push_back(ts_node_named_child(c, i - 1));
+    }
+    *s = out;
   }
 
   // `if`/`elif`/`else`: each clause whose condition may hold is a path; the
@@ -275,6 +709,7 @@ class Walker {
       Truth t = Truth::kTrue;
       if (!ts_node_is_null(condition)) {
         NoteReads(condition, in);
+        Walrus(condition, &in);
         t = Eval(condition);
       }
       if (t != Truth::kFalse) {
@@ -299,6 +734,9 @@ class Walker {
   const SyntaxTree& tree_;
   const ValueQuestion& q_;
   bool core_true_;
+  // The states at the `break`s and `continue`s of each enclosing loop.
+  std::vector<State> breaks_, continues_;
+  std::map<std::size_t, std::vector<TSNode>> loop_defs_;  // LoopDefs, by the loop's byte
   std::optional<std::vector<TSNode>> at_use_;
   std::vector<State> returned_;
 };
@@ -409,6 +847,17 @@ ReachingValues FindReachingValues(const SyntaxTree& tree, const ValueQuestion& q
       out.problem_at = here.read_at_ ? *here.read_at_ : ts_node_start_byte(fn);
     }
     for (TSNode l : leaves) {
+      if (here.IsOpaque(l)) {
+        std::string_view text = TextOf(tree, l);
+        text = text.substr(0, text.find('\n'));
+        out.problem = fmt::format(
+            "{} is bound by `{}` (line {}), which reaches its read {}: no "
+            "value of its own to rewrite",
+            knob, text, ts_node_start_point(l).row + 1, path);
+        out.problem_at = ts_node_start_byte(l);
+        out.values.clear();
+        return out;
+      }
       ReachingValue v;
       v.begin = ts_node_start_byte(l);
       v.end = ts_node_end_byte(l);
@@ -462,10 +911,52 @@ ReachingValues FindReachingValues(const SyntaxTree& tree, const ValueQuestion& q
   return out;
 }
 
+namespace {
+
+// `text` as an operand of a conditional expression: as it is where it
+// binds tighter (a number, a name, an attribute, or one bracketed whole),
+// else in parentheses. `101, 102`, `lambda: 8` and `a if X else b` would
+// otherwise take the wrap into themselves.
+std::string Operand(const std::string& text) {
+  auto word = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
+  };
+  if (!text.empty() && std::all_of(text.begin(), text.end(), word)) return text;
+  if (text.size() >= 2 && std::string_view("([{").find(text.front()) != std::string_view::npos) {
+    // Bracketed whole: the bracket opened first closes last.
+    const char open = text.front();
+    const char close = open == '(' ? ')' : open == '[' ? ']' : '}';
+    int depth = 0;
+    char quote = 0;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+      char c = text[i];
+      if (quote != 0) {
+        if (c == '\\')
+          ++i;
+        else if (c == quote)
+          quote = 0;
+        continue;
+      }
+      if (c == '\'' || c == '"')
+        quote = c;
+      else if (c == open)
+        ++depth;
+      else if (c == close && --depth == 0) {
+        if (i + 1 == text.size()) return text;
+        break;
+      }
+    }
+  }
+  return "(" + text + ")";
+}
+
+}  // namespace
+
 std::string OnThisPath(const std::string& condition_text, bool condition_true,
                        const std::string& kept, const std::string& value) {
-  return condition_true ? fmt::format("{} if {} else {}", value, condition_text, kept)
-                        : fmt::format("{} if {} else {}", kept, condition_text, value);
+  return condition_true
+             ? fmt::format("{} if {} else {}", Operand(value), condition_text, Operand(kept))
+             : fmt::format("{} if {} else {}", Operand(kept), condition_text, Operand(value));
 }
 
 }  // namespace muh

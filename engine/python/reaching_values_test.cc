@@ -125,9 +125,105 @@ TEST_CASE("a dict's key: its entry in a dict literal, or a write to the key") {
       "is false in f");
 }
 
+TEST_CASE("a binding other than `V = value` that reaches the read is refused, naming it") {
+  auto refused = [](const std::string& body, const std::string& what) {
+    std::string got = Below(body);
+    INFO(got);
+    return got.rfind("problem: BLOCK is bound by `" + what + "`", 0) == 0;
+  };
+  const std::string test = "    y = 1 if cap(80) else 2\n";
+  CHECK(
+      refused("    BLOCK = 64\n    for BLOCK in (8,):\n        pass\n" + test + "    run(BLOCK)\n",
+              "for BLOCK in (8,):"));
+  CHECK(refused(
+      "    BLOCK = 64\n    with ctx(8) as BLOCK:\n        pass\n" + test + "    run(BLOCK)\n",
+      "ctx(8) as BLOCK"));
+  CHECK(refused(
+      "    BLOCK = 64\n    if (BLOCK := 8) > 0 and x:\n        pass\n" + test + "    run(BLOCK)\n",
+      "BLOCK := 8"));
+  CHECK(refused(
+      "    BLOCK = 64\n    if x:\n        from m import V as BLOCK\n" + test + "    run(BLOCK)\n",
+      "from m import V as BLOCK"));
+  CHECK(
+      refused("    BLOCK = 64\n    match x:\n        case 1:\n            BLOCK = 8\n"
+              "        case BLOCK:\n            pass\n" +
+                  test + "    run(BLOCK)\n",
+              "case BLOCK:"));
+  // Where it does not reach the read, it is no site.
+  CHECK(Below("    for BLOCK in (8,):\n        pass\n    BLOCK = 64\n" + test +
+              "    run(BLOCK)\n") == "64~");
+}
+
+TEST_CASE("a match case's assignment is a path; del unbinds") {
+  CHECK(Below("    BLOCK = 64\n    match x:\n        case 1:\n            BLOCK = 8\n"
+              "    y = 1 if cap(80) else 2\n    run(BLOCK)\n") == "64~ 8~");
+  CHECK(Below("    BLOCK = 64\n    if x:\n        del BLOCK\n        BLOCK = 8\n"
+              "    y = 1 if cap(80) else 2\n    run(BLOCK)\n") == "64~ 8~");
+}
+
+TEST_CASE("nonlocal or global: no value of its own") {
+  CHECK(Below("    BLOCK = 64 if cap(80) else 32\n    def g():\n        nonlocal BLOCK\n"
+              "        BLOCK = 8\n    g()\n    run(BLOCK)\n")
+            .rfind("problem: BLOCK is rebound through `nonlocal BLOCK` (line 4)", 0) == 0);
+  CHECK(Below("    global BLOCK\n    BLOCK = 64 if cap(80) else 32\n    g()\n    run(BLOCK)\n")
+            .rfind("problem: BLOCK is declared `global BLOCK` (line 2)", 0) == 0);
+}
+
+TEST_CASE("break and continue: the value before them leaves the loop; break skips its else") {
+  const std::string test = "    y = 1 if cap(80) else 2\n";
+  CHECK(
+      Below("    BLOCK = 64\n    for i in r:\n        BLOCK = 8\n        if x:\n            break\n"
+            "        BLOCK = 16\n" +
+            test + "    run(BLOCK)\n") == "64~ 8~ 16~");
+  CHECK(Below("    BLOCK = 64\n    for i in r:\n        BLOCK = 8\n        if x:\n"
+              "            continue\n        BLOCK = 16\n" +
+              test + "    run(BLOCK)\n") == "64~ 8~ 16~");
+  CHECK(Below("    BLOCK = 64\n    for i in r:\n        break\n    else:\n        BLOCK = 8\n" +
+              test + "    run(BLOCK)\n") == "64~ 8~");
+}
+
+TEST_CASE("a read in a loop sees what an earlier iteration assigned") {
+  CHECK(Below("    BLOCK = 64\n    for i in r:\n        if i:\n            run(BLOCK)\n"
+              "        BLOCK = 128 if cap(80) else 32\n") == "64~ 32");
+}
+
+TEST_CASE("a def, lambda or class that reads the knob, rebound after it, is refused") {
+  CHECK(Below("    BLOCK = 128 if cap(80) else 64\n    get = lambda: BLOCK\n    BLOCK = 8\n"
+              "    run(get())\n")
+            .rfind("problem: BLOCK is read by `lambda: BLOCK` (line 3), which the walk does not "
+                   "follow (a def or lambda reads it when called, a class body where it stands), "
+                   "and line 4 binds BLOCK again after it",
+                   0) == 0);
+  CHECK(Below("    BLOCK = 128 if cap(80) else 64\n    def get():\n        return BLOCK\n"
+              "    run(get())\n    BLOCK = 8\n")
+            .rfind("problem: BLOCK is read by `def get():` (line 3)", 0) == 0);
+  // Its own local, or nothing rebinding it later: no problem.
+  CHECK(Below("    BLOCK = 128 if cap(80) else 64\n    def get():\n        BLOCK = 1\n"
+              "        return BLOCK\n    run(BLOCK)\n    BLOCK = 8\n") == "64");
+  CHECK(Below("    BLOCK = 128 if cap(80) else 64\n    get = lambda: BLOCK\n    run(get())\n") ==
+        "64");
+}
+
+TEST_CASE("a dict splat after the key's entry may replace it") {
+  CHECK(Below("    x = cap(80)\n    cfg = {'M': 32, **over}\n    run(cfg)\n", "cap(80)", false,
+              "cfg", "M") ==
+        "problem: cfg['M'] may be replaced by `**over` (line 3), after its entry: no "
+        "value of its own to rewrite");
+  CHECK(Below("    x = cap(80)\n    cfg = {**base, 'M': 32}\n    run(cfg)\n", "cap(80)", false,
+              "cfg", "M") == "32~");
+}
+
 TEST_CASE("the rewrite that changes a shared value on one path only") {
   CHECK(OnThisPath("cap(80)", false, "8", "4") == "8 if cap(80) else 4");
   CHECK(OnThisPath("cap(80)", true, "8", "4") == "4 if cap(80) else 8");
+  // What binds looser than the conditional expression is parenthesised.
+  CHECK(OnThisPath("cap(80)", false, "101, 102", "4") == "(101, 102) if cap(80) else 4");
+  CHECK(OnThisPath("cap(80)", false, "lambda: 8", "4") == "(lambda: 8) if cap(80) else 4");
+  CHECK(OnThisPath("cap(80)", false, "8 if x else 16", "4") ==
+        "(8 if x else 16) if cap(80) else 4");
+  CHECK(OnThisPath("cap(80)", false, "8", "2, 4") == "8 if cap(80) else (2, 4)");
+  CHECK(OnThisPath("cap(80)", false, "(8, 16)", "[4]") == "(8, 16) if cap(80) else [4]");
+  CHECK(OnThisPath("cap(80)", false, "(8) + (16)", "c.x") == "((8) + (16)) if cap(80) else c.x");
 }
 
 }  // namespace muh

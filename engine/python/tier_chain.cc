@@ -1,5 +1,7 @@
 #include "engine/python/tier_chain.h"
 
+#include <fmt/format.h>
+
 #include <string_view>
 #include <vector>
 
@@ -89,7 +91,8 @@ namespace {
 // The names node `n` binds other than by assignment, `for` or walrus:
 // imports (`import a.b` binds a; `from m import x as y` binds y),
 // definitions, `del`, `as` targets of with and except. `every_name`: a star
-// import or globals()/vars()/locals() may bind any.
+// import, globals()/vars()/locals() or the module reached as an object
+// (`sys.modules[__name__]`, a `__dict__`) may bind any.
 void BindingsOf(const SyntaxTree& tree, TSNode n, std::vector<std::string>* out, bool* every_name) {
   auto text = [&tree](TSNode t) { return std::string(TextOf(tree, t)); };
   if (Is(n, "import_statement") || Is(n, "import_from_statement") ||
@@ -133,12 +136,44 @@ void BindingsOf(const SyntaxTree& tree, TSNode n, std::vector<std::string>* out,
       if (f == "globals" || f == "vars" || f == "locals") *every_name = true;
     }
   }
+  // The module reached as an object: `sys.modules[__name__]` (setattr on
+  // it, its __dict__), any `__dict__`, `import_module(__name__)`.
+  if (Is(n, "attribute")) {
+    TSNode attr = Field(n, "attribute");
+    TSNode object = Field(n, "object");
+    TSNode parent = ts_node_parent(n);
+    bool sys_modules = !ts_node_is_null(attr) && text(attr) == "modules" &&
+                       ((!ts_node_is_null(object) && text(object) == "sys") ||
+                        (!ts_node_is_null(parent) && Is(parent, "subscript")));
+    if (sys_modules || (!ts_node_is_null(attr) && text(attr) == "__dict__")) *every_name = true;
+  }
+  if (Is(n, "identifier") && text(n) == "__name__") {
+    TSNode args = ts_node_parent(n);
+    TSNode call = ts_node_is_null(args) ? args : ts_node_parent(args);
+    if (!ts_node_is_null(call) && Is(call, "call") && Is(args, "argument_list")) {
+      std::string f = text(Field(call, "function"));
+      if (f == "import_module" || (f.size() > 14 && f.substr(f.size() - 14) == ".import_module") ||
+          f == "__import__")
+        *every_name = true;
+    }
+  }
 }
 
 }  // namespace
 
-std::map<std::string, std::string> ModuleConstants(const SyntaxTree& tree) {
+std::map<std::string, std::string> ModuleConstants(const SyntaxTree& tree,
+                                                   std::map<std::string, std::string>* why_not) {
   std::map<std::string, std::string> out;
+  // Says why `name`, a top-level constant so far, is left out: `n` binds it.
+  auto drop = [&](const std::string& name, TSNode n, const char* how) {
+    if (why_not != nullptr && out.count(name) != 0 && why_not->count(name) == 0) {
+      std::string_view text = TextOf(tree, n);
+      text = text.substr(0, text.find('\n'));
+      (*why_not)[name] =
+          fmt::format("`{}` (line {}) {}", text, ts_node_start_point(n).row + 1, how);
+    }
+    out.erase(name);
+  };
   std::map<std::string, int> count;
   TSNode root = tree.Root();
   for (uint32_t i = 0; i < ts_node_named_child_count(root); ++i) {
@@ -152,7 +187,7 @@ std::map<std::string, std::string> ModuleConstants(const SyntaxTree& tree) {
     std::string name(TextOf(tree, left));
     // `D = B = 7` is a chain, not a constant's expression.
     if (++count[name] > 1 || Is(a, "augmented_assignment") || Is(right, "assignment")) {
-      out.erase(name);
+      drop(name, a, "binds it again");
       continue;
     }
     out[name] = std::string(TextOf(tree, right));
@@ -178,20 +213,26 @@ std::map<std::string, std::string> ModuleConstants(const SyntaxTree& tree) {
       BindingsOf(tree, n, &bound, &every_name);
       if (every_name) {
         ts_tree_cursor_delete(&cursor);
+        if (why_not != nullptr) {
+          std::string_view text = TextOf(tree, n);
+          text = text.substr(0, text.find('\n'));
+          (*why_not)["*"] = fmt::format("`{}` (line {}) may bind any name of the module", text,
+                                        ts_node_start_point(n).row + 1);
+        }
         return {};
       }
-      for (const std::string& b : bound) out.erase(b);
+      for (const std::string& b : bound) drop(b, n, "binds it again");
     }
     if (ts_node_is_named(n) &&
         (Is(n, "assignment") || Is(n, "augmented_assignment") || Is(n, "for_statement") ||
          Is(n, "named_expression")) &&
         !(depth == 2 && in_statement)) {
       TSNode target = Field(n, Is(n, "named_expression") ? "name" : "left");
-      if (!ts_node_is_null(target)) out.erase(std::string(TextOf(tree, target)));
+      if (!ts_node_is_null(target)) drop(std::string(TextOf(tree, target)), n, "binds it again");
       // `A, B = ...` and `for A, B in ...` bind each name of the pattern.
       const uint32_t k = ts_node_is_null(target) ? 0 : ts_node_named_child_count(target);
       for (uint32_t i = 0; i < k; ++i)
-        out.erase(std::string(TextOf(tree, ts_node_named_child(target, i))));
+        drop(std::string(TextOf(tree, ts_node_named_child(target, i))), n, "binds it again");
     }
     if (ts_tree_cursor_goto_first_child(&cursor)) {
       ++depth;

@@ -47,7 +47,11 @@ std::optional<TierChainAt> TierChainAround(const SyntaxTree& tree, std::size_t b
 // A name assigned twice there, or bound anywhere else in the file (under a
 // module-level `if`, in a loop, in a function), is left out: its value
 // depends on the line or the path.
-std::map<std::string, std::string> ModuleConstants(const SyntaxTree& tree);
+// `why_not`, when given, says for each name assigned at the top level
+// and left out why: "`from m import T` (line 5) binds it again"; the key
+// "*" when a statement may bind any name (a star import, globals()).
+std::map<std::string, std::string> ModuleConstants(
+    const SyntaxTree& tree, std::map<std::string, std::string>* why_not = nullptr);
 
 // The constants a bound at byte `at` inside function `fn` may be computed
 // from: the module's, less every name `fn` binds itself (a local shadows

@@ -122,8 +122,36 @@ TEST_CASE("module constants: an import, a def, del, with/except targets or globa
   CHECK(constants("T = 64\nfrom m import *\n").empty());
   CHECK(constants("T = 64\nglobals().update(T=4096)\n").empty());
   CHECK(constants("T = 64\ndef f():\n    vars()['T'] = 1\n").empty());
+  // The module reached as an object: setattr on sys.modules[__name__], its
+  // __dict__, import_module(__name__).
+  CHECK(constants("import sys\nT = 64\nsetattr(sys.modules[__name__], 'T', 4096)\n").empty());
+  CHECK(constants("import sys\nT = 64\nsys.modules[__name__].__dict__['T'] = 4096\n").empty());
+  CHECK(constants("import importlib\nT = 64\nimportlib.import_module(__name__).T = 1\n").empty());
+  // A logger named after the module, another object's modules(): no module access.
+  CHECK(constants("T = 64\nlogger = init_logger(__name__)\nn = model.modules()\n") ==
+        "T=64;logger=init_logger(__name__);n=model.modules();");
   // An import of other names leaves T alone.
   CHECK(constants("import os\nfrom m import a, b as c\nT = 64\n") == "T=64;");
+}
+
+TEST_CASE("module constants: why a name assigned at the top level is left out") {
+  PythonParser parser;
+  auto why = [&parser](const std::string& code) {
+    SyntaxTree tree = parser.Parse(code);
+    std::map<std::string, std::string> why_not;
+    ModuleConstants(tree, &why_not);
+    std::string out;
+    for (const auto& [name, reason] : why_not) out += name + ": " + reason + ";";
+    return out;
+  };
+  CHECK(why("T = 64\ntry:\n    from m import T\nexcept ImportError:\n    pass\n") ==
+        "T: `from m import T` (line 3) binds it again;");
+  CHECK(why("T = 64\nT = 128\n") == "T: `T = 128` (line 2) binds it again;");
+  CHECK(why("T = 64\ndef f():\n    global T\n    T = 1\n") ==
+        "T: `global T` (line 3) binds it again;");
+  CHECK(why("T = 64\nfrom m import *\n") ==
+        "*: `from m import *` (line 2) may bind any name of the module;");
+  CHECK(why("T = 64\nK = 1\n").empty());
 }
 
 TEST_CASE("function constants: assigned once in the function's body, before the bound") {

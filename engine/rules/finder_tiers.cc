@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 #include <utility>
@@ -31,13 +32,36 @@ int LineOf(std::string_view bytes, std::size_t at) {
                  std::count(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
 }
 
+// Where a name of `bound` that the module assigns at its top level is
+// bound again (ModuleConstants' why_not): ": `from m import T` (line 5)
+// binds it again"; "" when no name of it is.
+std::string WhyNotConstant(const std::string& bound,
+                           const std::map<std::string, std::string>& why_not) {
+  for (std::size_t i = 0; i < bound.size();) {
+    if (!(std::isalpha(static_cast<unsigned char>(bound[i])) || bound[i] == '_')) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j < bound.size() &&
+           (std::isalnum(static_cast<unsigned char>(bound[j])) || bound[j] == '_'))
+      ++j;
+    auto it = why_not.find(bound.substr(i, j - i));
+    if (it != why_not.end()) return fmt::format(": {}", it->second);
+    i = j;
+  }
+  auto any = why_not.find("*");
+  return any == why_not.end() ? "" : fmt::format(": {}", any->second);
+}
+
 }  // namespace
 
 FoundSites TiersFinder::Find(const SyntaxTree& tree) const {
   const TierSpec& spec = *spec_;
   FoundSites out;
   out.in_file_order = true;
-  std::map<std::string, std::string> constants = ModuleConstants(tree);
+  std::map<std::string, std::string> why_not;  // top-level names left out, and why
+  std::map<std::string, std::string> constants = ModuleConstants(tree, &why_not);
   std::set<std::size_t> bounds_found;  // the chains whose bounds are sites already
   // By chain and clause: the sites found there (one is a tier; two, a copy).
   std::map<std::pair<std::size_t, std::size_t>, std::vector<std::size_t>> in_clause;
@@ -51,6 +75,22 @@ FoundSites TiersFinder::Find(const SyntaxTree& tree) const {
     const Capture* target = m.Find(target_);
     if (target == nullptr) {
       site.match = std::move(m);  // the planner says the capture is absent
+      continue;
+    }
+    // `config['BLOCK_SIZE_M'] = W = 11`: the pattern's value is `W = 11`,
+    // and writing the tier's value over it would drop W's assignment.
+    if (target->node_type == "assignment") {
+      site.kind = SiteMatch::Kind::kProblem;
+      site.message_at = target->begin;
+      site.message = fmt::format(
+          ": the tier's value `{}` assigns {} as well (a chained assignment): rewriting it would "
+          "change or drop that; write each on its own line",
+          target->text,
+          TextOf(tree, Field(ts_node_descendant_for_byte_range(tree.Root(),
+                                                               static_cast<uint32_t>(target->begin),
+                                                               static_cast<uint32_t>(target->end)),
+                             "left")));
+      site.match = std::move(m);
       continue;
     }
     std::string error;
@@ -88,9 +128,10 @@ FoundSites TiersFinder::Find(const SyntaxTree& tree) const {
       if (!v.error.empty() || (!shape.bounds.empty() && v.value <= shape.bounds.back())) {
         if (bad_bounds.insert(c.bound_begin).second) {
           site.message_at = c.bound_begin;
-          site.message = fmt::format(": the tier bound `{}` {}", c.bound,
+          site.message = fmt::format(": the tier bound `{}` {}{}", c.bound,
                                      v.error.empty() ? fmt::format("({}) does not ascend", v.value)
-                                                     : "cannot be evaluated: " + v.error);
+                                                     : "cannot be evaluated: " + v.error,
+                                     v.error.empty() ? "" : WhyNotConstant(c.bound, why_not));
         }
         bad = true;
         break;

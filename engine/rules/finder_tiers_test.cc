@@ -78,4 +78,16 @@ TEST_CASE(
         "'replace' and 'with'; upstream values go in 'tiers: upstream:'\n");
 }
 
+TEST_CASE("tiers: a tier's value chained with another name is no site") {
+  FoundSites found = TierSites(
+      "def f(numel):\n    config = {}\n    if numel <= 64:\n        config['M'] = W = 32\n"
+      "    elif numel <= 4096:\n        config['M'] = 64\n    else:\n        config['M'] = 256\n");
+  REQUIRE(found.sites.size() == 3);
+  CHECK(found.sites[0].kind == SiteMatch::Kind::kProblem);
+  CHECK(found.sites[0].message ==
+        ": the tier's value `W = 32` assigns W as well (a chained assignment): rewriting it would "
+        "change or drop that; write each on its own line");
+  CHECK(found.sites[1].kind == SiteMatch::Kind::kSite);
+}
+
 }  // namespace muh

@@ -48,6 +48,8 @@ import subprocess
 import sys
 import tempfile
 
+from judgelib import judge_env, run_muhpatch, write_files
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 RULES_HEAD = """version: 1
@@ -232,11 +234,7 @@ class Program:
         main = "".join(sorted(set(x + "\n" for x in self.main_imports)))
         main += "\n" + "\n".join(self.main_body) + "\n"
         self.files["app/main.py"] = main
-        for path, text in self.files.items():
-            full = os.path.join(root, path)
-            os.makedirs(os.path.dirname(full), exist_ok=True)
-            with open(full, "w") as fh:
-                fh.write(text)
+        write_files(root, self.files)
 
 
 # --------------------------------------------------------------------------
@@ -781,8 +779,7 @@ def observe(root, work, assume):
     runner = os.path.join(work, "runner.py")
     with open(runner, "w") as fh:
         fh.write(RUNNER)
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith("JUDGE_") and k != "VLLM_ATTENTION_BACKEND"}
+    env = {k: v for k, v in judge_env().items() if k != "VLLM_ATTENTION_BACKEND"}
     if assume.get("VLLM_ATTENTION_BACKEND") is not None:
         env["VLLM_ATTENTION_BACKEND"] = assume["VLLM_ATTENTION_BACKEND"]
     proc = subprocess.run([sys.executable, "-B", runner, root, out], capture_output=True,
@@ -800,13 +797,10 @@ def verdicts(muhpatch, root, work, sites, platform, liveness):
         for prefix, rule in RULES.items():
             if any(path.startswith(prefix) for path, _, _ in sites):
                 fh.write(rule)
-    proc = subprocess.run([muhpatch, "-q", "status", rules, root, "--format", "json"],
-                          capture_output=True, text=True, timeout=60)
     # 6: a rule failed (a site it refuses to rewrite, such as a value
     # computed from itself); its sites then have no verdict, which is no
     # claim that they are dead.
-    if proc.returncode not in (0, 6):
-        raise RuntimeError("muhpatch status exited %d:\n%s" % (proc.returncode, proc.stderr))
+    proc = run_muhpatch(muhpatch, ["-q", "status", rules, root, "--format", "json"], ok=(0, 6))
     rows = json.loads(proc.stdout)
     return {(r["file"], r["now"]): r for r in rows if r["file"]}
 
