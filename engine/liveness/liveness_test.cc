@@ -130,6 +130,17 @@ TEST_CASE("a dict value overwritten on every path is dead; the overwrites are li
   CHECK(f.At("app/tiles.py", "\"SPLIT\": 2", "2").state == Liveness::kLive);
 }
 
+TEST_CASE("a value before a break or continue is read after the loop: not overwritten") {
+  Fixture f("overwrite");
+  // `width = 8` then `if alibi is None: break` then `width = 16`: the break
+  // takes 8 to the return (CPython: warps(None) is 8 * 5).
+  SiteLiveness before_break = f.At("app/tiles.py", "width = 8", "8");
+  INFO(Describe(before_break));
+  CHECK(before_break.state == Liveness::kLive);
+  // `depth = 4` then `if alibi: continue`: the next round or the loop's end reads it.
+  CHECK(f.At("app/tiles.py", "depth = 4", "4").state == Liveness::kLive);
+}
+
 TEST_CASE("a function whose only caller is never called is dead") {
   Fixture f("unreferenced");
   SiteLiveness limit = f.At("app/limits.py", "return 32 * 1024", "32");

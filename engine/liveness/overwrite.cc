@@ -149,6 +149,9 @@ class Scanner {
     if (kw == "return" || kw == "raise") {
       return Mentions(j) ? Flow::kRead : Flow::kKilled;
     }
+    // Out of the loop, or round it again: what runs next is not the
+    // statement after this one, and may read the value.
+    if (kw == "break" || kw == "continue") return Flow::kRead;
     if (!Mentions(j)) return Flow::kFallsThrough;
     auto eq = AssignmentEquals(lines_, j);
     if (!eq) return Flow::kRead;

@@ -657,6 +657,10 @@ OVERWRITES = {
     "return_in_finally": "BLOCK = {v}\ntry:\n    sink(BLOCK)\nfinally:\n    BLOCK = 1",
     "loop_read_then_write": "BLOCK = {v}\nfor _ in range(2):\n    sink(BLOCK)\n    BLOCK = 1",
     "global_read": "global BLOCK\nBLOCK = {v}\nsink(BLOCK)",
+    "break_before_write": "while True:\n    BLOCK = {v}\n    if not no():\n        break\n"
+                          "    BLOCK = 1\n    break\nsink(BLOCK)",
+    "continue_before_write": "for _ in range(2):\n    BLOCK = {v}\n    if not no():\n"
+                             "        continue\n    BLOCK = 1\nsink(BLOCK)",
 }
 
 
