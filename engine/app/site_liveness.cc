@@ -60,22 +60,23 @@ LivenessAnalysis AnalyseTree(const Inputs& inputs, const Workspace& w,
 PlanResult PlanWithLiveness(const Inputs& inputs, const Workspace& w,
                             const std::map<std::string, SourceText>& files, bool include_dead,
                             const std::map<std::string, SourceText>* overlay,
-                            const WrittenByMuhpatch& written,
-                            std::vector<Assumption>* assumptions) {
+                            const WrittenByMuhpatch& written, std::vector<Assumption>* assumptions,
+                            LivenessNaming naming) {
   std::optional<LivenessAnalysis> analysis;
   BackgroundTask analyse([&] { analysis.emplace(AnalyseTree(inputs, w, overlay)); });
   PlanDraft draft = DraftPlan(inputs.rules, files, w.tree_paths, written);
   analyse.Join();
   if (assumptions != nullptr) *assumptions = analysis->Assumptions();
   // A declaration that resolves nothing is said, never a quiet no-op.
-  for (const std::string& at : analysis->UnusedDynamicImports()) {
+  for (const std::string& at :
+       naming.unused_imports ? analysis->UnusedDynamicImports() : std::vector<std::string>{}) {
     logging::Diag(Diagnostic{inputs.rules.path, 0, 0, Severity::kWarning,
                              fmt::format("liveness: dynamic-imports: 'at: {}' names no "
                                          "import_module or __import__ call in code that runs",
                                          at)}
                       .Format());
   }
-  return Plan(std::move(draft), {&*analysis, include_dead});
+  return Plan(std::move(draft), {&*analysis, include_dead, naming.assumptions});
 }
 
 }  // namespace muh

@@ -30,10 +30,19 @@ LivenessAnalysis AnalyseTree(const Inputs& inputs, const Workspace& w,
 // `overlay` as there) runs on another, and the verdicts then decide what of it stands (Plan,
 // planner.h). Unless `include_dead`, the dead sites are left alone.
 // With `assumptions`, the analysis's assumptions in force are put there.
+// Without `naming.assumptions`, the verdicts do not name the assumptions
+// they rest on (the same verdicts, for less work: verify's clean run);
+// without `naming.unused_imports`, a `dynamic-imports:` entry that names no
+// call is not said (said by an earlier plan of the same run).
+struct LivenessNaming {
+  bool assumptions = true;
+  bool unused_imports = true;
+};
 PlanResult PlanWithLiveness(const Inputs& inputs, const Workspace& w,
                             const std::map<std::string, SourceText>& files, bool include_dead,
                             const std::map<std::string, SourceText>* overlay = nullptr,
                             const WrittenByMuhpatch& written = NothingWritten(),
-                            std::vector<Assumption>* assumptions = nullptr);
+                            std::vector<Assumption>* assumptions = nullptr,
+                            LivenessNaming naming = {});
 
 }  // namespace muh

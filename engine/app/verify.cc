@@ -36,7 +36,8 @@ RuleMask GatedRulesThatRan(const RuleSet& rules, const PlanResult& plan) {
 // verdicts (PlanWithLiveness); on another thread meanwhile, the whole-tree search for knobs outside
 // their rule's files (it needs no plan). A thread the system cannot start runs its work here
 // instead (BackgroundTask).
-PlanResult PlanAndSearch(const OpenedRun& run, const CommandOptions& opts, SearchResult* found) {
+PlanResult PlanAndSearch(const OpenedRun& run, const CommandOptions& opts, LivenessNaming naming,
+                         SearchResult* found) {
   unsigned threads = opts.threads;
   const Workspace& w = run.workspace;
   const RuleSet& rules = run.inputs.rules;
@@ -45,8 +46,8 @@ PlanResult PlanAndSearch(const OpenedRun& run, const CommandOptions& opts, Searc
     scope = ScopeTreeSearch(rules, w);
     *found = SearchInScope(rules, w, scope, threads, UngatedRules(rules));
   });
-  PlanResult plan =
-      PlanWithLiveness(run.inputs, w, w.files, opts.include_dead, nullptr, run.written);
+  PlanResult plan = PlanWithLiveness(run.inputs, w, w.files, opts.include_dead, nullptr,
+                                     run.written, nullptr, naming);
   search.Join();
   RuleMask gated = GatedRulesThatRan(rules, plan);
   if (std::find(gated.begin(), gated.end(), true) != gated.end()) {
@@ -120,31 +121,52 @@ int RunVerify(const CommandOptions& opts) {
   }
   logging::Debug("verify: rules, model and tree opened: {:.1f} ms", ms());
   SearchResult searched;
-  PlanResult plan = PlanAndSearch(run, opts, &searched);
+  // Naming the assumptions a verdict rests on runs the analysis again with
+  // each one open. Text at the default verbosity shows no verdict of a
+  // clean run (its plan notes wait for -v), so it plans without, and plans
+  // again with them when a finding is shown (the same verdicts: only their
+  // reasons differ). -v and the other formats show every note.
+  const bool named_first = Verbosity() > 0 || opts.format != "text";
+  PlanResult plan = PlanAndSearch(run, opts, {named_first, true}, &searched);
   logging::Debug("verify: planned, searched, liveness decided: {:.1f} ms", ms());
-  const VerifyInput in = CheckInput(run, opts, plan, searched);
 
   // Every check runs and everything it finds is reported; the verdict's
   // reason is the first drifting check's.
-  using Check = CheckResult (*)(const VerifyInput&);
-  const std::vector<Check> checks = {
-      CheckRulesApply,
-      CheckCopies,
-      CheckRuleStates,
-      opts.patch_path.empty() ? CheckNothingLeft : CheckCommittedPatch,
-  };
   std::string summary;
   std::string patch_diff;
   bool drift = false;
-  for (Check check : checks) {
-    CheckResult r = check(in);
-    for (Finding& f : r.findings) {
-      if (f.where.file != opts.patch_path) f.where = run.workspace.Shown(f.where);
-      findings.push_back(std::move(f));
+  auto check_all = [&](const PlanResult& planned) {
+    findings.clear();
+    summary.clear();
+    patch_diff.clear();
+    drift = false;
+    const VerifyInput in = CheckInput(run, opts, planned, searched);
+    using Check = CheckResult (*)(const VerifyInput&);
+    const std::vector<Check> checks = {
+        CheckRulesApply,
+        CheckCopies,
+        CheckRuleStates,
+        opts.patch_path.empty() ? CheckNothingLeft : CheckCommittedPatch,
+    };
+    for (Check check : checks) {
+      CheckResult r = check(in);
+      for (Finding& f : r.findings) {
+        if (f.where.file != opts.patch_path) f.where = run.workspace.Shown(f.where);
+        findings.push_back(std::move(f));
+      }
+      if (summary.empty() || (r.drift && !drift)) summary = r.summary;
+      if (patch_diff.empty()) patch_diff = r.patch_diff;
+      drift = drift || r.drift;
     }
-    if (summary.empty() || (r.drift && !drift)) summary = r.summary;
-    if (patch_diff.empty()) patch_diff = r.patch_diff;
-    drift = drift || r.drift;
+  };
+  check_all(plan);
+  const bool shown = std::any_of(findings.begin(), findings.end(), [](const Finding& f) {
+    return !(f.where.severity == Severity::kNote && f.kind == "plan");
+  });
+  if (!named_first && (drift || shown)) {
+    plan = PlanWithLiveness(run.inputs, run.workspace, run.workspace.files, opts.include_dead,
+                            nullptr, run.written, nullptr, {true, false});
+    check_all(plan);
   }
   logging::Debug("verify: checks done: {:.1f} ms", ms());
   // A file the search could not read or query leaves the tree unvouched

@@ -266,8 +266,10 @@ const Evidence& LivenessAnalysis::PluginLoader(State* state) {
   return *state->plugin_loader;
 }
 
-SiteLiveness LivenessAnalysis::At(const std::string& path, std::size_t offset) const {
+SiteLiveness LivenessAnalysis::At(const std::string& path, std::size_t offset,
+                                  bool name_assumptions) const {
   SiteLiveness v = Single(state_.get(), path, offset);
+  if (!name_assumptions) return v;
   // An assumption some condition rested on (a variable, or the platform
   // with its capability): a dead verdict rests on it when the analysis
   // with it at any value finds the site not dead; another verdict rests on

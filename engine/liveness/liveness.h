@@ -56,7 +56,10 @@ class LivenessAnalysis {
   // a variable the analysis read would change (a dead one that would not
   // be, or one that would be dead) names the value it rests on; each such
   // assumption is in `assumptions`.
-  SiteLiveness At(const std::string& path, std::size_t byte_offset) const;
+  // Without `name_assumptions`, the verdict and its reason without the
+  // comparisons that name them (no variant is made): the same state.
+  SiteLiveness At(const std::string& path, std::size_t byte_offset,
+                  bool name_assumptions = true) const;
 
   // The assumptions in force (assumptions.h): the platform, the
   // environment (as declared, else vLLM's default for each variable the

@@ -48,6 +48,11 @@ class Fixture {
     REQUIRE(v != std::string::npos);
     return analysis_->At(path, at + v);
   }
+  SiteLiveness AtUnnamed(const std::string& path, const std::string& context,
+                         const std::string& value) {
+    const std::string& bytes = files_.at(path);
+    return analysis_->At(path, bytes.find(context) + context.find(value), false);
+  }
 
   const LivenessAnalysis& analysis() const { return *analysis_; }
 
@@ -106,6 +111,11 @@ TEST_CASE("has_device_capability branches follow the compute capability") {
   CHECK(big.reason.find("compute capability 7.0") != std::string::npos);
   CHECK(std::find(big.assumptions.begin(), big.assumptions.end(),
                   "platform cuda, compute capability 7.0") != big.assumptions.end());
+  // Unnamed (verify's clean run): the same verdict and evidence, named on nothing.
+  SiteLiveness unnamed = f.AtUnnamed("app/tile.py", "128 if current", "128");
+  CHECK(unnamed.state == big.state);
+  CHECK(unnamed.evidence.size() == big.evidence.size());
+  CHECK(unnamed.assumptions.empty());
   CHECK(f.At("app/tile.py", "else 32", "32").state == Liveness::kLive);
   CHECK(f.At("app/tile.py", "warps = 8", "8").state == Liveness::kDead);
   CHECK(f.At("app/tile.py", "warps = 4", "4").state == Liveness::kLive);

@@ -85,7 +85,9 @@ MergedPlans MergePlans(const RuleSet& rules, const std::vector<RulePlan>& plans,
     }
   }
   // Liveness first: the gate treats a kept value on a dead site as a note.
-  if (liveness.analysis != nullptr) MarkLiveness(*liveness.analysis, &out);
+  if (liveness.analysis != nullptr) {
+    MarkLiveness(*liveness.analysis, &out, liveness.name_assumptions);
+  }
   for (const std::string& id : GateValues(rules.path, &out)) FailRule(id, &out, &merged.edit_sets);
   if (liveness.analysis == nullptr) return merged;
   for (const std::string& id : FailMultipliedSites(*liveness.analysis, files, &out)) {

@@ -39,7 +39,8 @@ int UnmanagedOverwrite(const LivenessAnalysis& analysis, const PyLines& lines,
                        const PlanResult& plan, const Site& site) {
   std::optional<WriteSite> knob = WriteSiteAt(lines, site.begin);
   if (!knob) return -1;
-  SiteLiveness l = analysis.At(site.path, site.begin);
+  // The state and its evidence: the assumptions it rests on are not needed.
+  SiteLiveness l = analysis.At(site.path, site.begin, false);
   if (l.state != Liveness::kDead) return -1;
   for (const Evidence& e : l.evidence) {
     if (e.path != site.path || e.line <= 0) continue;

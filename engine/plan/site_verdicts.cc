@@ -32,18 +32,18 @@ std::string Describe(const SiteLiveness& l) {
 
 }  // namespace
 
-void MarkLiveness(const LivenessAnalysis& analysis, PlanResult* plan) {
+void MarkLiveness(const LivenessAnalysis& analysis, PlanResult* plan, bool name_assumptions) {
   for (RuleOutcome& o : plan->outcomes) {
     for (Site& site : o.found) {
       // A value may span both sides of `A if C else B` (NUM_WARPS once
       // patched): it runs if either end of it does.
-      SiteLiveness l = analysis.At(site.path, site.begin);
+      SiteLiveness l = analysis.At(site.path, site.begin, name_assumptions);
       std::size_t other = site.current.rfind(" else ");
       if (l.state != Liveness::kLive && site.current.find(" if ") != std::string::npos &&
           other != std::string::npos) {
         std::size_t at = other + 6;
         while (at < site.current.size() && site.current[at] == ' ') ++at;
-        SiteLiveness last = analysis.At(site.path, site.begin + at);
+        SiteLiveness last = analysis.At(site.path, site.begin + at, name_assumptions);
         if (last.state == Liveness::kLive ||
             (last.state == Liveness::kUnknown && l.state == Liveness::kDead)) {
           l = last;

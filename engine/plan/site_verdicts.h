@@ -14,6 +14,9 @@ namespace muh {
 struct PlanLiveness {
   const LivenessAnalysis* analysis = nullptr;
   bool include_dead = false;
+  // Each verdict names the assumptions it rests on (LivenessAnalysis::At);
+  // without, the same verdicts, for less work.
+  bool name_assumptions = true;
 };
 
 // Records `analysis`'s verdict on every site of `plan`. A value spanning
@@ -21,6 +24,6 @@ struct PlanLiveness {
 // because a line that another rule deletes overwrites it (use_v1's
 // heuristic under a forced `use_v1 = True` the override rule removes) is
 // live once the patch is applied, and is recorded so.
-void MarkLiveness(const LivenessAnalysis& analysis, PlanResult* plan);
+void MarkLiveness(const LivenessAnalysis& analysis, PlanResult* plan, bool name_assumptions = true);
 
 }  // namespace muh
