@@ -52,6 +52,7 @@ void FailRule(const std::string& rule_id, PlanResult* result,
       o.edits = 0;
     }
   }
+  if (sets == nullptr) return;
   for (auto& [path, set] : *sets) {
     set.RemoveIf([&](const Edit& e) { return e.rule_id == rule_id; });
   }

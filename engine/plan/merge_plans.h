@@ -39,8 +39,10 @@ MergedPlans MergePlans(const RuleSet& rules, const std::vector<RulePlan>& plans,
                        const PlanLiveness& liveness,
                        const std::map<std::string, SourceText>& files);
 
-// Fails `rule_id`: its outcome's status, and none of its edits in `sets`.
-void FailRule(const std::string& rule_id, PlanResult* result, std::map<std::string, EditSet>* sets);
+// Fails `rule_id`: its outcome's status and edit count, and, with `sets`,
+// none of its edits there.
+void FailRule(const std::string& rule_id, PlanResult* result,
+              std::map<std::string, EditSet>* sets = nullptr);
 
 }  // namespace plan
 }  // namespace muh

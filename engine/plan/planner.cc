@@ -28,10 +28,11 @@ PlanResult Finish(PlanContext& ctx, const std::vector<RulePlan>& plans,
   MergedPlans merged = MergePlans(ctx.rules(), plans, refused, liveness, ctx.files());
   PlanResult& out = merged.result;
   Trees before = ctx.TakeTrees();
-  Applied applied = ApplyAndReparse(ctx.files(), before, merged.edit_sets);
+  // The edit sets are the applier's now: it drops a failed rule's edits itself.
+  Applied applied = ApplyAndReparse(ctx.files(), before, std::move(merged.edit_sets));
   out.diagnostics.insert(out.diagnostics.end(), applied.diagnostics.begin(),
                          applied.diagnostics.end());
-  for (const std::string& id : applied.failed) FailRule(id, &out, &merged.edit_sets);
+  for (const std::string& id : applied.failed) FailRule(id, &out);
   out.edits = std::move(applied.edits);
   out.new_contents = std::move(applied.new_contents);
   if (trees_after != nullptr) {

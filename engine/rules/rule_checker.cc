@@ -242,6 +242,8 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
       kind_keys = keys.get();
     }
   }
+  // A tier family's rule: its templates may name @tier and @bounds, and its pin be a list.
+  const bool tiered = RawTiersOf(r) != nullptr;
   FinderCheck check;
   check.target = ActionTarget(r);
   if (kind != nullptr) check.target = kind->target;
@@ -311,7 +313,7 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
         if (!mixed.empty()) l_.Error(PartMark(r.with, mixed_at), mixed);
         for (const TemplatePart& p : rule.with.parts()) {
           YAML::Mark at = PartMark(r.with, p.offset);
-          bool tier = RawTiersOf(r) != nullptr && IsTierCapture(p.text);
+          bool tier = tiered && IsTierCapture(p.text);
           if (p.kind == TemplatePart::Kind::kCapture && query && !tier) {
             CaptureExists(*query, p.text, at, "with");
           } else if (p.kind == TemplatePart::Kind::kValue) {
@@ -319,8 +321,7 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
           } else if (p.kind == TemplatePart::Kind::kCall) {
             FunctionExists(p.text, at);
             for (const std::string& a : p.args) {
-              if (query && !(RawTiersOf(r) != nullptr && IsTierCapture(a)))
-                CaptureExists(*query, a, at, "with");
+              if (query && !(tiered && IsTierCapture(a))) CaptureExists(*query, a, at, "with");
             }
           }
         }
@@ -385,7 +386,7 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
     return std::nullopt;
   };
   if (r.pin.present && r.pin_list) {
-    if (RawTiersOf(r) == nullptr) {
+    if (!tiered) {
       l_.Error(r.pin.key_mark,
                "a list of pins goes with 'tiers' (one entry per tier, by position); pin one "
                "value with {value: V, reason: \"why\"}");
