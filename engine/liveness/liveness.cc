@@ -242,6 +242,11 @@ std::vector<std::string> LivenessAnalysis::UnusedDynamicImports() const {
   return out;
 }
 
+std::optional<Evidence> LivenessAnalysis::RebindingElsewhere(const std::string& path,
+                                                             const std::string& name) const {
+  return state_->index.ReboundElsewhere(path, name);
+}
+
 std::size_t LivenessAnalysis::modules_reached() const { return state_->reach.reached_count(); }
 
 const Evidence& LivenessAnalysis::PluginLoader(State* state) {

@@ -20,6 +20,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -73,6 +74,12 @@ class LivenessAnalysis {
   // The `dynamic-imports:` entries that name no import_module/__import__
   // call of reached code (a typo, or code that moved), as "FILE:FUNCTION".
   std::vector<std::string> UnusedDynamicImports() const;
+
+  // The first statement of another file of the tree that may rebind the
+  // module-level `name` of `path` (`m.NAME = 4096`, `setattr(m, "NAME",
+  // ...)`, `del m.NAME`), run or not; nullopt when none may.
+  std::optional<Evidence> RebindingElsewhere(const std::string& path,
+                                             const std::string& name) const;
 
   // How many modules the entry reaches.
   std::size_t modules_reached() const;

@@ -378,7 +378,8 @@ int TreeIndex::BlockEnd(const std::string& path, int k) {
   return j;
 }
 
-bool TreeIndex::ReboundElsewhere(const std::string& path, const std::string& name) {
+std::optional<Evidence> TreeIndex::ReboundElsewhere(const std::string& path,
+                                                    const std::string& name) {
   // Another module may rebind it as an attribute (`import m as t;
   // t.FLAG = True`, `del t.FLAG`, `for t.FLAG in ...`) or through a string
   // (`setattr(t, "FLAG", True)`). Every file of the tree is looked at, run
@@ -388,17 +389,17 @@ bool TreeIndex::ReboundElsewhere(const std::string& path, const std::string& nam
     const std::vector<std::size_t>& occ = Occurrences(q, name);
     if (occ.empty()) continue;
     const PyLines* lines = Lines(q);
-    if (lines == nullptr) return true;
+    if (lines == nullptr) return Evidence{q, 0, "the file could not be read or lexed"};
     std::string_view src = lines->src();
     for (std::size_t o : occ) {
       int k = lines->IndexAt(o);
       if (k < 0) continue;
       if (lines->InString(o)) {
-        if (!InProse(*lines, o)) return true;
+        if (!InProse(*lines, o)) return At(q, k);
         continue;
       }
       if (!lines->InCode(o)) continue;
-      if (KeywordArgument(src, o, name.size())) return true;  // vars(m).update(NAME=...)
+      if (KeywordArgument(src, o, name.size())) return At(q, k);  // vars(m).update(NAME=...)
       std::size_t b = o;
       while (b > 0 && (src[b - 1] == ' ' || src[b - 1] == '\t' || src[b - 1] == '\n' ||
                        src[b - 1] == '\\')) {
@@ -408,7 +409,7 @@ bool TreeIndex::ReboundElsewhere(const std::string& path, const std::string& nam
       std::size_t sb = 0;
       std::string_view stmt = lines->StatementAt(k, o, &sb);
       std::string_view first = stmt.substr(0, stmt.find_first_of(" \t("));
-      if (first == "del" || first == "for" || first == "with" || first == "async") return true;
+      if (first == "del" || first == "for" || first == "with" || first == "async") return At(q, k);
       // A `=` after it that is no comparison: it may be the target.
       std::string_view after = src.substr(o + name.size(), sb + stmt.size() - o - name.size());
       for (std::size_t i = 0; i < after.size(); ++i) {
@@ -420,11 +421,11 @@ bool TreeIndex::ReboundElsewhere(const std::string& path, const std::string& nam
           continue;
         }
         if (p == '=' || p == '!' || p == '<' || p == '>') continue;
-        return true;
+        return At(q, k);
       }
     }
   }
-  return false;
+  return std::nullopt;
 }
 
 bool TreeIndex::Several(const std::string& path, int k) {

@@ -105,6 +105,14 @@ class TreeIndex {
   // function of the program's own named is_rocm proves nothing.
   bool PlatformName(const std::string& path, const std::string& name);
 
+  // The first statement of a file other than `path` that may rebind
+  // `path`'s module-level `name`: an attribute store or del of `.name`,
+  // `name` as a keyword argument (`vars(m).update(name=...)`) or in a
+  // string that is not prose (`setattr(m, "name", ...)`); a file that
+  // cannot be read or lexed counts, with line 0. Every file of the tree is
+  // looked at, run or not. nullopt when none may.
+  std::optional<Evidence> ReboundElsewhere(const std::string& path, const std::string& name);
+
   // `path:line` evidence with the line's code.
   Evidence At(const std::string& path, int k);
 
@@ -121,10 +129,6 @@ class TreeIndex {
   // differ.
   const ConditionResult& HeaderValue(const std::string& path, int h);
   std::optional<ConstantFlag> FlagAt(const std::string& path, const std::string& name, int depth);
-  // Whether a file other than `path` may rebind `path`'s module-level
-  // `name`: an attribute store or del of `.name`, or `name` in a string
-  // that is not prose.
-  bool ReboundElsewhere(const std::string& path, const std::string& name);
 
   struct FileState {
     std::string_view bytes;            // read_'s, or `own`

@@ -102,5 +102,31 @@ TEST_CASE("a scan drops what it alone lexed, and a file asked again is read agai
   CHECK(index.Lexed("a.py"));
 }
 
+TEST_CASE("ReboundElsewhere names the statement of another file that may rebind a name") {
+  std::map<std::string, std::string> files = {
+      {"m.py", "LIM = 64\n"},
+      {"doc.py", "import m\n\"\"\"LIM is m's bound.\"\"\"\nprint(m.LIM == 3)\n"},
+      {"ovr.py", "import m as _m\n\nif True:\n    _m.LIM = 4096\n"},
+      {"str.py", "import m\nsetattr(m, 'LIM', 1)\n"}};
+  ReadFn read = [&files](const std::string& p) -> std::optional<std::string_view> {
+    return std::string_view(files.at(p));
+  };
+  LivenessFacts facts;
+  SUBCASE("an attribute store") {
+    TreeIndex index({"doc.py", "m.py", "ovr.py"}, read, facts);
+    std::optional<Evidence> by = index.ReboundElsewhere("m.py", "LIM");
+    REQUIRE(by);
+    CHECK(*by == Evidence{"ovr.py", 4, "_m.LIM = 4096"});
+  }
+  SUBCASE("a string that is not prose") {
+    TreeIndex index({"m.py", "str.py"}, read, facts);
+    CHECK(index.ReboundElsewhere("m.py", "LIM") == Evidence{"str.py", 2, "setattr(m, 'LIM', 1)"});
+  }
+  SUBCASE("a docstring and a comparison rebind nothing, nor does the module itself") {
+    TreeIndex index({"doc.py", "m.py"}, read, facts);
+    CHECK_FALSE(index.ReboundElsewhere("m.py", "LIM"));
+  }
+}
+
 }  // namespace
 }  // namespace muh

@@ -5,6 +5,7 @@
 // Pure: the constants come as text.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -18,6 +19,13 @@ struct TierBoundValue {
   bool literal = false;            // written as a whole number: a literal to rewrite
   std::vector<std::string> names;  // the constants it was computed from, in order
   std::string error;               // "" when evaluated
+};
+
+// A module-level constant a bound was computed from, and the byte where
+// that bound starts.
+struct BoundConstant {
+  std::string name;
+  std::size_t bound_at = 0;
 };
 
 // Evaluates `text` with `constants` (name -> its value's text). A name

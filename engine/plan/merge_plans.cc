@@ -7,6 +7,7 @@
 #include "engine/base/one_line.h"
 #include "engine/plan/dead_sites.h"
 #include "engine/plan/multiplied_sites.h"
+#include "engine/plan/rebound_constants.h"
 #include "engine/plan/value_gate.h"
 
 namespace muh {
@@ -92,6 +93,9 @@ MergedPlans MergePlans(const RuleSet& rules, const std::vector<RulePlan>& plans,
   for (const std::string& id : GateValues(rules.path, &out)) FailRule(id, &out, &merged.edit_sets);
   if (liveness.analysis == nullptr) return merged;
   for (const std::string& id : FailMultipliedSites(*liveness.analysis, files, &out)) {
+    FailRule(id, &out, &merged.edit_sets);
+  }
+  for (const std::string& id : FailReboundConstants(*liveness.analysis, files, &out)) {
     FailRule(id, &out, &merged.edit_sets);
   }
   if (!liveness.include_dead) LeaveDeadSitesAlone(&merged.edit_sets, &out);

@@ -12,6 +12,7 @@
 
 #include "engine/base/diagnostic.h"
 #include "engine/liveness/liveness_types.h"
+#include "engine/model/tier_bound.h"
 #include "engine/plan/edit.h"
 
 namespace muh {
@@ -109,6 +110,9 @@ struct Site {
   // its position in the chain (from 0; -1 otherwise).
   std::string tier;
   int tier_index = -1;
+  // A tier's value: the module-level constants its chain's bounds read
+  // (SiteMatch's), which another module may rebind (rebound_constants.h).
+  std::vector<BoundConstant> bound_constants;
 };
 
 struct RuleOutcome {

@@ -227,6 +227,7 @@ void RulePlanner::PlanSites(const Rule& rule, const SourceText& file, const Foun
     if (outcome->found.size() > before && !m.tier.empty()) {
       outcome->found.back().tier = m.tier;
       outcome->found.back().tier_index = m.tier_index;
+      outcome->found.back().bound_constants = m.bound_constants;
     }
   }
   if (found.in_file_order) {

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/model/tier_bound.h"
 #include "engine/python/syntax_tree.h"
 #include "engine/query/query.h"
 #include "engine/rules/template.h"
@@ -59,6 +60,10 @@ struct SiteMatch {
   // A `tiers:` site: which tier or bound of its chain, and the range the
   // code gives it ("tier 2 of 3: 64 < numel <= 1024").
   std::string tier;
+  // A tier's value: the module-level constants its chain's bounds are
+  // computed from (the plan asks the tree whether another module rebinds
+  // one), each with the byte where its bound starts.
+  std::vector<BoundConstant> bound_constants;
   // One of the matches the rule's `expect:` counts and the whole-tree search
   // reports (not a tier's bound, nor a message about the chain).
   bool counted = true;

@@ -125,6 +125,15 @@ FoundSites TiersFinder::Find(const SyntaxTree& tree) const {
     for (const TierClause& c : chain.clauses) {
       if (c.bound.empty()) continue;
       TierBoundValue v = EvaluateTierBound(c.bound, scope);
+      for (const std::string& name : v.names) {
+        // The module's (not a local of the function's own): another module
+        // may rebind it, which the plan asks the whole tree about.
+        auto module = constants.find(name);
+        auto seen = scope.find(name);
+        if (module != constants.end() && seen != scope.end() && seen->second == module->second) {
+          site.bound_constants.push_back(BoundConstant{name, c.bound_begin});
+        }
+      }
       if (!v.error.empty() || (!shape.bounds.empty() && v.value <= shape.bounds.back())) {
         if (bad_bounds.insert(c.bound_begin).second) {
           site.message_at = c.bound_begin;

@@ -83,6 +83,9 @@ for case in cases:
         set_platform(platforms, env)
         for name in [m for m in sys.modules if m.startswith("vllm.c") or m.startswith("vllm.judge_c")]:
             del sys.modules[name]
+            # and the package's attribute: `from vllm import c1` would find the stale module
+            if "." not in name[5:] and hasattr(sys.modules["vllm"], name[5:]):
+                delattr(sys.modules["vllm"], name[5:])
         del trace.EVENTS[:]
         rec = {"case": case["module"], "env": env}
         try:
@@ -489,6 +492,20 @@ def tiers_case(shape, rng, i):
                    "setattr(sys.modules[__name__], 'L' + 'IM', %d)" % (b2 * 4)]
         e2 = "LIM"
         others = [b2 * 4]
+    elif shape == "other_module_attr":
+        # Another module of the tree rebinds it through the module object.
+        c.head += ["LIM = %d" % b2]
+        c.tail += ["from vllm import judge_c%d_ovr" % i]
+        c.files["vllm/judge_c%d_ovr.py" % i] = "import vllm.c%d as _m\n\n_m.LIM = %d\n" % (i, b2 * 4)
+        e2 = "LIM"
+        others = [b2 * 4]
+    elif shape == "other_module_setattr":
+        c.head += ["LIM = %d" % b2]
+        c.tail += ["from vllm import judge_c%d_ovr" % i]
+        c.files["vllm/judge_c%d_ovr.py" % i] = (
+            "import sys\n\nsetattr(sys.modules['vllm.c%d'], 'LIM', %d)\n" % (i, b2 * 4))
+        e2 = "LIM"
+        others = [b2 * 4]
     elif shape == "module_dict_write":
         c.head += ["import sys", "LIM = %d" % b2, "sys.modules[__name__].__dict__['LIM'] = %d" % (b2 * 4)]
         e2 = "LIM"
@@ -578,7 +595,7 @@ def tiers_case(shape, rng, i):
 TIERS = ["literal", "module_const", "module_expr", "local_const", "local_shadows_module",
          "module_shadowed_in_branch", "try_import", "try_import_missing", "global_write",
          "global_write_in_f", "later_assignment", "augmented", "star_import", "imported",
-         "module_if", "setattr_self", "module_dict_write", "arith", "local_from_param",
+         "module_if", "setattr_self", "other_module_attr", "other_module_setattr", "module_dict_write", "arith", "local_from_param",
          "local_after_chain", "nonlocal_rebound", "lt_chain", "no_else", "local_in_branch",
          "main_guard", "class_attr", "const_chain", "const_rebound_later_in_f", "chain_in_branch",
          "chain_in_loop", "two_chains", "chain_chained_value"]
