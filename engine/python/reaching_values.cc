@@ -890,6 +890,19 @@ ReachingValues FindReachingValues(const SyntaxTree& tree, const ValueQuestion& q
         out.values.clear();
         return out;
       }
+      if (hazard && hazard->state) {
+        const StateHazard& st = *hazard->state;
+        out.problem = fmt::format(
+            "{} = {} (line {}) is shared by both paths, and wrapping it would read `{}` there, "
+            "not at the test (line {}): `{}` (line {}) runs in between and may change what it "
+            "denotes (only names imported from vllm, and locals computed from them, are fixed "
+            "for a run): no safe rewrite",
+            knob, v.text, ts_node_start_point(l).row + 1, st.read, hazard->test_line, st.by,
+            st.by_line);
+        out.problem_at = v.begin;
+        out.values.clear();
+        return out;
+      }
       if (hazard) {
         out.problem = fmt::format(
             "{} = {} (line {}) is shared by both paths, and wrapping it would test `{}` {} line {} "

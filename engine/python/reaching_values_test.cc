@@ -8,11 +8,13 @@ namespace {
 
 // The values BLOCK takes in `f` where `cap(80)` is false (or as asked):
 // each as its text, `~` marking one shared with the other path; or the
-// problem.
+// problem. `tail` follows the def: by default it imports `cap` from vllm,
+// the platform, whose answer no code between a value and a test changes.
 std::string Below(const std::string& body, const std::string& condition = "cap(80)",
                   bool holds = false, const std::string& variable = "BLOCK",
-                  const std::string& key = "") {
-  std::string source = "def f(x):\n" + body;
+                  const std::string& key = "",
+                  const std::string& tail = "\nfrom vllm.platforms import cap\n") {
+  std::string source = "def f(x):\n" + body + tail;
   PythonParser parser;
   SyntaxTree tree = parser.Parse(source);
   ValueQuestion q;
@@ -127,7 +129,9 @@ TEST_CASE("a dict's key: its entry in a dict literal, or a write to the key") {
 
 TEST_CASE("a binding other than `V = value` that reaches the read is refused, naming it") {
   auto refused = [](const std::string& body, const std::string& what) {
-    std::string got = Below(body);
+    // `cap` from vllm: the platform, which the code between cannot change.
+    std::string got =
+        Below(body, "cap(80)", false, "BLOCK", "", "from vllm.platforms import cap\n");
     INFO(got);
     return got.rfind("problem: BLOCK is bound by `" + what + "`", 0) == 0;
   };
@@ -185,6 +189,14 @@ TEST_CASE("break and continue: the value before them leaves the loop; break skip
 TEST_CASE("a read in a loop sees what an earlier iteration assigned") {
   CHECK(Below("    BLOCK = 64\n    for i in r:\n        if i:\n            run(BLOCK)\n"
               "        BLOCK = 128 if cap(80) else 32\n") == "64~ 32");
+  // A `cap` of the module's own: the loop's iterator may change its answer.
+  CHECK(Below("    BLOCK = 64\n    for i in r:\n        if i:\n            run(BLOCK)\n"
+              "        BLOCK = 128 if cap(80) else 32\n",
+              "cap(80)", false, "BLOCK", "", "")
+            .rfind("problem: BLOCK = 64 (line 2) is shared by both paths, and wrapping it would "
+                   "read `cap` there, not at the test (line 6): `for i in r:` (line 3) runs in "
+                   "between",
+                   0) == 0);
 }
 
 TEST_CASE("a def, lambda or class that reads the knob, rebound after it, is refused") {

@@ -256,6 +256,178 @@ std::optional<Rebinding> FirstRebinding(const SyntaxTree& tree, TSNode function,
   return first;
 }
 
+namespace {
+
+bool IsVllmModule(std::string_view dotted) {
+  return dotted == "vllm" || dotted.substr(0, 5) == "vllm.";
+}
+
+// The names the file binds only by importing them from a `vllm` module,
+// anywhere in it.
+std::vector<std::string> VllmImportedNames(const SyntaxTree& tree) {
+  std::vector<std::string> vllm, other;
+  Children kids(tree.Root());
+  std::vector<TSNode> stack{tree.Root()};
+  std::vector<TSNode> bound, next;
+  while (!stack.empty()) {
+    TSNode n = stack.back();
+    stack.pop_back();
+    bound.clear();
+    next.clear();
+    Bindings(&kids, n, &bound, &next);
+    bool from_vllm =
+        Is(n, "import_from_statement") && IsVllmModule(TextOf(tree, Field(n, "module_name")));
+    for (TSNode b : bound) (from_vllm ? vllm : other).emplace_back(TextOf(tree, b));
+    // What Bindings walks on into, and a nested scope's body: its
+    // bindings count too.
+    stack.insert(stack.end(), next.begin(), next.end());
+    if (Is(n, "function_definition") || Is(n, "class_definition") || Is(n, "lambda")) {
+      stack.push_back(Field(n, "body"));
+    }
+  }
+  std::vector<std::string> out;
+  for (const std::string& name : vllm) {
+    if (std::find(other.begin(), other.end(), name) == other.end() &&
+        std::find(out.begin(), out.end(), name) == out.end()) {
+      out.push_back(name);
+    }
+  }
+  return out;
+}
+
+bool AllIn(const std::vector<std::string>& names, const std::vector<std::string>& fixed) {
+  return std::all_of(names.begin(), names.end(), [&](const std::string& n) {
+    return std::find(fixed.begin(), fixed.end(), n) != fixed.end();
+  });
+}
+
+// Whether `name` is a local of `function` bound only by `name = EXPR`
+// statements whose EXPR reads only `fixed` names, and named by no
+// parameter, `global` or `nonlocal` (in the function or a scope in it).
+bool FixedLocal(const SyntaxTree& tree, TSNode function, std::string_view name,
+                const std::vector<std::string>& fixed) {
+  Children kids(function);
+  std::vector<TSNode> params{Field(function, "parameters")};
+  while (!params.empty()) {
+    TSNode p = params.back();
+    params.pop_back();
+    if (ts_node_is_null(p)) continue;
+    if (Is(p, "identifier") && TextOf(tree, p) == name) return false;
+    for (const Child& c : kids.Of(p)) params.push_back(c.node);
+  }
+  // A `global` or `nonlocal` of it, in the function or a scope in it.
+  std::vector<TSNode> all{Field(function, "body")};
+  while (!all.empty()) {
+    TSNode n = all.back();
+    all.pop_back();
+    if (ts_node_is_null(n)) continue;
+    bool declares = Is(n, "global_statement") || Is(n, "nonlocal_statement");
+    for (const Child& c : kids.Of(n)) {
+      if (declares && TextOf(tree, c.node) == name) return false;
+      all.push_back(c.node);
+    }
+  }
+  // The function's own bindings of it: each `name = EXPR`, EXPR fixed.
+  bool assigned = false;
+  std::vector<TSNode> stack{Field(function, "body")};
+  std::vector<TSNode> bound, next;
+  while (!stack.empty()) {
+    TSNode n = stack.back();
+    stack.pop_back();
+    if (ts_node_is_null(n)) continue;
+    bound.clear();
+    next.clear();
+    Bindings(&kids, n, &bound, &next);
+    for (TSNode b : bound) {
+      if (TextOf(tree, b) != name) continue;
+      TSNode right = Field(n, "right");
+      if (!Is(n, "assignment") || !ts_node_eq(Field(n, "left"), b) || ts_node_is_null(right) ||
+          Is(right, "assignment") || !AllIn(NamesRead(tree, right), fixed)) {
+        return false;
+      }
+      assigned = true;
+    }
+    stack.insert(stack.end(), next.begin(), next.end());
+  }
+  return assigned;
+}
+
+bool HasAttributeOrSubscript(Children* kids, TSNode target) {
+  std::vector<TSNode> stack{target};
+  while (!stack.empty()) {
+    TSNode n = stack.back();
+    stack.pop_back();
+    if (ts_node_is_null(n)) continue;
+    if (Is(n, "attribute") || Is(n, "subscript")) return true;
+    for (const Child& c : kids->Of(n)) stack.push_back(c.node);
+  }
+  return false;
+}
+
+}  // namespace
+
+std::optional<Rebinding> UnfixedRead(const SyntaxTree& tree, TSNode function, TSNode condition) {
+  std::vector<std::string> fixed = VllmImportedNames(tree);
+  for (const std::string& name : NamesRead(tree, condition)) {
+    if (std::find(fixed.begin(), fixed.end(), name) != fixed.end()) continue;
+    if (FixedLocal(tree, function, name, fixed)) continue;
+    // Where the condition reads it first.
+    std::size_t at = ts_node_start_byte(condition);
+    std::string_view text = TextOf(tree, condition);
+    for (std::size_t i = text.find(name); i != std::string_view::npos; i = text.find(name, i + 1)) {
+      TSNode n = ts_node_descendant_for_byte_range(condition, static_cast<uint32_t>(at + i),
+                                                   static_cast<uint32_t>(at + i + name.size()));
+      if (Is(n, "identifier") && TextOf(tree, n) == name) {
+        at += i;
+        break;
+      }
+    }
+    TSNode n = ts_node_descendant_for_byte_range(condition, static_cast<uint32_t>(at),
+                                                 static_cast<uint32_t>(at));
+    return Rebinding{name, at, static_cast<int>(ts_node_start_point(n).row) + 1};
+  }
+  return std::nullopt;
+}
+
+TSNode FirstCodeRunner(const SyntaxTree& tree, TSNode function, std::size_t from, std::size_t to) {
+  std::vector<std::string> fixed;
+  bool fixed_known = false;
+  Children kids(function);
+  std::vector<TSNode> stack{Field(function, "body")};
+  while (!stack.empty()) {
+    TSNode n = stack.back();
+    stack.pop_back();
+    if (ts_node_is_null(n) || ts_node_end_byte(n) <= from || ts_node_start_byte(n) >= to) continue;
+    bool inside = ts_node_start_byte(n) >= from;
+    if (inside) {
+      if (Is(n, "call")) {
+        if (!fixed_known) {
+          fixed = VllmImportedNames(tree);
+          fixed_known = true;
+        }
+        if (!AllIn(NamesRead(tree, Field(n, "function")), fixed)) return n;
+      } else if (Is(n, "await") || Is(n, "yield") || Is(n, "import_statement") ||
+                 Is(n, "import_from_statement") || Is(n, "future_import_statement") ||
+                 Is(n, "with_statement") || Is(n, "for_statement") || Is(n, "for_in_clause") ||
+                 Is(n, "decorator")) {
+        return n;
+      } else if ((Is(n, "assignment") || Is(n, "augmented_assignment")) &&
+                 HasAttributeOrSubscript(&kids, Field(n, "left"))) {
+        return n;
+      } else if (Is(n, "delete_statement") && HasAttributeOrSubscript(&kids, n)) {
+        return n;
+      }
+    }
+    std::vector<Child> cs = kids.Of(n);
+    bool scope = Is(n, "function_definition") || Is(n, "lambda");
+    for (auto c = cs.rbegin(); c != cs.rend(); ++c) {
+      if (scope && c->In("body")) continue;  // defining it runs none of it
+      stack.push_back(c->node);
+    }
+  }
+  return TSNode{};
+}
+
 std::optional<WrapHazard> WrapHazardOf(const SyntaxTree& tree, TSNode function,
                                        std::size_t value_at, TSNode condition) {
   TSNode statement = StatementAround(function, value_at);
@@ -305,8 +477,26 @@ std::optional<WrapHazard> WrapHazardOf(const SyntaxTree& tree, TSNode function,
       h.before_test
           ? FirstRebinding(tree, function, stated, tested, condition)
           : FirstRebinding(tree, function, ts_node_end_byte(condition), stated, condition);
-  if (!r) return std::nullopt;
-  h.rebinding = *r;
+  if (r) {
+    h.rebinding = *r;
+    return h;
+  }
+  std::optional<Rebinding> unfixed = UnfixedRead(tree, function, condition);
+  if (!unfixed) return std::nullopt;
+  // A local the test binds (`ok = C`, then `if ok:`) holds the value once
+  // its assignment ends.
+  std::size_t tested_end = ts_node_end_byte(condition);
+  TSNode parent = ts_node_parent(condition);
+  if (Is(parent, "assignment") && ts_node_eq(Field(parent, "left"), condition)) {
+    tested_end = ts_node_end_byte(parent);
+  }
+  TSNode runner = h.before_test ? FirstCodeRunner(tree, function, stated, tested)
+                                : FirstCodeRunner(tree, function, tested_end, stated);
+  if (ts_node_is_null(runner)) return std::nullopt;
+  std::string_view by = TextOf(tree, runner);
+  by = by.substr(0, by.find('\n'));
+  h.state = StateHazard{unfixed->name, unfixed->line, std::string(by),
+                        static_cast<int>(ts_node_start_point(runner).row) + 1};
   return h;
 }
 

@@ -4,10 +4,11 @@
 // function tests it, so C must read the same names there. It does not when
 // the function binds a name C reads in between: an assignment of any form,
 // a `for`, `with ... as` or `except ... as` target, `:=`, an import, a
-// `def` or `class`, `global`/`nonlocal`, `del`, a `match` capture. Writes
-// through an attribute or a subscript (`a.b = 1`, `a[0] = 1`) and what a
-// call changes are not seen: the syntax does not show them. Pure: a tree
-// in, a name and a byte offset out.
+// `def` or `class`, `global`/`nonlocal`, `del`, a `match` capture. What
+// code in between changes (a call, a store through an attribute or a
+// subscript) the syntax does not show: where such code runs, the wrap is
+// safe only when every name C reads is fixed for the run (UnfixedRead).
+// Pure: a tree in, a name and a byte offset out.
 #pragma once
 
 #include <cstddef>
@@ -41,6 +42,23 @@ struct Rebinding {
 std::optional<Rebinding> FirstRebinding(const SyntaxTree& tree, TSNode function, std::size_t from,
                                         std::size_t to, TSNode condition);
 
+// Names whose value is fixed for a run, as far as a wrap is concerned: a
+// name the file imports from a `vllm` module (the platform API, whose
+// answers the served device fixes), and a local of `function` bound only
+// by plain assignments of values computed from such names and literals
+// (`ok = current_platform.has_device_capability(80)`), which no nested
+// scope rebinds. The first name `condition` reads that is neither, and
+// where; nullopt when there is none.
+std::optional<Rebinding> UnfixedRead(const SyntaxTree& tree, TSNode function, TSNode condition);
+
+// The first node in [from, to) of `function` (not inside the body of a def
+// or lambda nested in it, which defining does not run) that runs code the
+// analysis does not follow: a call (other than of the platform API), an
+// await or yield, an import, a `with`, a loop over an iterator, a
+// decorator, or a store or del through an attribute or a subscript. Null
+// when there is none.
+TSNode FirstCodeRunner(const SyntaxTree& tree, TSNode function, std::size_t from, std::size_t to);
+
 // Why the shared value at byte `value_at` of `function` cannot be wrapped
 // in `condition`, one test of it in the function (the caller checks every
 // test): a name the condition reads is bound between the value's statement
@@ -48,9 +66,24 @@ std::optional<Rebinding> FirstRebinding(const SyntaxTree& tree, TSNode function,
 // first, between the test and the statement; or the test sits in a def,
 // lambda or class nested in `function` that binds such a name itself (a
 // parameter, an import in a helper). nullopt when the wrap reads what the
-// test reads.
+// test reads. Where nothing rebinds them but the condition reads a name
+// that is not fixed (UnfixedRead) and code runs in between
+// (FirstCodeRunner), `state` says so: the code may change its value.
+// Code between the value and the test that may change what the test reads:
+// the condition reads `read` (line `read_line`), a name whose object or
+// value is not fixed for the run, and `by` (line `by_line`) runs code there.
+struct StateHazard {
+  std::string read;
+  int read_line = 0;
+  std::string by;
+  int by_line = 0;
+};
+
 struct WrapHazard {
   Rebinding rebinding;
+  // Set instead of `rebinding`: nothing rebinds a name, but code may change
+  // what one denotes.
+  std::optional<StateHazard> state;
   bool before_test = true;  // the statement comes before the test
   int test_line = 0;
   // The test is in a def, lambda or class nested in the function, which

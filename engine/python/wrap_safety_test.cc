@@ -32,9 +32,29 @@ std::string Hazard(const std::string& body, const std::string& condition = "cap 
   TSNode cond = NodeAt(tree, source, condition, source.find(test));
   std::size_t value = source.find("NUM_WARPS = 8") + 12;
   std::optional<WrapHazard> h = WrapHazardOf(tree, fn, value, cond);
-  if (!h) return "";
+  if (!h || h->state) return "";  // code that may change a read: State's tests
   return h->rebinding.name + "@" + std::to_string(h->rebinding.line) +
          (h->before_test ? "" : " after") + (h->nested_in.empty() ? "" : " in " + h->nested_in);
+}
+
+// As Hazard, with `head` before `def f(x):`, for the hazards of state:
+// "READ@LINE by TEXT@LINE" (the read the condition makes, and the code in
+// between that may change it), or what Hazard says of a rebinding.
+std::string State(const std::string& head, const std::string& body,
+                  const std::string& condition = "cap < 80", const std::string& test = "if ") {
+  std::string source = head + "def f(x):\n" + body;
+  PythonParser parser;
+  SyntaxTree tree = parser.Parse(source);
+  REQUIRE(!tree.HasError());
+  TSNode fn = ts_node_named_child(tree.Root(), ts_node_named_child_count(tree.Root()) - 1);
+  REQUIRE(Is(fn, "function_definition"));
+  TSNode cond = NodeAt(tree, source, condition, source.find(test, head.size()));
+  std::size_t value = source.find("NUM_WARPS = 8") + 12;
+  std::optional<WrapHazard> h = WrapHazardOf(tree, fn, value, cond);
+  if (!h) return "";
+  if (!h->state) return "rebinds " + h->rebinding.name;
+  return h->state->read + "@" + std::to_string(h->state->read_line) + " by " + h->state->by + "@" +
+         std::to_string(h->state->by_line);
 }
 
 std::string Read(const std::string& expression) {
@@ -163,6 +183,58 @@ TEST_CASE("a test before the value: a binding between them is a hazard too") {
   CHECK(Hazard(test + "    NUM_WARPS = 8\n    cap = 3\n    go(NUM_WARPS)\n", "cap < 80", "B = ") ==
         "");
   CHECK(Hazard(test + "    cap = NUM_WARPS = 8\n    go(NUM_WARPS)\n", "cap < 80", "B = ") == "");
+}
+
+TEST_CASE("code between the value and the test may change what the test reads") {
+  const std::string vllm = "from vllm.platforms import current_platform\n";
+  const std::string value = "    NUM_WARPS = 8\n";
+  const std::string test = "    if cap < 80:\n        go(NUM_WARPS)\n";
+  // A call may rebind a global, or change an object's attribute.
+  CHECK(State("", value + "    tune()\n" + test) == "cap@4 by tune()@3");
+  CHECK(State("", value + "    tune()\n    if s.ok:\n        go(NUM_WARPS)\n", "s.ok") ==
+        "s@4 by tune()@3");
+  // So may a parameter's object, a store through an attribute or a
+  // subscript, a loop, a with, an import, a decorator, a yield.
+  CHECK(State("", value + "    x.n = 1\n    if x.n:\n        go(NUM_WARPS)\n", "x.n") ==
+        "x@4 by x.n = 1@3");
+  CHECK(State("", value + "    del d[0]\n" + test) == "cap@4 by del d[0]@3");
+  CHECK(State("", value + "    for i in y:\n        pass\n" + test) == "cap@5 by for i in y:@3");
+  CHECK(State("", value + "    ys = [i for i in y]\n" + test) == "cap@4 by for i in y@3");
+  CHECK(State("", value + "    with m:\n        pass\n" + test) == "cap@5 by with m:@3");
+  CHECK(State("", value + "    import m2\n" + test) == "cap@4 by import m2@3");
+  CHECK(State("", value + "    @d\n    def g():\n        pass\n" + test) == "cap@6 by @d@3");
+  CHECK(State("", value + "    yield 1\n" + test) == "cap@4 by yield 1@3");
+  // A local some nested scope rebinds (`nonlocal`), across a call.
+  CHECK(State("", "    cap = 1\n    def g():\n        nonlocal cap\n        cap = 90\n" + value +
+                      "    g()\n" + test) == "cap@8 by g()@7");
+}
+
+TEST_CASE("what code in between cannot change: the platform, and locals computed from it") {
+  const std::string vllm = "from vllm.platforms import current_platform\n";
+  const std::string value = "    NUM_WARPS = 8\n";
+  const std::string cond = "current_platform.has_device_capability(80)";
+  CHECK(State(vllm, value + "    tune()\n    if " + cond + ":\n        go(NUM_WARPS)\n", cond) ==
+        "");
+  CHECK(State(vllm,
+              "    ok = " + cond + "\n" + value + "    tune()\n    if ok:\n        go(NUM_WARPS)\n",
+              "ok", "if ok") == "");
+  // The test binds the local before the value: its own call is no hazard.
+  CHECK(State(vllm, "    ok = " + cond + "\n" + value + "    go(NUM_WARPS)\n", "ok", "ok =") == "");
+  // No code runs in between: a global, a parameter and an attribute stay.
+  CHECK(State("", value + "    y = 1\n    if x.n < cap:\n        go(NUM_WARPS)\n", "x.n < cap") ==
+        "");
+  // Defining a function runs none of its body; a call of the platform's
+  // API changes nothing.
+  CHECK(State(vllm, value + "    def g():\n        tune()\n    c = " + cond + "\n" +
+                        "    if cap < 80:\n        go(NUM_WARPS)\n") == "");
+  // A name bound from vllm and otherwise (`except ImportError: x = None`)
+  // is not the platform's.
+  CHECK(State("try:\n    " + vllm + "except ImportError:\n    current_platform = None\n",
+              value + "    tune()\n    if " + cond + ":\n        go(NUM_WARPS)\n",
+              cond) == "current_platform@8 by tune()@7");
+  // A local from the parameter is not fixed.
+  CHECK(State(vllm, "    ok = x > 1\n" + value + "    tune()\n    if ok:\n        go(NUM_WARPS)\n",
+              "ok", "if ok") == "ok@6 by tune()@5");
 }
 
 TEST_CASE("StatementAround finds the simple statement holding a byte") {

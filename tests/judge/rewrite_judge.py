@@ -135,6 +135,7 @@ class Case:
         # The condition's value at the function's test, where the function
         # rebinds a name it reads first (rebind_cond_*); else COND's.
         self.test_value = None
+        self.cond_text = None  # the rule's condition, where it is no COND's (state_*)
 
     def module_text(self):
         lines = list(self.head)
@@ -155,7 +156,8 @@ class Case:
                     "    tiers:\n      variable: numel\n    expect: 1..8\n    replace: value\n"
                     "    with: \"70{{@tier}}\"\n" % (rid, path))
         key = "      key: %s\n" % self.key if self.key else ""
-        when, text = "when-true" if self.when_true else "when-false", COND[self.cond][0]
+        when = "when-true" if self.when_true else "when-false"
+        text = self.cond_text or COND[self.cond][0]
         if self.negated:  # the same path, said of `not C`
             when = "when-false" if self.when_true else "when-true"
             text = "not " + text if text.endswith(")") or " " not in text else "not (%s)" % text
@@ -239,6 +241,12 @@ VALUE_OF = {
                               "return {N}, x",
     "cond_in_helper_only": "def _t():\n    {IMPORT}\n    return {C}\n{N} = {a}\nx = {c} if _t() else {d}\n"
                            "tr('k', {N})\nreturn {N}, x",
+    # The condition reads state that a call between the value and the test
+    # changes: an attribute (S.ok) or a global (G) the module resets on import.
+    "state_attr_by_call": "S.ok = not flag\n{N} = {a}\n_flip(flag)\nx = {c} if S.ok else {d}\n"
+                          "tr('k', {N})\nreturn {N}, x",
+    "state_global_by_call": "{N} = {a}\n_set_g(flag)\nx = {c} if G else {d}\ntr('k', {N})\n"
+                            "return {N}, x",
     "cond_in_comprehension": "{N} = {a}\nx = [{c} if {C} else {d} for _ in range(1)][0]\n"
                              "tr('k', {N})\nreturn {N}, x",
     "if_and": "if {C} and flag:\n    {N} = {a}\nelse:\n    {N} = {b}\ntr('k', {N})\nreturn {N}",
@@ -346,6 +354,8 @@ def value_of_case(shape, rng, i):
         c.cond = "hip"
     if shape.startswith("cap_ladder"):
         c.cond = "cap"
+    if shape.startswith("state_"):
+        c.cond = "flag"  # the body tests its own state, not a COND
     if shape == "cond_in_helper_only" and c.cond in ("flag", "small", "local"):
         c.cond = "cap"  # the helper takes no parameters
     if shape == "rebind_cond_after_test" and c.cond in ("cap", "hip", "local"):
@@ -407,6 +417,13 @@ def value_of_case(shape, rng, i):
                    "        return %s, x" % c.knob]
     if shape == "import_as":
         c.files["vllm/judge_consts.py"] = "VAL = %d\n" % vals["b"]
+    if shape == "state_attr_by_call":
+        c.cond_text, c.test_value = "S.ok", lambda e: e["flag"]
+        c.head += ["", "", "class _S:", "    ok = False", "", "", "S = _S()", "", "",
+                   "def _flip(v):", "    S.ok = v"]
+    if shape == "state_global_by_call":
+        c.cond_text, c.test_value = "G", lambda e: e["flag"]
+        c.head += ["G = False", "", "", "def _set_g(v):", "    global G", "    G = v"]
     c.negated = rng.random() < 0.25  # drawn last: the seeds kept before it stay the same programs
     return c
 
