@@ -890,6 +890,17 @@ ReachingValues FindReachingValues(const SyntaxTree& tree, const ValueQuestion& q
         out.values.clear();
         return out;
       }
+      if (hazard && hazard->effect) {
+        out.problem = fmt::format(
+            "{} = {} (line {}) is shared by both paths, and wrapping it would evaluate the "
+            "condition once more, where `{}` (line {}) runs code that may act, or answer "
+            "otherwise, the second time: no safe rewrite",
+            knob, v.text, ts_node_start_point(l).row + 1, hazard->effect->by,
+            hazard->effect->by_line);
+        out.problem_at = v.begin;
+        out.values.clear();
+        return out;
+      }
       if (hazard && hazard->state) {
         const StateHazard& st = *hazard->state;
         out.problem = fmt::format(

@@ -8,12 +8,13 @@ namespace {
 
 // The values BLOCK takes in `f` where `cap(80)` is false (or as asked):
 // each as its text, `~` marking one shared with the other path; or the
-// problem. `tail` follows the def: by default it imports `cap` from vllm,
-// the platform, whose answer no code between a value and a test changes.
+// problem. `tail` follows the def: by default it imports `cap`, `p` and `q`
+// from vllm, the platform, whose answers no code between a value and a test
+// changes.
 std::string Below(const std::string& body, const std::string& condition = "cap(80)",
                   bool holds = false, const std::string& variable = "BLOCK",
                   const std::string& key = "",
-                  const std::string& tail = "\nfrom vllm.platforms import cap\n") {
+                  const std::string& tail = "\nfrom vllm.platforms import cap, p, q\n") {
   std::string source = "def f(x):\n" + body + tail;
   PythonParser parser;
   SyntaxTree tree = parser.Parse(source);
@@ -191,11 +192,17 @@ TEST_CASE("a read in a loop sees what an earlier iteration assigned") {
               "        BLOCK = 128 if cap(80) else 32\n") == "64~ 32");
   // A `cap` of the module's own: the loop's iterator may change its answer.
   CHECK(Below("    BLOCK = 64\n    for i in r:\n        if i:\n            run(BLOCK)\n"
-              "        BLOCK = 128 if cap(80) else 32\n",
-              "cap(80)", false, "BLOCK", "", "")
+              "        BLOCK = 128 if cap > 80 else 32\n",
+              "cap > 80", false, "BLOCK", "", "")
             .rfind("problem: BLOCK = 64 (line 2) is shared by both paths, and wrapping it would "
                    "read `cap` there, not at the test (line 6): `for i in r:` (line 3) runs in "
                    "between",
+                   0) == 0);
+  // A call of the module's own in the condition: the wrap would call it again.
+  CHECK(Below("    BLOCK = 64\n    BLOCK = 128 if cap(80) else BLOCK\n    run(BLOCK)\n", "cap(80)",
+              false, "BLOCK", "", "")
+            .rfind("problem: BLOCK = 64 (line 2) is shared by both paths, and wrapping it would "
+                   "evaluate the condition once more, where `cap(80)` (line 3) runs code",
                    0) == 0);
 }
 

@@ -390,10 +390,14 @@ std::optional<Rebinding> UnfixedRead(const SyntaxTree& tree, TSNode function, TS
 }
 
 TSNode FirstCodeRunner(const SyntaxTree& tree, TSNode function, std::size_t from, std::size_t to) {
+  return FirstRunnerUnder(tree, Field(function, "body"), from, to);
+}
+
+TSNode FirstRunnerUnder(const SyntaxTree& tree, TSNode root, std::size_t from, std::size_t to) {
   std::vector<std::string> fixed;
   bool fixed_known = false;
-  Children kids(function);
-  std::vector<TSNode> stack{Field(function, "body")};
+  Children kids(root);
+  std::vector<TSNode> stack{root};
   while (!stack.empty()) {
     TSNode n = stack.back();
     stack.pop_back();
@@ -479,6 +483,26 @@ std::optional<WrapHazard> WrapHazardOf(const SyntaxTree& tree, TSNode function,
           : FirstRebinding(tree, function, ts_node_end_byte(condition), stated, condition);
   if (r) {
     h.rebinding = *r;
+    return h;
+  }
+  // The wrap evaluates the condition once more: only where that runs no
+  // code (a call may do something, or answer otherwise the second time).
+  TSNode effect =
+      FirstRunnerUnder(tree, condition, ts_node_start_byte(condition), ts_node_end_byte(condition));
+  // A `:=` in it would bind its name where the value is, before reads of
+  // the old binding between there and the test.
+  for (std::vector<TSNode> stack{condition}; ts_node_is_null(effect) && !stack.empty();) {
+    TSNode n = stack.back();
+    stack.pop_back();
+    if (Is(n, "named_expression")) effect = n;
+    for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
+      stack.push_back(ts_node_named_child(n, i));
+    }
+  }
+  if (!ts_node_is_null(effect)) {
+    std::string_view by = TextOf(tree, effect);
+    h.effect = StateHazard{"", 0, std::string(by.substr(0, by.find('\n'))),
+                           static_cast<int>(ts_node_start_point(effect).row) + 1};
     return h;
   }
   std::optional<Rebinding> unfixed = UnfixedRead(tree, function, condition);

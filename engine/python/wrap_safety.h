@@ -58,6 +58,8 @@ std::optional<Rebinding> UnfixedRead(const SyntaxTree& tree, TSNode function, TS
 // decorator, or a store or del through an attribute or a subscript. Null
 // when there is none.
 TSNode FirstCodeRunner(const SyntaxTree& tree, TSNode function, std::size_t from, std::size_t to);
+// The same, under any node.
+TSNode FirstRunnerUnder(const SyntaxTree& tree, TSNode root, std::size_t from, std::size_t to);
 
 // Why the shared value at byte `value_at` of `function` cannot be wrapped
 // in `condition`, one test of it in the function (the caller checks every
@@ -84,6 +86,10 @@ struct WrapHazard {
   // Set instead of `rebinding`: nothing rebinds a name, but code may change
   // what one denotes.
   std::optional<StateHazard> state;
+  // Set instead: the condition itself runs code (`by`, a call other than
+  // of the platform API, a `:=`, an await or yield), which the wrap would
+  // run once more.
+  std::optional<StateHazard> effect;
   bool before_test = true;  // the statement comes before the test
   int test_line = 0;
   // The test is in a def, lambda or class nested in the function, which

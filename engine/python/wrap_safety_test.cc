@@ -32,7 +32,7 @@ std::string Hazard(const std::string& body, const std::string& condition = "cap 
   TSNode cond = NodeAt(tree, source, condition, source.find(test));
   std::size_t value = source.find("NUM_WARPS = 8") + 12;
   std::optional<WrapHazard> h = WrapHazardOf(tree, fn, value, cond);
-  if (!h || h->state) return "";  // code that may change a read: State's tests
+  if (!h || h->state || h->effect) return "";  // code that runs: State's tests
   return h->rebinding.name + "@" + std::to_string(h->rebinding.line) +
          (h->before_test ? "" : " after") + (h->nested_in.empty() ? "" : " in " + h->nested_in);
 }
@@ -52,6 +52,7 @@ std::string State(const std::string& head, const std::string& body,
   std::size_t value = source.find("NUM_WARPS = 8") + 12;
   std::optional<WrapHazard> h = WrapHazardOf(tree, fn, value, cond);
   if (!h) return "";
+  if (h->effect) return "twice " + h->effect->by + "@" + std::to_string(h->effect->by_line);
   if (!h->state) return "rebinds " + h->rebinding.name;
   return h->state->read + "@" + std::to_string(h->state->read_line) + " by " + h->state->by + "@" +
          std::to_string(h->state->by_line);
@@ -229,12 +230,31 @@ TEST_CASE("what code in between cannot change: the platform, and locals computed
                         "    if cap < 80:\n        go(NUM_WARPS)\n") == "");
   // A name bound from vllm and otherwise (`except ImportError: x = None`)
   // is not the platform's.
-  CHECK(State("try:\n    " + vllm + "except ImportError:\n    current_platform = None\n",
-              value + "    tune()\n    if " + cond + ":\n        go(NUM_WARPS)\n",
-              cond) == "current_platform@8 by tune()@7");
+  const std::string fallback =
+      "try:\n    " + vllm + "except ImportError:\n    current_platform = None\n";
+  CHECK(State(fallback,
+              value + "    tune()\n    if current_platform.name:\n        go(NUM_WARPS)\n",
+              "current_platform.name") == "current_platform@8 by tune()@7");
+  CHECK(State(fallback, value + "    if " + cond + ":\n        go(NUM_WARPS)\n", cond) ==
+        "twice current_platform.has_device_capability(80)@7");
   // A local from the parameter is not fixed.
   CHECK(State(vllm, "    ok = x > 1\n" + value + "    tune()\n    if ok:\n        go(NUM_WARPS)\n",
               "ok", "if ok") == "ok@6 by tune()@5");
+}
+
+TEST_CASE("a condition that runs code is not evaluated once more") {
+  const std::string vllm = "from vllm.platforms import current_platform\n";
+  const std::string value = "    NUM_WARPS = 8\n";
+  auto at_test = [&](const std::string& cond) {
+    return State(vllm, value + "    if " + cond + ":\n        go(NUM_WARPS)\n", cond);
+  };
+  CHECK(at_test("next(it)") == "twice next(it)@4");
+  CHECK(at_test("cap < 80 and probe()") == "twice probe()@4");
+  CHECK(at_test("(n := cap) > 3") == "twice n := cap@4");
+  CHECK(at_test("[await a for a in b]") == "twice await a@4");
+  // The platform's API answers the same each time.
+  CHECK(at_test("current_platform.has_device_capability(80)") == "");
+  CHECK(at_test("not current_platform.is_rocm() and cap < 80") == "");
 }
 
 TEST_CASE("StatementAround finds the simple statement holding a byte") {

@@ -245,6 +245,9 @@ VALUE_OF = {
     # changes: an attribute (S.ok) or a global (G) the module resets on import.
     "state_attr_by_call": "S.ok = not flag\n{N} = {a}\n_flip(flag)\nx = {c} if S.ok else {d}\n"
                           "tr('k', {N})\nreturn {N}, x",
+    # The condition answers otherwise on a second call (True, then False):
+    # a wrap that evaluates it again sees another answer than the test.
+    "cond_side_effect": "{N} = {a}\nx = {c} if _next() else {d}\ntr('k', {N})\nreturn {N}, x",
     "state_global_by_call": "{N} = {a}\n_set_g(flag)\nx = {c} if G else {d}\ntr('k', {N})\n"
                             "return {N}, x",
     "cond_in_comprehension": "{N} = {a}\nx = [{c} if {C} else {d} for _ in range(1)][0]\n"
@@ -354,7 +357,7 @@ def value_of_case(shape, rng, i):
         c.cond = "hip"
     if shape.startswith("cap_ladder"):
         c.cond = "cap"
-    if shape.startswith("state_"):
+    if shape.startswith("state_") or shape == "cond_side_effect":
         c.cond = "flag"  # the body tests its own state, not a COND
     if shape == "cond_in_helper_only" and c.cond in ("flag", "small", "local"):
         c.cond = "cap"  # the helper takes no parameters
@@ -421,6 +424,10 @@ def value_of_case(shape, rng, i):
         c.cond_text, c.test_value = "S.ok", lambda e: e["flag"]
         c.head += ["", "", "class _S:", "    ok = False", "", "", "S = _S()", "", "",
                    "def _flip(v):", "    S.ok = v"]
+    if shape == "cond_side_effect":
+        c.cond_text, c.test_value = "_next()", lambda e: True
+        c.head += ["_CALLS = [0]", "", "", "def _next():", "    _CALLS[0] += 1",
+                   "    return _CALLS[0] == 1"]
     if shape == "state_global_by_call":
         c.cond_text, c.test_value = "G", lambda e: e["flag"]
         c.head += ["G = False", "", "", "def _set_g(v):", "    global G", "    G = v"]
