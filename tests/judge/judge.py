@@ -818,9 +818,10 @@ def c_partial(p, i, r):
 
 # --------------------------------------------------------------------------
 # The constructs of the retired mutation test of the real tree
-# (engine/liveness/liveness_mutation_test.cc): an import, a flag rebound, a
-# call or a dict read written the ways a developer writes them (after `;`,
-# on an if or try header, in a match, ...), here judged by CPython.
+# (engine/liveness/liveness_mutation_test.cc, removed): an import, a flag
+# rebound, a call or a dict read written the ways a developer writes them
+# (after `;`, on an if or try header, in a match, ...), here judged by
+# CPython.
 
 def semi(r):
     return r.choice(["; ", " ; ", ";", ";  "])
