@@ -34,9 +34,7 @@ void ReadNames(const SyntaxTree& tree, TSNode root, std::vector<std::string>* ou
       stack.push_back(ts_node_child_by_field_name(n, "object", 6));
       continue;
     }
-    for (uint32_t i = ts_node_named_child_count(n); i > 0; --i) {
-      stack.push_back(ts_node_named_child(n, i - 1));
-    }
+    PushNamedChildren(n, &stack);
   }
 }
 
@@ -48,8 +46,7 @@ void EachAssignment(TSNode n, F f) {
     TSNode node = stack.back();
     stack.pop_back();
     if (Is(node, "assignment")) f(node);
-    for (uint32_t i = ts_node_named_child_count(node); i > 0; --i)
-      stack.push_back(ts_node_named_child(node, i - 1));
+    PushNamedChildren(node, &stack);
   }
 }
 

@@ -82,8 +82,7 @@ std::optional<BranchCondition> ParseBranchCondition(std::string_view text, std::
   }
   TSNode module = tree.Root();
   std::optional<TSNode> expression;
-  for (uint32_t i = 0; i < ts_node_named_child_count(module); ++i) {
-    TSNode s = ts_node_named_child(module, i);
+  for (TSNode s : NamedChildren(module)) {
     if (Is(s, "comment")) continue;
     if (expression || !Is(s, "expression_statement") || ts_node_named_child_count(s) != 1 ||
         Is(ts_node_named_child(s, 0), "assignment")) {

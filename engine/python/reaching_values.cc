@@ -134,9 +134,7 @@ class Walker {
         return n;
       }
       if (Is(n, "function_definition") || Is(n, "class_definition")) continue;
-      for (uint32_t i = ts_node_named_child_count(n); i > 0; --i) {
-        stack.push_back(ts_node_named_child(n, i - 1));
-      }
+      PushNamedChildren(n, &stack);
     }
     return {};
   }
@@ -195,8 +193,7 @@ class Walker {
       stack.pop_back();
       if (Is(c, "function_definition") || Is(c, "class_definition") || Is(c, "lambda")) continue;
       if (Is(c, "named_expression") && IsVariable(Field(c, "name"))) Opaque(c, s, false);
-      for (uint32_t i = ts_node_named_child_count(c); i > 0; --i)
-        stack.push_back(ts_node_named_child(c, i - 1));
+      PushNamedChildren(c, &stack);
     }
   }
 
@@ -218,8 +215,7 @@ class Walker {
             TargetBinds(ts_node_child(c, i + 1)))
           return true;
       }
-      for (uint32_t i = ts_node_named_child_count(c); i > 0; --i)
-        stack.push_back(ts_node_named_child(c, i - 1));
+      PushNamedChildren(c, &stack);
     }
     return false;
   }
@@ -227,8 +223,7 @@ class Walker {
   // An import statement that binds the variable (`import BLOCK`, `from m
   // import X as BLOCK`, `from m import *`).
   bool ImportBinds(TSNode st) const {
-    for (uint32_t i = 0; i < ts_node_named_child_count(st); ++i) {
-      TSNode c = ts_node_named_child(st, i);
+    for (TSNode c : NamedChildren(st)) {
       if (Is(c, "wildcard_import")) return true;
       if (Is(st, "import_from_statement") && ts_node_eq(c, Field(st, "module_name"))) continue;
       if (Is(c, "aliased_import")) {
@@ -257,8 +252,7 @@ class Walker {
                               q_.variable, Text(c), ts_node_start_point(c).row + 1, q_.function));
         }
       }
-      for (uint32_t i = ts_node_named_child_count(c); i > 0; --i)
-        stack.push_back(ts_node_named_child(c, i - 1));
+      PushNamedChildren(c, &stack);
     }
   }
 
@@ -286,8 +280,7 @@ class Walker {
         }
         named = true;
       }
-      for (uint32_t i = ts_node_named_child_count(n); i > 0; --i)
-        stack.push_back(ts_node_named_child(n, i - 1));
+      PushNamedChildren(n, &stack);
     }
     return named;
   }
@@ -316,8 +309,7 @@ class Walker {
           (Is(c, "as_pattern_target") && TargetBinds(c)) ||
           ((Is(c, "import_statement") || Is(c, "import_from_statement")) && ImportBinds(c));
       if (binds) bindings.push_back(c);
-      for (uint32_t i = ts_node_named_child_count(c); i > 0; --i)
-        stack.push_back(ts_node_named_child(c, i - 1));
+      PushNamedChildren(c, &stack);
     }
     for (TSNode c : closures) {
       if (!ClosureReads(c)) continue;
@@ -367,8 +359,7 @@ class Walker {
         return t == Truth::kTrue;
       };
       if (clause(Field(n, "condition"), Field(n, "consequence"))) return;
-      for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
-        TSNode c = ts_node_named_child(n, i);
+      for (TSNode c : NamedChildren(n)) {
         if (Is(c, "elif_clause") && clause(Field(c, "condition"), Field(c, "consequence"))) return;
         if (Is(c, "else_clause") && clause(TSNode{}, Field(c, "body"))) return;
       }
@@ -383,8 +374,7 @@ class Walker {
           out->push_back(value);
         } else if (IsVariable(left)) {
           TSNode dict = Unwrapped(value);
-          for (uint32_t i = 0; Is(dict, "dictionary") && i < ts_node_named_child_count(dict); ++i) {
-            TSNode pair = ts_node_named_child(dict, i);
+          for (TSNode pair : Is(dict, "dictionary") ? NamedChildren(dict) : std::vector<TSNode>{}) {
             if (Is(pair, "pair") && IsKey(Field(pair, "key"))) out->push_back(Field(pair, "value"));
           }
         } else if (!q_.key.empty() && Is(left, "subscript") && IsVariable(Field(left, "value")) &&
@@ -414,8 +404,7 @@ class Walker {
   // Whether a case clause's patterns capture the variable (a bare name;
   // `Color.RED` is a value pattern).
   bool CaseCaptures(TSNode c) const {
-    for (uint32_t i = 0; i < ts_node_named_child_count(c); ++i) {
-      TSNode k = ts_node_named_child(c, i);
+    for (TSNode k : NamedChildren(c)) {
       if (Is(k, "block") || Is(k, "if_clause")) continue;
       std::vector<TSNode> names{k};
       while (!names.empty()) {
@@ -456,8 +445,10 @@ class Walker {
   }
 
   void Block(TSNode block, State* s) {
-    for (uint32_t i = 0; i < ts_node_named_child_count(block) && s->live; ++i)
-      Statement(ts_node_named_child(block, i), s);
+    for (TSNode st : NamedChildren(block)) {
+      if (!s->live) break;
+      Statement(st, s);
+    }
   }
 
   void Assignment(TSNode a, State* s) {
@@ -510,8 +501,7 @@ class Walker {
                              Text(value), q_.key));
       return;
     }
-    for (uint32_t i = 0; i < ts_node_named_child_count(dict); ++i) {
-      TSNode pair = ts_node_named_child(dict, i);
+    for (TSNode pair : NamedChildren(dict)) {
       if (Is(pair, "pair") && IsKey(Field(pair, "key"))) s->defs = {Field(pair, "value")};
       // `{'KEY': 64, **over}`: the splat may replace the entry.
       if (Is(pair, "dictionary_splat") && !s->defs.empty()) {
@@ -525,8 +515,7 @@ class Walker {
 
   void Statement(TSNode st, State* s) {
     if (Is(st, "expression_statement")) {
-      for (uint32_t i = 0; i < ts_node_named_child_count(st); ++i) {
-        TSNode e = ts_node_named_child(st, i);
+      for (TSNode e : NamedChildren(st)) {
         if (Is(e, "assignment")) {
           Assignment(e, s);
         } else if (Is(e, "augmented_assignment") && IsVariable(Field(e, "left"))) {
@@ -578,8 +567,7 @@ class Walker {
       }
       s->live = false;
     } else if (Is(st, "with_statement")) {
-      for (uint32_t i = 0; i < ts_node_named_child_count(st); ++i) {
-        TSNode c = ts_node_named_child(st, i);
+      for (TSNode c : NamedChildren(st)) {
         if (Is(c, "block")) {
           Block(c, s);
         } else {
@@ -594,8 +582,7 @@ class Walker {
       State before = *s;
       Block(Field(st, "body"), s);
       State any = Union(before, *s);
-      for (uint32_t i = 0; i < ts_node_named_child_count(st); ++i) {
-        TSNode c = ts_node_named_child(st, i);
+      for (TSNode c : NamedChildren(st)) {
         if (!Is(c, "except_clause") && !Is(c, "finally_clause") && !Is(c, "else_clause")) continue;
         for (uint32_t j = 0; j < ts_node_named_child_count(c); ++j) {
           TSNode b = ts_node_named_child(c, j);
@@ -626,8 +613,7 @@ class Walker {
       // `del BLOCK` (or `del d['KEY']`) unbinds it: no value reaches past
       // it; deleting anything else reads.
       bool unbinds = false;
-      for (uint32_t i = 0; i < ts_node_named_child_count(st); ++i) {
-        TSNode c = ts_node_named_child(st, i);
+      for (TSNode c : NamedChildren(st)) {
         std::vector<TSNode> targets{c};
         if (Is(c, "expression_list")) {
           targets.clear();
@@ -676,8 +662,7 @@ class Walker {
         // The pattern binds first, then the guard reads.
         if (b.live && CaseCaptures(c)) Opaque(c, &b, true);
         TSNode body{};
-        for (uint32_t i = 0; i < ts_node_named_child_count(c); ++i) {
-          TSNode k = ts_node_named_child(c, i);
+        for (TSNode k : NamedChildren(c)) {
           if (Is(k, "block")) {
             body = k;
             continue;
@@ -692,8 +677,7 @@ class Walker {
         continue;
       }
       if (ts_node_eq(c, subject)) continue;
-      for (uint32_t i = ts_node_named_child_count(c); i > 0; --i)
-        stack.push_back(ts_node_named_child(c, i - 1));
+      PushNamedChildren(c, &stack);
     }
     *s = out;
   }
@@ -720,8 +704,8 @@ class Walker {
       certain = t == Truth::kTrue;
     };
     clause(Field(st, "condition"), Field(st, "consequence"));
-    for (uint32_t i = 0; i < ts_node_named_child_count(st) && !certain; ++i) {
-      TSNode c = ts_node_named_child(st, i);
+    for (TSNode c : NamedChildren(st)) {
+      if (certain) break;
       if (Is(c, "elif_clause"))
         clause(Field(c, "condition"), Field(c, "consequence"));
       else if (Is(c, "else_clause"))
@@ -754,9 +738,7 @@ void Functions(const SyntaxTree& tree, TSNode root, const std::string& name,
                               ts_node_end_byte(id) - ts_node_start_byte(id)) == name)
         out->push_back(n);
     }
-    for (uint32_t i = ts_node_named_child_count(n); i > 0; --i) {
-      stack.push_back(ts_node_named_child(n, i - 1));
-    }
+    PushNamedChildren(n, &stack);
   }
 }
 
@@ -778,9 +760,7 @@ void Conditions(const SyntaxTree& tree, TSNode root, const std::string& canonica
       out->push_back(n);
       continue;
     }
-    for (uint32_t i = ts_node_named_child_count(n); i > 0; --i) {
-      stack.push_back(ts_node_named_child(n, i - 1));
-    }
+    PushNamedChildren(n, &stack);
   }
 }
 
@@ -823,6 +803,7 @@ ReachingValues FindReachingValues(const SyntaxTree& tree, const ValueQuestion& q
           tree.bytes().substr(ts_node_start_byte(tests.front()),
                               ts_node_end_byte(tests.front()) - ts_node_start_byte(tests.front())));
     }
+    std::optional<FixedNames> fixed;  // made once, where a value is shared
     Walker here(tree, q, core_true);
     Walker there(tree, q, !core_true);
     std::vector<TSNode> defs = here.Run(body);
@@ -876,8 +857,28 @@ ReachingValues FindReachingValues(const SyntaxTree& tree, const ValueQuestion& q
       // The wrap tests the condition where the value is assigned: only
       // where the condition's names are bound there as at the test.
       std::optional<WrapHazard> hazard;
-      for (TSNode test : tests) {
-        if (v.shared && !hazard) hazard = WrapHazardOf(tree, fn, v.begin, test);
+      // Every test reads the same condition: a binding or code between the
+      // value and any test after it lies before the last one, and one
+      // between any test before it and the value, after the first. So the
+      // last test after the value and the first before it decide (one walk
+      // each, however many tests the function has).
+      if (v.shared) {
+        if (!fixed) fixed.emplace(tree, fn);
+        std::size_t stated = ts_node_start_byte(StatementAround(fn, v.begin));
+        TSNode last_after{}, first_before{};
+        for (TSNode test : tests) {
+          if (ts_node_start_byte(test) > stated) {
+            last_after = test;
+          } else if (ts_node_is_null(first_before)) {
+            first_before = test;
+          }
+        }
+        if (!ts_node_is_null(last_after)) {
+          hazard = WrapHazardOf(tree, fn, v.begin, last_after, *fixed);
+        }
+        if (!hazard && !ts_node_is_null(first_before)) {
+          hazard = WrapHazardOf(tree, fn, v.begin, first_before, *fixed);
+        }
       }
       if (hazard && !hazard->nested_in.empty()) {
         out.problem = fmt::format(

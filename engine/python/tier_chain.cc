@@ -98,8 +98,7 @@ void BindingsOf(const SyntaxTree& tree, TSNode n, std::vector<std::string>* out,
   if (Is(n, "import_statement") || Is(n, "import_from_statement") ||
       Is(n, "future_import_statement")) {
     bool from = !Is(n, "import_statement");
-    for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
-      TSNode c = ts_node_named_child(n, i);
+    for (TSNode c : NamedChildren(n)) {
       if (Is(c, "wildcard_import")) *every_name = true;
       if (from && ts_node_eq(c, Field(n, "module_name"))) continue;
       if (Is(c, "aliased_import")) {
@@ -119,8 +118,7 @@ void BindingsOf(const SyntaxTree& tree, TSNode n, std::vector<std::string>* out,
   }
   if (Is(n, "delete_statement") || Is(n, "as_pattern_target") || Is(n, "except_clause") ||
       Is(n, "global_statement") || Is(n, "nonlocal_statement")) {
-    for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
-      TSNode c = ts_node_named_child(n, i);
+    for (TSNode c : NamedChildren(n)) {
       if (Is(c, "identifier")) out->push_back(text(c));
       if (Is(c, "as_pattern")) {
         TSNode alias = Field(c, "alias");
@@ -176,8 +174,7 @@ std::map<std::string, std::string> ModuleConstants(const SyntaxTree& tree,
   };
   std::map<std::string, int> count;
   TSNode root = tree.Root();
-  for (uint32_t i = 0; i < ts_node_named_child_count(root); ++i) {
-    TSNode s = ts_node_named_child(root, i);
+  for (TSNode s : NamedChildren(root)) {
     if (!Is(s, "expression_statement") || ts_node_named_child_count(s) != 1) continue;
     TSNode a = ts_node_named_child(s, 0);
     if (!Is(a, "assignment") && !Is(a, "augmented_assignment")) continue;
@@ -286,14 +283,11 @@ std::map<std::string, std::string> FunctionConstants(const SyntaxTree& tree, TSN
       }
     }
     for (const std::string& b : bound) ++bindings[b];
-    for (uint32_t i = ts_node_named_child_count(n); i > 0; --i) {
-      stack.push_back(ts_node_named_child(n, i - 1));
-    }
+    PushNamedChildren(n, &stack);
   }
   for (const auto& [name, count] : bindings) module.erase(name);
   TSNode body = Field(fn, "body");
-  for (uint32_t i = 0; !ts_node_is_null(body) && i < ts_node_named_child_count(body); ++i) {
-    TSNode s = ts_node_named_child(body, i);
+  for (TSNode s : ts_node_is_null(body) ? std::vector<TSNode>{} : NamedChildren(body)) {
     if (ts_node_end_byte(s) > at) break;
     if (!Is(s, "expression_statement") || ts_node_named_child_count(s) != 1) continue;
     TSNode a = ts_node_named_child(s, 0);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string_view>
+#include <vector>
 
 #include "engine/python/syntax_tree.h"
 
@@ -20,6 +21,28 @@ inline TSNode Field(TSNode n, std::string_view name) {
 
 inline std::string_view TextOf(const SyntaxTree& tree, TSNode n) {
   return tree.bytes().substr(ts_node_start_byte(n), ts_node_end_byte(n) - ts_node_start_byte(n));
+}
+
+// A node's named children, in order, found by one cursor walk:
+// ts_node_named_child(n, i) starts from the first child each time, so a
+// loop over it is quadratic in the children (a block of 30,000 statements).
+inline std::vector<TSNode> NamedChildren(TSNode n) {
+  std::vector<TSNode> out;
+  TSTreeCursor c = ts_tree_cursor_new(n);
+  if (ts_tree_cursor_goto_first_child(&c)) {
+    do {
+      TSNode k = ts_tree_cursor_current_node(&c);
+      if (ts_node_is_named(k)) out.push_back(k);
+    } while (ts_tree_cursor_goto_next_sibling(&c));
+  }
+  ts_tree_cursor_delete(&c);
+  return out;
+}
+
+// Pushes `n`'s named children on `stack` so that the first is popped first.
+inline void PushNamedChildren(TSNode n, std::vector<TSNode>* stack) {
+  std::vector<TSNode> kids = NamedChildren(n);
+  stack->insert(stack->end(), kids.rbegin(), kids.rend());
 }
 
 // `(x)` and `((x))` are `x`.

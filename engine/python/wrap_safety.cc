@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <unordered_set>
 
 #include "engine/python/ts_nodes.h"
 
@@ -206,6 +207,7 @@ std::vector<std::string> NamesRead(const SyntaxTree& tree, TSNode condition) {
     for (auto i = next.rbegin(); i != next.rend(); ++i) stack.push_back(*i);
   }
   std::vector<std::string> out;
+  std::unordered_set<std::string_view> seen;  // a condition may read 30,000 names
   for (const Item& r : reads) {
     std::string_view name = TextOf(tree, r.node);
     bool local = false;
@@ -213,7 +215,7 @@ std::vector<std::string> NamesRead(const SyntaxTree& tree, TSNode condition) {
       const std::vector<std::string_view>& names = scopes[s].names;
       local = std::find(names.begin(), names.end(), name) != names.end();
     }
-    if (!local && std::find(out.begin(), out.end(), name) == out.end()) out.emplace_back(name);
+    if (!local && seen.insert(name).second) out.emplace_back(name);
   }
   return out;
 }
@@ -230,8 +232,9 @@ TSNode StatementAround(TSNode function, std::size_t at) {
 
 std::optional<Rebinding> FirstRebinding(const SyntaxTree& tree, TSNode function, std::size_t from,
                                         std::size_t to, TSNode condition) {
-  std::vector<std::string> read = NamesRead(tree, condition);
-  if (read.empty() || from >= to) return std::nullopt;
+  std::vector<std::string> names = NamesRead(tree, condition);
+  if (names.empty() || from >= to) return std::nullopt;
+  std::unordered_set<std::string_view> read(names.begin(), names.end());
   Children kids(function);
   std::vector<TSNode> stack{Field(function, "body")};
   std::vector<TSNode> bound, next;
@@ -248,7 +251,7 @@ std::optional<Rebinding> FirstRebinding(const SyntaxTree& tree, TSNode function,
       std::size_t at = ts_node_start_byte(b);
       if (at < from || at >= to || (first && first->at <= at)) continue;
       std::string_view name = TextOf(tree, b);
-      if (std::find(read.begin(), read.end(), name) == read.end()) continue;
+      if (read.count(name) == 0) continue;
       first = Rebinding{std::string(name), at, static_cast<int>(ts_node_start_point(b).row) + 1};
     }
     stack.insert(stack.end(), next.rbegin(), next.rend());
@@ -295,63 +298,6 @@ std::vector<std::string> VllmImportedNames(const SyntaxTree& tree) {
   return out;
 }
 
-bool AllIn(const std::vector<std::string>& names, const std::vector<std::string>& fixed) {
-  return std::all_of(names.begin(), names.end(), [&](const std::string& n) {
-    return std::find(fixed.begin(), fixed.end(), n) != fixed.end();
-  });
-}
-
-// Whether `name` is a local of `function` bound only by `name = EXPR`
-// statements whose EXPR reads only `fixed` names, and named by no
-// parameter, `global` or `nonlocal` (in the function or a scope in it).
-bool FixedLocal(const SyntaxTree& tree, TSNode function, std::string_view name,
-                const std::vector<std::string>& fixed) {
-  Children kids(function);
-  std::vector<TSNode> params{Field(function, "parameters")};
-  while (!params.empty()) {
-    TSNode p = params.back();
-    params.pop_back();
-    if (ts_node_is_null(p)) continue;
-    if (Is(p, "identifier") && TextOf(tree, p) == name) return false;
-    for (const Child& c : kids.Of(p)) params.push_back(c.node);
-  }
-  // A `global` or `nonlocal` of it, in the function or a scope in it.
-  std::vector<TSNode> all{Field(function, "body")};
-  while (!all.empty()) {
-    TSNode n = all.back();
-    all.pop_back();
-    if (ts_node_is_null(n)) continue;
-    bool declares = Is(n, "global_statement") || Is(n, "nonlocal_statement");
-    for (const Child& c : kids.Of(n)) {
-      if (declares && TextOf(tree, c.node) == name) return false;
-      all.push_back(c.node);
-    }
-  }
-  // The function's own bindings of it: each `name = EXPR`, EXPR fixed.
-  bool assigned = false;
-  std::vector<TSNode> stack{Field(function, "body")};
-  std::vector<TSNode> bound, next;
-  while (!stack.empty()) {
-    TSNode n = stack.back();
-    stack.pop_back();
-    if (ts_node_is_null(n)) continue;
-    bound.clear();
-    next.clear();
-    Bindings(&kids, n, &bound, &next);
-    for (TSNode b : bound) {
-      if (TextOf(tree, b) != name) continue;
-      TSNode right = Field(n, "right");
-      if (!Is(n, "assignment") || !ts_node_eq(Field(n, "left"), b) || ts_node_is_null(right) ||
-          Is(right, "assignment") || !AllIn(NamesRead(tree, right), fixed)) {
-        return false;
-      }
-      assigned = true;
-    }
-    stack.insert(stack.end(), next.begin(), next.end());
-  }
-  return assigned;
-}
-
 bool HasAttributeOrSubscript(Children* kids, TSNode target) {
   std::vector<TSNode> stack{target};
   while (!stack.empty()) {
@@ -366,11 +312,75 @@ bool HasAttributeOrSubscript(Children* kids, TSNode target) {
 
 }  // namespace
 
-std::optional<Rebinding> UnfixedRead(const SyntaxTree& tree, TSNode function, TSNode condition) {
-  std::vector<std::string> fixed = VllmImportedNames(tree);
+FixedNames::FixedNames(const SyntaxTree& tree, TSNode function) {
+  std::vector<std::string> platform = VllmImportedNames(tree);
+  std::unordered_set<std::string> fixed_platform(platform.begin(), platform.end());
+  std::unordered_set<std::string> unfixed;   // bound in the function otherwise
+  std::unordered_set<std::string> assigned;  // bound by `name = EXPR`, EXPR fixed
+  Children kids(function);
+  // Its parameters, and any `global` or `nonlocal`, here or in a nested scope.
+  std::vector<TSNode> all{Field(function, "parameters"), Field(function, "body")};
+  while (!all.empty()) {
+    TSNode n = all.back();
+    all.pop_back();
+    if (ts_node_is_null(n)) continue;
+    bool declares = Is(n, "global_statement") || Is(n, "nonlocal_statement");
+    for (const Child& c : kids.Of(n)) {
+      if (declares) unfixed.emplace(TextOf(tree, c.node));
+      all.push_back(c.node);
+    }
+  }
+  std::vector<TSNode> params{Field(function, "parameters")};
+  while (!params.empty()) {
+    TSNode p = params.back();
+    params.pop_back();
+    if (ts_node_is_null(p)) continue;
+    if (Is(p, "identifier")) unfixed.emplace(TextOf(tree, p));
+    for (const Child& c : kids.Of(p)) {
+      if (!c.In("value") && !c.In("type")) params.push_back(c.node);  // not a default's names
+    }
+  }
+  // The function's own bindings: `name = EXPR` with EXPR over platform
+  // names is fixed; any other binding is not.
+  std::vector<TSNode> stack{Field(function, "body")};
+  std::vector<TSNode> bound, next;
+  while (!stack.empty()) {
+    TSNode n = stack.back();
+    stack.pop_back();
+    if (ts_node_is_null(n)) continue;
+    bound.clear();
+    next.clear();
+    Bindings(&kids, n, &bound, &next);
+    for (TSNode b : bound) {
+      std::string name(TextOf(tree, b));
+      TSNode right = Field(n, "right");
+      bool plain = Is(n, "assignment") && ts_node_eq(Field(n, "left"), b) &&
+                   !ts_node_is_null(right) && !Is(right, "assignment");
+      bool from_platform = plain;
+      if (plain) {
+        for (const std::string& r : NamesRead(tree, right)) {
+          if (fixed_platform.count(r) == 0) from_platform = false;
+        }
+      }
+      (from_platform ? assigned : unfixed).insert(std::move(name));
+    }
+    stack.insert(stack.end(), next.begin(), next.end());
+  }
+  // A local hides the module's name: only its own bindings decide.
+  for (const std::string& name : platform) {
+    if (unfixed.count(name) == 0 && assigned.count(name) == 0) names_.insert(name);
+  }
+  for (const std::string& name : assigned) {
+    if (unfixed.count(name) == 0) names_.insert(name);
+  }
+}
+
+bool FixedNames::Has(std::string_view name) const { return names_.count(std::string(name)) != 0; }
+
+std::optional<Rebinding> UnfixedRead(const SyntaxTree& tree, const FixedNames& fixed,
+                                     TSNode condition) {
   for (const std::string& name : NamesRead(tree, condition)) {
-    if (std::find(fixed.begin(), fixed.end(), name) != fixed.end()) continue;
-    if (FixedLocal(tree, function, name, fixed)) continue;
+    if (fixed.Has(name)) continue;
     // Where the condition reads it first.
     std::size_t at = ts_node_start_byte(condition);
     std::string_view text = TextOf(tree, condition);
@@ -389,13 +399,13 @@ std::optional<Rebinding> UnfixedRead(const SyntaxTree& tree, TSNode function, TS
   return std::nullopt;
 }
 
-TSNode FirstCodeRunner(const SyntaxTree& tree, TSNode function, std::size_t from, std::size_t to) {
-  return FirstRunnerUnder(tree, Field(function, "body"), from, to);
+TSNode FirstCodeRunner(const SyntaxTree& tree, const FixedNames& fixed, TSNode function,
+                       std::size_t from, std::size_t to) {
+  return FirstRunnerUnder(tree, fixed, Field(function, "body"), from, to);
 }
 
-TSNode FirstRunnerUnder(const SyntaxTree& tree, TSNode root, std::size_t from, std::size_t to) {
-  std::vector<std::string> fixed;
-  bool fixed_known = false;
+TSNode FirstRunnerUnder(const SyntaxTree& tree, const FixedNames& fixed, TSNode root,
+                        std::size_t from, std::size_t to) {
   Children kids(root);
   std::vector<TSNode> stack{root};
   while (!stack.empty()) {
@@ -405,11 +415,11 @@ TSNode FirstRunnerUnder(const SyntaxTree& tree, TSNode root, std::size_t from, s
     bool inside = ts_node_start_byte(n) >= from;
     if (inside) {
       if (Is(n, "call")) {
-        if (!fixed_known) {
-          fixed = VllmImportedNames(tree);
-          fixed_known = true;
+        std::vector<std::string> callee = NamesRead(tree, Field(n, "function"));
+        if (!std::all_of(callee.begin(), callee.end(),
+                         [&](const std::string& c) { return fixed.Has(c); })) {
+          return n;
         }
-        if (!AllIn(NamesRead(tree, Field(n, "function")), fixed)) return n;
       } else if (Is(n, "await") || Is(n, "yield") || Is(n, "import_statement") ||
                  Is(n, "import_from_statement") || Is(n, "future_import_statement") ||
                  Is(n, "with_statement") || Is(n, "for_statement") || Is(n, "for_in_clause") ||
@@ -434,6 +444,12 @@ TSNode FirstRunnerUnder(const SyntaxTree& tree, TSNode root, std::size_t from, s
 
 std::optional<WrapHazard> WrapHazardOf(const SyntaxTree& tree, TSNode function,
                                        std::size_t value_at, TSNode condition) {
+  return WrapHazardOf(tree, function, value_at, condition, FixedNames(tree, function));
+}
+
+std::optional<WrapHazard> WrapHazardOf(const SyntaxTree& tree, TSNode function,
+                                       std::size_t value_at, TSNode condition,
+                                       const FixedNames& fixed) {
   TSNode statement = StatementAround(function, value_at);
   std::size_t stated = ts_node_start_byte(statement);
   std::size_t tested = ts_node_start_byte(condition);
@@ -487,17 +503,15 @@ std::optional<WrapHazard> WrapHazardOf(const SyntaxTree& tree, TSNode function,
   }
   // The wrap evaluates the condition once more: only where that runs no
   // code (a call may do something, or answer otherwise the second time).
-  TSNode effect =
-      FirstRunnerUnder(tree, condition, ts_node_start_byte(condition), ts_node_end_byte(condition));
+  TSNode effect = FirstRunnerUnder(tree, fixed, condition, ts_node_start_byte(condition),
+                                   ts_node_end_byte(condition));
   // A `:=` in it would bind its name where the value is, before reads of
   // the old binding between there and the test.
   for (std::vector<TSNode> stack{condition}; ts_node_is_null(effect) && !stack.empty();) {
     TSNode n = stack.back();
     stack.pop_back();
     if (Is(n, "named_expression")) effect = n;
-    for (uint32_t i = 0; i < ts_node_named_child_count(n); ++i) {
-      stack.push_back(ts_node_named_child(n, i));
-    }
+    PushNamedChildren(n, &stack);
   }
   if (!ts_node_is_null(effect)) {
     std::string_view by = TextOf(tree, effect);
@@ -505,7 +519,7 @@ std::optional<WrapHazard> WrapHazardOf(const SyntaxTree& tree, TSNode function,
                            static_cast<int>(ts_node_start_point(effect).row) + 1};
     return h;
   }
-  std::optional<Rebinding> unfixed = UnfixedRead(tree, function, condition);
+  std::optional<Rebinding> unfixed = UnfixedRead(tree, fixed, condition);
   if (!unfixed) return std::nullopt;
   // A local the test binds (`ok = C`, then `if ok:`) holds the value once
   // its assignment ends.
@@ -514,8 +528,8 @@ std::optional<WrapHazard> WrapHazardOf(const SyntaxTree& tree, TSNode function,
   if (Is(parent, "assignment") && ts_node_eq(Field(parent, "left"), condition)) {
     tested_end = ts_node_end_byte(parent);
   }
-  TSNode runner = h.before_test ? FirstCodeRunner(tree, function, stated, tested)
-                                : FirstCodeRunner(tree, function, tested_end, stated);
+  TSNode runner = h.before_test ? FirstCodeRunner(tree, fixed, function, stated, tested)
+                                : FirstCodeRunner(tree, fixed, function, tested_end, stated);
   if (ts_node_is_null(runner)) return std::nullopt;
   std::string_view by = TextOf(tree, runner);
   by = by.substr(0, by.find('\n'));

@@ -14,6 +14,8 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "engine/python/syntax_tree.h"
@@ -42,24 +44,39 @@ struct Rebinding {
 std::optional<Rebinding> FirstRebinding(const SyntaxTree& tree, TSNode function, std::size_t from,
                                         std::size_t to, TSNode condition);
 
-// Names whose value is fixed for a run, as far as a wrap is concerned: a
-// name the file imports from a `vllm` module (the platform API, whose
-// answers the served device fixes), and a local of `function` bound only
-// by plain assignments of values computed from such names and literals
-// (`ok = current_platform.has_device_capability(80)`), which no nested
-// scope rebinds. The first name `condition` reads that is neither, and
-// where; nullopt when there is none.
-std::optional<Rebinding> UnfixedRead(const SyntaxTree& tree, TSNode function, TSNode condition);
+// The names whose value is fixed for a run of `function`, as far as a wrap
+// is concerned: a name the file binds only by importing it from a `vllm`
+// module (the platform API, whose answers the served device fixes) and
+// that the function does not bind itself, and a local of the function
+// bound only by plain assignments of values computed from such names
+// (`ok = current_platform.has_device_capability(80)`), named by no
+// parameter, `global` or `nonlocal` (in it or a scope nested in it).
+// Computed once, in one walk of the file and one of the function.
+class FixedNames {
+ public:
+  FixedNames(const SyntaxTree& tree, TSNode function);
+  bool Has(std::string_view name) const;
+
+ private:
+  std::unordered_set<std::string> names_;
+};
+
+// The first name `condition` reads that is not fixed, and where; nullopt
+// when there is none.
+std::optional<Rebinding> UnfixedRead(const SyntaxTree& tree, const FixedNames& fixed,
+                                     TSNode condition);
 
 // The first node in [from, to) of `function` (not inside the body of a def
 // or lambda nested in it, which defining does not run) that runs code the
-// analysis does not follow: a call (other than of the platform API), an
-// await or yield, an import, a `with`, a loop over an iterator, a
-// decorator, or a store or del through an attribute or a subscript. Null
-// when there is none.
-TSNode FirstCodeRunner(const SyntaxTree& tree, TSNode function, std::size_t from, std::size_t to);
+// analysis does not follow: a call (other than of a fixed name, the
+// platform API), an await or yield, an import, a `with`, a loop over an
+// iterator, a decorator, or a store or del through an attribute or a
+// subscript. Null when there is none.
+TSNode FirstCodeRunner(const SyntaxTree& tree, const FixedNames& fixed, TSNode function,
+                       std::size_t from, std::size_t to);
 // The same, under any node.
-TSNode FirstRunnerUnder(const SyntaxTree& tree, TSNode root, std::size_t from, std::size_t to);
+TSNode FirstRunnerUnder(const SyntaxTree& tree, const FixedNames& fixed, TSNode root,
+                        std::size_t from, std::size_t to);
 
 // Why the shared value at byte `value_at` of `function` cannot be wrapped
 // in `condition`, one test of it in the function (the caller checks every
@@ -98,5 +115,9 @@ struct WrapHazard {
 };
 std::optional<WrapHazard> WrapHazardOf(const SyntaxTree& tree, TSNode function,
                                        std::size_t value_at, TSNode condition);
+// The same, with `function`'s fixed names computed once by the caller.
+std::optional<WrapHazard> WrapHazardOf(const SyntaxTree& tree, TSNode function,
+                                       std::size_t value_at, TSNode condition,
+                                       const FixedNames& fixed);
 
 }  // namespace muh
