@@ -259,6 +259,33 @@ std::optional<Rebinding> FirstRebinding(const SyntaxTree& tree, TSNode function,
   return first;
 }
 
+std::vector<Rebinding> BindingsOf(const SyntaxTree& tree, TSNode function,
+                                  const std::vector<std::string>& names) {
+  std::unordered_set<std::string_view> wanted(names.begin(), names.end());
+  Children kids(function);
+  std::vector<TSNode> stack{Field(function, "body")};
+  std::vector<TSNode> bound, next;
+  std::vector<Rebinding> out;
+  while (!stack.empty()) {
+    TSNode n = stack.back();
+    stack.pop_back();
+    if (ts_node_is_null(n)) continue;
+    bound.clear();
+    next.clear();
+    Bindings(&kids, n, &bound, &next);
+    for (TSNode b : bound) {
+      std::string_view name = TextOf(tree, b);
+      if (wanted.count(name) == 0) continue;
+      out.push_back(Rebinding{std::string(name), ts_node_start_byte(b),
+                              static_cast<int>(ts_node_start_point(b).row) + 1});
+    }
+    stack.insert(stack.end(), next.rbegin(), next.rend());
+  }
+  std::sort(out.begin(), out.end(),
+            [](const Rebinding& a, const Rebinding& b) { return a.at < b.at; });
+  return out;
+}
+
 namespace {
 
 bool IsVllmModule(std::string_view dotted) {

@@ -78,6 +78,11 @@ TSNode FirstCodeRunner(const SyntaxTree& tree, const FixedNames& fixed, TSNode f
 TSNode FirstRunnerUnder(const SyntaxTree& tree, const FixedNames& fixed, TSNode root,
                         std::size_t from, std::size_t to);
 
+// Every binding of one of `names` by `function` itself (not by a def,
+// lambda or class nested in it), in source order.
+std::vector<Rebinding> BindingsOf(const SyntaxTree& tree, TSNode function,
+                                  const std::vector<std::string>& names);
+
 // Why the shared value at byte `value_at` of `function` cannot be wrapped
 // in `condition`, one test of it in the function (the caller checks every
 // test): a name the condition reads is bound between the value's statement

@@ -14,6 +14,7 @@
 #include "engine/model/tier_bound.h"
 #include "engine/python/tier_chain.h"
 #include "engine/python/ts_nodes.h"
+#include "engine/python/variable_means.h"
 
 namespace muh {
 
@@ -110,12 +111,32 @@ FoundSites TiersFinder::Find(const SyntaxTree& tree) const {
     const TierChain& chain = at->chain;
     // A bound may read the function's own constants, which hide the module's.
     std::map<std::string, std::string> scope = constants;
+    TSNode fn{};
     for (TSNode p = ts_node_descendant_for_byte_range(
              tree.Root(), static_cast<uint32_t>(target->begin), static_cast<uint32_t>(target->end));
          !ts_node_is_null(p); p = ts_node_parent(p)) {
       if (Is(p, "function_definition")) {
         scope = FunctionConstants(tree, p, target->begin, constants);
+        fn = p;
         break;
+      }
+    }
+    // What the variable counts where the chain reads it, when the rule says.
+    if (!spec.means.empty()) {
+      std::string why = ts_node_is_null(fn)
+                            ? "the chain is in no function"
+                            : WhyNotMeans(tree, fn, chain.begin, spec.variable, spec.means);
+      if (!why.empty()) {
+        site.kind = SiteMatch::Kind::kProblem;
+        if (bad_chains.insert("means:" + std::to_string(chain.begin)).second) {
+          site.message_at = chain.begin;
+          site.message = fmt::format(
+              ": the chain's `{}` must count `{}` (the rule's 'means'), what its tiers are sized "
+              "for, and {}",
+              spec.variable, spec.means, why);
+        }
+        site.match = std::move(m);
+        continue;
       }
     }
     TierChainShape shape;

@@ -10,7 +10,8 @@ namespace muh {
 
 namespace {
 
-const std::vector<std::string> kTierKeys = {"variable", "bounds", "bound-with", "upstream"};
+const std::vector<std::string> kTierKeys = {"variable", "means", "bounds", "bound-with",
+                                            "upstream"};
 
 bool Identifier(const std::string& s) {
   if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
@@ -26,7 +27,8 @@ void ReadTiers(YamlReader* l, const YAML::Node& key, const YAML::Node& value, Ra
   out->key.key_mark = key.Mark();
   out->key.mark = value.Mark();
   if (!value.IsMap()) {
-    l->Error(value.Mark(), "'tiers' must be a mapping (variable, bounds, bound-with, upstream)");
+    l->Error(value.Mark(),
+             "'tiers' must be a mapping (variable, means, bounds, bound-with, upstream)");
     return;
   }
   l->CheckKeys(value, kTierKeys, "tiers");
@@ -34,6 +36,8 @@ void ReadTiers(YamlReader* l, const YAML::Node& key, const YAML::Node& value, Ra
     std::string k = kv.first.as<std::string>();
     if (k == "variable") {
       l->Scalar(kv.first, kv.second, &out->variable);
+    } else if (k == "means") {
+      l->Scalar(kv.first, kv.second, &out->means);
     } else if (k == "bound-with") {
       l->Scalar(kv.first, kv.second, &out->bound_with);
     } else if (k == "bounds" || k == "upstream") {
@@ -55,6 +59,12 @@ std::shared_ptr<const TierSpec> CheckTiers(const RawTiers& raw, YamlReader* l,
              "'tiers' needs 'variable': the name the chain compares (`if numel <= 64:`)");
   }
   spec->variable = raw.variable.value;
+  if (raw.means.present) {
+    if (raw.means.value.find_first_not_of(" \t") == std::string::npos) {
+      l->Error(raw.means.mark, "'means' is empty: what the variable counts (`M * topk`)");
+    }
+    spec->means = raw.means.value;
+  }
   for (const RawScalar& b : raw.bounds) {
     const std::string& v = b.value;
     if (v.empty() || v.size() > 15 || v.find_first_not_of("0123456789") != std::string::npos) {

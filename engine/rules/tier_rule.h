@@ -17,7 +17,7 @@ namespace muh {
 
 struct RawTiers {
   RawScalar key;  // present when the rule has `tiers:`
-  RawScalar variable, bound_with;
+  RawScalar variable, bound_with, means;
   RawScalar bounds_key, upstream_key;
   std::vector<RawScalar> bounds, upstream;
 };

@@ -15,7 +15,10 @@
 namespace muh {
 
 struct TierSpec {
-  std::string variable;         // `variable:` V
+  std::string variable;  // `variable:` V
+  // `means:` what V must count where the chain reads it (`M * topk`),
+  // proved from the chain's function (variable_means.h); empty: unchecked.
+  std::string means;
   std::vector<int64_t> bounds;  // `bounds:` what `muhpatch model` assumes without a tree
   // `bound-with:` the template written over each literal bound (a bound
   // computed from a module constant is never rewritten); empty: bounds stay.
