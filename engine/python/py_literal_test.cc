@@ -18,6 +18,26 @@ TEST_CASE("integer expressions evaluate") {
   CHECK_FALSE(CanonicalLiteral("99999999999 * 99999999999").has_value());
 }
 
+TEST_CASE("integer literals are read as CPython reads them") {
+  CHECK(SameValue("0x20", "32"));
+  CHECK(SameValue("0X2_0", "32"));
+  CHECK(SameValue("0o40", "32"));
+  CHECK(SameValue("0b10_0000", "32"));
+  CHECK(SameValue("1_024", "1024"));
+  CHECK(SameValue("0x_1f", "31"));
+  CHECK(SameValue("00", "0"));
+  // Not literals CPython accepts, or floats: no value, compared as text.
+  CHECK(CanonicalLiteral("032") == std::nullopt);
+  CHECK(CanonicalLiteral("1__0") == std::nullopt);
+  CHECK(CanonicalLiteral("10_") == std::nullopt);
+  CHECK(CanonicalLiteral("0x") == std::nullopt);
+  CHECK(CanonicalLiteral("0x2g") == std::nullopt);
+  CHECK(CanonicalLiteral("0b12") == std::nullopt);
+  CHECK(CanonicalLiteral("8e3") == std::nullopt);
+  CHECK(CanonicalLiteral("8.0") == std::nullopt);
+  CHECK_FALSE(SameValue("0x20", "20"));
+}
+
 TEST_CASE("signs and powers bind as Python binds them") {
   // Each expected value is what CPython prints for the expression.
   CHECK(CanonicalLiteral("-2 ** 2") == "-4");
