@@ -5,8 +5,8 @@
 # (when ../shared has it):
 # - the named form plans as the same list copied into each rule by hand
 #   (what users wrote with YAML anchors): the same diff and status, with
-#   paged_attention_v2 a bare `raise` (the rules skipped) and implemented
-#   (they rewrite);
+#   paged_attention_v2 a bare `raise` (the rules skipped) and calling a v2
+#   kernel (they rewrite);
 # - a rule names the list and adds an entry of its own: each of the two
 #   skips it, by its own name;
 # - an unknown name is an error at the name (file:line:col), with a
@@ -50,7 +50,7 @@ PY
 
 implement_v2() {
   awk '/^def paged_attention_v2\(/ {f = 1}
-       f && /^    raise NotImplementedError\(\)/ {sub(/raise NotImplementedError\(\)/, "return None"); f = 0}
+       f && /^    raise NotImplementedError\(\)/ {sub(/raise NotImplementedError\(\)/, "torch.ops._C.paged_attention_v2(out, query)"); f = 0}
        {print}' t/vllm/_custom_ops.py >ops.py
   cmp -s ops.py t/vllm/_custom_ops.py && fail "paged_attention_v2 has no bare raise to replace"
   cp ops.py t/vllm/_custom_ops.py

@@ -6,7 +6,7 @@
 #   crlf  its twin with every LF-only line turned into CRLF (the one CRLF
 #         file stays as it is);
 #   v2    the LF tree with paged_attention_v2's bare `raise` replaced by a
-#         stand-in body, so the paged-attention rules plan instead of being
+#         call of a v2 kernel, so the paged-attention rules plan instead of being
 #         skipped by their precondition.
 # For each copy:
 #   - `status` prints the outcome table in tests/cli/real_tree/ (rule id,
@@ -102,8 +102,9 @@ src = open(path, encoding='utf-8').read()
 at = src.index('def paged_attention_v2(')
 body = re.compile(r'raise NotImplementedError\(\)').search(src, at)
 assert body, 'no raise in paged_attention_v2'
-# A stand-in body: anything but a bare raise meets the precondition.
-src = src[:body.start()] + 'return None  # stand-in for a real launcher' + src[body.end():]
+# A stand-in body that launches a v2 kernel, as upstream's does (the
+# precondition asks for such a call, not merely for no bare raise).
+src = src[:body.start()] + 'torch.ops._C.paged_attention_v2(out, exp_sum, max_logits, tmp_out, query)' + src[body.end():]
 open(path, 'w', encoding='utf-8').write(src)
 PY
 ok "copies of the real tree: lf, crlf (LF-only lines made CRLF), v2 (paged_attention_v2 given a body)"
