@@ -208,7 +208,7 @@ std::optional<NoMatchReason> Descend(const std::vector<QueryPart>& parts, std::s
 
 }  // namespace
 
-std::optional<NoMatchReason> ExplainNoMatch(const Query& query, const SyntaxTree& tree) {
+std::optional<NoMatchReason> ExplainQueryNoMatch(const Query& query, const SyntaxTree& tree) {
   std::vector<QueryPart> parts = QueryParts(query.source());
   if (parts.empty()) return std::nullopt;
   bool anchored = false;

@@ -17,18 +17,9 @@
 
 namespace muh {
 
-struct NoMatchReason {
-  // The innermost part that does not match, as query text on one line.
-  std::string failing_part;
-  // Its direct sub-part that does match somewhere; empty when none does
-  // (then `failing_part` itself is absent from the file).
-  std::string matching_part;
-  std::vector<std::size_t> matching_at;  // byte offsets where its matches start, in order
-};
-
 // Explains why `query` (which found nothing in `tree`) finds nothing.
 // nullopt when it cannot say (a query it cannot cut into parts).
-std::optional<NoMatchReason> ExplainNoMatch(const Query& query, const SyntaxTree& tree);
+std::optional<NoMatchReason> ExplainQueryNoMatch(const Query& query, const SyntaxTree& tree);
 
 // The node patterns of a query text, outermost first: each as its own
 // query text (the node with its captures, grouped with the predicates whose

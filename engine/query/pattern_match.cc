@@ -31,12 +31,12 @@ class Matcher {
   HandOff hand_off() const { return hand_off_; }
 
   // Every binding of `pat` at `node`, appended to `out`.
-  void Match(const PatternNode& pat, TSNode node, std::vector<Binding>* out) {
-    using Kind = PatternNode::Kind;
+  void Match(const QueryNode& pat, TSNode node, std::vector<Binding>* out) {
+    using Kind = QueryNode::Kind;
     if (!Spend(1)) return;
     if (pat.kind == Kind::kAlternation) {
       std::size_t first = out->size();
-      for (const PatternNode& b : pat.branches) Match(b, node, out);
+      for (const QueryNode& b : pat.branches) Match(b, node, out);
       if (pat.captures.empty()) return;
       for (std::size_t i = first; i < out->size();) {
         if (Bind(pat, node, &(*out)[i])) {
@@ -73,7 +73,7 @@ class Matcher {
 
  private:
   struct Assignment {
-    const PatternNode& pat;
+    const QueryNode& pat;
     std::vector<Kid> kids;
     std::vector<std::vector<Binding>> memo;  // [child * kids + kid]
     std::vector<bool> done;
@@ -88,9 +88,9 @@ class Matcher {
     return !work_->exceeded;
   }
 
-  static bool HasAnchor(const PatternNode& pat) {
+  static bool HasAnchor(const QueryNode& pat) {
     if (pat.anchored_last) return true;
-    for (const PatternChild& c : pat.children) {
+    for (const QueryChild& c : pat.children) {
       if (c.immediate) return true;
     }
     return false;
@@ -98,9 +98,9 @@ class Matcher {
 
   // Type and negated fields: what libtree-sitter checks before it looks at
   // a node's children.
-  static bool NodeLevelMatch(const PatternNode& pat, TSNode node) {
-    if (pat.kind == PatternNode::Kind::kAlternation) {
-      for (const PatternNode& b : pat.branches) {
+  static bool NodeLevelMatch(const QueryNode& pat, TSNode node) {
+    if (pat.kind == QueryNode::Kind::kAlternation) {
+      for (const QueryNode& b : pat.branches) {
         if (NodeLevelMatch(b, node)) return true;
       }
       return false;
@@ -112,8 +112,8 @@ class Matcher {
     return true;
   }
 
-  static bool TypeMatches(const PatternNode& pat, TSNode node) {
-    using Kind = PatternNode::Kind;
+  static bool TypeMatches(const QueryNode& pat, TSNode node) {
+    using Kind = QueryNode::Kind;
     switch (pat.kind) {
       case Kind::kAny:
         return true;
@@ -131,7 +131,7 @@ class Matcher {
     return false;
   }
 
-  bool Bind(const PatternNode& pat, TSNode node, Binding* b) {
+  bool Bind(const QueryNode& pat, TSNode node, Binding* b) {
     for (uint32_t c : pat.captures) {
       if (admit_ && !admit_(pattern_, c, node)) return false;
       b->push_back({c, node});
@@ -154,7 +154,7 @@ class Matcher {
     std::size_t i = k * a->kids.size() + j;
     if (!a->done[i]) {
       a->done[i] = true;
-      const PatternChild& spec = a->pat.children[k];
+      const QueryChild& spec = a->pat.children[k];
       if (spec.field == 0 || a->kids[j].field == spec.field) {
         Match(spec.node[0], a->kids[j].node, &a->memo[i]);
       }
@@ -175,7 +175,7 @@ class Matcher {
       if (Spend(kStepsPerKeptMatch + a->acc.size())) a->out->push_back(a->acc);
       return;
     }
-    const PatternChild& spec = a->pat.children[k];
+    const QueryChild& spec = a->pat.children[k];
     bool immediate = spec.immediate;
     if (spec.may_take_first_candidate_only && hand_off_ == HandOff::kNone) {
       int candidates = 0;
@@ -221,7 +221,7 @@ std::vector<std::pair<uint32_t, const void*>> KeyOf(const Binding& b) {
 
 }  // namespace
 
-HandOff MatchPatterns(const PatternQuery& query, const SyntaxTree& tree, const AdmitFn& admit,
+HandOff MatchPatterns(const ParsedQuery& query, const SyntaxTree& tree, const AdmitFn& admit,
                       std::vector<PatternMatch>* out, MatchWork* work) {
   out->clear();
   // Error recovery's ERROR, MISSING and zero-width nodes are matched as
@@ -237,11 +237,11 @@ HandOff MatchPatterns(const PatternQuery& query, const SyntaxTree& tree, const A
   std::vector<uint32_t> positions;
   std::vector<TSNode> starts;
   for (std::size_t p = 0; p < query.patterns.size(); ++p) {
-    const PatternNode& root = query.patterns[p].root;
+    const QueryNode& root = query.patterns[p].root;
     // The nodes this pattern can start at: those of its type, else all.
     starts.clear();
     for (const SyntaxTree::Index* index : indexes) {
-      if (root.kind == PatternNode::Kind::kNamed || root.kind == PatternNode::Kind::kAnonymous) {
+      if (root.kind == QueryNode::Kind::kNamed || root.kind == QueryNode::Kind::kAnonymous) {
         positions.clear();
         for (std::size_t sym = 0; sym < root.symbols.size() && sym < index->by_symbol.size();
              ++sym) {
