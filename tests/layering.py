@@ -6,7 +6,7 @@ header or source that includes a file of a layer it may not reach fails the
 test, naming the include and its line. Also fails on a folder that LAYERS
 does not know, so a new layer must state its place here. Unit tests
 (`*_test.cc`) are exempt: a differential test may use a higher layer to check
-a lower one (pattern_diff_test compares patterns with the query layer).
+a lower one (pattern_sites_test runs patterns through the rules layer).
 """
 import pathlib
 import re

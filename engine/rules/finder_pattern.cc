@@ -118,9 +118,7 @@ bool ParseBound(const RawScalar& s, std::uint64_t* out) {
 // check's reader.
 std::optional<CompiledPattern> CompilePattern(const RawPattern& r, const FinderCheck& check) {
   YamlReader* reader = check.reader;
-  auto error = [&](const YAML::Mark& m, const std::string& msg) {
-    if (reader != nullptr) reader->Error(m, msg);
-  };
+  auto error = [&](const YAML::Mark& m, const std::string& msg) { reader->Error(m, msg); };
   CodePattern p;
   p.pattern = r.pattern.value;
   if (r.inside.present) p.inside = r.inside.value;
@@ -186,7 +184,6 @@ std::optional<CompiledPattern> CompilePattern(const RawPattern& r, const FinderC
     }
     return compiled;
   }
-  if (reader == nullptr) return std::nullopt;
   if (e.part == CodePatternError::Part::kWhere) {
     reader->Error(r.where[e.where_index].mark, e.message);
   } else {
