@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "engine/pattern/code_pattern.h"
+#include "engine/python/child_mapping.h"
 
 namespace muh {
 
@@ -15,12 +16,6 @@ namespace {
 using Binding = std::vector<PatternBinding>;
 
 constexpr std::size_t kStepsPerKeptMatch = 8;
-
-struct Kid {
-  TSNode node;
-  TSFieldId field;
-  bool named;
-};
 
 std::string_view NodeText(std::string_view bytes, TSNode node) {
   uint32_t b = ts_node_start_byte(node);
@@ -90,7 +85,10 @@ class Matcher {
       out->push_back(std::move(own));
       return;
     }
-    Assignment a{{}, {}, Kids(node), {}, {}, std::move(own), out, false};
+    // Runs leave gaps: the next named child pattern is not immediate, nor
+    // is the last one closed.
+    std::vector<const PatternNode*> patterns;
+    std::vector<ChildStep> steps;
     bool gap = false;
     bool any_named = false;
     for (const PatternNode& c : pat.children) {
@@ -99,31 +97,25 @@ class Matcher {
         continue;
       }
       bool named = IsNamedPattern(c);
-      a.steps.push_back(&c);
-      a.immediate.push_back(named && pat.ordered && !gap);
+      patterns.push_back(&c);
+      steps.push_back({c.field, named && pat.ordered && !gap});
       if (named) {
         gap = false;
         any_named = true;
       }
     }
-    a.closed = pat.ordered && !gap && any_named;
-    a.memo.resize(a.steps.size() * a.kids.size());
-    a.done.assign(a.memo.size(), false);
-    Assign(&a, 0, 0, static_cast<std::size_t>(-1));
+    std::vector<ChildNode> kids = ChildrenOf(&cursor_, node);
+    auto match = [&](std::size_t k, TSNode kid, std::vector<Binding>* found) {
+      Match(*patterns[k], kid, found);
+    };
+    auto spend = [this](std::size_t n) { return Spend(n); };
+    auto before = [](std::size_t, std::size_t) { return true; };
+    ChildMapping<Binding, decltype(match), decltype(spend), decltype(before)> mapping(
+        steps, kids, pat.ordered && !gap && any_named, kStepsPerKeptMatch, match, spend, before);
+    mapping.Run(std::move(own), out);
   }
 
  private:
-  struct Assignment {
-    std::vector<const PatternNode*> steps;  // the child patterns, runs left out
-    std::vector<bool> immediate;            // each takes the next named kid or none
-    std::vector<Kid> kids;
-    std::vector<std::vector<Binding>> memo;  // [step * kids + kid]
-    std::vector<bool> done;
-    Binding acc;
-    std::vector<Binding>* out;
-    bool closed;  // no named kid may follow the last step's
-  };
-
   bool Spend(std::size_t steps) {
     *steps_ += steps;
     if (*steps_ > budget_) exceeded_ = true;
@@ -143,7 +135,7 @@ class Matcher {
       return;
     }
     if (!Spend(1) || !ts_node_is_named(node)) return;
-    for (const Kid& k : Kids(node)) Below(alt, k.node, depth - 1, out);
+    for (const ChildNode& k : ChildrenOf(&cursor_, node)) Below(alt, k.node, depth - 1, out);
   }
 
   bool Bind(const PatternNode& pat, TSNode node, Binding* b) {
@@ -155,55 +147,6 @@ class Matcher {
     }
     b->push_back({pat.capture_id, node});
     return true;
-  }
-
-  std::vector<Kid> Kids(TSNode node) {
-    std::vector<Kid> kids;
-    ts_tree_cursor_reset(&cursor_, node);
-    if (!ts_tree_cursor_goto_first_child(&cursor_)) return kids;
-    do {
-      TSNode n = ts_tree_cursor_current_node(&cursor_);
-      kids.push_back({n, ts_tree_cursor_current_field_id(&cursor_), ts_node_is_named(n)});
-    } while (ts_tree_cursor_goto_next_sibling(&cursor_));
-    return kids;
-  }
-
-  const std::vector<Binding>& At(Assignment* a, std::size_t k, std::size_t j) {
-    std::size_t i = k * a->kids.size() + j;
-    if (!a->done[i]) {
-      a->done[i] = true;
-      const PatternNode& step = *a->steps[k];
-      if (step.field == 0 || a->kids[j].field == step.field)
-        Match(step, a->kids[j].node, &a->memo[i]);
-    }
-    return a->memo[i];
-  }
-
-  // Steps k.. map to kids from..; `last` is the kid of step k-1.
-  void Assign(Assignment* a, std::size_t k, std::size_t from, std::size_t last) {
-    const std::size_t n = a->kids.size();
-    if (!Spend(1)) return;
-    if (k == a->steps.size()) {
-      if (a->closed) {
-        for (std::size_t j = last + 1; j < n; ++j) {
-          if (a->kids[j].named) return;
-        }
-      }
-      if (Spend(kStepsPerKeptMatch + a->acc.size())) a->out->push_back(a->acc);
-      return;
-    }
-    const bool immediate = a->immediate[k];
-    for (std::size_t j = from; j < n && !exceeded_; ++j) {
-      if (immediate && !a->kids[j].named) continue;
-      const std::vector<Binding>& options = At(a, k, j);
-      for (const Binding& b : options) {
-        std::size_t mark = a->acc.size();
-        a->acc.insert(a->acc.end(), b.begin(), b.end());
-        Assign(a, k + 1, j + 1, j);
-        a->acc.resize(mark);
-      }
-      if (immediate) break;
-    }
   }
 
   const PatternTree& pattern_;
@@ -233,19 +176,10 @@ bool SameAsHolds(const PatternTree& pattern, const Binding& b, std::string_view 
   return true;
 }
 
-// Key for "the same captures": capture ids and node identities.
-std::vector<std::pair<uint32_t, const void*>> KeyOf(const Binding& b) {
-  std::vector<std::pair<uint32_t, const void*>> key;
-  key.reserve(b.size());
-  for (const PatternBinding& c : b) key.emplace_back(c.capture, c.node.id);
-  std::sort(key.begin(), key.end());
-  return key;
-}
-
 }  // namespace
 
 bool MatchPatternTrees(const std::vector<PatternTree>& trees, const SyntaxTree& tree,
-                       std::vector<PatternMatch>* out, std::size_t* budget) {
+                       std::vector<PatternTreeMatch>* out, std::size_t* budget) {
   out->clear();
   const SyntaxTree::Index& index = tree.NodeIndex();
   *budget = kPatternStepBudget + kPatternStepsPerNode * index.nodes.size();
@@ -277,15 +211,7 @@ bool MatchPatternTrees(const std::vector<PatternTree>& trees, const SyntaxTree& 
         out->clear();
         return false;
       }
-      std::vector<bool> keep(found.size(), true);
-      if (found.size() > 1) {
-        std::vector<std::pair<std::vector<std::pair<uint32_t, const void*>>, std::size_t>> keys;
-        for (std::size_t i = 0; i < found.size(); ++i) keys.emplace_back(KeyOf(found[i]), i);
-        std::sort(keys.begin(), keys.end());
-        for (std::size_t i = 1; i < keys.size(); ++i) {
-          if (keys[i].first == keys[i - 1].first) keep[keys[i].second] = false;
-        }
-      }
+      std::vector<bool> keep = FirstOfEachCaptureSet(found);
       for (std::size_t i = 0; i < found.size(); ++i) {
         if (keep[i] && SameAsHolds(trees[p], found[i], tree.bytes()))
           out->push_back({p, std::move(found[i])});

@@ -27,7 +27,7 @@ struct PatternBinding {
   TSNode node;
 };
 
-struct PatternMatch {
+struct PatternTreeMatch {
   std::size_t tree = 0;  // which of the trees matched
   std::vector<PatternBinding> captures;
 };
@@ -43,6 +43,6 @@ inline constexpr std::size_t kPatternStepsPerNode = 32;
 // then in document order of the node each match starts at. False, with
 // `*out` empty, when the budget ran out (`*budget` says what it was).
 bool MatchPatternTrees(const std::vector<PatternTree>& trees, const SyntaxTree& tree,
-                       std::vector<PatternMatch>* out, std::size_t* budget);
+                       std::vector<PatternTreeMatch>* out, std::size_t* budget);
 
 }  // namespace muh

@@ -22,11 +22,11 @@ std::string Matches(const std::string& pattern, const std::string& code) {
   REQUIRE_MESSAGE(CompileCodePattern({pattern, "", {}}, &c, &e), (pattern + ": " + e.message));
   PythonParser parser;
   SyntaxTree tree = parser.Parse(code);
-  std::vector<PatternMatch> found;
+  std::vector<PatternTreeMatch> found;
   std::size_t budget = 0;
   REQUIRE(MatchPatternTrees(c.trees, tree, &found, &budget));
   std::string out;
-  for (const PatternMatch& m : found) {
+  for (const PatternTreeMatch& m : found) {
     if (!out.empty()) out += " | ";
     std::string one;
     for (const PatternBinding& b : m.captures) {

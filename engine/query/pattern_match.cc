@@ -3,17 +3,13 @@
 #include <algorithm>
 #include <utility>
 
+#include "engine/python/child_mapping.h"
+
 namespace muh {
 
 namespace {
 
 using Binding = std::vector<PatternCapture>;
-
-struct Kid {
-  TSNode node;
-  TSFieldId field;
-  bool named;
-};
 
 class Matcher {
  public:
@@ -54,33 +50,46 @@ class Matcher {
       out->push_back(std::move(own));
       return;
     }
-    Assignment a{pat, Kids(node), {}, {}, own, out};
+    std::vector<ChildNode> kids = ChildrenOf(&cursor_, node);
     // libtree-sitter scopes some anchor checks by the hidden node that holds
     // `a; b` statement lists (a statement before `;` counts as a last child);
     // anchors among such siblings are left to it.
     if (HasAnchor(pat)) {
-      for (const Kid& k : a.kids) {
+      for (const ChildNode& k : kids) {
         if (!k.named && ts_node_symbol(k.node) == semicolon_) {
           hand_off_ = HandOff::kAnchorAmongSemicolonStatements;
           return;
         }
       }
     }
-    a.memo.resize(pat.children.size() * a.kids.size());
-    a.done.assign(a.memo.size(), false);
-    Assign(&a, 0, 0, static_cast<std::size_t>(-1));
+    std::vector<ChildStep> steps;
+    steps.reserve(pat.children.size());
+    for (const QueryChild& c : pat.children) steps.push_back({c.field, c.immediate});
+    auto match = [&](std::size_t k, TSNode kid, std::vector<Binding>* found) {
+      Match(pat.children[k].node[0], kid, found);
+    };
+    auto spend = [this](std::size_t n) { return Spend(n); };
+    auto before = [&](std::size_t k, std::size_t from) {
+      // A step libtree-sitter may commit to its first candidate sibling.
+      const QueryChild& spec = pat.children[k];
+      if (spec.may_take_first_candidate_only && hand_off_ == HandOff::kNone) {
+        int candidates = 0;
+        for (std::size_t j = from; j < kids.size() && candidates < 2; ++j) {
+          if ((spec.field == 0 || kids[j].field == spec.field) &&
+              NodeLevelMatch(spec.node[0], kids[j].node)) {
+            ++candidates;
+          }
+        }
+        if (candidates > 1) hand_off_ = HandOff::kFirstCandidateStep;
+      }
+      return hand_off_ == HandOff::kNone;
+    };
+    ChildMapping<Binding, decltype(match), decltype(spend), decltype(before)> mapping(
+        steps, kids, pat.anchored_last, kStepsPerKeptMatch, match, spend, before);
+    mapping.Run(std::move(own), out);
   }
 
  private:
-  struct Assignment {
-    const QueryNode& pat;
-    std::vector<Kid> kids;
-    std::vector<std::vector<Binding>> memo;  // [child * kids + kid]
-    std::vector<bool> done;
-    Binding acc;
-    std::vector<Binding>* out;
-  };
-
   // False once the budget has run out.
   bool Spend(std::size_t steps) {
     work_->steps += steps;
@@ -139,69 +148,6 @@ class Matcher {
     return true;
   }
 
-  std::vector<Kid> Kids(TSNode node) {
-    std::vector<Kid> kids;
-    ts_tree_cursor_reset(&cursor_, node);
-    if (!ts_tree_cursor_goto_first_child(&cursor_)) return kids;
-    do {
-      TSNode n = ts_tree_cursor_current_node(&cursor_);
-      kids.push_back({n, ts_tree_cursor_current_field_id(&cursor_), ts_node_is_named(n)});
-    } while (ts_tree_cursor_goto_next_sibling(&cursor_));
-    return kids;
-  }
-
-  const std::vector<Binding>& At(Assignment* a, std::size_t k, std::size_t j) {
-    std::size_t i = k * a->kids.size() + j;
-    if (!a->done[i]) {
-      a->done[i] = true;
-      const QueryChild& spec = a->pat.children[k];
-      if (spec.field == 0 || a->kids[j].field == spec.field) {
-        Match(spec.node[0], a->kids[j].node, &a->memo[i]);
-      }
-    }
-    return a->memo[i];
-  }
-
-  // Child patterns k.. map to kids from..; `last` is the kid of child k-1.
-  void Assign(Assignment* a, std::size_t k, std::size_t from, std::size_t last) {
-    const std::size_t n = a->kids.size();
-    if (!Spend(1)) return;
-    if (k == a->pat.children.size()) {
-      if (a->pat.anchored_last) {
-        for (std::size_t j = last + 1; j < n; ++j) {
-          if (a->kids[j].named) return;
-        }
-      }
-      if (Spend(kStepsPerKeptMatch + a->acc.size())) a->out->push_back(a->acc);
-      return;
-    }
-    const QueryChild& spec = a->pat.children[k];
-    bool immediate = spec.immediate;
-    if (spec.may_take_first_candidate_only && hand_off_ == HandOff::kNone) {
-      int candidates = 0;
-      for (std::size_t j = from; j < n && candidates < 2; ++j) {
-        if ((spec.field == 0 || a->kids[j].field == spec.field) &&
-            NodeLevelMatch(spec.node[0], a->kids[j].node)) {
-          ++candidates;
-        }
-      }
-      if (candidates > 1) hand_off_ = HandOff::kFirstCandidateStep;
-    }
-    if (hand_off_ != HandOff::kNone) return;
-    for (std::size_t j = from; j < n && !work_->exceeded; ++j) {
-      // An anchored child maps to the next named kid or to nothing.
-      if (immediate && !a->kids[j].named) continue;
-      const std::vector<Binding>& options = At(a, k, j);
-      for (const Binding& b : options) {
-        std::size_t mark = a->acc.size();
-        a->acc.insert(a->acc.end(), b.begin(), b.end());
-        Assign(a, k + 1, j + 1, j);
-        a->acc.resize(mark);
-      }
-      if (immediate) break;
-    }
-  }
-
   const AdmitFn& admit_;
   MatchWork* work_;
   const TSSymbol semicolon_;
@@ -209,15 +155,6 @@ class Matcher {
   std::size_t pattern_ = 0;
   HandOff hand_off_ = HandOff::kNone;
 };
-
-// Key for "identical captures": capture ids and node identities.
-std::vector<std::pair<uint32_t, const void*>> KeyOf(const Binding& b) {
-  std::vector<std::pair<uint32_t, const void*>> key;
-  key.reserve(b.size());
-  for (const PatternCapture& c : b) key.emplace_back(c.capture, c.node.id);
-  std::sort(key.begin(), key.end());
-  return key;
-}
 
 }  // namespace
 
@@ -268,19 +205,9 @@ HandOff MatchPatterns(const ParsedQuery& query, const SyntaxTree& tree, const Ad
         out->clear();
         return HandOff::kNone;
       }
-      if (found.size() > 1) {
-        std::vector<std::pair<std::vector<std::pair<uint32_t, const void*>>, std::size_t>> keys;
-        for (std::size_t i = 0; i < found.size(); ++i) keys.emplace_back(KeyOf(found[i]), i);
-        std::sort(keys.begin(), keys.end());
-        std::vector<bool> keep(found.size(), true);
-        for (std::size_t i = 1; i < keys.size(); ++i) {
-          if (keys[i].first == keys[i - 1].first) keep[keys[i].second] = false;
-        }
-        for (std::size_t i = 0; i < found.size(); ++i) {
-          if (keep[i]) out->push_back({p, std::move(found[i])});
-        }
-      } else {
-        for (Binding& b : found) out->push_back({p, std::move(b)});
+      std::vector<bool> keep = FirstOfEachCaptureSet(found);
+      for (std::size_t i = 0; i < found.size(); ++i) {
+        if (keep[i]) out->push_back({p, std::move(found[i])});
       }
     }
   }

@@ -9,13 +9,14 @@
 #include "engine/base/one_line.h"
 #include "engine/pattern/code_pattern.h"
 #include "engine/pattern/pattern_matcher.h"
+#include "engine/query/no_match.h"
 
 namespace muh {
 
 namespace {
 
 std::vector<QueryMatch> MatchesIn(const std::vector<PatternTree>& trees, const SyntaxTree& tree) {
-  std::vector<PatternMatch> found;
+  std::vector<PatternTreeMatch> found;
   std::size_t budget = 0;
   if (!MatchPatternTrees(trees, tree, &found, &budget)) {
     std::string head = OneLine(trees.front().source, 80);
@@ -27,7 +28,7 @@ std::vector<QueryMatch> MatchesIn(const std::vector<PatternTree>& trees, const S
   std::string_view bytes = tree.bytes();
   std::vector<QueryMatch> out;
   out.reserve(found.size());
-  for (const PatternMatch& m : found) {
+  for (const PatternTreeMatch& m : found) {
     QueryMatch& qm = out.emplace_back();
     for (const PatternBinding& b : m.captures) {
       Capture& c = qm.captures.emplace_back();
@@ -59,12 +60,8 @@ bool OnlyIdentifiers(const PatternNode& n, const std::string& capture, bool* see
 
 // A node of the pattern matched on its own, for ExplainNoMatch: the node
 // with the constraints on its captures alone.
-struct Part {
+struct Part : NoMatchPart {
   PatternTree tree;
-  std::string shown;
-  bool wildcard = false;  // any node, unconstrained: never named as the part that matches
-  bool anchored = false;  // constrained: it names the knob, not just a shape
-  std::vector<std::size_t> children;
 };
 
 class Parts {
@@ -130,50 +127,6 @@ class Parts {
   const PatternTree& whole_;
 };
 
-// As no_match.cc's Descend: the failure lies in the first sub-part that
-// matches nowhere; when every sub-part matches somewhere on its own, in how
-// this part puts them together. A constrained part beats a bare shape.
-std::optional<NoMatchReason> Descend(const std::vector<Part>& parts, std::size_t k,
-                                     const SyntaxTree& tree, bool* anchored) {
-  const Part& part = parts[k];
-  std::optional<std::size_t> local;
-  std::vector<std::size_t> local_at;
-  std::optional<std::size_t> failing;
-  for (std::size_t c : part.children) {
-    if (parts[c].wildcard) continue;
-    std::vector<std::size_t> at;
-    for (const QueryMatch& m : MatchesIn({parts[c].tree}, tree)) at.push_back(m.Begin());
-    if (at.empty()) {
-      if (!failing) failing = c;
-      continue;
-    }
-    if (!local || (parts[c].anchored && !parts[*local].anchored)) {
-      local = c;
-      at.erase(std::unique(at.begin(), at.end()), at.end());
-      local_at = std::move(at);
-    }
-  }
-  std::optional<NoMatchReason> here;
-  if (local) here = NoMatchReason{part.shown, parts[*local].shown, local_at};
-  bool here_anchored = local && parts[*local].anchored;
-  if (failing) {
-    bool deeper_anchored = false;
-    std::optional<NoMatchReason> deeper = Descend(parts, *failing, tree, &deeper_anchored);
-    bool deeper_shows_match = deeper && !deeper->matching_part.empty();
-    if (deeper_shows_match && (deeper_anchored || !here_anchored)) {
-      *anchored = deeper_anchored;
-      return deeper;
-    }
-    if (!here) {
-      *anchored = deeper_anchored;
-      return deeper;
-    }
-  }
-  *anchored = here_anchored;
-  if (here) return here;
-  return NoMatchReason{part.shown, "", {}};
-}
-
 }  // namespace
 
 PatternQuery::PatternQuery(std::vector<PatternTree> trees) : trees_(std::move(trees)) {
@@ -212,8 +165,12 @@ std::optional<NoMatchReason> PatternQuery::ExplainNoMatch(const SyntaxTree& tree
   std::vector<std::size_t> roots;
   parts.Collect(trees_[0].root, &roots);
   if (roots.empty()) return std::nullopt;
-  bool anchored = false;
-  return Descend(parts.parts, roots[0], tree, &anchored);
+  std::vector<NoMatchPart> plain(parts.parts.begin(), parts.parts.end());
+  return DescendParts(plain, roots[0], [&](std::size_t c) {
+    std::vector<std::size_t> at;
+    for (const QueryMatch& m : MatchesIn({parts.parts[c].tree}, tree)) at.push_back(m.Begin());
+    return std::optional<std::vector<std::size_t>>(std::move(at));
+  });
 }
 
 }  // namespace muh
