@@ -13,8 +13,8 @@
 #include "engine/pattern/knob_shape.h"
 #include "engine/pattern/metavariables.h"
 #include "engine/pattern/number_range.h"
+#include "engine/python/child_mapping.h"
 #include "engine/python/syntax_tree.h"
-#include "engine/python/ts_handles.h"
 
 namespace muh {
 
@@ -152,20 +152,12 @@ class Builder {
     }
     bool ordered = kUnanchored.count(type) == 0;
     bool desc_placed = false;
-    // A cursor gives each child's field: ts_node_field_name_for_child
-    // misnames some in libtree-sitter 0.20 (an elif_clause as `consequence`).
-    std::vector<std::pair<TSNode, TSFieldId>> children;
     TSTreeCursor cursor = ts_tree_cursor_new(node);
-    if (ts_tree_cursor_goto_first_child(&cursor)) {
-      do {
-        children.emplace_back(ts_tree_cursor_current_node(&cursor),
-                              ts_tree_cursor_current_field_id(&cursor));
-      } while (ts_tree_cursor_goto_next_sibling(&cursor));
-    }
+    std::vector<ChildNode> children = ChildrenOf(&cursor, node);
     ts_tree_cursor_delete(&cursor);
-    for (const auto& [c, field] : children) {
+    for (const auto& [c, field, named] : children) {
       std::string_view ctype = ts_node_type(c);
-      if (!ts_node_is_named(c)) {
+      if (!named) {
         if (kKeptTokens.count(ctype) != 0) {
           PatternNode& token = out->children.emplace_back();
           token.kind = Kind::kToken;
