@@ -52,7 +52,8 @@ std::vector<PatternCase> Bi100Patterns() {
   return out;
 }
 
-// The code patterns of dist/muhpatch-rules.5's examples.
+// The code patterns of dist/muhpatch-rules.5's examples (the page's rule
+// examples below check that none is missing; v1-context is the page's prose).
 std::vector<PatternCase> ManPagePatterns() {
   const std::string prefix_inside = "def context_attention_fwd($$$):\n    $$$\n";
   const std::string smem_inside =
@@ -122,6 +123,46 @@ std::vector<PatternCase> AllCases() {
   return cases;
 }
 
+// The rules of the man page's examples (.EX ... .EE) that have a
+// `pattern:`, as (alternatives, inside).
+std::vector<std::pair<std::vector<std::string>, std::string>> ManPageExamplePatterns() {
+  std::string page =
+      testing::Slurp(std::filesystem::path(MUHPATCH_SOURCE_DIR) / "dist/muhpatch-rules.5");
+  auto unescape = [](std::string t) {
+    for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
+             {"\\-", "-"}, {"\\(aq", "'"}, {"\\(dq", "\""}, {"\\(ga", "`"}, {"\\e", "\\"}}) {
+      for (std::size_t at = 0; (at = t.find(from, at)) != std::string::npos; at += to.size())
+        t.replace(at, from.size(), to);
+    }
+    return t;
+  };
+  std::vector<std::pair<std::vector<std::string>, std::string>> out;
+  for (std::size_t at = 0; (at = page.find("\n.EX\n", at)) != std::string::npos;) {
+    std::size_t end = page.find("\n.EE", at);
+    std::string block = unescape(page.substr(at + 5, end - at - 5));
+    at = end;
+    YAML::Node doc;
+    try {
+      doc = YAML::Load(block);
+    } catch (const YAML::Exception&) {
+      continue;  // not a rule file's text
+    }
+    YAML::Node rules = doc.IsMap() && doc["rules"] ? doc["rules"] : doc;
+    if (!rules.IsSequence()) continue;
+    for (const YAML::Node& r : rules) {
+      if (!r.IsMap() || !r["pattern"]) continue;
+      std::vector<std::string> alternatives;
+      if (r["pattern"].IsSequence()) {
+        for (const YAML::Node& a : r["pattern"]) alternatives.push_back(a.as<std::string>());
+      } else {
+        alternatives.push_back(r["pattern"].as<std::string>());
+      }
+      out.emplace_back(alternatives, r["inside"] ? r["inside"].as<std::string>() : "");
+    }
+  }
+  return out;
+}
+
 std::string Expected(const std::string& name) {
   return testing::Slurp(std::filesystem::path(MUHPATCH_SOURCE_DIR) / "fixtures/pattern_sites" /
                         name);
@@ -137,6 +178,18 @@ std::vector<std::filesystem::path> PythonUnder(const std::filesystem::path& root
 }
 
 }  // namespace
+
+TEST_CASE("every pattern of the man page's rule examples is one this test checks") {
+  std::vector<PatternCase> man = ManPagePatterns();
+  std::vector<std::pair<std::vector<std::string>, std::string>> examples = ManPageExamplePatterns();
+  CHECK(examples.size() >= 5);
+  for (const auto& [alternatives, inside] : examples) {
+    INFO(alternatives.front());
+    CHECK(std::any_of(man.begin(), man.end(), [&](const PatternCase& c) {
+      return c.alternatives == alternatives && c.p.inside == inside;
+    }));
+  }
+}
 
 TEST_CASE("bi100's and the man page's patterns find the sites they found as query text") {
   std::vector<PatternCase> cases = AllCases();
