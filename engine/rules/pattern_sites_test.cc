@@ -183,10 +183,10 @@ TEST_CASE("every pattern of the man page's rule examples is one this test checks
   std::vector<PatternCase> man = ManPagePatterns();
   std::vector<std::pair<std::vector<std::string>, std::string>> examples = ManPageExamplePatterns();
   CHECK(examples.size() >= 5);
-  for (const auto& [alternatives, inside] : examples) {
-    INFO(alternatives.front());
+  for (const auto& example : examples) {
+    INFO(example.first.front());
     CHECK(std::any_of(man.begin(), man.end(), [&](const PatternCase& c) {
-      return c.alternatives == alternatives && c.p.inside == inside;
+      return c.alternatives == example.first && c.p.inside == example.second;
     }));
   }
 }
