@@ -37,6 +37,31 @@ std::string Found(const CodePattern& p, const std::string& code) {
   return out;
 }
 
+std::string Finds(const std::string& pattern, const std::string& code) {
+  return Found(CodePattern{pattern, "", {}}, code);
+}
+
+// Texts that query text would have read as syntax.
+const std::vector<std::string> kTricky = {"(",
+                                          ")",
+                                          "()",
+                                          "(_)",
+                                          "((identifier) @x)",
+                                          "\"",
+                                          "'",
+                                          "@value",
+                                          "(#eq? @_p0 \"x\")",
+                                          "[a b]",
+                                          ". (",
+                                          "; comment",
+                                          "_p0",
+                                          "#match? \")"};
+
+// Names of node kinds and of the query language's parts.
+const std::vector<std::string> kNames = {"identifier", "string", "string_content", "integer",
+                                         "block",      "module", "ERROR",          "MISSING",
+                                         "eq",         "match",  "value",          "p0"};
+
 }  // namespace
 
 TEST_CASE("an ordered node's children: each the next named child, the last the last") {
@@ -71,6 +96,50 @@ TEST_CASE("constraints: a pinned leaf, a metavariable twice, where:") {
   CodePattern p{"k = $V", "", {}};
   p.where = {{"V", WhereConstraint::Kind::kRange, {}, 2, 10}};
   CHECK(Found(p, "k = 1\nk = 5\nk = 11\nj = 5\n") == "V=5");
+}
+
+// Generated patterns: what a pattern's text holds inside a string literal
+// or a comment, and what its metavariables are named, change nothing but
+// the literal itself and the captures' names. (When patterns compiled to
+// query text, parentheses, quotes and names like `identifier` were one
+// more language that could get them wrong.)
+
+TEST_CASE("parentheses and quotes in a string literal match that literal, nothing else") {
+  for (const std::string& t : kTricky) {
+    // Python strings holding `t`, quoted either way.
+    std::string single, dbl;
+    for (char ch : t) {
+      single += ch == '\'' ? std::string("\\'") : std::string(1, ch);
+      dbl += ch == '"' ? std::string("\\\"") : std::string(1, ch);
+    }
+    std::string code = "x = f('" + single + "', 1)\nx = f('plain', 2)\nx = f(\"" + dbl + "\", 3)\n";
+    bool same = single == dbl;  // the quotes aside, the literal reads alike
+    INFO(t);
+    CHECK(Finds("x = f('" + single + "', $V)", code) == (same ? "V=1 | V=3" : "V=1"));
+    CHECK(Finds("x = f(\"" + dbl + "\", $V)", code) == (same ? "V=1 | V=3" : "V=3"));
+    CHECK(Finds("x = f('plain', $V)", code) == "V=2");
+  }
+}
+
+TEST_CASE("parentheses and quotes in a comment change nothing") {
+  std::string code = "y = g(1)\ny = g(2, 3)\nz = g(4)\n";
+  std::string plain = Finds("y = g($V)", code);
+  CHECK(plain == "V=1");
+  for (const std::string& t : kTricky) {
+    INFO(t);
+    CHECK(Finds("y = g($V)  # " + t, code) == plain);
+    CHECK(Finds("# " + t + "\ny = g($V)", code) == plain);
+  }
+}
+
+TEST_CASE("a metavariable named like a node kind is a metavariable") {
+  std::string code = "w = h(1, 'a')\nw = h(x, 'b')\nw = h(2)\n";
+  for (const std::string& n : kNames) {
+    INFO(n);
+    CHECK(Finds("w = h($" + n + ", $S)", code) == n + "=1 S='a' | " + n + "=x S='b'");
+    CHECK(Finds("w = h($" + n + ", '$S')", code) == n + "=1 S=a | " + n + "=x S=b");
+    CHECK(Finds("$" + n + " = h($" + n + ")", "w = h(w)\nw = h(v)\n") == n + "=w");
+  }
 }
 
 }  // namespace muh
