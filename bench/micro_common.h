@@ -41,27 +41,16 @@ struct RuleQuery {
   std::string text;  // the query source
 };
 
-// Every query of rules/bi100.yaml: each rule's `query` (or its pattern's),
+// Every query of rules/bi100.yaml: each rule's `query`,
 // its `done-when` and its preconditions' `present`/`absent`, in file order.
 inline std::vector<RuleQuery> Bi100Queries() {
   YAML::Node root = YAML::LoadFile(SourcePath("rules/bi100.yaml"));
   std::vector<RuleQuery> out;
   for (const YAML::Node& r : root["rules"]) {
     std::string id = r["id"].as<std::string>();
-    if (r["pattern"]) {
-      // A code pattern: the query it compiles to (the rule checker's way).
-      muh::RawRuleFile raw;
-      std::vector<muh::Diagnostic> errors;
-      std::string path = SourcePath("rules/bi100.yaml");
-      if (muh::ReadRules(path, ReadFile(path), &raw, &errors)) {
-        for (const muh::RawRule& rr : raw.rules) {
-          if (rr.id.value != id) continue;
-          for (const std::string& t : muh::KindQueryTexts(rr)) out.push_back({id, t});
-        }
-      }
-    } else if (r["query"]) {
+    if (r["query"]) {
       out.push_back({id, r["query"].as<std::string>()});
-    }  // a `value-of` rule: its query is made from the question (finder_value_of.cc)
+    }  // a code pattern or `value-of` compiles to nodes (code_pattern.h), not a query
     if (r["done-when"]) out.push_back({id + "/done-when", r["done-when"].as<std::string>()});
     if (r["preconditions"]) {
       for (const YAML::Node& p : r["preconditions"]) {

@@ -54,8 +54,8 @@ inline std::vector<std::filesystem::path> FixturePython() {
   return out;
 }
 
-// The query texts of rules/bi100.yaml (queries, code patterns compiled,
-// done-when and preconditions), in file order.
+// The query texts of rules/bi100.yaml (queries, done-when and
+// preconditions; code patterns compile to nodes, not text), in file order.
 inline std::vector<std::string> Bi100Queries() {
   std::string path = std::string(MUHPATCH_SOURCE_DIR) + "/rules/bi100.yaml";
   RawRuleFile raw;

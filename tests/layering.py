@@ -6,7 +6,7 @@ header or source that includes a file of a layer it may not reach fails the
 test, naming the include and its line. Also fails on a folder that LAYERS
 does not know, so a new layer must state its place here. Unit tests
 (`*_test.cc`) are exempt: a differential test may use a higher layer to check
-a lower one (code_pattern_test runs the compiled queries).
+a lower one (pattern_sites_test runs patterns through the rules layer).
 """
 import pathlib
 import re
@@ -19,7 +19,7 @@ LAYERS = {
     "python": ["base"],
     "query": ["base", "python"],
     "model": ["base", "python"],
-    "pattern": ["base", "python"],  # code patterns, compiled to query text
+    "pattern": ["base", "python"],  # code patterns, compiled to syntax nodes and matched
     "rules": ["base", "python", "query", "pattern", "model", "liveness"],
     "patch": ["base"],
     "plan": ["base", "python", "query", "model", "liveness", "rules", "patch"],

@@ -1,6 +1,7 @@
 #include "engine/pattern/code_pattern.h"
 
 #include <fmt/format.h>
+#include <re2/re2.h>
 #include <tree_sitter/api.h>
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 #include "engine/pattern/knob_shape.h"
 #include "engine/pattern/metavariables.h"
 #include "engine/pattern/number_range.h"
+#include "engine/python/child_mapping.h"
 #include "engine/python/syntax_tree.h"
 
 namespace muh {
@@ -32,25 +34,10 @@ const std::set<std::string_view> kUnanchored = {"block", "module", "dictionary",
 // Leaves whose type says everything.
 const std::set<std::string_view> kTextless = {"true", "false", "none", "ellipsis"};
 
-std::string Quoted(std::string_view text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '\\' || c == '"')
-      out += std::string("\\") + c;
-    else if (c == '\n')
-      out += "\\n";
-    else if (c == '\t')
-      out += "\\t";
-    else
-      out += c;
-  }
-  return out + "\"";
-}
-
-// The hidden captures of one query. A literal's capture is named after its
+// The hidden captures of one tree. A literal's capture is named after its
 // text and how often the alternative used that text before, so that
 // alternatives with the same literals bind the same captures and can share
-// one query pattern (our matcher's subset needs that of an alternation).
+// one tree.
 struct HiddenNames {
   std::map<std::string, std::string> by_key;
   std::map<std::string, int> seen;  // in the current alternative
@@ -67,12 +54,12 @@ struct HiddenNames {
   }
 };
 
-// One snippet (the pattern or its `inside:`) turned into query text.
-class Emitter {
+// One snippet (the pattern or its `inside:`) turned into nodes.
+class Builder {
  public:
-  Emitter(const Substituted& sub, CodePatternError::Part part, HiddenNames* hidden,
-          std::vector<std::string>* predicates, std::vector<std::string>* captures)
-      : sub_(sub), part_(part), hidden_(hidden), predicates_(predicates), captures_(captures) {}
+  Builder(const Substituted& sub, CodePatternError::Part part, HiddenNames* hidden,
+          std::vector<PatternConstraint>* constraints, std::vector<std::string>* captures)
+      : sub_(sub), part_(part), hidden_(hidden), constraints_(constraints), captures_(captures) {}
 
   // The pattern's root node (the one statement, or the expression of an
   // expression statement), or an error.
@@ -112,11 +99,13 @@ class Emitter {
     return root;
   }
 
-  // Query text for `node`. `body` (with `desc`) is the block whose `$$$`
-  // stands for where the inner pattern lies.
-  bool Emit(TSNode node, std::string* out, CodePatternError* error) {
+  // The pattern node for `node`. `body_` (with `desc_`) is the block whose
+  // `$$$` stands for where the inner pattern lies.
+  bool Build(TSNode node, PatternNode* out, CodePatternError* error) {
+    using Kind = PatternNode::Kind;
     std::string_view text = Text(node);
-    std::string_view type = ts_node_type(node);
+    std::string type = ts_node_type(node);
+    out->source = Original(node);
     const Metavariable* m = type == "block" ? nullptr : sub_.Find(text);
     if (m != nullptr) {
       if (m->sequence) {
@@ -126,13 +115,21 @@ class Emitter {
         return false;
       }
       // In a string, the content; elsewhere any node.
-      *out = (type == "string_content" ? "(string_content)" : "(_)") + Capture(m->name);
+      out->kind = Kind::kMetavariable;
+      if (type == "string_content") {
+        out->type = type;
+        out->symbols = SymbolsNamed(type, true);
+      }
+      out->capture = Capture(m->name);
       return true;
     }
+    out->type = type;
     if (!ts_node_is_named(node)) {
-      *out = Quoted(type);
+      out->kind = Kind::kToken;
+      out->symbols = SymbolsNamed(type, false);
       return true;
     }
+    out->symbols = SymbolsNamed(type, true);
     bool is_body = body_ && ts_node_eq(node, *body_);
     if (ts_node_child_count(node) == 0 && !is_body) {
       if (Substituted::MentionsPlaceholder(text)) {
@@ -142,54 +139,45 @@ class Emitter {
                          Original(node)));
         return false;
       }
-      if (kTextless.count(type) != 0 || text.empty()) {
-        *out = fmt::format("({})", type);
-        return true;
-      }
+      if (kTextless.count(type) != 0 || text.empty()) return true;
       bool fresh = false;
-      std::string name = hidden_->For(std::string(type) + ":" + std::string(text), &fresh);
-      if (fresh) predicates_->push_back(fmt::format("(#eq? @{} {})", name, Quoted(text)));
-      *out = fmt::format("({}) @{}", type, name);
+      out->capture = hidden_->For(type + ":" + std::string(text), &fresh);
+      if (fresh) {
+        PatternConstraint c;
+        c.capture = out->capture;
+        c.texts = {std::string(text)};
+        constraints_->push_back(std::move(c));
+      }
       return true;
     }
-    struct Item {
-      std::string text;
-      bool named = false;
-      bool run = false;  // a `$$$`
-      bool field = false;
-    };
-    std::vector<Item> items;
-    bool anchored = kUnanchored.count(type) == 0;
+    bool ordered = kUnanchored.count(type) == 0;
     bool desc_placed = false;
-    // A cursor gives each child's field: ts_node_field_name_for_child
-    // misnames some in libtree-sitter 0.20 (an elif_clause as `consequence`).
-    std::vector<std::pair<TSNode, const char*>> children;
     TSTreeCursor cursor = ts_tree_cursor_new(node);
-    if (ts_tree_cursor_goto_first_child(&cursor)) {
-      do {
-        children.emplace_back(ts_tree_cursor_current_node(&cursor),
-                              ts_tree_cursor_current_field_name(&cursor));
-      } while (ts_tree_cursor_goto_next_sibling(&cursor));
-    }
+    std::vector<ChildNode> children = ChildrenOf(&cursor, node);
     ts_tree_cursor_delete(&cursor);
-    for (const auto& [c, field] : children) {
+    for (const auto& [c, field, named] : children) {
       std::string_view ctype = ts_node_type(c);
-      if (!ts_node_is_named(c)) {
-        if (kKeptTokens.count(ctype) != 0) items.push_back({Quoted(ctype), false, false, false});
+      if (!named) {
+        if (kKeptTokens.count(ctype) != 0) {
+          PatternNode& token = out->children.emplace_back();
+          token.kind = Kind::kToken;
+          token.type = std::string(ctype);
+          token.symbols = SymbolsNamed(token.type, false);
+        }
         continue;
       }
       if (ctype == "comment" || ctype == "string_start" || ctype == "string_end") {
-        anchored = false;
+        ordered = false;
         continue;
       }
       const Metavariable* run = ctype == "block" ? nullptr : sub_.Find(Text(c));
       if (place_ && ts_node_eq(c, *place_)) {
-        items.push_back({(field != nullptr ? std::string(field) + ": " : "") + desc_, true, false,
-                         field != nullptr});
+        out->children.push_back(*desc_);
+        out->children.back().field = field;
         continue;
       }
       if (run != nullptr && run->sequence) {
-        if (field != nullptr) {
+        if (field != 0) {
           Fail(error, ts_node_start_byte(c),
                "'$$$' stands for a run of siblings (arguments, statements, entries), not for one "
                "node; write $NAME here");
@@ -197,42 +185,25 @@ class Emitter {
         }
         if (is_body) {
           desc_placed = true;
-          items.push_back({desc_, true, false, false});
+          out->children.push_back(*desc_);
         } else {
-          items.push_back({"", false, true, false});
+          out->children.emplace_back().kind = Kind::kRun;
         }
         continue;
       }
-      std::string child;
-      if (!Emit(c, &child, error)) return false;
-      if (field != nullptr) child = std::string(field) + ": " + child;
-      items.push_back({child, true, false, field != nullptr});
+      PatternNode& child = out->children.emplace_back();
+      if (!Build(c, &child, error)) return false;
+      child.field = field;
     }
-    if (is_body && !desc_placed) items.push_back({desc_, true, false, false});
-    for (const Item& it : items) anchored = anchored && !it.field;
-    std::string s = fmt::format("({}", type);
-    bool gap = false;
-    bool any_named = false;
-    for (const Item& it : items) {
-      if (it.run) {
-        gap = true;
-        continue;
-      }
-      if (it.named) {
-        if (anchored && !gap) s += " .";
-        gap = false;
-        any_named = true;
-      }
-      s += " " + it.text;
-    }
-    if (anchored && !gap && any_named) s += " .";
-    *out = s + ")";
+    if (is_body && !desc_placed) out->children.push_back(*desc_);
+    for (const PatternNode& c : out->children) ordered = ordered && c.field == 0;
+    out->ordered = ordered;
     return true;
   }
 
   std::optional<TSNode> body_;
   std::optional<TSNode> place_;  // a `$$$` outside any block: the pattern lies below it
-  std::string desc_;
+  std::optional<PatternNode> desc_;
   bool expression_ = false;  // the root is an expression, not a statement
 
  private:
@@ -256,13 +227,19 @@ class Emitter {
     if (hidden_->bound.insert(name).second) {
       if (std::find(captures_->begin(), captures_->end(), name) == captures_->end())
         captures_->push_back(name);
-      return " @" + name;
+      return name;
     }
     // A metavariable used again stands for the same text.
     bool fresh = false;
     std::string again = hidden_->For("=" + name, &fresh);
-    if (fresh) predicates_->push_back(fmt::format("(#eq? @{} @{})", name, again));
-    return " @" + again;
+    if (fresh) {
+      PatternConstraint c;
+      c.kind = PatternConstraint::Kind::kSameAs;
+      c.capture = name;
+      c.other = again;
+      constraints_->push_back(std::move(c));
+    }
+    return again;
   }
   std::nullopt_t Fail(CodePatternError* error, std::size_t offset, std::string message) {
     error->part = part_;
@@ -274,7 +251,7 @@ class Emitter {
   const Substituted& sub_;
   CodePatternError::Part part_;
   HiddenNames* hidden_;
-  std::vector<std::string>* predicates_;
+  std::vector<PatternConstraint>* constraints_;
   std::vector<std::string>* captures_;
 };
 
@@ -286,18 +263,6 @@ std::optional<TSNode> LastBlock(TSNode node) {
     if (std::optional<TSNode> b = LastBlock(ts_node_named_child(node, i))) found = b;
   }
   return found;
-}
-
-// `inner` where it lies anywhere below a block: itself (a statement), or
-// under up to kInsideDepth nodes of any type.
-std::string AnyDepth(const std::string& inner, bool expression) {
-  std::string out;
-  std::string wrapped = inner;
-  for (int d = 0; d <= kInsideDepth; ++d) {
-    if (d > 0) wrapped = "(_ " + wrapped + ")";
-    if (d > 0 || !expression) out += (out.empty() ? "" : " ") + wrapped;
-  }
-  return out;
 }
 
 // The last `$$$` of `node`'s subtree that is not a block's statement.
@@ -324,40 +289,48 @@ bool Substitute(const std::string& text, CodePatternError::Part part, Substitute
   return false;
 }
 
-std::string WherePredicate(const WhereConstraint& w) {
+PatternConstraint WhereTest(const WhereConstraint& w) {
+  PatternConstraint c;
+  c.capture = w.metavariable;
   switch (w.kind) {
     case WhereConstraint::Kind::kEquals:
-      return fmt::format("(#eq? @{} {})", w.metavariable, Quoted(w.texts[0]));
+      c.texts = w.texts;
+      break;
     case WhereConstraint::Kind::kRegex:
-      return fmt::format("(#match? @{} {})", w.metavariable, Quoted(w.texts[0]));
+      c.kind = PatternConstraint::Kind::kRegex;
+      c.texts = w.texts;
+      break;
     case WhereConstraint::Kind::kRange:
-      return fmt::format("(#match? @{} {})", w.metavariable, Quoted(DecimalRangeRegex(w.lo, w.hi)));
-    case WhereConstraint::Kind::kAnyOf: {
-      std::string s = "(#any-of? @" + w.metavariable;
-      for (const std::string& t : w.texts) s += " " + Quoted(t);
-      return s + ")";
-    }
+      c.kind = PatternConstraint::Kind::kRegex;
+      c.texts = {DecimalRangeRegex(w.lo, w.hi)};
+      break;
+    case WhereConstraint::Kind::kAnyOf:
+      c.kind = PatternConstraint::Kind::kAnyOf;
+      c.texts = w.texts;
+      break;
   }
-  return "";
+  if (c.kind == PatternConstraint::Kind::kRegex) {
+    re2::RE2::Options options;
+    options.set_log_errors(false);
+    c.regex = std::make_shared<const re2::RE2>(c.texts[0], options);
+  }
+  return c;
 }
 
-}  // namespace
-
-namespace {
-
-// Compiles alternatives that share `p.inside` into one query pattern (the
-// inside's body holds each at any depth), or one alternative alone. False
-// with `*merge_failed` when the alternatives bind different captures.
+// Compiles alternatives that share `p.inside` into one tree (the inside's
+// body holds each at any depth), or one alternative alone. False with
+// `*merge_failed` when the alternatives bind different captures.
 bool CompileShared(const std::vector<std::string>& alternatives, const CodePattern& p,
-                   CompiledPattern* out, CodePatternError* error, const std::string& target,
-                   std::size_t* failing, bool* merge_failed) {
+                   PatternTree* out, CompiledPattern* compiled, CodePatternError* error,
+                   const std::string& target, std::size_t* failing, bool* merge_failed) {
   HiddenNames hidden;
-  std::vector<std::string> predicates;
+  std::vector<PatternConstraint> constraints;
   std::vector<std::string> captures;
   PythonParser parser;
-  std::string desc;
+  PatternNode desc;  // the inner alternatives, anywhere in the inside's body
+  desc.kind = PatternNode::Kind::kAnyDepth;
   std::optional<std::set<std::string>> first_bound;
-  std::string query;
+  PatternNode root;
   for (std::size_t i = 0; i < alternatives.size(); ++i) {
     *failing = i;
     hidden.seen.clear();
@@ -365,12 +338,13 @@ bool CompileShared(const std::vector<std::string>& alternatives, const CodePatte
     Substituted sub;
     if (!Substitute(alternatives[i], CodePatternError::Part::kPattern, &sub, error)) return false;
     SyntaxTree tree = parser.Parse(sub.text);
-    Emitter inner(sub, CodePatternError::Part::kPattern, &hidden, &predicates, &captures);
-    std::optional<TSNode> root = inner.Root(tree, error);
-    if (!root || !inner.Emit(*root, &query, error)) return false;
+    Builder inner(sub, CodePatternError::Part::kPattern, &hidden, &constraints, &captures);
+    std::optional<TSNode> r = inner.Root(tree, error);
+    root = PatternNode();
+    if (!r || !inner.Build(*r, &root, error)) return false;
     if (i == 0) {
-      out->knob = KnobOf(sub, *root, target);
-      out->shape = ShapeOf(sub, *root, target);
+      compiled->knob = KnobOf(sub, *r, target);
+      compiled->shape = ShapeOf(sub, *r, target);
     }
     if (first_bound && *first_bound != hidden.bound) {
       *merge_failed = true;
@@ -378,9 +352,10 @@ bool CompileShared(const std::vector<std::string>& alternatives, const CodePatte
     }
     first_bound = hidden.bound;
     if (p.inside.empty()) break;
-    // Each alternative, marked with whether it is an expression: its depths
-    // follow once the inside is known.
-    desc += "\x01" + std::to_string(inner.expression_ ? 1 : 0) + query + "\x02";
+    // An expression lies below a statement of the body, never is one
+    // (unless the inside places it below a `$$$` of its own: set below).
+    root.min_depth = inner.expression_ ? 1 : 0;
+    desc.children.push_back(std::move(root));
   }
   *failing = 0;
   if (!p.inside.empty()) {
@@ -388,7 +363,7 @@ bool CompileShared(const std::vector<std::string>& alternatives, const CodePatte
     if (!Substitute(p.inside, CodePatternError::Part::kInside, &outer_sub, error)) return false;
     SyntaxTree outer_tree = parser.Parse(outer_sub.text);
     hidden.seen.clear();
-    Emitter outer(outer_sub, CodePatternError::Part::kInside, &hidden, &predicates, &captures);
+    Builder outer(outer_sub, CodePatternError::Part::kInside, &hidden, &constraints, &captures);
     std::optional<TSNode> outer_root = outer.Root(outer_tree, error);
     if (!outer_root) return false;
     outer.body_ = LastBlock(*outer_root);
@@ -401,17 +376,13 @@ bool CompileShared(const std::vector<std::string>& alternatives, const CodePatte
           "$$$`) to look in";
       return false;
     }
-    std::string branches;
-    for (std::size_t at = 0; (at = desc.find('\x01', at)) != std::string::npos;) {
-      bool expression = desc[at + 1] == '1';
-      std::size_t end = desc.find('\x02', at);
-      std::string inner = desc.substr(at + 2, end - at - 2);
-      branches += (branches.empty() ? "" : " ") + AnyDepth(inner, expression && !outer.place_);
-      at = end;
+    if (outer.place_) {
+      for (PatternNode& a : desc.children) a.min_depth = 0;
     }
-    outer.desc_ = "[" + branches + "]";
-    if (out->knob.empty()) out->knob = KnobOf(outer_sub, *outer_root, target);
-    if (!outer.Emit(*outer_root, &query, error)) return false;
+    outer.desc_ = std::move(desc);
+    if (compiled->knob.empty()) compiled->knob = KnobOf(outer_sub, *outer_root, target);
+    root = PatternNode();
+    if (!outer.Build(*outer_root, &root, error)) return false;
   }
   for (std::size_t i = 0; i < p.where.size(); ++i) {
     const WhereConstraint& w = p.where[i];
@@ -426,16 +397,13 @@ bool CompileShared(const std::vector<std::string>& alternatives, const CodePatte
                                    w.metavariable, list.empty() ? "it has none" : "it has " + list);
       return false;
     }
-    predicates.push_back(WherePredicate(w));
+    constraints.push_back(WhereTest(w));
   }
-  // Predicates follow the root in a group: `((root ... .) (#eq? ...))`,
-  // since our matcher leaves a trailing anchor before predicates to
-  // libtree-sitter.
-  std::string tail;
-  for (const std::string& pr : predicates) tail += "\n  " + pr;
-  if (!tail.empty()) query = "(" + query + tail + ")";
-  out->query = std::move(query);
-  out->metavariables = std::move(captures);
+  out->root = std::move(root);
+  out->constraints = std::move(constraints);
+  out->source = alternatives.size() == 1 ? alternatives[0] : "";
+  FinishPatternTree(out);
+  compiled->metavariables = std::move(captures);
   return true;
 }
 
@@ -444,8 +412,7 @@ bool CompileShared(const std::vector<std::string>& alternatives, const CodePatte
 bool CompileCodePattern(const CodePattern& p, CompiledPattern* out, CodePatternError* error,
                         const std::string& target) {
   std::size_t failing = 0;
-  bool merge_failed = false;
-  return CompileShared({p.pattern}, p, out, error, target, &failing, &merge_failed);
+  return CompileCodePatterns({p.pattern}, p, out, error, &failing, target);
 }
 
 bool CompileCodePatterns(const std::vector<std::string>& alternatives, const CodePattern& p,
@@ -454,18 +421,26 @@ bool CompileCodePatterns(const std::vector<std::string>& alternatives, const Cod
   *failing = 0;
   bool merge_failed = false;
   if (alternatives.size() > 1 && !p.inside.empty()) {
-    if (CompileShared(alternatives, p, out, error, target, failing, &merge_failed)) return true;
+    CompiledPattern shared;
+    PatternTree tree;
+    if (CompileShared(alternatives, p, &tree, &shared, error, target, failing, &merge_failed)) {
+      shared.trees.push_back(std::move(tree));
+      *out = std::move(shared);
+      return true;
+    }
     if (!merge_failed) return false;
   }
-  // One query pattern each: libtree-sitter runs the query.
+  // One tree each.
   CompiledPattern all;
   for (std::size_t i = 0; i < alternatives.size(); ++i) {
     *failing = i;
-    CodePattern one = p;
-    one.pattern = alternatives[i];
     CompiledPattern compiled;
-    if (!CompileCodePattern(one, &compiled, error, target)) return false;
-    all.query += (all.query.empty() ? "" : "\n") + compiled.query;
+    PatternTree tree;
+    std::size_t ignored = 0;
+    if (!CompileShared({alternatives[i]}, p, &tree, &compiled, error, target, &ignored,
+                       &merge_failed))
+      return false;
+    all.trees.push_back(std::move(tree));
     if (all.knob.empty()) {
       all.knob = compiled.knob;
       all.shape = compiled.shape;

@@ -4,11 +4,11 @@
 // pattern, whose body the pattern lies anywhere in) and `where:`
 // constraints on its metavariables (a literal, a regex, a number range).
 //
-// A pattern compiles to tree-sitter query text, with #eq?/#match?/#any-of?
-// predicates: the query layer (engine/query) runs it on our matcher or on
-// libtree-sitter, like any raw query. Each metavariable becomes a capture of
-// its name; the literal leaves of the snippet become hidden captures `@_pN`
-// that #eq? pins to their text.
+// A pattern compiles once into a tree of nodes (pattern_node.h), which the
+// pattern matcher (pattern_matcher.h) walks against a parsed file's nodes;
+// no query text lies between. Each metavariable becomes a capture of its
+// name; the literal leaves of the snippet become hidden captures `_pN`
+// pinned to their text, which locate a match where it begins.
 //
 // What a pattern means:
 // - Named nodes match by type and, for leaves, by text. Quotes of a string
@@ -27,6 +27,8 @@
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "engine/pattern/pattern_node.h"
 
 namespace muh {
 
@@ -55,7 +57,9 @@ struct CodePatternError {
 };
 
 struct CompiledPattern {
-  std::string query;                       // tree-sitter query text
+  // One tree, or one per alternative when alternatives bind different
+  // captures (or have no `inside:` to share).
+  std::vector<PatternTree> trees;
   std::vector<std::string> metavariables;  // the captures it binds, in order
   // The variable the knob is assigned to (`use_v1`), when the pattern says
   // so, and the code it sits in as the pattern writes it, the target shown
@@ -75,9 +79,9 @@ inline constexpr int kInsideDepth = 8;
 bool CompileCodePattern(const CodePattern& p, CompiledPattern* out, CodePatternError* error,
                         const std::string& target = "");
 
-// Alternatives (p.pattern unused) with one `inside:` and `where:`: one query
-// pattern when they bind the same captures (the inside's body holds any of
-// them), else one query pattern each. `*failing`: the alternative at fault.
+// Alternatives (p.pattern unused) with one `inside:` and `where:`: one tree
+// when they bind the same captures (the inside's body holds any of them),
+// else one tree each. `*failing`: the alternative at fault.
 bool CompileCodePatterns(const std::vector<std::string>& alternatives, const CodePattern& p,
                          CompiledPattern* out, CodePatternError* error, std::size_t* failing,
                          const std::string& target = "");

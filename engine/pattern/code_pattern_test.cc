@@ -5,17 +5,17 @@
 #include <string>
 #include <vector>
 
-#include "engine/query/query.h"
+#include "engine/rules/pattern_query.h"
 
 namespace muh {
 
 namespace {
 
-std::string Compile(CodePattern p) {
+CompiledPattern Compile(CodePattern p) {
   CompiledPattern out;
   CodePatternError err;
   REQUIRE_MESSAGE(CompileCodePattern(p, &out, &err), err.message);
-  return out.query;
+  return out;
 }
 
 std::string ErrorOf(CodePattern p) {
@@ -28,44 +28,42 @@ std::string ErrorOf(CodePattern p) {
   return std::string(part) + "@" + std::to_string(err.offset) + ": " + err.message;
 }
 
-// "NAME=text" for each named capture of each match, matches joined by " | ",
-// on both matchers (they must agree).
+// "NAME=text" for each named capture of each match, matches joined by " | ".
 std::string MatchesOf(CodePattern p, const std::string& code) {
-  std::string query = Compile(p);
-  std::string results[2];
-  for (QueryEngine engine : {QueryEngine::kAuto, QueryEngine::kTreeSitter}) {
-    QueryError qe;
-    auto q = Query::Compile(query, &qe, engine);
-    REQUIRE_MESSAGE(q != nullptr, (qe.message + "\n" + query));
-    PythonParser parser;
-    SyntaxTree tree = parser.Parse(code);
-    std::string s;
-    for (const QueryMatch& m : q->Run(tree)) {
-      if (!s.empty()) s += " | ";
-      std::string one;
-      for (const Capture& c : m.captures) {
-        if (c.name[0] == '_') continue;
-        one += (one.empty() ? "" : " ") + c.name + "=" + c.text;
-      }
-      s += one;
+  PatternQuery q(Compile(p).trees);
+  PythonParser parser;
+  SyntaxTree tree = parser.Parse(code);
+  std::string s;
+  for (const QueryMatch& m : q.Run(tree)) {
+    if (!s.empty()) s += " | ";
+    std::string one;
+    for (const Capture& c : m.captures) {
+      if (c.name[0] == '_') continue;
+      one += (one.empty() ? "" : " ") + c.name + "=" + c.text;
     }
-    results[engine == QueryEngine::kAuto ? 0 : 1] = s;
+    s += one;
   }
-  CHECK_MESSAGE(results[0] == results[1], query);
-  return results[0];
+  return s;
 }
 
 }  // namespace
 
-TEST_CASE("a pattern compiles to query text with its literals pinned") {
-  CHECK(Compile({"BLOCK = $V", "", {}}) ==
-        "((assignment left: (identifier) @_p0 right: (_) @V)\n  (#eq? @_p0 \"BLOCK\"))");
-  CHECK(Compile({"numel <= $B", "", {}}) ==
-        "((comparison_operator . (identifier) @_p0 \"<=\" . (_) @B .)\n  (#eq? @_p0 \"numel\"))");
-  CHECK(Compile({"config['BLOCK_SIZE_M'] = $_", "", {}}) ==
-        "((assignment left: (subscript value: (identifier) @_p0 subscript: (string "
-        "(string_content) @_p1)) right: (_))\n  (#eq? @_p0 \"config\")\n  (#eq? @_p1 "
-        "\"BLOCK_SIZE_M\"))");
+TEST_CASE("a pattern compiles to nodes with its literals pinned") {
+  CompiledPattern c = Compile({"numel <= $B", "", {}});
+  REQUIRE(c.trees.size() == 1);
+  const PatternTree& t = c.trees[0];
+  CHECK(t.root.type == "comparison_operator");
+  CHECK(t.root.ordered);
+  REQUIRE(t.root.children.size() == 3);
+  CHECK(t.root.children[0].kind == PatternNode::Kind::kNode);
+  CHECK(t.root.children[0].capture == "_p0");
+  CHECK(t.root.children[1].kind == PatternNode::Kind::kToken);
+  CHECK(t.root.children[1].type == "<=");
+  CHECK(t.root.children[2].kind == PatternNode::Kind::kMetavariable);
+  CHECK(t.captures == std::vector<std::string>{"_p0", "B"});
+  REQUIRE(t.constraints.size() == 1);
+  CHECK(t.constraints[0].texts == std::vector<std::string>{"numel"});
+  CHECK(c.metavariables == std::vector<std::string>{"B"});
 }
 
 TEST_CASE("metavariables: one node, a run, the same text twice") {

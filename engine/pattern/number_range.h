@@ -1,6 +1,6 @@
 // A `where:` range on a metavariable (`range: [1, 4096]`) as a regular
-// expression over the decimal text of a Python integer literal, so that the
-// query's own `#match?` checks it: the rule compiles to query text alone.
+// expression over the decimal text of a Python integer literal, which the
+// pattern's constraint on the metavariable checks (pattern_node.h).
 #pragma once
 
 #include <cstdint>

@@ -67,7 +67,7 @@ void PlanContext::ParseAll() {
   // node indexes that the queries to be run on it will match from: by path,
   // every query the plan runs there (rules, preconditions, `done-when`), a
   // query shared by several rules once.
-  std::map<std::string, std::set<const Query*>> queries;
+  std::map<std::string, std::set<const SiteQuery*>> queries;
   for (const Rule& rule : rules_.rules) {
     for (const std::string& path : Scope(rule.files)) {
       queries[path].insert(rule.finder->query().get());
@@ -90,7 +90,7 @@ void PlanContext::ParseAll() {
     parsed[i] = std::make_unique<SyntaxTree>(parser.Parse(todo[i]->bytes()));
     auto t2 = std::chrono::steady_clock::now();
     if (auto it = queries.find(todo[i]->path()); it != queries.end()) {
-      for (const Query* q : it->second) q->IndexFor(*parsed[i]);
+      for (const SiteQuery* q : it->second) q->IndexFor(*parsed[i]);
     }
     logging::Trace(
         "parsed {} ({} bytes) in {:.2f} ms, indexed in {:.2f} ms", todo[i]->path(),

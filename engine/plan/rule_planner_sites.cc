@@ -160,7 +160,7 @@ Diagnostic RulePlanner::FoundNothing(const Rule& rule, const SourceText& file, s
   // and the shape around it that no longer does. Located at the knob's
   // nearest candidate in the source when there is one.
   std::optional<NoMatchReason> why =
-      ExplainNoMatch(*rule.finder->query(), *SyntaxTreeOf(file.path()));
+      rule.finder->query()->ExplainNoMatch(*SyntaxTreeOf(file.path()));
   if (!why) {
     return Diagnostic{ctx_.rules().path, rule.loc.line, rule.loc.column, Severity::kError, msg};
   }

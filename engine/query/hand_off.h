@@ -17,13 +17,13 @@ enum class HandOff {
   // The query was compiled with QueryEngine::kTreeSitter.
   kTreeSitterRequested,
   // The query text uses a construct our parser leaves to libtree-sitter
-  // (pattern.h lists the subset), for every tree.
+  // (query_ast.h lists the subset), for every tree.
   kOutsideSubset,
   // The tree holds ERROR, MISSING or zero-width nodes from error recovery,
   // which libtree-sitter's cursor sees in ways we do not copy.
   kSyntaxErrors,
   // A step without captures that libtree-sitter may commit to its first
-  // candidate sibling (PatternChild::may_take_first_candidate_only) has
+  // candidate sibling (QueryChild::may_take_first_candidate_only) has
   // several candidates in this tree.
   kFirstCandidateStep,
   // An anchored pattern meets `a; b` statements, which libtree-sitter scopes

@@ -159,21 +159,22 @@ std::optional<std::vector<std::size_t>> MatchesOf(const std::string& text, const
   return at;
 }
 
-// The failure lies in the first sub-part that matches nowhere; when every
-// sub-part matches somewhere on its own, in how this part puts them
-// together. A part holding a predicate names the knob itself (a name, a
-// key), so an explanation that shows one where it still is beats one that
-// shows a bare shape matching all over the file.
-std::optional<NoMatchReason> Descend(const std::vector<QueryPart>& parts, std::size_t k,
-                                     const SyntaxTree& tree, bool* anchored) {
-  const QueryPart& part = parts[k];
+}  // namespace
+
+namespace {
+
+using MatchesFn = std::function<std::optional<std::vector<std::size_t>>(std::size_t)>;
+
+std::optional<NoMatchReason> Descend(const std::vector<NoMatchPart>& parts, std::size_t k,
+                                     const MatchesFn& matches_of, bool* anchored) {
+  const NoMatchPart& part = parts[k];
   std::optional<std::size_t> local;  // the sub-part to show as matching here
   std::vector<std::size_t> local_at;
   std::optional<std::size_t> failing;
   for (std::size_t c : part.children) {
     // `(_)` matches nearly everywhere: it says nothing about the knob.
     if (parts[c].wildcard) continue;
-    auto at = MatchesOf(parts[c].text, tree);
+    auto at = matches_of(c);
     if (!at) continue;
     if (at->empty()) {
       if (!failing) failing = c;
@@ -190,7 +191,7 @@ std::optional<NoMatchReason> Descend(const std::vector<QueryPart>& parts, std::s
   bool here_anchored = local && parts[*local].anchored;
   if (failing) {
     bool deeper_anchored = false;
-    std::optional<NoMatchReason> deeper = Descend(parts, *failing, tree, &deeper_anchored);
+    std::optional<NoMatchReason> deeper = Descend(parts, *failing, matches_of, &deeper_anchored);
     bool deeper_shows_match = deeper && !deeper->matching_part.empty();
     if (deeper_shows_match && (deeper_anchored || !here_anchored)) {
       *anchored = deeper_anchored;
@@ -208,11 +209,17 @@ std::optional<NoMatchReason> Descend(const std::vector<QueryPart>& parts, std::s
 
 }  // namespace
 
-std::optional<NoMatchReason> ExplainNoMatch(const Query& query, const SyntaxTree& tree) {
+std::optional<NoMatchReason> DescendParts(const std::vector<NoMatchPart>& parts, std::size_t k,
+                                          const MatchesFn& matches_of) {
+  bool anchored = false;
+  return Descend(parts, k, matches_of, &anchored);
+}
+
+std::optional<NoMatchReason> ExplainQueryNoMatch(const Query& query, const SyntaxTree& tree) {
   std::vector<QueryPart> parts = QueryParts(query.source());
   if (parts.empty()) return std::nullopt;
-  bool anchored = false;
-  return Descend(parts, 0, tree, &anchored);
+  std::vector<NoMatchPart> plain(parts.begin(), parts.end());
+  return DescendParts(plain, 0, [&](std::size_t c) { return MatchesOf(parts[c].text, tree); });
 }
 
 }  // namespace muh

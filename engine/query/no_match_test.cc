@@ -46,7 +46,7 @@ TEST_CASE("a found-0 query names the part that still matches and the shape aroun
         (assignment left: (identifier) @n right: (integer) @v)))
       (#eq? @n "BLOCK")))");
   REQUIRE(q->Run(tree).empty());
-  auto why = ExplainNoMatch(*q, tree);
+  auto why = q->ExplainNoMatch(tree);
   REQUIRE(why);
   CHECK(why->failing_part.rfind("(function_definition body: (block", 0) == 0);
   CHECK(why->matching_part.rfind("(block (expression_statement", 0) == 0);
@@ -57,7 +57,7 @@ TEST_CASE("a found-0 query whose name is gone says so") {
   PythonParser parser;
   SyntaxTree tree = parser.Parse("x = 1\n");
   auto q = Q(R"(((assignment left: (identifier) @n) (#eq? @n "BLOCK")))");
-  auto why = ExplainNoMatch(*q, tree);
+  auto why = q->ExplainNoMatch(tree);
   REQUIRE(why);
   CHECK(why->matching_part.empty());
   CHECK(why->failing_part == "(identifier) @n (#eq? @n \"BLOCK\")");

@@ -3,17 +3,13 @@
 #include <algorithm>
 #include <utility>
 
+#include "engine/python/child_mapping.h"
+
 namespace muh {
 
 namespace {
 
 using Binding = std::vector<PatternCapture>;
-
-struct Kid {
-  TSNode node;
-  TSFieldId field;
-  bool named;
-};
 
 class Matcher {
  public:
@@ -31,12 +27,12 @@ class Matcher {
   HandOff hand_off() const { return hand_off_; }
 
   // Every binding of `pat` at `node`, appended to `out`.
-  void Match(const PatternNode& pat, TSNode node, std::vector<Binding>* out) {
-    using Kind = PatternNode::Kind;
+  void Match(const QueryNode& pat, TSNode node, std::vector<Binding>* out) {
+    using Kind = QueryNode::Kind;
     if (!Spend(1)) return;
     if (pat.kind == Kind::kAlternation) {
       std::size_t first = out->size();
-      for (const PatternNode& b : pat.branches) Match(b, node, out);
+      for (const QueryNode& b : pat.branches) Match(b, node, out);
       if (pat.captures.empty()) return;
       for (std::size_t i = first; i < out->size();) {
         if (Bind(pat, node, &(*out)[i])) {
@@ -54,33 +50,46 @@ class Matcher {
       out->push_back(std::move(own));
       return;
     }
-    Assignment a{pat, Kids(node), {}, {}, own, out};
+    std::vector<ChildNode> kids = ChildrenOf(&cursor_, node);
     // libtree-sitter scopes some anchor checks by the hidden node that holds
     // `a; b` statement lists (a statement before `;` counts as a last child);
     // anchors among such siblings are left to it.
     if (HasAnchor(pat)) {
-      for (const Kid& k : a.kids) {
+      for (const ChildNode& k : kids) {
         if (!k.named && ts_node_symbol(k.node) == semicolon_) {
           hand_off_ = HandOff::kAnchorAmongSemicolonStatements;
           return;
         }
       }
     }
-    a.memo.resize(pat.children.size() * a.kids.size());
-    a.done.assign(a.memo.size(), false);
-    Assign(&a, 0, 0, static_cast<std::size_t>(-1));
+    std::vector<ChildStep> steps;
+    steps.reserve(pat.children.size());
+    for (const QueryChild& c : pat.children) steps.push_back({c.field, c.immediate});
+    auto match = [&](std::size_t k, TSNode kid, std::vector<Binding>* found) {
+      Match(pat.children[k].node[0], kid, found);
+    };
+    auto spend = [this](std::size_t n) { return Spend(n); };
+    auto before = [&](std::size_t k, std::size_t from) {
+      // A step libtree-sitter may commit to its first candidate sibling.
+      const QueryChild& spec = pat.children[k];
+      if (spec.may_take_first_candidate_only && hand_off_ == HandOff::kNone) {
+        int candidates = 0;
+        for (std::size_t j = from; j < kids.size() && candidates < 2; ++j) {
+          if ((spec.field == 0 || kids[j].field == spec.field) &&
+              NodeLevelMatch(spec.node[0], kids[j].node)) {
+            ++candidates;
+          }
+        }
+        if (candidates > 1) hand_off_ = HandOff::kFirstCandidateStep;
+      }
+      return hand_off_ == HandOff::kNone;
+    };
+    ChildMapping<Binding, decltype(match), decltype(spend), decltype(before)> mapping(
+        steps, kids, pat.anchored_last, kStepsPerKeptMatch, match, spend, before);
+    mapping.Run(std::move(own), out);
   }
 
  private:
-  struct Assignment {
-    const PatternNode& pat;
-    std::vector<Kid> kids;
-    std::vector<std::vector<Binding>> memo;  // [child * kids + kid]
-    std::vector<bool> done;
-    Binding acc;
-    std::vector<Binding>* out;
-  };
-
   // False once the budget has run out.
   bool Spend(std::size_t steps) {
     work_->steps += steps;
@@ -88,9 +97,9 @@ class Matcher {
     return !work_->exceeded;
   }
 
-  static bool HasAnchor(const PatternNode& pat) {
+  static bool HasAnchor(const QueryNode& pat) {
     if (pat.anchored_last) return true;
-    for (const PatternChild& c : pat.children) {
+    for (const QueryChild& c : pat.children) {
       if (c.immediate) return true;
     }
     return false;
@@ -98,9 +107,9 @@ class Matcher {
 
   // Type and negated fields: what libtree-sitter checks before it looks at
   // a node's children.
-  static bool NodeLevelMatch(const PatternNode& pat, TSNode node) {
-    if (pat.kind == PatternNode::Kind::kAlternation) {
-      for (const PatternNode& b : pat.branches) {
+  static bool NodeLevelMatch(const QueryNode& pat, TSNode node) {
+    if (pat.kind == QueryNode::Kind::kAlternation) {
+      for (const QueryNode& b : pat.branches) {
         if (NodeLevelMatch(b, node)) return true;
       }
       return false;
@@ -112,8 +121,8 @@ class Matcher {
     return true;
   }
 
-  static bool TypeMatches(const PatternNode& pat, TSNode node) {
-    using Kind = PatternNode::Kind;
+  static bool TypeMatches(const QueryNode& pat, TSNode node) {
+    using Kind = QueryNode::Kind;
     switch (pat.kind) {
       case Kind::kAny:
         return true;
@@ -131,75 +140,12 @@ class Matcher {
     return false;
   }
 
-  bool Bind(const PatternNode& pat, TSNode node, Binding* b) {
+  bool Bind(const QueryNode& pat, TSNode node, Binding* b) {
     for (uint32_t c : pat.captures) {
       if (admit_ && !admit_(pattern_, c, node)) return false;
       b->push_back({c, node});
     }
     return true;
-  }
-
-  std::vector<Kid> Kids(TSNode node) {
-    std::vector<Kid> kids;
-    ts_tree_cursor_reset(&cursor_, node);
-    if (!ts_tree_cursor_goto_first_child(&cursor_)) return kids;
-    do {
-      TSNode n = ts_tree_cursor_current_node(&cursor_);
-      kids.push_back({n, ts_tree_cursor_current_field_id(&cursor_), ts_node_is_named(n)});
-    } while (ts_tree_cursor_goto_next_sibling(&cursor_));
-    return kids;
-  }
-
-  const std::vector<Binding>& At(Assignment* a, std::size_t k, std::size_t j) {
-    std::size_t i = k * a->kids.size() + j;
-    if (!a->done[i]) {
-      a->done[i] = true;
-      const PatternChild& spec = a->pat.children[k];
-      if (spec.field == 0 || a->kids[j].field == spec.field) {
-        Match(spec.node[0], a->kids[j].node, &a->memo[i]);
-      }
-    }
-    return a->memo[i];
-  }
-
-  // Child patterns k.. map to kids from..; `last` is the kid of child k-1.
-  void Assign(Assignment* a, std::size_t k, std::size_t from, std::size_t last) {
-    const std::size_t n = a->kids.size();
-    if (!Spend(1)) return;
-    if (k == a->pat.children.size()) {
-      if (a->pat.anchored_last) {
-        for (std::size_t j = last + 1; j < n; ++j) {
-          if (a->kids[j].named) return;
-        }
-      }
-      if (Spend(kStepsPerKeptMatch + a->acc.size())) a->out->push_back(a->acc);
-      return;
-    }
-    const PatternChild& spec = a->pat.children[k];
-    bool immediate = spec.immediate;
-    if (spec.may_take_first_candidate_only && hand_off_ == HandOff::kNone) {
-      int candidates = 0;
-      for (std::size_t j = from; j < n && candidates < 2; ++j) {
-        if ((spec.field == 0 || a->kids[j].field == spec.field) &&
-            NodeLevelMatch(spec.node[0], a->kids[j].node)) {
-          ++candidates;
-        }
-      }
-      if (candidates > 1) hand_off_ = HandOff::kFirstCandidateStep;
-    }
-    if (hand_off_ != HandOff::kNone) return;
-    for (std::size_t j = from; j < n && !work_->exceeded; ++j) {
-      // An anchored child maps to the next named kid or to nothing.
-      if (immediate && !a->kids[j].named) continue;
-      const std::vector<Binding>& options = At(a, k, j);
-      for (const Binding& b : options) {
-        std::size_t mark = a->acc.size();
-        a->acc.insert(a->acc.end(), b.begin(), b.end());
-        Assign(a, k + 1, j + 1, j);
-        a->acc.resize(mark);
-      }
-      if (immediate) break;
-    }
   }
 
   const AdmitFn& admit_;
@@ -210,18 +156,9 @@ class Matcher {
   HandOff hand_off_ = HandOff::kNone;
 };
 
-// Key for "identical captures": capture ids and node identities.
-std::vector<std::pair<uint32_t, const void*>> KeyOf(const Binding& b) {
-  std::vector<std::pair<uint32_t, const void*>> key;
-  key.reserve(b.size());
-  for (const PatternCapture& c : b) key.emplace_back(c.capture, c.node.id);
-  std::sort(key.begin(), key.end());
-  return key;
-}
-
 }  // namespace
 
-HandOff MatchPatterns(const PatternQuery& query, const SyntaxTree& tree, const AdmitFn& admit,
+HandOff MatchPatterns(const ParsedQuery& query, const SyntaxTree& tree, const AdmitFn& admit,
                       std::vector<PatternMatch>* out, MatchWork* work) {
   out->clear();
   // Error recovery's ERROR, MISSING and zero-width nodes are matched as
@@ -237,11 +174,11 @@ HandOff MatchPatterns(const PatternQuery& query, const SyntaxTree& tree, const A
   std::vector<uint32_t> positions;
   std::vector<TSNode> starts;
   for (std::size_t p = 0; p < query.patterns.size(); ++p) {
-    const PatternNode& root = query.patterns[p].root;
+    const QueryNode& root = query.patterns[p].root;
     // The nodes this pattern can start at: those of its type, else all.
     starts.clear();
     for (const SyntaxTree::Index* index : indexes) {
-      if (root.kind == PatternNode::Kind::kNamed || root.kind == PatternNode::Kind::kAnonymous) {
+      if (root.kind == QueryNode::Kind::kNamed || root.kind == QueryNode::Kind::kAnonymous) {
         positions.clear();
         for (std::size_t sym = 0; sym < root.symbols.size() && sym < index->by_symbol.size();
              ++sym) {
@@ -268,19 +205,9 @@ HandOff MatchPatterns(const PatternQuery& query, const SyntaxTree& tree, const A
         out->clear();
         return HandOff::kNone;
       }
-      if (found.size() > 1) {
-        std::vector<std::pair<std::vector<std::pair<uint32_t, const void*>>, std::size_t>> keys;
-        for (std::size_t i = 0; i < found.size(); ++i) keys.emplace_back(KeyOf(found[i]), i);
-        std::sort(keys.begin(), keys.end());
-        std::vector<bool> keep(found.size(), true);
-        for (std::size_t i = 1; i < keys.size(); ++i) {
-          if (keys[i].first == keys[i - 1].first) keep[keys[i].second] = false;
-        }
-        for (std::size_t i = 0; i < found.size(); ++i) {
-          if (keep[i]) out->push_back({p, std::move(found[i])});
-        }
-      } else {
-        for (Binding& b : found) out->push_back({p, std::move(b)});
+      std::vector<bool> keep = FirstOfEachCaptureSet(found);
+      for (std::size_t i = 0; i < found.size(); ++i) {
+        if (keep[i]) out->push_back({p, std::move(found[i])});
       }
     }
   }

@@ -1,11 +1,11 @@
-// Matching a PatternQuery (pattern.h) against a syntax tree, without
+// Matching a ParsedQuery (query_ast.h) against a syntax tree, without
 // libtree-sitter's query cursor.
 //
 // A match is one way to map the pattern onto a node and its descendants:
 // every child pattern maps to a distinct child, in order, honouring fields,
 // negated fields and anchors. Every mapping is a match, and mappings with
 // identical captures at the same node count once. This is what
-// libtree-sitter 0.20.7 reports for the subset pattern.h accepts;
+// libtree-sitter 0.20.7 reports for the subset query_ast.h accepts;
 // pattern_match_test.cc and the fuzz_pattern_diff target compare the two.
 #pragma once
 
@@ -18,7 +18,7 @@
 
 #include "engine/python/syntax_tree.h"
 #include "engine/query/hand_off.h"
-#include "engine/query/pattern.h"
+#include "engine/query/query_ast.h"
 
 namespace muh {
 
@@ -66,7 +66,7 @@ using AdmitFn = std::function<bool(std::size_t pattern, uint32_t capture, TSNode
 // Spends from `work`; when its budget runs out, stops, leaves `*out` empty,
 // sets work->exceeded and returns HandOff::kNone. Starts from the tree's
 // node index (SyntaxTree::NodeIndex), which a parse worker may build ahead.
-HandOff MatchPatterns(const PatternQuery& query, const SyntaxTree& tree, const AdmitFn& admit,
+HandOff MatchPatterns(const ParsedQuery& query, const SyntaxTree& tree, const AdmitFn& admit,
                       std::vector<PatternMatch>* out, MatchWork* work);
 
 }  // namespace muh

@@ -17,8 +17,8 @@
 
 #include "engine/python/syntax_tree.h"
 #include "engine/query/hand_off.h"
-#include "engine/query/pattern.h"
 #include "engine/query/query.h"
+#include "engine/query/query_ast.h"
 #include "tests/fixture_testing.h"
 
 namespace muh {
@@ -39,7 +39,7 @@ Flat Flatten(const std::vector<QueryMatch>& ms) {
   return out;
 }
 
-// One or more queries per construct of the subset (pattern.h).
+// One or more queries per construct of the subset (query_ast.h).
 const char* const kConstructs[] = {
     "(identifier) @id",
     "(assignment left: (identifier) @n right: (_) @v)",
@@ -293,7 +293,7 @@ TEST_CASE("MatchPatterns returns why a tree goes to libtree-sitter") {
   for (const Case& c : cases) {
     CAPTURE(c.query);
     CAPTURE(c.source);
-    std::optional<PatternQuery> q = ParsePatterns(c.query, tree_sitter_python());
+    std::optional<ParsedQuery> q = ParseQuery(c.query, tree_sitter_python());
     REQUIRE(q);
     CHECK(q->language == tree_sitter_python());
     std::string src = c.source;

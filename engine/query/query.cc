@@ -9,6 +9,7 @@
 #include <map>
 
 #include "engine/base/logging.h"
+#include "engine/query/no_match.h"
 #include "engine/query/query_text_checks.h"
 
 namespace muh {
@@ -134,16 +135,15 @@ std::unique_ptr<Query> Query::Compile(std::string_view source, QueryError* error
   // Per pattern: its start and its predicates as (name, operands).
   std::vector<std::size_t> starts;
   std::vector<std::vector<std::pair<std::string, std::vector<Operand>>>> raw_predicates;
-  if (engine == QueryEngine::kAuto) q->patterns_ = ParsePatterns(source, tree_sitter_python());
+  if (engine == QueryEngine::kAuto) q->patterns_ = ParseQuery(source, tree_sitter_python());
   if (q->patterns_) {
     q->capture_names_ = q->patterns_->capture_names;
-    for (const Pattern& p : q->patterns_->patterns) {
+    for (const QueryPattern& p : q->patterns_->patterns) {
       starts.push_back(p.start);
       auto& list = raw_predicates.emplace_back();
-      for (const PatternPredicate& pp : p.predicates) {
+      for (const QueryPredicate& pp : p.predicates) {
         std::vector<Operand> ops;
-        for (const PatternOperand& o : pp.operands)
-          ops.push_back({o.is_capture, o.capture, o.text});
+        for (const QueryOperand& o : pp.operands) ops.push_back({o.is_capture, o.capture, o.text});
         list.emplace_back(pp.name, std::move(ops));
       }
     }
@@ -204,10 +204,6 @@ std::unique_ptr<Query> Query::Compile(std::string_view source, QueryError* error
   return q;
 }
 
-bool Query::HasCapture(std::string_view name) const {
-  return std::find(capture_names_.begin(), capture_names_.end(), name) != capture_names_.end();
-}
-
 std::vector<std::vector<std::string>> Query::RequiredLiterals() const {
   std::vector<std::vector<std::string>> out;
   for (LiteralGroup& g : LiteralGroups(false)) out.push_back(std::move(g.texts));
@@ -250,17 +246,17 @@ bool Query::UsesTreeSitterMatcher() const { return !patterns_; }
 namespace {
 
 // Whether a pattern node can only match a node other than `module`.
-bool NeverModule(const PatternNode& n, TSSymbol module) {
+bool NeverModule(const QueryNode& n, TSSymbol module) {
   switch (n.kind) {
-    case PatternNode::Kind::kNamed:
+    case QueryNode::Kind::kNamed:
       return module >= n.symbols.size() || !n.symbols[module];
-    case PatternNode::Kind::kAnonymous:
+    case QueryNode::Kind::kAnonymous:
       return true;
-    case PatternNode::Kind::kAlternation:
+    case QueryNode::Kind::kAlternation:
       return std::all_of(n.branches.begin(), n.branches.end(),
-                         [&](const PatternNode& b) { return NeverModule(b, module); });
-    case PatternNode::Kind::kAnyNamed:
-    case PatternNode::Kind::kAny:
+                         [&](const QueryNode& b) { return NeverModule(b, module); });
+    case QueryNode::Kind::kAnyNamed:
+    case QueryNode::Kind::kAny:
       return false;
   }
   return false;
@@ -273,7 +269,7 @@ bool Query::InsideOneStatement() const {
   const TSSymbol module = ts_language_symbol_for_name(patterns_->language, "module", 6, true);
   if (module == 0) return false;
   return std::all_of(patterns_->patterns.begin(), patterns_->patterns.end(),
-                     [&](const Pattern& p) { return NeverModule(p.root, module); });
+                     [&](const QueryPattern& p) { return NeverModule(p.root, module); });
 }
 
 std::optional<QueryError> Query::StructureProblem() const {
@@ -340,7 +336,7 @@ static void EmitIfHolds(const std::vector<Query::Predicate>& preds,
 }
 
 bool Query::NeedsTreeSitterToCompile(std::string_view source) {
-  return !ParsePatterns(source, tree_sitter_python());
+  return !ParseQuery(source, tree_sitter_python());
 }
 
 void Query::IndexFor(const SyntaxTree& tree) const {
@@ -443,32 +439,13 @@ std::vector<QueryMatch> Query::Run(const SyntaxTree& tree) const {
       EmitIfHolds(predicates_[m.pattern], captures, capture_names_, tree.bytes(), &out);
     }
   }
-  // File order: by first byte, then by every capture's range, so that both
-  // matchers give the same order.
-  auto key = [](const QueryMatch& m) {
-    std::vector<std::pair<std::size_t, std::size_t>> k;
-    for (const Capture& c : m.captures) k.emplace_back(c.begin, c.end);
-    std::sort(k.begin(), k.end());
-    return k;
-  };
-  std::stable_sort(out.begin(), out.end(), [&](const QueryMatch& a, const QueryMatch& b) {
-    if (a.Begin() != b.Begin()) return a.Begin() < b.Begin();
-    return key(a) < key(b);
-  });
+  // File order, so that both matchers give the same order.
+  SortMatches(&out);
   return out;
 }
 
-const Capture* QueryMatch::Find(std::string_view name) const {
-  for (const Capture& c : captures) {
-    if (c.name == name) return &c;
-  }
-  return nullptr;
-}
-
-std::size_t QueryMatch::Begin() const {
-  std::size_t best = static_cast<std::size_t>(-1);
-  for (const Capture& c : captures) best = std::min(best, c.begin);
-  return captures.empty() ? 0 : best;
+std::optional<NoMatchReason> Query::ExplainNoMatch(const SyntaxTree& tree) const {
+  return ExplainQueryNoMatch(*this, tree);
 }
 
 }  // namespace muh

@@ -5,7 +5,7 @@
 // other predicate is a compile error, never silently ignored. Matches leave
 // this module as plain values (capture name, byte range, text).
 //
-// A query runs on our own matcher (pattern.h, pattern_match.h) or on
+// A query runs on our own matcher (query_ast.h, pattern_match.h) or on
 // libtree-sitter's query cursor. Query::Run asks one function,
 // MatchOrHandOff, which gives our matches or the reason (hand_off.h) that
 // this query on this tree goes to libtree-sitter. A Query holds two compiled
@@ -25,56 +25,34 @@
 
 #include "engine/python/syntax_tree.h"
 #include "engine/query/hand_off.h"
-#include "engine/query/pattern.h"
 #include "engine/query/pattern_match.h"
+#include "engine/query/query_ast.h"
 #include "engine/query/query_error.h"
+#include "engine/query/site_query.h"
 #include "engine/query/tree_sitter_query.h"
 
 namespace muh {
 
-struct Capture {
-  std::string name;
-  std::size_t begin = 0;  // byte range in the file
-  std::size_t end = 0;
-  std::string text;
-  std::string node_type;  // e.g. "integer", "call"
-};
-
-struct QueryMatch {
-  std::vector<Capture> captures;  // in tree-sitter's capture order
-  // The first capture named `name`, or nullptr.
-  const Capture* Find(std::string_view name) const;
-  // Smallest start byte among the captures.
-  std::size_t Begin() const;
-};
-
-// Thrown by Query::Run when matching one tree would take more than the
-// matcher's budget: our matcher's steps (pattern_match.h: kMatchStepBudget)
-// or, on libtree-sitter's query cursor, more than kTreeSitterMatchLimit
-// matches in progress at once (it would then drop matches silently) or
-// more than kTreeSitterMaxMatches matches. what() names the query and the
-// limit; the caller locates it (the planner at the rule, which then fails;
-// the whole-tree search at the file).
-class QueryBudgetExceeded : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
+// Query::Run throws QueryBudgetExceeded (site_query.h) when matching one
+// tree would take more than our matcher's steps (pattern_match.h:
+// kMatchStepBudget) or, on libtree-sitter's query cursor, more than
+// kTreeSitterMatchLimit matches in progress at once (it would then drop
+// matches silently) or more than kTreeSitterMaxMatches matches.
 inline constexpr uint32_t kTreeSitterMatchLimit = 4096;
 inline constexpr std::size_t kTreeSitterMaxMatches = 1'000'000;
 
-// kAuto matches with our own engine (pattern.h) when the query is in its
+// kAuto matches with our own engine (query_ast.h) when the query is in its
 // subset, and with libtree-sitter's otherwise; kTreeSitter always uses
 // libtree-sitter's (tests compare the two).
 enum class QueryEngine { kAuto, kTreeSitter };
 
-class Query {
+class Query : public SiteQuery {
  public:
   // Compiles `source` for the Python grammar. On failure returns nullptr and
   // fills `error` with the offset tree-sitter (or our predicate check) gave.
   static std::unique_ptr<Query> Compile(std::string_view source, QueryError* error,
                                         QueryEngine engine = QueryEngine::kAuto);
-  ~Query();
+  ~Query() override;
 
   // Whether Compile(source) must run libtree-sitter's query compiler (the
   // text is outside our matcher's subset, or ill-formed): milliseconds over
@@ -84,17 +62,16 @@ class Query {
   // All matches whose predicates hold, ordered by position in the file (then
   // by the ranges of their captures). Throws QueryBudgetExceeded rather
   // than return an incomplete list.
-  std::vector<QueryMatch> Run(const SyntaxTree& tree) const;
+  std::vector<QueryMatch> Run(const SyntaxTree& tree) const override;
 
   // Builds now, on the calling thread, the node index that Run(tree)
   // starts matching from on our matcher, so that the worker that parsed
   // `tree` can build them; Run then only looks them up. Not thread-safe for
   // one tree: a tree is prepared by one thread at a time.
-  void IndexFor(const SyntaxTree& tree) const;
+  void IndexFor(const SyntaxTree& tree) const override;
 
   // Capture names without '@', in the order the query declares them.
-  const std::vector<std::string>& capture_names() const { return capture_names_; }
-  bool HasCapture(std::string_view name) const;
+  const std::vector<std::string>& capture_names() const override { return capture_names_; }
   // The query text as written.
   const std::string& source() const { return tree_sitter_.source(); }
 
@@ -104,13 +81,8 @@ class Query {
   std::vector<std::vector<std::string>> RequiredLiterals() const;
 
   // The same groups, each flagged when the capture it names can only be an
-  // identifier, whose text no letter, digit or underscore touches in the
-  // source (Python's lexer never splits a name).
-  struct LiteralGroup {
-    std::vector<std::string> texts;
-    bool identifier = false;
-  };
-  std::vector<LiteralGroup> RequiredLiteralGroups() const;
+  // identifier.
+  std::vector<LiteralGroup> RequiredLiteralGroups() const override;
 
   // Whether libtree-sitter's query cursor runs this query on every tree
   // (HandOff::kOutsideSubset or kTreeSitterRequested). Even when not, a tree
@@ -125,14 +97,17 @@ class Query {
   // literals, then never reach past that statement, and the whole-tree
   // search may parse only the statements holding the literals
   // (statement_excerpt.h). False for anything else.
-  bool InsideOneStatement() const;
+  bool InsideOneStatement() const override;
 
   // For a query on our matcher: libtree-sitter's compile error for it, if
   // any. Our parser does not analyse the grammar, so a pattern that can never
   // match ("impossible pattern structure") loads; a rule that then finds
   // nothing asks this to say why (compiling libtree-sitter's form if no tree
   // has yet). Always nullopt on libtree-sitter's matcher.
-  std::optional<QueryError> StructureProblem() const;
+  std::optional<QueryError> StructureProblem() const override;
+
+  // The part of the query that still matches, and where (no_match.h).
+  std::optional<NoMatchReason> ExplainNoMatch(const SyntaxTree& tree) const override;
 
   struct Predicate;
 
@@ -156,8 +131,8 @@ class Query {
   std::vector<QueryMatch> RunTreeSitter(const SyntaxTree& tree) const;
 
   const QueryEngine engine_;
-  const TreeSitterQuery tree_sitter_;     // libtree-sitter's form of the text
-  std::optional<PatternQuery> patterns_;  // ours: nullopt off our subset or on kTreeSitter
+  const TreeSitterQuery tree_sitter_;    // libtree-sitter's form of the text
+  std::optional<ParsedQuery> patterns_;  // ours: nullopt off our subset or on kTreeSitter
   std::vector<std::string> capture_names_;
   std::vector<std::vector<Predicate>> predicates_;  // per pattern
 };

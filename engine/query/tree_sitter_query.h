@@ -2,7 +2,7 @@
 //
 // Why lazy: ts_query_new analyses the query against the grammar's whole
 // parse table, 2 to 11 ms a query over Python (about 100 ms of CPU for
-// rules/bi100.yaml). A query our own matcher handles (pattern.h) needs
+// rules/bi100.yaml). A query our own matcher handles (query_ast.h) needs
 // libtree-sitter's compile only for a tree it hands off (hand_off.h) or to
 // explain a rule that matched nothing (Query::StructureProblem), so most
 // queries never pay for it. This is the only lazily built state of a Query;

@@ -16,7 +16,7 @@
 
 #include "engine/model/tier_bound.h"
 #include "engine/python/syntax_tree.h"
-#include "engine/query/query.h"
+#include "engine/query/site_query.h"
 #include "engine/rules/template.h"
 
 namespace muh {
@@ -85,18 +85,19 @@ struct FoundSites {
 
 class Finder {
  public:
-  explicit Finder(std::shared_ptr<const Query> query) : query_(std::move(query)) {}
+  explicit Finder(std::shared_ptr<const SiteQuery> query) : query_(std::move(query)) {}
   virtual ~Finder() = default;
-  // The query the sites come from, or whose matches are their candidates:
-  // the whole-tree search looks only in the files that hold its literals
-  // (Query::RequiredLiteralGroups), the planner indexes it for each file
-  // before it asks, and explains with it where it finds nothing.
-  const std::shared_ptr<const Query>& query() const { return query_; }
+  // The query or compiled pattern the sites come from, or whose matches are
+  // their candidates: the whole-tree search looks only in the files that
+  // hold its literals (SiteQuery::RequiredLiteralGroups), the planner
+  // indexes it for each file before it asks, and explains with it where it
+  // finds nothing.
+  const std::shared_ptr<const SiteQuery>& query() const { return query_; }
   // The sites in `tree`. May throw QueryBudgetExceeded.
   virtual FoundSites Find(const SyntaxTree& tree) const = 0;
 
  private:
-  std::shared_ptr<const Query> query_;
+  std::shared_ptr<const SiteQuery> query_;
 };
 
 }  // namespace muh

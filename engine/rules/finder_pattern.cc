@@ -1,6 +1,6 @@
 // The kind of site `pattern:` (code_pattern.h), with `inside:` and
-// `where:`: the pattern, or a list of alternatives, compiled to the query
-// text the rule's QueryFinder runs; with `tiers:` (tier_rule.h), a tier
+// `where:`: the pattern, or a list of alternatives, compiled once to the
+// nodes the rule's QueryFinder matches (pattern_query.h); with `tiers:` (tier_rule.h), a tier
 // family's statement, found by a TiersFinder (finder_tiers.h). Errors are located in the rule file:
 // inside the pattern at the character at fault, at the `where:` entry for
 // a bad constraint.
@@ -14,6 +14,7 @@
 #include "engine/rules/finder_kind.h"
 #include "engine/rules/finder_query.h"
 #include "engine/rules/finder_tiers.h"
+#include "engine/rules/pattern_query.h"
 #include "engine/rules/raw_rule_file.h"
 
 namespace muh {
@@ -113,19 +114,11 @@ bool ParseBound(const RawScalar& s, std::uint64_t* out) {
   return true;
 }
 
-struct PatternText {
-  std::string query;  // the alternatives, one query pattern each
-  std::string knob;   // code_pattern.h's, of the first alternative that names one
-  std::string shape;
-};
-
-// The query text of the pattern, or nullopt with errors reported through
-// the check's reader (null: silently).
-std::optional<PatternText> PatternQuery(const RawPattern& r, const FinderCheck& check) {
+// The compiled pattern, or nullopt with errors reported through the
+// check's reader.
+std::optional<CompiledPattern> CompilePattern(const RawPattern& r, const FinderCheck& check) {
   YamlReader* reader = check.reader;
-  auto error = [&](const YAML::Mark& m, const std::string& msg) {
-    if (reader != nullptr) reader->Error(m, msg);
-  };
+  auto error = [&](const YAML::Mark& m, const std::string& msg) { reader->Error(m, msg); };
   CodePattern p;
   p.pattern = r.pattern.value;
   if (r.inside.present) p.inside = r.inside.value;
@@ -178,8 +171,7 @@ std::optional<PatternText> PatternQuery(const RawPattern& r, const FinderCheck& 
     p.where.push_back(std::move(c));
   }
   if (!ok || r.patterns.empty()) return std::nullopt;
-  // Alternatives are patterns of one query: a match of any is a site.
-  PatternText out;
+  // Alternatives: a match of any is a site.
   std::vector<std::string> alternatives;
   for (const RawScalar& a : r.patterns) alternatives.push_back(a.value);
   CompiledPattern compiled;
@@ -187,13 +179,11 @@ std::optional<PatternText> PatternQuery(const RawPattern& r, const FinderCheck& 
   std::size_t failing = 0;
   if (CompileCodePatterns(alternatives, p, &compiled, &e, &failing, check.target)) {
     // A tier family's statement, in any clause of a chain (tier_rule.h).
-    out.query =
-        r.tiers.key.present ? TierQuery(r.tiers.variable.value, compiled.query) : compiled.query;
-    out.knob = compiled.knob;
-    out.shape = compiled.shape;
-    return out;
+    if (r.tiers.key.present) {
+      for (PatternTree& t : compiled.trees) t = TierPattern(r.tiers.variable.value, t);
+    }
+    return compiled;
   }
-  if (reader == nullptr) return std::nullopt;
   if (e.part == CodePatternError::Part::kWhere) {
     reader->Error(r.where[e.where_index].mark, e.message);
   } else {
@@ -218,18 +208,11 @@ std::shared_ptr<const Finder> Check(const RawFinderKeys& raw, FinderCheck* check
     }
     tiers = CheckTiers(r.tiers, check->reader, *check->values);
   }
-  std::optional<PatternText> text = PatternQuery(r, *check);
-  if (!text || (r.tiers.key.present && !tiers)) return nullptr;
-  check->knob = text->knob;
-  check->knob_shape = text->shape;
-  QueryError qe;
-  std::shared_ptr<const Query> q = check->queries->Get(text->query, &qe);
-  if (!q) {
-    check->reader->Error(r.pattern.mark,
-                         fmt::format("the pattern compiles to a query tree-sitter refuses ({}): {}",
-                                     qe.message, text->query));
-    return nullptr;
-  }
+  std::optional<CompiledPattern> compiled = CompilePattern(r, *check);
+  if (!compiled || (r.tiers.key.present && !tiers)) return nullptr;
+  check->knob = compiled->knob;
+  check->knob_shape = compiled->shape;
+  auto q = std::make_shared<const PatternQuery>(std::move(compiled->trees));
   if (tiers) {
     check->tiers = tiers;
     return std::make_shared<TiersFinder>(std::move(q), check->target, std::move(tiers));
@@ -237,16 +220,10 @@ std::shared_ptr<const Finder> Check(const RawFinderKeys& raw, FinderCheck* check
   return std::make_shared<QueryFinder>(std::move(q), check->target);
 }
 
-std::vector<std::string> Texts(const RawFinderKeys& raw, const FinderCheck& check) {
-  std::optional<PatternText> text = PatternQuery(static_cast<const RawPattern&>(raw), check);
-  if (!text) return {};
-  return {text->query};
-}
-
 }  // namespace
 
 FinderKind PatternKind() {
-  return {"pattern", {"inside", "where", "tiers"}, "", false, Read, Check, Texts};
+  return {"pattern", {"inside", "where", "tiers"}, "", false, Read, Check};
 }
 
 const RawTiers* RawTiersOf(const RawRule& r) {

@@ -13,7 +13,7 @@ namespace muh {
 
 class QueryFinder : public Finder {
  public:
-  QueryFinder(std::shared_ptr<const Query> query, std::string target)
+  QueryFinder(std::shared_ptr<const SiteQuery> query, std::string target)
       : Finder(std::move(query)), target_(std::move(target)) {}
   FoundSites Find(const SyntaxTree& tree) const override;
 

@@ -20,7 +20,7 @@ namespace muh {
 
 class TiersFinder : public Finder {
  public:
-  TiersFinder(std::shared_ptr<const Query> query, std::string target,
+  TiersFinder(std::shared_ptr<const SiteQuery> query, std::string target,
               std::shared_ptr<const TierSpec> spec)
       : Finder(std::move(query)), target_(std::move(target)), spec_(std::move(spec)) {}
   FoundSites Find(const SyntaxTree& tree) const override;

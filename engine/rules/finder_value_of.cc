@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "engine/pattern/code_pattern.h"
+#include "engine/rules/pattern_query.h"
 
 namespace muh {
 
@@ -44,7 +45,6 @@ std::shared_ptr<RawFinderKeys> Read(YamlReader* l, const YAML::Node& key, const 
 
 std::shared_ptr<const Finder> Check(const RawFinderKeys& raw, FinderCheck* check) {
   YamlReader* reader = check->reader;
-  QueryCache* queries = check->queries;
   const auto& v = static_cast<const RawValueOf&>(raw);
   std::size_t errors_before = reader->errors_->size();
   ValueQuestion question;
@@ -97,12 +97,10 @@ std::shared_ptr<const Finder> Check(const RawFinderKeys& raw, FinderCheck* check
   CodePatternError e;
   std::size_t failing = 0;
   if (!CompileCodePatterns(alternatives, p, &compiled, &e, &failing, kTarget)) {
-    reader->Error(v.key_mark, "'value-of' compiles to no query: " + e.message);
+    reader->Error(v.key_mark, "'value-of' compiles to no pattern: " + e.message);
     return nullptr;
   }
-  QueryError qe;
-  std::shared_ptr<const Query> query = queries->Get(compiled.query, &qe);
-  if (!query) return nullptr;
+  auto query = std::make_shared<const PatternQuery>(std::move(compiled.trees));
   return std::make_shared<ValueOfFinder>(std::move(query), std::move(question));
 }
 

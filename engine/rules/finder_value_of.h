@@ -24,7 +24,7 @@ namespace muh {
 
 class ValueOfFinder : public Finder {
  public:
-  ValueOfFinder(std::shared_ptr<const Query> query, ValueQuestion question)
+  ValueOfFinder(std::shared_ptr<const SiteQuery> query, ValueQuestion question)
       : Finder(std::move(query)), question_(std::move(question)) {}
   const ValueQuestion& question() const { return question_; }
   FoundSites Find(const SyntaxTree& tree) const override;

@@ -71,7 +71,7 @@ class Checker {
     return true;
   }
 
-  bool CaptureExists(const Query& q, const std::string& name, const YAML::Mark& mark,
+  bool CaptureExists(const SiteQuery& q, const std::string& name, const YAML::Mark& mark,
                      const char* key) {
     if (q.HasCapture(name)) return true;
     std::string list;
@@ -192,7 +192,7 @@ std::optional<Rule> Checker::Check(const RawRule& r, std::set<std::string>* ids)
   std::size_t errors_before = l_.errors_->size();
   Rule rule;
   // The query the rule's sites come from: its kind's, its pattern's or its own.
-  std::shared_ptr<const Query> query;
+  std::shared_ptr<const SiteQuery> query;
   rule.loc = {r.mark.line + 1, r.mark.column + 1};
   if (!r.id.present) {
     l_.Error(r.mark, "rule has no 'id'");

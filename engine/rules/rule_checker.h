@@ -22,9 +22,9 @@ namespace muh {
 bool CheckRuleFile(const RawRuleFile& raw, std::shared_ptr<const ValueSource> model, RuleSet* out,
                    std::vector<Diagnostic>* errors);
 
-// The query texts the kind of site `r` names compiles (its `query:`, or its
-// `pattern:` compiled), for compiling up front; none when they do not
-// compile. Pure.
+// The query texts the kind of site `r` names compiles (its `query:`; a
+// `pattern:` compiles to nodes, not text), for compiling up front; none when
+// they do not compile. Pure.
 std::vector<std::string> KindQueryTexts(const RawRule& r);
 
 }  // namespace muh

@@ -2,9 +2,13 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <re2/re2.h>
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
+
+#include "engine/python/ts_handles.h"
 
 namespace muh {
 
@@ -123,70 +127,57 @@ std::optional<TierChainShape> DeclaredTierChain(const RawTiers& raw) {
   return out;
 }
 
-namespace {
-
-// The end of the balanced group that opens at `at` (a '('), strings skipped.
-std::size_t GroupEnd(const std::string& q, std::size_t at) {
-  int depth = 0;
-  for (std::size_t i = at; i < q.size(); ++i) {
-    char c = q[i];
-    if (c == '"') {
-      for (++i; i < q.size() && q[i] != '"'; ++i) {
-        if (q[i] == '\\') ++i;
-      }
-    } else if (c == '(') {
-      ++depth;
-    } else if (c == ')' && --depth == 0) {
-      return i + 1;
-    }
+PatternTree TierPattern(const std::string& variable, const PatternTree& statement) {
+  using Kind = PatternNode::Kind;
+  auto node = [](const std::string& type, std::vector<PatternNode> children) {
+    PatternNode n;
+    n.type = type;
+    n.symbols = SymbolsNamed(type, true);
+    n.children = std::move(children);
+    return n;
+  };
+  PatternNode set = statement.root;
+  // An expression (`config['BLOCK_SIZE_M'] = 16`) is a statement of its own.
+  auto ends = [&](const std::string& suffix) {
+    const std::string& t = set.type;
+    return t.size() >= suffix.size() &&
+           t.compare(t.size() - suffix.size(), suffix.size(), suffix) == 0;
+  };
+  if (!ends("_statement") && !ends("_definition")) {
+    set = node("expression_statement", {std::move(set)});
+    set.ordered = true;
   }
-  return q.size();
-}
-
-}  // namespace
-
-std::string TierQuery(const std::string& variable, const std::string& statement_query) {
-  std::string out;
-  for (std::size_t at = statement_query.find('('); at != std::string::npos;
-       at = statement_query.find('(', at)) {
-    std::size_t end = GroupEnd(statement_query, at);
-    // A bare `(NODE) @capture ...` takes its captures along.
-    while (true) {
-      std::size_t next = statement_query.find_first_not_of(" \t\n", end);
-      if (next == std::string::npos || statement_query[next] != '@') break;
-      end = statement_query.find_first_of(" \t\n()", next);
-      if (end == std::string::npos) end = statement_query.size();
-    }
-    // `((NODE) (#PREDICATE ...) ...)`: the node, then its predicates.
-    std::string group = statement_query.substr(at, end - at);
-    std::string node = group, predicates;
-    if (group.size() > 2 && group[1] == '(' && group.back() == ')') {
-      std::size_t node_end = GroupEnd(group, 1);
-      std::string rest = group.substr(node_end, group.size() - 1 - node_end);
-      std::size_t first = rest.find_first_not_of(" \t\n");
-      if (first == std::string::npos || rest.compare(first, 2, "(#") == 0) {
-        node = group.substr(1, node_end - 1);
-        predicates = rest;
-      }
-    }
-    // An expression (`config['BLOCK_SIZE_M'] = 16`) is a statement of its own.
-    std::string type = node.substr(1, node.find_first_of(" \t\n)", 1) - 1);
-    auto ends = [&](const std::string& s) {
-      return type.size() >= s.size() && type.compare(type.size() - s.size(), s.size(), s) == 0;
-    };
-    if (!ends("_statement") && !ends("_definition")) {
-      node = "(expression_statement . " + node + " .)";
-    }
-    out += fmt::format(
-        "((if_statement\n"
-        "   condition: (_) @_pcond\n"
-        "   [(block {0})\n"
-        "    (elif_clause consequence: (block {0}))\n"
-        "    (else_clause body: (block {0}))])\n"
-        "  (#match? @_pcond \"\\\\b{1}\\\\b\"){2})\n",
-        node, variable, predicates);
-    at = end;
-  }
+  const TSLanguage* python = tree_sitter_python();
+  auto field = [&](PatternNode n, const char* name) {
+    n.field = ts_language_field_id_for_name(python, name, static_cast<uint32_t>(strlen(name)));
+    return n;
+  };
+  set.source = statement.root.source;
+  PatternNode block = node("block", {set});
+  block.source = set.source;
+  PatternNode clauses;
+  clauses.kind = Kind::kEither;
+  clauses.children = {block, node("elif_clause", {field(block, "consequence")}),
+                      node("else_clause", {field(block, "body")})};
+  for (PatternNode& c : clauses.children) c.source = set.source;
+  PatternNode condition;
+  condition.kind = Kind::kMetavariable;
+  condition.capture = "_pcond";
+  condition.source = variable;
+  PatternTree out;
+  out.source = statement.source;
+  out.root = node("if_statement", {field(condition, "condition"), std::move(clauses)});
+  out.root.source = statement.root.source;
+  PatternConstraint names;
+  names.kind = PatternConstraint::Kind::kRegex;
+  names.capture = "_pcond";
+  names.texts = {"\\b" + variable + "\\b"};
+  re2::RE2::Options options;
+  options.set_log_errors(false);
+  names.regex = std::make_shared<const re2::RE2>(names.texts[0], options);
+  out.constraints.push_back(std::move(names));
+  for (const PatternConstraint& c : statement.constraints) out.constraints.push_back(c);
+  FinishPatternTree(&out);
   return out;
 }
 

@@ -10,6 +10,7 @@
 
 #include "engine/model/moe_tiers.h"
 #include "engine/model/value_source.h"
+#include "engine/pattern/pattern_node.h"
 #include "engine/rules/tier_spec.h"
 #include "engine/rules/yaml_reader.h"
 
@@ -32,11 +33,10 @@ std::shared_ptr<const TierSpec> CheckTiers(const RawTiers& raw, YamlReader* l,
 // model` without a tree; nullopt when it declares no valid bounds.
 std::optional<TierChainShape> DeclaredTierChain(const RawTiers& raw);
 
-// The query of a tier family: each pattern of `statement_query` (a compiled
-// code pattern: `((NODE) PREDICATES)` groups) as a statement directly in
-// the `if`, an `elif` or the `else` block of an `if V <= ...` chain, in one
-// query pattern per statement pattern. The plan checks every clause's
-// condition (tier_chain.h).
-std::string TierQuery(const std::string& variable, const std::string& statement_query);
+// The pattern of a tier family: `statement` (a compiled code pattern's
+// tree) as a statement directly in the `if`, an `elif` or the `else` block
+// of a chain whose condition names `variable`. The plan checks every
+// clause's condition (tier_chain.h).
+PatternTree TierPattern(const std::string& variable, const PatternTree& statement);
 
 }  // namespace muh

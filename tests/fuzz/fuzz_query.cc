@@ -17,7 +17,7 @@
 // The parse tree's FirstProblem() must agree with HasError().
 //
 // Differential check: when Query::Compile (QueryEngine::kAuto) picked our own
-// matcher (pattern.h / pattern_match.h, !UsesTreeSitterMatcher()), the query
+// matcher (query_ast.h / pattern_match.h, !UsesTreeSitterMatcher()), the query
 // is compiled again with QueryEngine::kTreeSitter and both run over the same
 // tree. libtree-sitter must accept the query too, with the same capture
 // names, and give the same matches: compared as sorted lists of matches,

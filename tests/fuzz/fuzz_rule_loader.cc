@@ -50,12 +50,12 @@ bool KnownFunction(const muh::ValueSource& values, const std::string& name) {
   return false;
 }
 
-void CheckQuery(const std::shared_ptr<const muh::Query>& q, const std::string& what) {
+void CheckQuery(const std::shared_ptr<const muh::SiteQuery>& q, const std::string& what) {
   FUZZ_CHECK(q != nullptr, what + " was not compiled");
 }
 
 // Every capture of the rule's query, with `text` as its source text.
-muh::QueryMatch MadeUpMatch(const muh::Query& q, const std::string& text) {
+muh::QueryMatch MadeUpMatch(const muh::SiteQuery& q, const std::string& text) {
   muh::QueryMatch m;
   std::size_t at = 0;
   for (const std::string& name : q.capture_names()) {
@@ -79,7 +79,7 @@ void CheckRules(const muh::RuleSet& rules) {
   for (const muh::Rule& r : rules.rules) {
     const std::string who = "rule '" + r.id + "'";
     FUZZ_CHECK(r.finder != nullptr, who + " has no finder");
-    const std::shared_ptr<const muh::Query>& query = r.finder->query();
+    const std::shared_ptr<const muh::SiteQuery>& query = r.finder->query();
     CheckQuery(query, who + ": query");
     FUZZ_CHECK(!r.files.empty(), who + " has no files");
     FUZZ_CHECK(r.files.size() == r.file_locs.size(), who + ": file_locs is not parallel to files");

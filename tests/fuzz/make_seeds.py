@@ -153,7 +153,7 @@ def query():
 
 
 # Differential seeds (diff-*): queries in the subset our own matcher
-# (engine/query/pattern.h) handles, which fuzz_query also runs with libtree-sitter
+# (engine/query/query_ast.h) handles, which fuzz_query also runs with libtree-sitter
 # and compares. One or more per construct of the subset, over Python with
 # comments and anonymous tokens between siblings.
 DIFF_PY = """# lead

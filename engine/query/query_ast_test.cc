@@ -1,4 +1,4 @@
-#include "engine/query/pattern.h"
+#include "engine/query/query_ast.h"
 
 #include <doctest/doctest.h>
 
@@ -10,10 +10,10 @@ namespace muh {
 
 namespace {
 
-using Kind = PatternNode::Kind;
+using Kind = QueryNode::Kind;
 
-std::optional<PatternQuery> Parse(std::string_view text) {
-  return ParsePatterns(text, tree_sitter_python());
+std::optional<ParsedQuery> Parse(std::string_view text) {
+  return ParseQuery(text, tree_sitter_python());
 }
 
 bool Accepted(std::string_view text) { return Parse(text).has_value(); }
@@ -24,7 +24,7 @@ TSFieldId FieldId(const char* name) {
 }
 
 // Whether `node` matches exactly the symbols named `name` of the given kind.
-bool NamesSymbol(const PatternNode& node, const char* name, bool named) {
+bool NamesSymbol(const QueryNode& node, const char* name, bool named) {
   const TSLanguage* lang = tree_sitter_python();
   bool any = false;
   for (TSSymbol s = 0; s < node.symbols.size(); ++s) {
@@ -39,16 +39,16 @@ bool NamesSymbol(const PatternNode& node, const char* name, bool named) {
 
 }  // namespace
 
-TEST_CASE("ParsePatterns: a node pattern with fields and captures") {
+TEST_CASE("ParseQuery: a node pattern with fields and captures") {
   auto q = Parse("(assignment left: (identifier) @l right: (_) @r)");
   REQUIRE(q);
   REQUIRE(q->patterns.size() == 1);
   CHECK(q->capture_names == std::vector<std::string>{"l", "r"});
-  const Pattern& p = q->patterns[0];
+  const QueryPattern& p = q->patterns[0];
   CHECK(p.start == 0);
   CHECK(p.predicates.empty());
   CHECK(p.required_captures == std::vector<bool>{true, true});
-  const PatternNode& root = p.root;
+  const QueryNode& root = p.root;
   CHECK(root.kind == Kind::kNamed);
   CHECK(NamesSymbol(root, "assignment", true));
   CHECK(root.captures.empty());
@@ -60,20 +60,20 @@ TEST_CASE("ParsePatterns: a node pattern with fields and captures") {
   CHECK_FALSE(root.children[0].immediate);
   CHECK_FALSE(root.children[1].immediate);
   REQUIRE(root.children[0].node.size() == 1);
-  const PatternNode& left = root.children[0].node[0];
+  const QueryNode& left = root.children[0].node[0];
   CHECK(left.kind == Kind::kNamed);
   CHECK(NamesSymbol(left, "identifier", true));
   CHECK(left.captures == std::vector<uint32_t>{0});
-  const PatternNode& right = root.children[1].node[0];
+  const QueryNode& right = root.children[1].node[0];
   CHECK(right.kind == Kind::kAnyNamed);
   CHECK(right.captures == std::vector<uint32_t>{1});
 }
 
-TEST_CASE("ParsePatterns: capture ids follow first appearance, not nesting") {
+TEST_CASE("ParseQuery: capture ids follow first appearance, not nesting") {
   auto q = Parse("(function_definition name: (identifier) @name body: (block) @body) @def");
   REQUIRE(q);
   CHECK(q->capture_names == std::vector<std::string>{"name", "body", "def"});
-  const PatternNode& root = q->patterns[0].root;
+  const QueryNode& root = q->patterns[0].root;
   CHECK(root.captures == std::vector<uint32_t>{2});
   CHECK(root.children[0].node[0].captures == std::vector<uint32_t>{0});
   CHECK(root.children[1].node[0].captures == std::vector<uint32_t>{1});
@@ -86,10 +86,10 @@ TEST_CASE("ParsePatterns: capture ids follow first appearance, not nesting") {
   CHECK(r->patterns[0].root.children[1].node[0].captures == std::vector<uint32_t>{0});
 }
 
-TEST_CASE("ParsePatterns: negated fields") {
+TEST_CASE("ParseQuery: negated fields") {
   auto q = Parse("(function_definition !return_type !type_parameters name: (identifier) @n) @f");
   REQUIRE(q);
-  const PatternNode& root = q->patterns[0].root;
+  const QueryNode& root = q->patterns[0].root;
   CHECK(root.negated == std::vector<TSFieldId>{FieldId("return_type"), FieldId("type_parameters")});
   REQUIRE(root.children.size() == 1);
   CHECK(root.children[0].field == FieldId("name"));
@@ -100,10 +100,10 @@ TEST_CASE("ParsePatterns: negated fields") {
   CHECK_FALSE(Accepted("(function_definition . !return_type)"));
 }
 
-TEST_CASE("ParsePatterns: anchors") {
+TEST_CASE("ParseQuery: anchors") {
   auto q = Parse("(block . (expression_statement) @a (expression_statement) @b . (_) @c .)");
   REQUIRE(q);
-  const PatternNode& root = q->patterns[0].root;
+  const QueryNode& root = q->patterns[0].root;
   REQUIRE(root.children.size() == 3);
   CHECK(root.children[0].immediate);
   CHECK_FALSE(root.children[1].immediate);
@@ -130,10 +130,10 @@ TEST_CASE("ParsePatterns: anchors") {
   CHECK_FALSE(Accepted("(block (expression_statement) @e . (#eq? @e \"x\"))"));
 }
 
-TEST_CASE("ParsePatterns: wildcards and anonymous nodes") {
+TEST_CASE("ParseQuery: wildcards and anonymous nodes") {
   auto q = Parse("(binary_operator left: _ @l operator: \"+\" @op right: (_) @r)");
   REQUIRE(q);
-  const PatternNode& root = q->patterns[0].root;
+  const QueryNode& root = q->patterns[0].root;
   REQUIRE(root.children.size() == 3);
   CHECK(root.children[0].node[0].kind == Kind::kAny);
   CHECK(root.children[0].node[0].symbols.empty());
@@ -160,12 +160,12 @@ TEST_CASE("ParsePatterns: wildcards and anonymous nodes") {
   CHECK_FALSE(Accepted("(if_statement \"\")"));
 }
 
-TEST_CASE("ParsePatterns: alternations") {
+TEST_CASE("ParseQuery: alternations") {
   auto q = Parse("(call function: [(identifier) @f (attribute attribute: (identifier) @f)])");
   REQUIRE(q);
-  const PatternChild& child = q->patterns[0].root.children[0];
+  const QueryChild& child = q->patterns[0].root.children[0];
   CHECK(child.field == FieldId("function"));
-  const PatternNode& alt = child.node[0];
+  const QueryNode& alt = child.node[0];
   CHECK(alt.kind == Kind::kAlternation);
   REQUIRE(alt.branches.size() == 2);
   CHECK(NamesSymbol(alt.branches[0], "identifier", true));
@@ -176,7 +176,7 @@ TEST_CASE("ParsePatterns: alternations") {
 
   auto r = Parse("(argument_list [(identifier) (integer) \"(\" _ [(string) (float)]] @x)");
   REQUIRE(r);
-  const PatternNode& alt2 = r->patterns[0].root.children[0].node[0];
+  const QueryNode& alt2 = r->patterns[0].root.children[0].node[0];
   CHECK(alt2.kind == Kind::kAlternation);
   CHECK(alt2.captures == std::vector<uint32_t>{0});
   REQUIRE(alt2.branches.size() == 5);
@@ -197,11 +197,11 @@ TEST_CASE("ParsePatterns: alternations") {
   CHECK_FALSE(Accepted("[(identifier) @x (integer) @x]"));
 }
 
-TEST_CASE("ParsePatterns: groups with predicates") {
+TEST_CASE("ParseQuery: groups with predicates") {
   auto q = Parse("((identifier) @i (#eq? @i \"x\") (#any-of? @i \"a\" \"b\"))");
   REQUIRE(q);
   REQUIRE(q->patterns.size() == 1);
-  const Pattern& p = q->patterns[0];
+  const QueryPattern& p = q->patterns[0];
   CHECK(p.root.kind == Kind::kNamed);
   CHECK(p.root.captures == std::vector<uint32_t>{0});
   REQUIRE(p.predicates.size() == 2);
@@ -220,7 +220,7 @@ TEST_CASE("ParsePatterns: groups with predicates") {
   auto r = Parse("(assignment left: (identifier) @l right: (identifier) @r (#not-eq? @l @r))");
   REQUIRE(r);
   REQUIRE(r->patterns[0].predicates.size() == 1);
-  const PatternPredicate& ne = r->patterns[0].predicates[0];
+  const QueryPredicate& ne = r->patterns[0].predicates[0];
   CHECK(ne.name == "not-eq?");
   REQUIRE(ne.operands.size() == 2);
   CHECK(ne.operands[0].is_capture);
@@ -247,7 +247,7 @@ TEST_CASE("ParsePatterns: groups with predicates") {
   CHECK_FALSE(Accepted("(identifier) @a ((integer) @b (#eq? @a \"1\"))"));
 }
 
-TEST_CASE("ParsePatterns: string escapes") {
+TEST_CASE("ParseQuery: string escapes") {
   auto q = Parse("((string) @s (#eq? @s \"a\\n\\t\\\\\\\"\\rb\"))");
   REQUIRE(q);
   CHECK(q->patterns[0].predicates[0].operands[1].text == "a\n\t\\\"\rb");
@@ -268,7 +268,7 @@ TEST_CASE("ParsePatterns: string escapes") {
   CHECK(Accepted("(comparison_operator operators: \"not in\")"));
 }
 
-TEST_CASE("ParsePatterns: one pattern, comments and required captures") {
+TEST_CASE("ParseQuery: one pattern, comments and required captures") {
   std::string text = "; leading comment\n((identifier) @a (integer) @b) ; trailing\n";
   CHECK_FALSE(Accepted(text));  // a sibling sequence
   text =
@@ -294,7 +294,7 @@ TEST_CASE("ParsePatterns: one pattern, comments and required captures") {
   CHECK_FALSE(Accepted("  ; only a comment\n"));
 }
 
-TEST_CASE("ParsePatterns: constructs left to libtree-sitter") {
+TEST_CASE("ParseQuery: constructs left to libtree-sitter") {
   // Quantifiers.
   CHECK_FALSE(Accepted("(block (expression_statement)* @e)"));
   CHECK_FALSE(Accepted("(block (expression_statement)+)"));
@@ -332,9 +332,9 @@ TEST_CASE("ParsePatterns: constructs left to libtree-sitter") {
 
 namespace muh {
 
-TEST_CASE("ParsePatterns: a group's root is a node pattern") {
+TEST_CASE("ParseQuery: a group's root is a node pattern") {
   auto accepted = [](const char* text) {
-    return ParsePatterns(text, tree_sitter_python()).has_value();
+    return ParseQuery(text, tree_sitter_python()).has_value();
   };
   CHECK(accepted("((identifier) @a (#eq? @a \"x\"))"));
   CHECK(accepted("((_) @a (#eq? @a \"x\"))"));

@@ -1,4 +1,4 @@
-#include "engine/query/pattern.h"
+#include "engine/query/query_ast.h"
 
 #include <algorithm>
 #include <cctype>
@@ -18,7 +18,7 @@ bool IsNameChar(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
 }
 
-// Thrown when the text leaves the subset. ParsePatterns catches it and
+// Thrown when the text leaves the subset. ParseQuery catches it and
 // returns nullopt, so it never leaves this file.
 struct NotInSubset {};
 
@@ -65,9 +65,9 @@ class Parser {
  public:
   Parser(std::string_view s, const TSLanguage* lang) : s_(s), lang_(lang) { q_.language = lang; }
 
-  PatternQuery Run() {
+  ParsedQuery Run() {
     for (Skip(); i_ < s_.size(); Skip()) {
-      Pattern p;
+      QueryPattern p;
       p.start = i_;
       current_ = &p;
       if (Peek() != '(') throw NotInSubset{};
@@ -94,10 +94,10 @@ class Parser {
       // libtree-sitter starts a root `(_ child...)` at its first child and
       // takes whatever parent that has, anonymous ones too; left to it, as
       // are roots that are alternations, `_` or anonymous nodes (in a group).
-      if (p.root.kind == PatternNode::Kind::kAnyNamed && !p.root.children.empty()) {
+      if (p.root.kind == QueryNode::Kind::kAnyNamed && !p.root.children.empty()) {
         throw NotInSubset{};
       }
-      if (p.root.kind != PatternNode::Kind::kNamed && p.root.kind != PatternNode::Kind::kAnyNamed) {
+      if (p.root.kind != QueryNode::Kind::kNamed && p.root.kind != QueryNode::Kind::kAnyNamed) {
         throw NotInSubset{};
       }
       Skip();
@@ -109,7 +109,7 @@ class Parser {
     // One pattern only: libtree-sitter refuses a whole query when one of
     // its patterns is impossible, which our parser cannot tell.
     if (q_.patterns.size() != 1) throw NotInSubset{};
-    for (Pattern& p : q_.patterns) p.required_captures.resize(q_.capture_names.size(), false);
+    for (QueryPattern& p : q_.patterns) p.required_captures.resize(q_.capture_names.size(), false);
     return std::move(q_);
   }
 
@@ -196,7 +196,7 @@ class Parser {
     return static_cast<uint32_t>(names.size() - 1);
   }
 
-  void Captures(PatternNode* node) {
+  void Captures(QueryNode* node) {
     for (Skip(); Peek() == '@'; Skip()) {
       ++i_;
       node->captures.push_back(CaptureId(Name(), true));
@@ -206,24 +206,24 @@ class Parser {
     if (CapturesOnNode(*node) > 3) throw NotInSubset{};
   }
 
-  static std::size_t CapturesOnNode(const PatternNode& n) {
+  static std::size_t CapturesOnNode(const QueryNode& n) {
     std::size_t most = 0;
-    for (const PatternNode& b : n.branches) most = std::max(most, CapturesOnNode(b));
+    for (const QueryNode& b : n.branches) most = std::max(most, CapturesOnNode(b));
     return n.captures.size() + most;
   }
 
   // `(type children...)` or `(_ children...)`, at '('.
-  PatternNode NodePattern() {
-    PatternNode node;
+  QueryNode NodePattern() {
+    QueryNode node;
     Expect('(');
     Skip();
     if (Peek() == '_' && !IsNameChar(i_ + 1 < s_.size() ? s_[i_ + 1] : ' ')) {
       ++i_;
-      node.kind = PatternNode::Kind::kAnyNamed;
+      node.kind = QueryNode::Kind::kAnyNamed;
     } else {
       std::string type = Name();
       if (type == "ERROR" || type == "MISSING") throw NotInSubset{};
-      node.kind = PatternNode::Kind::kNamed;
+      node.kind = QueryNode::Kind::kNamed;
       node.symbols = Symbols(type, TSSymbolTypeRegular);
     }
     bool pending_anchor = false;
@@ -263,7 +263,7 @@ class Parser {
         }
       }
       after_predicate = false;
-      PatternChild child;
+      QueryChild child;
       child.immediate = pending_anchor;
       pending_anchor = false;
       if (IsNameChar(c) && !(c == '_' && !IsNameChar(i_ + 1 < s_.size() ? s_[i_ + 1] : ' '))) {
@@ -287,7 +287,7 @@ class Parser {
       node.anchored_last = true;
     }
     for (std::size_t k = 0; k < node.children.size(); ++k) {
-      PatternChild& ch = node.children[k];
+      QueryChild& ch = node.children[k];
       bool next_immediate = k + 1 < node.children.size() && node.children[k + 1].immediate;
       ch.may_take_first_candidate_only =
           !ch.immediate && !HasCaptures(ch.node[0]) && (HasChildren(ch.node[0]) || next_immediate);
@@ -295,19 +295,19 @@ class Parser {
     return node;
   }
 
-  static bool HasCaptures(const PatternNode& n) {
+  static bool HasCaptures(const QueryNode& n) {
     if (!n.captures.empty()) return true;
-    for (const PatternChild& c : n.children) {
+    for (const QueryChild& c : n.children) {
       if (HasCaptures(c.node[0])) return true;
     }
     return std::any_of(n.branches.begin(), n.branches.end(), HasCaptures);
   }
-  static bool HasChildren(const PatternNode& n) {
+  static bool HasChildren(const QueryNode& n) {
     return !n.children.empty() || std::any_of(n.branches.begin(), n.branches.end(), HasChildren);
   }
 
-  static bool MayBeAnonymous(const PatternNode& n) {
-    if (n.kind == PatternNode::Kind::kAny || n.kind == PatternNode::Kind::kAnonymous) return true;
+  static bool MayBeAnonymous(const QueryNode& n) {
+    if (n.kind == QueryNode::Kind::kAny || n.kind == QueryNode::Kind::kAnonymous) return true;
     return std::any_of(n.branches.begin(), n.branches.end(), MayBeAnonymous);
   }
 
@@ -319,20 +319,20 @@ class Parser {
   }
 
   // A child: node pattern, `_`, `"anon"` or `[alternation]`, with captures.
-  PatternNode ChildPattern() {
-    PatternNode node;
+  QueryNode ChildPattern() {
+    QueryNode node;
     char c = Peek();
     if (c == '(') {
       node = NodePattern();
     } else if (c == '"') {
-      node.kind = PatternNode::Kind::kAnonymous;
+      node.kind = QueryNode::Kind::kAnonymous;
       node.symbols = Symbols(StringLiteral(), TSSymbolTypeAnonymous);
     } else if (c == '_' && !IsNameChar(i_ + 1 < s_.size() ? s_[i_ + 1] : ' ')) {
       ++i_;
-      node.kind = PatternNode::Kind::kAny;
+      node.kind = QueryNode::Kind::kAny;
     } else if (c == '[') {
       ++i_;
-      node.kind = PatternNode::Kind::kAlternation;
+      node.kind = QueryNode::Kind::kAlternation;
       for (Skip(); Peek() != ']'; Skip()) {
         char b = Peek();
         if (b != '(' && b != '"' && b != '_' && b != '[') throw NotInSubset{};
@@ -351,7 +351,7 @@ class Parser {
       // Branches binding different captures would let one match's captures
       // be a subset of another's; tree-sitter then keeps only the larger.
       std::vector<bool> first = AllCaptures(node.branches[0]);
-      for (const PatternNode& b : node.branches) {
+      for (const QueryNode& b : node.branches) {
         if (AllCaptures(b) != first) throw NotInSubset{};
       }
     } else {
@@ -361,19 +361,19 @@ class Parser {
     return node;
   }
 
-  std::vector<bool> AllCaptures(const PatternNode& n) {
+  std::vector<bool> AllCaptures(const QueryNode& n) {
     std::vector<bool> out(q_.capture_names.size(), false);
     Collect(n, &out);
     return out;
   }
-  static void Collect(const PatternNode& n, std::vector<bool>* out) {
+  static void Collect(const QueryNode& n, std::vector<bool>* out) {
     for (uint32_t c : n.captures) (*out)[c] = true;
-    for (const PatternChild& ch : n.children) Collect(ch.node[0], out);
-    for (const PatternNode& b : n.branches) Collect(b, out);
+    for (const QueryChild& ch : n.children) Collect(ch.node[0], out);
+    for (const QueryNode& b : n.branches) Collect(b, out);
   }
-  static void MarkRequired(const PatternNode& n, std::vector<bool>* out) {
+  static void MarkRequired(const QueryNode& n, std::vector<bool>* out) {
     for (uint32_t c : n.captures) (*out)[c] = true;
-    for (const PatternChild& ch : n.children) MarkRequired(ch.node[0], out);
+    for (const QueryChild& ch : n.children) MarkRequired(ch.node[0], out);
     // Every branch binds the same captures (checked above).
     if (!n.branches.empty()) MarkRequired(n.branches[0], out);
   }
@@ -381,13 +381,13 @@ class Parser {
   // After `(` and blanks, at '#'.
   void Predicate() {
     ++i_;
-    PatternPredicate p;
+    QueryPredicate p;
     std::size_t b = i_;
     while (i_ < s_.size() && (IsNameChar(s_[i_]) || s_[i_] == '?' || s_[i_] == '!')) ++i_;
     if (i_ == b) throw NotInSubset{};
     p.name = std::string(s_.substr(b, i_ - b));
     for (Skip(); Peek() != ')'; Skip()) {
-      PatternOperand op;
+      QueryOperand op;
       if (Peek() == '@') {
         ++i_;
         op.is_capture = true;
@@ -406,13 +406,13 @@ class Parser {
   std::string_view s_;
   const TSLanguage* lang_;
   std::size_t i_ = 0;
-  PatternQuery q_;
-  Pattern* current_ = nullptr;
+  ParsedQuery q_;
+  QueryPattern* current_ = nullptr;
 };
 
 }  // namespace
 
-std::optional<PatternQuery> ParsePatterns(std::string_view source, const TSLanguage* language) {
+std::optional<ParsedQuery> ParseQuery(std::string_view source, const TSLanguage* language) {
   try {
     return Parser(source, language).Run();
   } catch (const NotInSubset&) {
@@ -422,10 +422,10 @@ std::optional<PatternQuery> ParsePatterns(std::string_view source, const TSLangu
 
 namespace {
 
-bool OnlyIdentifiers(const PatternNode& n, const TSLanguage* language, uint32_t c, bool* seen) {
+bool OnlyIdentifiers(const QueryNode& n, const TSLanguage* language, uint32_t c, bool* seen) {
   if (std::find(n.captures.begin(), n.captures.end(), c) != n.captures.end()) {
     *seen = true;
-    if (n.kind != PatternNode::Kind::kNamed) return false;
+    if (n.kind != QueryNode::Kind::kNamed) return false;
     for (std::size_t s = 0; s < n.symbols.size(); ++s) {
       if (n.symbols[s] && std::string_view(ts_language_symbol_name(
                               language, static_cast<TSSymbol>(s))) != "identifier") {
@@ -433,16 +433,16 @@ bool OnlyIdentifiers(const PatternNode& n, const TSLanguage* language, uint32_t 
       }
     }
   }
-  for (const PatternChild& ch : n.children) {
+  for (const QueryChild& ch : n.children) {
     if (!OnlyIdentifiers(ch.node[0], language, c, seen)) return false;
   }
   return std::all_of(n.branches.begin(), n.branches.end(),
-                     [&](const PatternNode& b) { return OnlyIdentifiers(b, language, c, seen); });
+                     [&](const QueryNode& b) { return OnlyIdentifiers(b, language, c, seen); });
 }
 
 }  // namespace
 
-bool CapturesOnlyIdentifiers(const Pattern& p, const TSLanguage* language, uint32_t c) {
+bool CapturesOnlyIdentifiers(const QueryPattern& p, const TSLanguage* language, uint32_t c) {
   bool seen = false;
   return OnlyIdentifiers(p.root, language, c, &seen) && seen;
 }

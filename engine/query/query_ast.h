@@ -1,5 +1,6 @@
-// Our own reading of tree-sitter query text, for the subset we match
-// ourselves (pattern_match.h).
+// The parsed form (the syntax tree) of tree-sitter query text, for the
+// subset we match ourselves (pattern_match.h): a query written by hand
+// (`query:` in a rule, a precondition) reads into this.
 //
 // libtree-sitter 0.20.7's ts_query_new analyses every pattern against the
 // grammar's whole parse table: 2-11 ms a query over Python, about 100 ms of
@@ -13,7 +14,7 @@
 // `((pattern) @c (#pred ...))`, one pattern per query. Quantifiers, sibling
 // sequences, top-level alternations, several patterns, a root `(_ child...)`,
 // supertypes, `(ERROR)`/`(MISSING)` and anything unusual are
-// left to libtree-sitter: ParsePatterns returns nullopt, the caller's
+// left to libtree-sitter: ParseQuery returns nullopt, the caller's
 // HandOff::kOutsideSubset, and the caller compiles the text with
 // ts_query_new instead, which also produces every error message. So this
 // parser never reports an error itself.
@@ -30,9 +31,9 @@
 
 namespace muh {
 
-struct PatternNode;
+struct QueryNode;
 
-struct PatternChild {
+struct QueryChild {
   TSFieldId field = 0;     // 0: any field or none
   bool immediate = false;  // an anchor `.` precedes it
   // libtree-sitter does not try later siblings for a step without captures
@@ -42,54 +43,54 @@ struct PatternChild {
   // more than one, the matcher hands the tree to libtree-sitter
   // (HandOff::kFirstCandidateStep).
   bool may_take_first_candidate_only = false;
-  std::vector<PatternNode> node;  // exactly one (a vector: PatternNode is incomplete here)
+  std::vector<QueryNode> node;  // exactly one (a vector: QueryNode is incomplete here)
 };
 
-struct PatternNode {
+struct QueryNode {
   enum class Kind { kNamed, kAnyNamed, kAny, kAnonymous, kAlternation };
   Kind kind = Kind::kNamed;
   // kNamed / kAnonymous: the grammar symbols with this name (aliases share
   // a name), indexed by symbol id.
   std::vector<bool> symbols;
-  std::vector<uint32_t> captures;      // capture ids on this node
-  std::vector<TSFieldId> negated;      // `!field`: must be absent
-  std::vector<PatternChild> children;  // node kinds
-  bool anchored_last = false;          // a `.` after the last child
-  std::vector<PatternNode> branches;   // kAlternation
+  std::vector<uint32_t> captures;    // capture ids on this node
+  std::vector<TSFieldId> negated;    // `!field`: must be absent
+  std::vector<QueryChild> children;  // node kinds
+  bool anchored_last = false;        // a `.` after the last child
+  std::vector<QueryNode> branches;   // kAlternation
 };
 
-struct PatternOperand {
+struct QueryOperand {
   bool is_capture = false;
   uint32_t capture = 0;
   std::string text;  // string operand, escapes resolved
 };
 
-struct PatternPredicate {
+struct QueryPredicate {
   std::string name;  // without '#', e.g. "eq?"
-  std::vector<PatternOperand> operands;
+  std::vector<QueryOperand> operands;
 };
 
-struct Pattern {
-  PatternNode root;
+struct QueryPattern {
+  QueryNode root;
   std::size_t start = 0;  // byte offset of the pattern in the query text
-  std::vector<PatternPredicate> predicates;
+  std::vector<QueryPredicate> predicates;
   // Captures bound in every match of this pattern (not only in some
   // alternation branches).
   std::vector<bool> required_captures;
 };
 
-struct PatternQuery {
+struct ParsedQuery {
   const TSLanguage* language = nullptr;  // the grammar of every symbol and field id below
-  std::vector<Pattern> patterns;
+  std::vector<QueryPattern> patterns;
   std::vector<std::string> capture_names;  // ids in order of first appearance
 };
 
 // The patterns of `source` when every construct is in the subset and every
 // name is known to `language`; nullopt otherwise.
-std::optional<PatternQuery> ParsePatterns(std::string_view source, const TSLanguage* language);
+std::optional<ParsedQuery> ParseQuery(std::string_view source, const TSLanguage* language);
 
 // Whether every node capture `c` of `p` is on can only be an identifier
 // (whose text, in valid Python, no other identifier character touches).
-bool CapturesOnlyIdentifiers(const Pattern& p, const TSLanguage* language, uint32_t c);
+bool CapturesOnlyIdentifiers(const QueryPattern& p, const TSLanguage* language, uint32_t c);
 
 }  // namespace muh
