@@ -12,21 +12,11 @@
 #include <utility>
 #include <vector>
 
+#include "engine/python/statement_table.h"
+
 namespace muh {
 
-// Offsets are 32-bit (Lex refuses a file of 4 GiB or more; tree files are
-// limited far below that): a file's lines then take half the memory, and
-// the whole tree's lines stay in memory while the analysis lives.
-struct LogicalLine {
-  std::uint32_t begin = 0;     // first byte of its first physical line
-  std::uint32_t code = 0;      // its first non-blank byte
-  std::uint32_t code_end = 0;  // end of its code: before a trailing comment and the newline
-  std::uint32_t end = 0;       // first byte after its last newline (or the file's end)
-  int indent = 0;              // columns of leading blanks, a tab to the next multiple of 8
-  int line = 0;                // 1-based line of `code`
-  int parent = -1;             // the nearest earlier line indented less: its header; -1 at top
-};
-
+// Its logical lines are the statement table's LogicalLine (statement_table.h).
 class PyLines {
  public:
   // nullopt when the lexer loses its way (an unterminated string,

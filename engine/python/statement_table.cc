@@ -1,0 +1,345 @@
+#include "engine/python/statement_table.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+
+#include "engine/base/text.h"
+#include "engine/python/syntax_tree.h"
+#include "engine/python/ts_nodes.h"
+
+namespace muh {
+
+namespace {
+
+bool InRanges(const std::vector<StatementTable::Range>& ranges, std::size_t at) {
+  auto it = std::upper_bound(
+      ranges.begin(), ranges.end(), at,
+      [](std::size_t off, const StatementTable::Range& r) { return off < r.first; });
+  if (it == ranges.begin()) return false;
+  --it;
+  return at < it->second;
+}
+
+// Calls visit(child) for each child of `node` (named or not) in order: a
+// cursor walks them in linear time, where ts_node_child(i) would not.
+template <typename Visit>
+void ForEachChild(TSNode node, const Visit& visit) {
+  TSTreeCursor c = ts_tree_cursor_new(node);
+  if (ts_tree_cursor_goto_first_child(&c)) {
+    do {
+      visit(ts_tree_cursor_current_node(&c));
+    } while (ts_tree_cursor_goto_next_sibling(&c));
+  }
+  ts_tree_cursor_delete(&c);
+}
+
+// Whether bytes[i] ends a line: LF, or a CR that no LF follows (the parser
+// reads such a CR as LF).
+bool EndsLine(std::string_view bytes, std::size_t i) {
+  return bytes[i] == '\n' || (bytes[i] == '\r' && (i + 1 == bytes.size() || bytes[i + 1] != '\n'));
+}
+
+// A comment or a backslash continuation: the grammar's extras, which stand
+// between tokens and are no statement.
+bool IsExtra(TSNode node) { return Is(node, "comment") || Is(node, "line_continuation"); }
+
+}  // namespace
+
+// Builds a table from a parse: one walk over the statements for the logical
+// lines, their parents and the cuts, one over every node for the strings
+// and comments.
+class StatementTableBuilder {
+ public:
+  StatementTableBuilder(std::string_view src, StatementTable* out) : src_(src), out_(out) {}
+
+  void Statements(TSNode module) { Container(module, -1, false, 0); }
+
+  // The outermost string literals (an f-string's replacement fields and the
+  // strings in them belong to it) and the comments, in document order.
+  void StringsAndComments(TSNode root) {
+    TSTreeCursor walk = ts_tree_cursor_new(root);
+    for (;;) {
+      TSNode node = ts_tree_cursor_current_node(&walk);
+      bool descend = true;
+      if (Is(node, "string")) {
+        std::uint32_t b = ts_node_start_byte(node);
+        while (b < src_.size() && std::isalpha(static_cast<unsigned char>(src_[b]))) ++b;
+        out_->strings_.emplace_back(b, ts_node_end_byte(node));
+        descend = false;
+      } else if (Is(node, "comment")) {
+        out_->comments_.emplace_back(ts_node_start_byte(node), ts_node_end_byte(node));
+        descend = false;
+      }
+      if (descend && ts_tree_cursor_goto_first_child(&walk)) continue;
+      bool more = false;
+      do {
+        if (ts_tree_cursor_goto_next_sibling(&walk)) {
+          more = true;
+          break;
+        }
+      } while (ts_tree_cursor_goto_parent(&walk));
+      if (!more) break;
+    }
+    ts_tree_cursor_delete(&walk);
+  }
+
+  // Each line's end: after the line end that follows its code.
+  void Ends() {
+    for (LogicalLine& l : out_->lines_) {
+      std::size_t i = l.code_end;
+      while (i < src_.size() && !EndsLine(src_, i)) ++i;
+      if (i < src_.size()) ++i;  // at a CR that an LF follows, EndsLine waits for the LF
+      l.end = static_cast<std::uint32_t>(std::min(i, src_.size()));
+    }
+  }
+
+ private:
+  // Whether nothing but blanks and backslash continuations stand in
+  // [from, to): the token at `to` continues the logical line of the one
+  // ending at `from`. A comment or an unescaped line end between them ends it.
+  bool SameLogicalLine(std::size_t from, std::size_t to) const {
+    for (std::size_t i = from; i < to; ++i) {
+      if (src_[i] == '#') return false;
+      if (!EndsLine(src_, i)) continue;
+      std::size_t p = i;
+      if (p > from && src_[p - 1] == '\r') --p;  // CRLF: the CR before the LF
+      if (p == from || src_[p - 1] != '\\') return false;
+    }
+    return true;
+  }
+
+  int NewLine(TSNode node, int parent) {
+    LogicalLine l;
+    TSPoint at = ts_node_start_point(node);
+    l.code = ts_node_start_byte(node);
+    l.begin = l.code - std::min(l.code, at.column);
+    l.code_end = l.code;
+    l.line = static_cast<int>(at.row) + 1;
+    l.parent = parent;
+    for (std::size_t j = l.begin; j < l.code; ++j) {
+      if (src_[j] == ' ') {
+        ++l.indent;
+      } else if (src_[j] == '\t') {
+        l.indent = (l.indent / 8 + 1) * 8;
+      }
+    }
+    out_->lines_.push_back(l);
+    return static_cast<int>(out_->lines_.size()) - 1;
+  }
+
+  void Extend(int line, std::uint32_t end) {
+    LogicalLine& l = out_->lines_[static_cast<std::size_t>(line)];
+    l.code_end = std::max(l.code_end, end);
+  }
+
+  // The statements of a module or of the block of header line `parent`.
+  // `join_first`: the first one continues the header's line if nothing but
+  // blanks stand between `joint` and it (the body of `if c: x = 1`).
+  void Container(TSNode container, int parent, bool join_first, std::uint32_t joint) {
+    bool may_join = join_first;
+    int line = parent;
+    int indent = -1;
+    ForEachChild(container, [&](TSNode child) {
+      if (IsExtra(child)) return;
+      if (!ts_node_is_named(child)) {
+        if (Is(child, ";")) {
+          out_->cuts_.push_back(ts_node_start_byte(child));
+          Extend(line, ts_node_end_byte(child));
+          may_join = true;
+          joint = ts_node_end_byte(child);
+        }
+        return;
+      }
+      bool joined = may_join && SameLogicalLine(joint, ts_node_start_byte(child));
+      may_join = false;
+      if (!joined) {
+        line = NewLine(child, parent);
+        // The grammar lets a dedent to a column no enclosing block starts at
+        // pass (`if x:` / `        a` / `    b`); Python refuses it.
+        int at = out_->lines_.back().indent;
+        if (indent >= 0 && at != indent) consistent_ = false;
+        indent = at;
+      }
+      Statement(child, line, parent);
+    });
+  }
+
+  // Statement `node`, which starts on (or continues) logical line `line`;
+  // `parent` is the header whose block holds it.
+  void Statement(TSNode node, int line, int parent) {
+    if (Is(node, "decorated_definition")) {
+      bool first = true;
+      ForEachChild(node, [&](TSNode child) {
+        if (!ts_node_is_named(child) || IsExtra(child)) return;
+        int at = first ? line : NewLine(child, parent);
+        first = false;
+        if (Is(child, "decorator")) {
+          Extend(at, CodeEnd(child));
+        } else {
+          Statement(child, at, parent);
+        }
+      });
+      return;
+    }
+    bool compound = false;
+    std::uint32_t colon = 0;
+    ForEachChild(node, [&](TSNode child) {
+      if (Is(child, ":")) {
+        colon = ts_node_start_byte(child);
+      } else if (Is(child, "block")) {
+        compound = true;
+        out_->cuts_.push_back(colon);
+        Extend(line, colon + 1);
+        Container(child, line, true, colon + 1);
+      } else if (ts_node_is_named(child) && HasBlock(child)) {
+        // A clause: `elif`, `else`, `except`, `finally` on a line of its own.
+        Statement(child, NewLine(child, parent), parent);
+      }
+    });
+    if (!compound) Extend(line, CodeEnd(node));
+  }
+
+  // The end of `node`'s last token: a comment the grammar took into the
+  // node (`@overload  # legacy`) is no code. Follows the last children
+  // down, without recursion.
+  static std::uint32_t CodeEnd(TSNode node) {
+    for (;;) {
+      TSNode last{};
+      bool any = false;
+      ForEachChild(node, [&](TSNode child) {
+        if (IsExtra(child)) return;
+        last = child;
+        any = true;
+      });
+      if (!any) return ts_node_end_byte(node);
+      node = last;
+    }
+  }
+
+  static bool HasBlock(TSNode node) {
+    bool found = false;
+    ForEachChild(node, [&](TSNode child) { found = found || Is(child, "block"); });
+    return found;
+  }
+
+  std::string_view src_;
+  StatementTable* out_;
+
+ public:
+  // Whether every block's statements start at one column.
+  bool consistent_ = true;
+};
+
+std::optional<StatementTable> StatementTable::FromTree(const SyntaxTree& tree) {
+  std::string_view src = tree.bytes();
+  if (src.size() >= UINT32_MAX || tree.HasError()) return std::nullopt;
+  StatementTable out;
+  out.src_ = src;
+  out.lines_.reserve(src.size() / 64 + 16);
+  StatementTableBuilder build(src, &out);
+  build.Statements(tree.Root());
+  if (!build.consistent_) return std::nullopt;
+  build.StringsAndComments(tree.Root());
+  build.Ends();
+  out.lines_.shrink_to_fit();
+  return out;
+}
+
+std::optional<StatementTable> StatementTable::Build(std::string_view src) {
+  if (src.size() >= UINT32_MAX) return std::nullopt;
+  PythonParser parser;
+  return FromTree(parser.Parse(src));
+}
+
+int StatementTable::IndexAt(std::size_t offset) const {
+  auto it = std::upper_bound(lines_.begin(), lines_.end(), offset,
+                             [](std::size_t off, const LogicalLine& l) { return off < l.begin; });
+  if (it == lines_.begin()) return -1;
+  --it;
+  return offset < it->end ? static_cast<int>(it - lines_.begin()) : -1;
+}
+
+bool StatementTable::InCode(std::size_t offset) const {
+  return !InRanges(strings_, offset) && !InRanges(comments_, offset);
+}
+
+bool StatementTable::InString(std::size_t offset) const { return InRanges(strings_, offset); }
+
+std::optional<StatementTable::Range> StatementTable::StringAt(std::size_t offset) const {
+  auto it = std::upper_bound(strings_.begin(), strings_.end(), offset,
+                             [](std::size_t off, const Range& r) { return off < r.first; });
+  if (it == strings_.begin()) return std::nullopt;
+  --it;
+  if (offset >= it->second) return std::nullopt;
+  return *it;
+}
+
+std::string_view StatementTable::Code(int k) const {
+  const LogicalLine& l = lines_[static_cast<std::size_t>(k)];
+  return src_.substr(l.code, l.code_end > l.code ? l.code_end - l.code : 0);
+}
+
+std::string_view StatementTable::Keyword(int k) const {
+  std::string_view code = Code(k);
+  std::size_t e = 0;
+  while (e < code.size() && IsWordChar(code[e])) ++e;
+  return code.substr(0, e);
+}
+
+std::pair<std::size_t, std::size_t> StatementTable::CutsOf(int k) const {
+  const LogicalLine& l = lines_[static_cast<std::size_t>(k)];
+  auto b = std::lower_bound(cuts_.begin(), cuts_.end(), l.code);
+  auto e = std::lower_bound(b, cuts_.end(), l.code_end);
+  return {static_cast<std::size_t>(b - cuts_.begin()), static_cast<std::size_t>(e - cuts_.begin())};
+}
+
+std::string_view StatementTable::HeaderCondition(int k) const {
+  std::string_view kw = Keyword(k);
+  auto [b, e] = CutsOf(k);
+  // A header's colon is its line's first cut: no `;` stands before a header.
+  if (kw.empty() || b == e || src_[cuts_[b]] != ':') return {};
+  std::size_t from = lines_[static_cast<std::size_t>(k)].code + kw.size();
+  return Trim(src_.substr(from, cuts_[b] - from));
+}
+
+std::string_view StatementTable::StatementAt(int k, std::size_t offset, std::size_t* begin) const {
+  const LogicalLine& l = lines_[static_cast<std::size_t>(k)];
+  std::size_t b = l.code;
+  std::size_t e = l.code_end;
+  auto [first, last] = CutsOf(k);
+  for (std::size_t c = first; c < last; ++c) {
+    if (cuts_[c] < offset) {
+      b = cuts_[c] + 1;
+    } else {
+      e = cuts_[c];
+      break;
+    }
+  }
+  while (b < e && (src_[b] == ' ' || src_[b] == '\t')) ++b;
+  while (e > b && (src_[e - 1] == ' ' || src_[e - 1] == '\t')) --e;
+  if (begin != nullptr) *begin = b;
+  return src_.substr(b, e - b);
+}
+
+bool StatementTable::HasSeveralStatements(int k) const {
+  const LogicalLine& l = lines_[static_cast<std::size_t>(k)];
+  auto [first, last] = CutsOf(k);
+  for (std::size_t c = first; c < last; ++c) {
+    if (src_[cuts_[c]] == ';') return true;
+    std::size_t n = cuts_[c] + 1;
+    while (n < l.code_end && (src_[n] == ' ' || src_[n] == '\t')) ++n;
+    if (n < l.code_end) return true;
+  }
+  return false;
+}
+
+int StatementTable::LineOf(std::size_t offset) const {
+  int line = 1;
+  for (std::size_t i = 0; i < std::min(offset, src_.size()); ++i) {
+    if (EndsLine(src_, i)) ++line;
+  }
+  return line;
+}
+
+}  // namespace muh
