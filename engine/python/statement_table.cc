@@ -51,7 +51,7 @@ bool IsExtra(TSNode node) { return Is(node, "comment") || Is(node, "line_continu
 // and comments.
 class StatementTableBuilder {
  public:
-  StatementTableBuilder(std::string_view src, StatementTable* out) : src_(src), out_(out) {}
+  StatementTableBuilder(std::string_view src, StatementTable::Parts* out) : src_(src), out_(out) {}
 
   void Statements(TSNode module) { Container(module, -1, false, 0); }
 
@@ -65,10 +65,10 @@ class StatementTableBuilder {
       if (Is(node, "string")) {
         std::uint32_t b = ts_node_start_byte(node);
         while (b < src_.size() && std::isalpha(static_cast<unsigned char>(src_[b]))) ++b;
-        out_->strings_.emplace_back(b, ts_node_end_byte(node));
+        out_->strings.emplace_back(b, ts_node_end_byte(node));
         descend = false;
       } else if (Is(node, "comment")) {
-        out_->comments_.emplace_back(ts_node_start_byte(node), ts_node_end_byte(node));
+        out_->comments.emplace_back(ts_node_start_byte(node), ts_node_end_byte(node));
         descend = false;
       }
       if (descend && ts_tree_cursor_goto_first_child(&walk)) continue;
@@ -86,7 +86,7 @@ class StatementTableBuilder {
 
   // Each line's end: after the line end that follows its code.
   void Ends() {
-    for (LogicalLine& l : out_->lines_) {
+    for (LogicalLine& l : out_->lines) {
       std::size_t i = l.code_end;
       while (i < src_.size() && !EndsLine(src_, i)) ++i;
       if (i < src_.size()) ++i;  // at a CR that an LF follows, EndsLine waits for the LF
@@ -124,12 +124,12 @@ class StatementTableBuilder {
         l.indent = (l.indent / 8 + 1) * 8;
       }
     }
-    out_->lines_.push_back(l);
-    return static_cast<int>(out_->lines_.size()) - 1;
+    out_->lines.push_back(l);
+    return static_cast<int>(out_->lines.size()) - 1;
   }
 
   void Extend(int line, std::uint32_t end) {
-    LogicalLine& l = out_->lines_[static_cast<std::size_t>(line)];
+    LogicalLine& l = out_->lines[static_cast<std::size_t>(line)];
     l.code_end = std::max(l.code_end, end);
   }
 
@@ -144,7 +144,7 @@ class StatementTableBuilder {
       if (IsExtra(child)) return;
       if (!ts_node_is_named(child)) {
         if (Is(child, ";")) {
-          out_->cuts_.push_back(ts_node_start_byte(child));
+          out_->cuts.push_back(ts_node_start_byte(child));
           Extend(line, ts_node_end_byte(child));
           may_join = true;
           joint = ts_node_end_byte(child);
@@ -157,7 +157,7 @@ class StatementTableBuilder {
         line = NewLine(child, parent);
         // The grammar lets a dedent to a column no enclosing block starts at
         // pass (`if x:` / `        a` / `    b`); Python refuses it.
-        int at = out_->lines_.back().indent;
+        int at = out_->lines.back().indent;
         if (indent >= 0 && at != indent) consistent_ = false;
         indent = at;
       }
@@ -189,7 +189,7 @@ class StatementTableBuilder {
         colon = ts_node_start_byte(child);
       } else if (Is(child, "block")) {
         compound = true;
-        out_->cuts_.push_back(colon);
+        out_->cuts.push_back(colon);
         Extend(line, colon + 1);
         Container(child, line, true, colon + 1);
       } else if (ts_node_is_named(child) && HasBlock(child)) {
@@ -224,7 +224,7 @@ class StatementTableBuilder {
   }
 
   std::string_view src_;
-  StatementTable* out_;
+  StatementTable::Parts* out_;
 
  public:
   // Whether every block's statements start at one column.
@@ -234,15 +234,17 @@ class StatementTableBuilder {
 std::optional<StatementTable> StatementTable::FromTree(const SyntaxTree& tree) {
   std::string_view src = tree.bytes();
   if (src.size() >= UINT32_MAX || tree.HasError()) return std::nullopt;
-  StatementTable out;
-  out.src_ = src;
-  out.lines_.reserve(src.size() / 64 + 16);
-  StatementTableBuilder build(src, &out);
+  auto parts = std::make_shared<Parts>();
+  parts->lines.reserve(src.size() / 64 + 16);
+  StatementTableBuilder build(src, parts.get());
   build.Statements(tree.Root());
   if (!build.consistent_) return std::nullopt;
   build.StringsAndComments(tree.Root());
   build.Ends();
-  out.lines_.shrink_to_fit();
+  parts->lines.shrink_to_fit();
+  StatementTable out;
+  out.src_ = src;
+  out.parts_ = std::move(parts);
   return out;
 }
 
@@ -253,30 +255,32 @@ std::optional<StatementTable> StatementTable::Build(std::string_view src) {
 }
 
 int StatementTable::IndexAt(std::size_t offset) const {
-  auto it = std::upper_bound(lines_.begin(), lines_.end(), offset,
+  auto it = std::upper_bound(parts_->lines.begin(), parts_->lines.end(), offset,
                              [](std::size_t off, const LogicalLine& l) { return off < l.begin; });
-  if (it == lines_.begin()) return -1;
+  if (it == parts_->lines.begin()) return -1;
   --it;
-  return offset < it->end ? static_cast<int>(it - lines_.begin()) : -1;
+  return offset < it->end ? static_cast<int>(it - parts_->lines.begin()) : -1;
 }
 
 bool StatementTable::InCode(std::size_t offset) const {
-  return !InRanges(strings_, offset) && !InRanges(comments_, offset);
+  return !InRanges(parts_->strings, offset) && !InRanges(parts_->comments, offset);
 }
 
-bool StatementTable::InString(std::size_t offset) const { return InRanges(strings_, offset); }
+bool StatementTable::InString(std::size_t offset) const {
+  return InRanges(parts_->strings, offset);
+}
 
 std::optional<StatementTable::Range> StatementTable::StringAt(std::size_t offset) const {
-  auto it = std::upper_bound(strings_.begin(), strings_.end(), offset,
+  auto it = std::upper_bound(parts_->strings.begin(), parts_->strings.end(), offset,
                              [](std::size_t off, const Range& r) { return off < r.first; });
-  if (it == strings_.begin()) return std::nullopt;
+  if (it == parts_->strings.begin()) return std::nullopt;
   --it;
   if (offset >= it->second) return std::nullopt;
   return *it;
 }
 
 std::string_view StatementTable::Code(int k) const {
-  const LogicalLine& l = lines_[static_cast<std::size_t>(k)];
+  const LogicalLine& l = parts_->lines[static_cast<std::size_t>(k)];
   return src_.substr(l.code, l.code_end > l.code ? l.code_end - l.code : 0);
 }
 
@@ -288,31 +292,32 @@ std::string_view StatementTable::Keyword(int k) const {
 }
 
 std::pair<std::size_t, std::size_t> StatementTable::CutsOf(int k) const {
-  const LogicalLine& l = lines_[static_cast<std::size_t>(k)];
-  auto b = std::lower_bound(cuts_.begin(), cuts_.end(), l.code);
-  auto e = std::lower_bound(b, cuts_.end(), l.code_end);
-  return {static_cast<std::size_t>(b - cuts_.begin()), static_cast<std::size_t>(e - cuts_.begin())};
+  const LogicalLine& l = parts_->lines[static_cast<std::size_t>(k)];
+  auto b = std::lower_bound(parts_->cuts.begin(), parts_->cuts.end(), l.code);
+  auto e = std::lower_bound(b, parts_->cuts.end(), l.code_end);
+  return {static_cast<std::size_t>(b - parts_->cuts.begin()),
+          static_cast<std::size_t>(e - parts_->cuts.begin())};
 }
 
 std::string_view StatementTable::HeaderCondition(int k) const {
   std::string_view kw = Keyword(k);
   auto [b, e] = CutsOf(k);
   // A header's colon is its line's first cut: no `;` stands before a header.
-  if (kw.empty() || b == e || src_[cuts_[b]] != ':') return {};
-  std::size_t from = lines_[static_cast<std::size_t>(k)].code + kw.size();
-  return Trim(src_.substr(from, cuts_[b] - from));
+  if (kw.empty() || b == e || src_[parts_->cuts[b]] != ':') return {};
+  std::size_t from = parts_->lines[static_cast<std::size_t>(k)].code + kw.size();
+  return Trim(src_.substr(from, parts_->cuts[b] - from));
 }
 
 std::string_view StatementTable::StatementAt(int k, std::size_t offset, std::size_t* begin) const {
-  const LogicalLine& l = lines_[static_cast<std::size_t>(k)];
+  const LogicalLine& l = parts_->lines[static_cast<std::size_t>(k)];
   std::size_t b = l.code;
   std::size_t e = l.code_end;
   auto [first, last] = CutsOf(k);
   for (std::size_t c = first; c < last; ++c) {
-    if (cuts_[c] < offset) {
-      b = cuts_[c] + 1;
+    if (parts_->cuts[c] < offset) {
+      b = parts_->cuts[c] + 1;
     } else {
-      e = cuts_[c];
+      e = parts_->cuts[c];
       break;
     }
   }
@@ -323,11 +328,11 @@ std::string_view StatementTable::StatementAt(int k, std::size_t offset, std::siz
 }
 
 bool StatementTable::HasSeveralStatements(int k) const {
-  const LogicalLine& l = lines_[static_cast<std::size_t>(k)];
+  const LogicalLine& l = parts_->lines[static_cast<std::size_t>(k)];
   auto [first, last] = CutsOf(k);
   for (std::size_t c = first; c < last; ++c) {
-    if (src_[cuts_[c]] == ';') return true;
-    std::size_t n = cuts_[c] + 1;
+    if (src_[parts_->cuts[c]] == ';') return true;
+    std::size_t n = parts_->cuts[c] + 1;
     while (n < l.code_end && (src_[n] == ' ' || src_[n] == '\t')) ++n;
     if (n < l.code_end) return true;
   }

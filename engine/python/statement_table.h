@@ -4,11 +4,13 @@
 // whose block holds each, where the `;` and header colons split a line into
 // statements, and where its strings and comments lie. The parse is dropped
 // once the table is built: the table is small (about a third of the file's
-// size), so a run keeps every file's and parses each at most once.
+// size), so a run keeps every file's and parses each at most once. Copies
+// share what was derived and may each borrow another copy of the bytes.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string_view>
 #include <utility>
@@ -43,7 +45,7 @@ class StatementTable {
   // stored elsewhere (byte for byte equal; the caller guarantees it).
   void Rebind(std::string_view same) { src_ = same; }
 
-  const std::vector<LogicalLine>& lines() const { return lines_; }
+  const std::vector<LogicalLine>& lines() const { return parts_->lines; }
   std::string_view src() const { return src_; }
   // The logical line holding `offset`, or -1 (blank and comment lines hold none).
   int IndexAt(std::size_t offset) const;
@@ -82,11 +84,15 @@ class StatementTable {
   // The cuts (offsets of `;` and header colons) that lie in line `k`'s code.
   std::pair<std::size_t, std::size_t> CutsOf(int k) const;
 
+  struct Parts {
+    std::vector<LogicalLine> lines;
+    std::vector<Range> strings;       // outermost literals, in order
+    std::vector<Range> comments;      // in order
+    std::vector<std::uint32_t> cuts;  // each `;` between statements and each header's `:`, in order
+  };
+
   std::string_view src_;
-  std::vector<LogicalLine> lines_;
-  std::vector<Range> strings_;       // outermost literals, in order
-  std::vector<Range> comments_;      // in order
-  std::vector<std::uint32_t> cuts_;  // each `;` between statements and each header's `:`, in order
+  std::shared_ptr<const Parts> parts_;
 };
 
 }  // namespace muh

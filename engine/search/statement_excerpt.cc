@@ -15,7 +15,7 @@ bool ContinuesStatement(std::string_view keyword) {
 
 }  // namespace
 
-std::vector<StatementSpan> TopLevelSpans(const PyLines& lines) {
+std::vector<StatementSpan> TopLevelSpans(const StatementTable& lines) {
   std::vector<StatementSpan> spans;
   bool after_decorator = false;
   const auto& all = lines.lines();
@@ -41,7 +41,7 @@ std::vector<StatementSpan> TopLevelSpans(const PyLines& lines) {
 }
 
 std::optional<Excerpt> ExcerptHolding(std::string_view src, const std::vector<LiteralNeed>& needs) {
-  std::optional<PyLines> lines = PyLines::Lex(src);
+  std::optional<StatementTable> lines = StatementTable::Build(src);
   if (!lines) return std::nullopt;
   const std::vector<StatementSpan> spans = TopLevelSpans(*lines);
   auto span_of = [&](std::size_t offset) {

@@ -16,7 +16,7 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/python/py_lines.h"
+#include "engine/python/statement_table.h"
 
 namespace muh {
 
@@ -28,7 +28,7 @@ struct StatementSpan {
   std::uint32_t begin = 0;
   std::uint32_t end = 0;
 };
-std::vector<StatementSpan> TopLevelSpans(const PyLines& lines);
+std::vector<StatementSpan> TopLevelSpans(const StatementTable& lines);
 
 // What a rule needs a statement to hold: one text or more of every group.
 // A rule without groups needs nothing, so every statement meets it.

@@ -14,7 +14,7 @@ namespace muh {
 namespace {
 
 std::vector<std::string> SpanTexts(const std::string& src) {
-  std::optional<PyLines> lines = PyLines::Lex(src);
+  std::optional<StatementTable> lines = StatementTable::Build(src);
   REQUIRE(lines);
   std::vector<std::string> out;
   for (const StatementSpan& s : TopLevelSpans(*lines))
