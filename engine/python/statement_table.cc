@@ -6,7 +6,7 @@
 
 #include "engine/base/text.h"
 #include "engine/python/syntax_tree.h"
-#include "engine/python/ts_nodes.h"
+#include "engine/python/ts_handles.h"
 
 namespace muh {
 
@@ -40,9 +40,52 @@ bool EndsLine(std::string_view bytes, std::size_t i) {
   return bytes[i] == '\n' || (bytes[i] == '\r' && (i + 1 == bytes.size() || bytes[i + 1] != '\n'));
 }
 
+// The node types the builder tells apart, by grammar symbol: comparing
+// symbols, not type names, keeps the walk over every node cheap.
+enum class Kind : std::uint8_t {
+  kOther,
+  kString,
+  kComment,
+  kContinuation,
+  kSemicolon,
+  kColon,
+  kBlock,
+  kDecorated,
+  kDecorator
+};
+
+Kind KindOf(TSNode node) {
+  static const std::vector<Kind> kinds = [] {
+    const TSLanguage* python = tree_sitter_python();
+    std::vector<Kind> out(ts_language_symbol_count(python), Kind::kOther);
+    const std::pair<const char*, Kind> named[] = {{"string", Kind::kString},
+                                                  {"comment", Kind::kComment},
+                                                  {"line_continuation", Kind::kContinuation},
+                                                  {";", Kind::kSemicolon},
+                                                  {":", Kind::kColon},
+                                                  {"block", Kind::kBlock},
+                                                  {"decorated_definition", Kind::kDecorated},
+                                                  {"decorator", Kind::kDecorator}};
+    for (TSSymbol sym = 0; sym < out.size(); ++sym) {
+      std::string_view name = ts_language_symbol_name(python, sym);
+      for (const auto& [n, k] : named) {
+        if (name == n) out[sym] = k;
+      }
+    }
+    return out;
+  }();
+  TSSymbol sym = ts_node_symbol(node);
+  return sym < kinds.size() ? kinds[sym] : Kind::kOther;
+}
+
+bool Is(TSNode node, Kind kind) { return KindOf(node) == kind; }
+
 // A comment or a backslash continuation: the grammar's extras, which stand
 // between tokens and are no statement.
-bool IsExtra(TSNode node) { return Is(node, "comment") || Is(node, "line_continuation"); }
+bool IsExtra(TSNode node) {
+  Kind k = KindOf(node);
+  return k == Kind::kComment || k == Kind::kContinuation;
+}
 
 }  // namespace
 
@@ -58,16 +101,28 @@ class StatementTableBuilder {
   // The outermost string literals (an f-string's replacement fields and the
   // strings in them belong to it) and the comments, in document order.
   void StringsAndComments(TSNode root) {
+    // Every quote and `#`: a node whose bytes hold none holds no string or
+    // comment, and the walk skips it.
+    std::vector<std::uint32_t> marks;
+    for (std::size_t i = 0; i < src_.size(); ++i) {
+      char c = src_[i];
+      if (c == '"' || c == '\'' || c == '#') marks.push_back(static_cast<std::uint32_t>(i));
+    }
+    auto holds_mark = [&](TSNode n) {
+      auto it = std::lower_bound(marks.begin(), marks.end(), ts_node_start_byte(n));
+      return it != marks.end() && *it < ts_node_end_byte(n);
+    };
     TSTreeCursor walk = ts_tree_cursor_new(root);
     for (;;) {
       TSNode node = ts_tree_cursor_current_node(&walk);
-      bool descend = true;
-      if (Is(node, "string")) {
+      bool descend = holds_mark(node);
+      Kind kind = descend ? KindOf(node) : Kind::kOther;
+      if (kind == Kind::kString) {
         std::uint32_t b = ts_node_start_byte(node);
         while (b < src_.size() && std::isalpha(static_cast<unsigned char>(src_[b]))) ++b;
         out_->strings.emplace_back(b, ts_node_end_byte(node));
         descend = false;
-      } else if (Is(node, "comment")) {
+      } else if (kind == Kind::kComment) {
         out_->comments.emplace_back(ts_node_start_byte(node), ts_node_end_byte(node));
         descend = false;
       }
@@ -143,7 +198,7 @@ class StatementTableBuilder {
     ForEachChild(container, [&](TSNode child) {
       if (IsExtra(child)) return;
       if (!ts_node_is_named(child)) {
-        if (Is(child, ";")) {
+        if (Is(child, Kind::kSemicolon)) {
           out_->cuts.push_back(ts_node_start_byte(child));
           Extend(line, ts_node_end_byte(child));
           may_join = true;
@@ -168,13 +223,13 @@ class StatementTableBuilder {
   // Statement `node`, which starts on (or continues) logical line `line`;
   // `parent` is the header whose block holds it.
   void Statement(TSNode node, int line, int parent) {
-    if (Is(node, "decorated_definition")) {
+    if (Is(node, Kind::kDecorated)) {
       bool first = true;
       ForEachChild(node, [&](TSNode child) {
         if (!ts_node_is_named(child) || IsExtra(child)) return;
         int at = first ? line : NewLine(child, parent);
         first = false;
-        if (Is(child, "decorator")) {
+        if (Is(child, Kind::kDecorator)) {
           Extend(at, CodeEnd(child));
         } else {
           Statement(child, at, parent);
@@ -185,9 +240,9 @@ class StatementTableBuilder {
     bool compound = false;
     std::uint32_t colon = 0;
     ForEachChild(node, [&](TSNode child) {
-      if (Is(child, ":")) {
+      if (Is(child, Kind::kColon)) {
         colon = ts_node_start_byte(child);
-      } else if (Is(child, "block")) {
+      } else if (Is(child, Kind::kBlock)) {
         compound = true;
         out_->cuts.push_back(colon);
         Extend(line, colon + 1);
@@ -219,7 +274,7 @@ class StatementTableBuilder {
 
   static bool HasBlock(TSNode node) {
     bool found = false;
-    ForEachChild(node, [&](TSNode child) { found = found || Is(child, "block"); });
+    ForEachChild(node, [&](TSNode child) { found = found || Is(child, Kind::kBlock); });
     return found;
   }
 
