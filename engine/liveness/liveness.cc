@@ -177,7 +177,7 @@ LivenessAnalysis::~LivenessAnalysis() = default;
 
 LivenessAnalysis LivenessAnalysis::Run(const std::vector<std::string>& py_paths, const ReadFn& read,
                                        const LivenessFacts& facts, WordFilterFn words,
-                                       ForgetFn forget) {
+                                       ForgetFn forget, std::shared_ptr<StatementCache> tables) {
   // vLLM's default for each variable a marker rests on: the tree's
   // vllm/envs.py says it; a tree without one has vLLM 0.6's (unset).
   std::map<std::string, EnvValue> defaults;
@@ -195,8 +195,9 @@ LivenessAnalysis LivenessAnalysis::Run(const std::vector<std::string>& py_paths,
   }
   LivenessFacts with = facts;
   for (const auto& [name, d] : defaults) with.environment.emplace(name, d);
+  if (!tables) tables = std::make_shared<StatementCache>();
   auto state = std::make_unique<State>(py_paths, read, std::move(with), std::move(words),
-                                       std::move(forget), std::make_shared<StatementCache>());
+                                       std::move(forget), std::move(tables));
   state->defaults = std::move(defaults);
   state->paths = py_paths;
   state->reach = Reachability::Run(&state->index);

@@ -22,6 +22,14 @@ TEST_CASE("a file's statement table is built once and bound to the bytes each ca
   CHECK_FALSE(cache.Table("bad.py", "x = (\n").has_value());
   CHECK_FALSE(cache.Table("bad.py", "x = (\n").has_value());
   CHECK(cache.parsed() == 2);
+  // Other bytes under the same path (an overlay's): a table of their own.
+  const std::string patched = "if x:\n    y = 2\n    z = 3\n";
+  std::optional<StatementTable> c = cache.Table("a.py", patched);
+  REQUIRE(c.has_value());
+  CHECK(c->lines().size() == 3);
+  CHECK(cache.parsed() == 3);
+  CHECK(cache.Table("a.py", first)->lines().size() == 2);
+  CHECK(cache.parsed() == 3);
 }
 
 }  // namespace muh
