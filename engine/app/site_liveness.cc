@@ -54,7 +54,7 @@ LivenessAnalysis AnalyseTree(const Inputs& inputs, const Workspace& w,
     if (it != unlisted->end() && --it->second.second <= 0) unlisted->erase(it);
   };
   return LivenessAnalysis::Run(w.tree_paths, read, FactsFor(inputs), std::move(words),
-                               std::move(forget));
+                               std::move(forget), w.statements);
 }
 
 PlanResult PlanWithLiveness(const Inputs& inputs, const Workspace& w,
