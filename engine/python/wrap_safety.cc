@@ -1,6 +1,7 @@
 #include "engine/python/wrap_safety.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <unordered_set>
 
@@ -230,15 +231,18 @@ TSNode StatementAround(TSNode function, std::size_t at) {
   return n;
 }
 
-std::optional<Rebinding> FirstRebinding(const SyntaxTree& tree, TSNode function, std::size_t from,
-                                        std::size_t to, TSNode condition) {
-  std::vector<std::string> names = NamesRead(tree, condition);
-  if (names.empty() || from >= to) return std::nullopt;
-  std::unordered_set<std::string_view> read(names.begin(), names.end());
+namespace {
+
+// Every binding of a name in `names` by `function` itself in [from, to),
+// in source order.
+std::vector<Rebinding> BindingsIn(const SyntaxTree& tree, TSNode function,
+                                  const std::vector<std::string>& names, std::size_t from,
+                                  std::size_t to) {
+  std::unordered_set<std::string_view> wanted(names.begin(), names.end());
   Children kids(function);
   std::vector<TSNode> stack{Field(function, "body")};
   std::vector<TSNode> bound, next;
-  std::optional<Rebinding> first;
+  std::vector<Rebinding> out;
   while (!stack.empty()) {
     TSNode n = stack.back();
     stack.pop_back();
@@ -249,41 +253,32 @@ std::optional<Rebinding> FirstRebinding(const SyntaxTree& tree, TSNode function,
     Bindings(&kids, n, &bound, &next);
     for (TSNode b : bound) {
       std::size_t at = ts_node_start_byte(b);
-      if (at < from || at >= to || (first && first->at <= at)) continue;
       std::string_view name = TextOf(tree, b);
-      if (read.count(name) == 0) continue;
-      first = Rebinding{std::string(name), at, static_cast<int>(ts_node_start_point(b).row) + 1};
-    }
-    stack.insert(stack.end(), next.rbegin(), next.rend());
-  }
-  return first;
-}
-
-std::vector<Rebinding> BindingsOf(const SyntaxTree& tree, TSNode function,
-                                  const std::vector<std::string>& names) {
-  std::unordered_set<std::string_view> wanted(names.begin(), names.end());
-  Children kids(function);
-  std::vector<TSNode> stack{Field(function, "body")};
-  std::vector<TSNode> bound, next;
-  std::vector<Rebinding> out;
-  while (!stack.empty()) {
-    TSNode n = stack.back();
-    stack.pop_back();
-    if (ts_node_is_null(n)) continue;
-    bound.clear();
-    next.clear();
-    Bindings(&kids, n, &bound, &next);
-    for (TSNode b : bound) {
-      std::string_view name = TextOf(tree, b);
-      if (wanted.count(name) == 0) continue;
-      out.push_back(Rebinding{std::string(name), ts_node_start_byte(b),
-                              static_cast<int>(ts_node_start_point(b).row) + 1});
+      if (at < from || at >= to || wanted.count(name) == 0) continue;
+      out.push_back(
+          Rebinding{std::string(name), at, static_cast<int>(ts_node_start_point(b).row) + 1});
     }
     stack.insert(stack.end(), next.rbegin(), next.rend());
   }
   std::sort(out.begin(), out.end(),
-            [](const Rebinding& a, const Rebinding& b) { return a.at < b.at; });
+            [](const Rebinding& x, const Rebinding& y) { return x.at < y.at; });
   return out;
+}
+
+}  // namespace
+
+std::optional<Rebinding> FirstRebinding(const SyntaxTree& tree, TSNode function, std::size_t from,
+                                        std::size_t to, TSNode condition) {
+  std::vector<std::string> names = NamesRead(tree, condition);
+  if (names.empty() || from >= to) return std::nullopt;
+  std::vector<Rebinding> all = BindingsIn(tree, function, names, from, to);
+  if (all.empty()) return std::nullopt;
+  return all.front();
+}
+
+std::vector<Rebinding> BindingsOf(const SyntaxTree& tree, TSNode function,
+                                  const std::vector<std::string>& names) {
+  return BindingsIn(tree, function, names, 0, SIZE_MAX);
 }
 
 namespace {
