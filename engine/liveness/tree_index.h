@@ -116,7 +116,7 @@ class TreeIndex {
   // `path`'s module-level `name`: an attribute store or del of `.name`,
   // `name` as a keyword argument (`vars(m).update(name=...)`) or in a
   // string that is not prose (`setattr(m, "name", ...)`); a file that
-  // cannot be read or lexed counts, with line 0. Every file of the tree is
+  // cannot be read or parsed counts, with line 0. Every file of the tree is
   // looked at, run or not. nullopt when none may.
   std::optional<Evidence> ReboundElsewhere(const std::string& path, const std::string& name);
 
