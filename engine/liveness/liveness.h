@@ -41,10 +41,9 @@ class LivenessAnalysis {
   // (made once each) read and forget through the same two: a path may be
   // read by several before one forgets it, and must stay until each has
   // (count them; never replace the bytes of a path still held).
-  // `tables`, when given, are shared with the run's other analyses.
   static LivenessAnalysis Run(const std::vector<std::string>& py_paths, const ReadFn& read,
                               const LivenessFacts& facts, WordFilterFn words = {},
-                              ForgetFn forget = {}, std::shared_ptr<StatementCache> tables = {});
+                              ForgetFn forget = {});
   LivenessAnalysis(LivenessAnalysis&&) noexcept;
   LivenessAnalysis& operator=(LivenessAnalysis&&) noexcept;
   ~LivenessAnalysis();
