@@ -23,35 +23,6 @@ std::string Compact(std::string_view s) {
   return out;
 }
 
-// The names the function's parameters bind (not a default's or an
-// annotation's names).
-std::vector<std::string> Parameters(const SyntaxTree& tree, TSNode function) {
-  std::vector<std::string> out;
-  std::vector<TSNode> stack{Field(function, "parameters")};
-  while (!stack.empty()) {
-    TSNode p = stack.back();
-    stack.pop_back();
-    if (ts_node_is_null(p)) continue;
-    if (Is(p, "identifier")) {
-      out.emplace_back(TextOf(tree, p));
-      continue;
-    }
-    TSNode name = Field(p, "name");
-    if (!ts_node_is_null(name) &&
-        (Is(p, "default_parameter") || Is(p, "typed_default_parameter"))) {
-      stack.push_back(name);
-      continue;
-    }
-    if (Is(p, "typed_parameter")) {  // its first child; `type:` is the annotation
-      std::vector<TSNode> kids = NamedChildren(p);
-      if (!kids.empty()) stack.push_back(kids.front());
-      continue;
-    }
-    PushNamedChildren(p, &stack);
-  }
-  return out;
-}
-
 // The line of a `nonlocal NAME` in a scope nested in `function`, or 0.
 int NonlocalLine(const SyntaxTree& tree, TSNode function, const std::string& name) {
   std::vector<TSNode> stack{Field(function, "body")};
@@ -78,7 +49,7 @@ bool Reads(const std::vector<std::string>& names, const std::string& name) {
 std::string WhyNotMeans(const SyntaxTree& tree, TSNode function, std::size_t at,
                         const std::string& variable, const std::string& means) {
   std::string fn(TextOf(tree, Field(function, "name")));
-  std::vector<std::string> params = Parameters(tree, function);
+  std::vector<std::string> params = ParameterNames(tree, function);
   std::string want = Compact(means);
   std::vector<Rebinding> bindings = BindingsOf(tree, function, {variable});
   if (want == variable) {  // the parameter itself, as passed

@@ -334,6 +334,22 @@ bool HasAttributeOrSubscript(Children* kids, TSNode target) {
 
 }  // namespace
 
+std::vector<std::string> ParameterNames(const SyntaxTree& tree, TSNode function) {
+  std::vector<std::string> out;
+  Children kids(function);
+  std::vector<TSNode> params{Field(function, "parameters")};
+  while (!params.empty()) {
+    TSNode p = params.back();
+    params.pop_back();
+    if (ts_node_is_null(p)) continue;
+    if (Is(p, "identifier")) out.emplace_back(TextOf(tree, p));
+    for (const Child& c : kids.Of(p)) {
+      if (!c.In("value") && !c.In("type")) params.push_back(c.node);  // not a default's names
+    }
+  }
+  return out;
+}
+
 FixedNames::FixedNames(const SyntaxTree& tree, TSNode function) {
   std::vector<std::string> platform = VllmImportedNames(tree);
   std::unordered_set<std::string> fixed_platform(platform.begin(), platform.end());
@@ -352,16 +368,7 @@ FixedNames::FixedNames(const SyntaxTree& tree, TSNode function) {
       all.push_back(c.node);
     }
   }
-  std::vector<TSNode> params{Field(function, "parameters")};
-  while (!params.empty()) {
-    TSNode p = params.back();
-    params.pop_back();
-    if (ts_node_is_null(p)) continue;
-    if (Is(p, "identifier")) unfixed.emplace(TextOf(tree, p));
-    for (const Child& c : kids.Of(p)) {
-      if (!c.In("value") && !c.In("type")) params.push_back(c.node);  // not a default's names
-    }
-  }
+  for (std::string& p : ParameterNames(tree, function)) unfixed.insert(std::move(p));
   // The function's own bindings: `name = EXPR` with EXPR over platform
   // names is fixed; any other binding is not.
   std::vector<TSNode> stack{Field(function, "body")};

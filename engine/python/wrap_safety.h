@@ -78,6 +78,10 @@ TSNode FirstCodeRunner(const SyntaxTree& tree, const FixedNames& fixed, TSNode f
 TSNode FirstRunnerUnder(const SyntaxTree& tree, const FixedNames& fixed, TSNode root,
                         std::size_t from, std::size_t to);
 
+// The names `function`'s parameters bind (not the names a default or an
+// annotation reads).
+std::vector<std::string> ParameterNames(const SyntaxTree& tree, TSNode function);
+
 // Every binding of one of `names` by `function` itself (not by a def,
 // lambda or class nested in it), in source order.
 std::vector<Rebinding> BindingsOf(const SyntaxTree& tree, TSNode function,

@@ -19,7 +19,8 @@ fi
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 cd "$scratch"
-fail() { echo "FAIL: kept_domain: $*" >&2; exit 1; }
+test=kept_domain
+source "$repo/tests/cli/lib/run_muhpatch.sh"
 moe=vllm/model_executor/layers/fused_moe/fused_moe.py
 cp -a "$real" pristine && chmod -R u+w pristine
 cp "$repo/rules/bi100.yaml" rules.yaml
@@ -28,12 +29,6 @@ tier=$((tier + 1))
 dict=$(grep -n "'BLOCK_SIZE_M': 64," pristine/$moe | head -1 | cut -d: -f1)
 [[ $(sed -n "${tier}p" pristine/$moe) == "        config['BLOCK_SIZE_M'] = 64" ]] || fail "the medium tier moved"
 
-run() {  # CMD... ; sets code
-  set +e
-  "$muhpatch" "$@" >out 2>err
-  code=$?
-  set -e
-}
 
 # The live tier: an error, and the rule fails.
 cp -a pristine tree

@@ -12,13 +12,8 @@ muhpatch=$(realpath "$1")
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 source "$repo/tests/cli/lib/on_trees.sh"
 source "$repo/tests/cli/lib/scratch_tree.sh"
-fail() { echo "FAIL: rebound_bound: $*" >&2; exit 1; }
-run() {  # CMD... ; sets code
-  set +e
-  "$muhpatch" "$@" >out 2>err
-  code=$?
-  set -e
-}
+test=rebound_bound
+source "$repo/tests/cli/lib/run_muhpatch.sh"
 
 check() {  # NAME SOURCE
   local name=$1

@@ -13,13 +13,8 @@ source "$repo/tests/cli/lib/on_trees.sh"
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 cd "$scratch"
-fail() { echo "FAIL: retired: $*" >&2; exit 1; }
-run() {  # CMD... ; sets code
-  set +e
-  "$muhpatch" "$@" >out 2>err
-  code=$?
-  set -e
-}
+test=retired
+source "$repo/tests/cli/lib/run_muhpatch.sh"
 paged=vllm/attention/ops/paged_attn.py
 
 # The rules with the context-length rule retired (or its reason left out).

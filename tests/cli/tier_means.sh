@@ -10,13 +10,8 @@ muhpatch=$(realpath "$1")
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 source "$repo/tests/cli/lib/on_trees.sh"
 source "$repo/tests/cli/lib/scratch_tree.sh"
-fail() { echo "FAIL: tier_means: $*" >&2; exit 1; }
-run() {  # CMD... ; sets code
-  set +e
-  "$muhpatch" "$@" >out 2>err
-  code=$?
-  set -e
-}
+test=tier_means
+source "$repo/tests/cli/lib/run_muhpatch.sh"
 numel() {  # EXPR: writes `numel = EXPR` in t's fused_moe.py
   python3 - "t/$moe" "$1" <<'PY'
 import sys

@@ -14,13 +14,8 @@ source "$repo/tests/cli/lib/on_trees.sh"
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 cd "$scratch"
-fail() { echo "FAIL: tier_pins: $*" >&2; exit 1; }
-run() {  # CMD... ; sets code
-  set +e
-  "$muhpatch" "$@" >out 2>err
-  code=$?
-  set -e
-}
+test=tier_pins
+source "$repo/tests/cli/lib/run_muhpatch.sh"
 moe=vllm/model_executor/layers/fused_moe/fused_moe.py
 
 # The shipped rules with PIN (YAML lines) after the rule ID's `with:`.
