@@ -14,6 +14,7 @@
 #include "engine/base/source_text.h"
 #include "engine/io/file_cache.h"
 #include "engine/io/tree_io.h"
+#include "engine/liveness/statement_cache.h"
 #include "engine/rules/rule.h"
 #include "engine/search/word_filter_cache.h"
 
@@ -44,6 +45,9 @@ struct Workspace {
   // The word filters of the same files, built once for the search and the
   // liveness analysis together (of the bytes `sources` gives).
   std::unique_ptr<WordFilterCache> words;
+  // The statement tables of the same files, each parsed once for every
+  // liveness analysis of the run (statement_cache.h).
+  std::shared_ptr<StatementCache> statements = std::make_shared<StatementCache>();
 
   // `d` with a tree-relative file shown under the tree root as the user gave it.
   Diagnostic Shown(const Diagnostic& d) const;

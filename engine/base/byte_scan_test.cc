@@ -25,56 +25,6 @@ std::string RandomBytes(std::mt19937* rng, std::size_t n) {
 
 }  // namespace
 
-TEST_CASE("a byte cursor finds the next of its bytes from every offset, at every length") {
-  std::mt19937 rng(7);
-  for (int round = 0; round < 300; ++round) {
-    std::string s = RandomBytes(&rng, static_cast<std::size_t>(round % 200));
-    ByteCursor<'\\', '\n', '"'> cursor(s);
-    // Forward in random steps, as the lexer moves, and from every offset.
-    for (std::size_t from = 0; from <= s.size() + 1; from += 1 + rng() % 40) {
-      std::size_t want = from;
-      while (want < s.size() && s[want] != '\\' && s[want] != '\n' && s[want] != '"') ++want;
-      CHECK(cursor.Next(from) == std::min(want, s.size()));
-    }
-    ByteCursor<'\\', '\n', '"'> fresh(s);
-    for (std::size_t from = 0; from < s.size(); ++from) {
-      std::size_t want = from;
-      while (want < s.size() && s[want] != '\\' && s[want] != '\n' && s[want] != '"') ++want;
-      CHECK(fresh.Next(from) == want);
-    }
-  }
-  std::string none(200, 'x');
-  ByteCursor<'#'> cursor(none);
-  CHECK(cursor.Next(0) == 200);
-  none[199] = '#';
-  ByteCursor<'#'> last(none);
-  CHECK(last.Next(0) == 199);
-  CHECK(last.Next(199) == 199);
-  CHECK(last.Next(200) == 200);
-}
-
-TEST_CASE("BytesIn marks its bytes and no others") {
-  std::mt19937 rng(9);
-  for (int round = 0; round < 300; ++round) {
-    std::string s = RandomBytes(&rng, 64);
-    std::size_t n = static_cast<std::size_t>(round % 65);
-    std::uint64_t want = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-      if (s[i] == '#' || s[i] == '(' || s[i] == '\0') want |= std::uint64_t{1} << i;
-    }
-    CHECK(BytesIn<'#', '(', '\0'>(s.data(), n) == want);
-  }
-}
-
-TEST_CASE("LeadingSpaces counts spaces up to the first other byte or the end") {
-  for (std::size_t spaces = 0; spaces < 40; ++spaces) {
-    for (const char* rest : {"", "x", "\t ", "\n"}) {
-      std::string s = std::string(spaces, ' ') + rest;
-      CHECK(LeadingSpaces(s.data(), s.data() + s.size()) == spaces);
-    }
-  }
-}
-
 TEST_CASE("WordBytes marks letters, digits, '_' and bytes from 0x80, and no others") {
   std::mt19937 rng(11);
   for (int round = 0; round < 300; ++round) {

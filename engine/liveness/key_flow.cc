@@ -40,7 +40,7 @@ class Flow {
   // keyword name or another object's attribute. Any other makes it unknown.
   void Follow(const std::string& path, const std::string& var, int begin, int end) {
     if (!seen_.insert(std::make_tuple(path, var, begin)).second) return;
-    const PyLines* lines = index_->Lines(path);
+    const StatementTable* lines = index_->Lines(path);
     if (lines == nullptr) {
       Unknown(Evidence{path, 0, "the file could not be read or lexed"}, "");
       return;
@@ -169,7 +169,7 @@ class Flow {
   // the flow models: `x = fn(...)` (x is followed), `return fn(...)` (to
   // its callers in turn), `g = functools.partial(fn, ...)` then
   // `x = g(...)`, an import without an alias, the def itself.
-  void Returned(const std::string& path, const PyLines& lines, int k) {
+  void Returned(const std::string& path, const StatementTable& lines, int k) {
     int def = lines.lines()[static_cast<std::size_t>(k)].parent;
     while (def >= 0 && lines.Keyword(def) != "def" && lines.Keyword(def) != "async") {
       def = lines.lines()[static_cast<std::size_t>(def)].parent;
@@ -191,7 +191,7 @@ class Flow {
       if (!reach_.Reached(q)) continue;
       const std::vector<std::size_t>& occ = index_->Occurrences(q, fn);
       if (occ.empty()) continue;
-      const PyLines* ql = index_->Lines(q);
+      const StatementTable* ql = index_->Lines(q);
       if (ql == nullptr) {
         Unknown(Evidence{q, 0, "the file could not be read or lexed"}, "");
         continue;
@@ -264,7 +264,7 @@ class Flow {
   }
 
   // The call whose argument list holds offset `o` (the variable).
-  void Call(const std::string& path, const PyLines& lines, int k, std::size_t o,
+  void Call(const std::string& path, const StatementTable& lines, int k, std::size_t o,
             const std::string& keyword) {
     std::string_view src = lines.src();
     // Back to the unmatched '(' before `o`, counting the arguments before it.
@@ -370,7 +370,7 @@ class Flow {
   }
 
   // The module an alias names in `path`: `import a.b as q`, `from a import b as q`.
-  std::string ImportedModule(const std::string& path, const PyLines& lines,
+  std::string ImportedModule(const std::string& path, const StatementTable& lines,
                              const std::string& qualifier) {
     if (qualifier.find('.') != std::string::npos) {
       return index_->modules().PathOf(qualifier) != nullptr ? qualifier : "";
@@ -395,7 +395,7 @@ class Flow {
   }
 
   int FindDef(const std::string& path, const std::string& fn) {
-    const PyLines* lines = index_->Lines(path);
+    const StatementTable* lines = index_->Lines(path);
     if (lines == nullptr) return -1;
     for (std::size_t o : index_->Occurrences(path, fn)) {
       int k = lines->IndexAt(o);
@@ -409,7 +409,7 @@ class Flow {
 
   // The name of parameter `position` (or `keyword`) of the def on line `k`.
   std::string Parameter(const std::string& path, int k, int position, const std::string& keyword) {
-    const PyLines* lines = index_->Lines(path);
+    const StatementTable* lines = index_->Lines(path);
     std::string_view code = lines->Code(k);
     std::size_t open = code.find('(');
     if (open == std::string_view::npos) return "";
@@ -462,7 +462,7 @@ bool LineRuns(TreeIndex* index, const std::string& path, int k) {
 DictFlow FollowDict(TreeIndex* index, const Reachability& reach, const std::string& path,
                     const std::string& var, const std::string& key) {
   Flow flow(index, reach, key);
-  const PyLines* lines = index->Lines(path);
+  const StatementTable* lines = index->Lines(path);
   if (lines != nullptr) flow.Follow(path, var, 0, static_cast<int>(lines->lines().size()));
   DictFlow out;
   out.unknown = flow.unknown;

@@ -17,7 +17,7 @@ KeyReadResult ReadsOfKey(TreeIndex* index, const Reachability& reach, const std:
     if (!reach.Reached(q)) continue;
     const std::vector<std::size_t>& occ = index->Occurrences(q, key);
     if (occ.empty()) continue;
-    const PyLines* lines = index->Lines(q);
+    const StatementTable* lines = index->Lines(q);
     if (lines == nullptr) continue;
     std::string_view src = lines->src();
     for (std::size_t o : occ) {

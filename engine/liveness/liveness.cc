@@ -49,16 +49,19 @@ std::vector<PlatformMarker> VllmBackendMarkers() {
 }
 
 struct LivenessAnalysis::State {
-  State(const std::vector<std::string>& tree, ReadFn r, LivenessFacts f, WordFilterFn w, ForgetFn g)
+  State(const std::vector<std::string>& tree, ReadFn r, LivenessFacts f, WordFilterFn w, ForgetFn g,
+        std::shared_ptr<StatementCache> t)
       : read(std::move(r)),
         facts(std::move(f)),
         words(w),
         forget(g),
-        index(tree, read, facts, w, g) {}
+        tables(t),
+        index(tree, read, facts, w, g, t) {}
   ReadFn read;
   LivenessFacts facts;
   WordFilterFn words;
   ForgetFn forget;
+  std::shared_ptr<StatementCache> tables;  // each file's, shared with the variants
   TreeIndex index;
   Reachability reach;
   // The analysis with a variable of the environment at another value
@@ -86,7 +89,7 @@ std::vector<Evidence> Importers(TreeIndex* index, const Reachability& reach,
   for (const std::string& q : index->paths()) {
     if (q == path || out.size() >= 4) continue;
     if (index->Occurrences(q, last).empty()) continue;
-    const PyLines* lines = index->Lines(q);
+    const StatementTable* lines = index->Lines(q);
     if (lines == nullptr) continue;
     for (std::size_t o : index->Occurrences(q, last)) {
       int k = lines->IndexAt(o);
@@ -113,7 +116,7 @@ std::optional<Evidence> StringNaming(TreeIndex* index, const Reachability& reach
     if (!reach.Reached(q)) continue;
     const std::vector<std::size_t>& occ = index->Occurrences(q, word);
     if (occ.empty()) continue;
-    const PyLines* lines = index->Lines(q);
+    const StatementTable* lines = index->Lines(q);
     if (lines == nullptr) continue;
     for (std::size_t o : occ) {
       if (!lines->InString(o) || InProse(*lines, o)) continue;
@@ -174,7 +177,7 @@ LivenessAnalysis::~LivenessAnalysis() = default;
 
 LivenessAnalysis LivenessAnalysis::Run(const std::vector<std::string>& py_paths, const ReadFn& read,
                                        const LivenessFacts& facts, WordFilterFn words,
-                                       ForgetFn forget) {
+                                       ForgetFn forget, std::shared_ptr<StatementCache> tables) {
   // vLLM's default for each variable a marker rests on: the tree's
   // vllm/envs.py says it; a tree without one has vLLM 0.6's (unset).
   std::map<std::string, EnvValue> defaults;
@@ -192,8 +195,9 @@ LivenessAnalysis LivenessAnalysis::Run(const std::vector<std::string>& py_paths,
   }
   LivenessFacts with = facts;
   for (const auto& [name, d] : defaults) with.environment.emplace(name, d);
-  auto state =
-      std::make_unique<State>(py_paths, read, std::move(with), std::move(words), std::move(forget));
+  if (!tables) tables = std::make_shared<StatementCache>();
+  auto state = std::make_unique<State>(py_paths, read, std::move(with), std::move(words),
+                                       std::move(forget), std::move(tables));
   state->defaults = std::move(defaults);
   state->paths = py_paths;
   state->reach = Reachability::Run(&state->index);
@@ -217,7 +221,7 @@ LivenessAnalysis::State* LivenessAnalysis::Variant(const std::string& env, bool 
   }
   // Each forgets what it read (liveness.h).
   v = std::make_unique<State>(state_->paths, state_->read, std::move(facts), state_->words,
-                              state_->forget);
+                              state_->forget, state_->tables);
   v->reach = Reachability::Run(&v->index);
   return v.get();
 }
@@ -256,7 +260,7 @@ const Evidence& LivenessAnalysis::PluginLoader(State* state) {
     if (!found.path.empty() || !state->reach.Reached(q)) continue;
     bool lexed = state->index.Lexed(q);
     for (const char* word : {"entry_points", "iter_entry_points"}) {
-      const PyLines* lines = nullptr;
+      const StatementTable* lines = nullptr;
       for (std::size_t o : state->index.Occurrences(q, word)) {
         if (lines == nullptr) lines = state->index.Lines(q);
         if (lines == nullptr || !lines->InCode(o) || !found.path.empty()) continue;
@@ -339,7 +343,7 @@ SiteLiveness LivenessAnalysis::Single(State* state, const std::string& path, std
 SiteLiveness LivenessAnalysis::Proved(State* state, const std::string& path, std::size_t offset) {
   TreeIndex* index = &state->index;
   const Reachability& reach = state->reach;
-  const PyLines* lines = index->Lines(path);
+  const StatementTable* lines = index->Lines(path);
   if (lines == nullptr) {
     return Verdict(Liveness::kUnknown, "the file could not be read or lexed", {{path, 0, ""}});
   }

@@ -41,9 +41,10 @@ class LivenessAnalysis {
   // (made once each) read and forget through the same two: a path may be
   // read by several before one forgets it, and must stay until each has
   // (count them; never replace the bytes of a path still held).
+  // `tables`, when given, are shared with the run's other analyses.
   static LivenessAnalysis Run(const std::vector<std::string>& py_paths, const ReadFn& read,
                               const LivenessFacts& facts, WordFilterFn words = {},
-                              ForgetFn forget = {});
+                              ForgetFn forget = {}, std::shared_ptr<StatementCache> tables = {});
   LivenessAnalysis(LivenessAnalysis&&) noexcept;
   LivenessAnalysis& operator=(LivenessAnalysis&&) noexcept;
   ~LivenessAnalysis();

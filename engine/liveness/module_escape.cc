@@ -51,7 +51,7 @@ bool AttributeAccess(std::string_view src, std::size_t end) {
 std::optional<Evidence> EscapeIn(TreeIndex* index, const std::string& q, const std::string& module,
                                  const std::string& last) {
   {
-    const PyLines* lines = index->Lines(q);
+    const StatementTable* lines = index->Lines(q);
     if (lines == nullptr) return std::nullopt;
     std::string_view src = lines->src();
     // The bindings first: every import in q that names the module.
@@ -102,7 +102,7 @@ std::optional<Evidence> ModuleEscape(TreeIndex* index,
   if (module == nullptr || module->empty()) return std::nullopt;
   // The module's own namespace taken as a value: globals(), a bare vars(),
   // sys.modules[__name__].
-  if (const PyLines* own = index->Lines(path)) {
+  if (const StatementTable* own = index->Lines(path)) {
     std::string_view src = own->src();
     for (const char* word : {"globals", "vars", "__name__"}) {
       for (std::size_t o : index->Occurrences(path, word)) {

@@ -183,12 +183,12 @@ class Scanner {
   TreeIndex* index_;
   const std::string& path_;
   const WriteSite& site_;
-  const PyLines& lines_;
+  const StatementTable& lines_;
 };
 
 }  // namespace
 
-std::optional<WriteSite> WriteSiteAt(const PyLines& lines, std::size_t offset) {
+std::optional<WriteSite> WriteSiteAt(const StatementTable& lines, std::size_t offset) {
   int k = lines.IndexAt(offset);
   if (k < 0) return std::nullopt;
   auto eq = AssignmentEquals(lines, k);
@@ -236,7 +236,7 @@ std::optional<WriteSite> WriteSiteAt(const PyLines& lines, std::size_t offset) {
 
 OverwriteResult Overwritten(TreeIndex* index, const std::string& path, const WriteSite& site) {
   OverwriteResult out;
-  const PyLines* lines = index->Lines(path);
+  const StatementTable* lines = index->Lines(path);
   if (lines == nullptr) return out;
   bool in_function = false;
   index->OutermostUnit(path, site.line, &in_function);

@@ -1,7 +1,7 @@
 // Writes that no read can see: a local variable (or one key of a local
 // dict) assigned and then, on every path of its function, assigned again
 // (or left behind by a return or raise) before anything reads it. Lexical,
-// over the logical lines of the function (py_lines.h): a loop or `with`/
+// over the logical lines of the function (statement_table.h): a loop or `with`/
 // `try` block that mentions the variable counts as a read, and any mention
 // other than a plain reassignment is a read, so a doubt always keeps the
 // write live. A line of several statements (`;`, a one-line `if c: return
@@ -28,7 +28,7 @@ struct WriteSite {
 };
 
 // The write holding byte `offset` of the file, if its line is one.
-std::optional<WriteSite> WriteSiteAt(const PyLines& lines, std::size_t offset);
+std::optional<WriteSite> WriteSiteAt(const StatementTable& lines, std::size_t offset);
 
 struct OverwriteResult {
   bool dead = false;

@@ -24,7 +24,7 @@ bool IsMessageCallee(std::string_view callee) {
 
 }  // namespace
 
-bool InFString(const PyLines& lines, std::size_t offset) {
+bool InFString(const StatementTable& lines, std::size_t offset) {
   auto str = lines.StringAt(offset);
   if (!str) return false;
   std::string_view src = lines.src();
@@ -34,7 +34,7 @@ bool InFString(const PyLines& lines, std::size_t offset) {
   return false;
 }
 
-bool InProse(const PyLines& lines, std::size_t offset) {
+bool InProse(const StatementTable& lines, std::size_t offset) {
   auto str = lines.StringAt(offset);
   if (!str) return false;
   std::string_view src = lines.src();

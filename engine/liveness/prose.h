@@ -15,15 +15,15 @@
 
 #include <cstddef>
 
-#include "engine/python/py_lines.h"
+#include "engine/python/statement_table.h"
 
 namespace muh {
 
 // Whether the string literal holding `offset` is prose by the rule above
 // (false when `offset` is not in a string).
-bool InProse(const PyLines& lines, std::size_t offset);
+bool InProse(const StatementTable& lines, std::size_t offset);
 
 // Whether `offset` is inside an f-string, whose `{...}` parts are code.
-bool InFString(const PyLines& lines, std::size_t offset);
+bool InFString(const StatementTable& lines, std::size_t offset);
 
 }  // namespace muh

@@ -18,7 +18,7 @@ TEST_CASE("a name in a string counts unless the string is prose") {
       "logger.info(f\"{warm()}\")\n"
       "table = {'warm': 1}\n"
       "assert 'warm' in table\n";
-  auto lines = PyLines::Lex(src);
+  auto lines = StatementTable::Build(src);
   REQUIRE(lines.has_value());
   auto at = [&](int line) {
     std::size_t o = 0;

@@ -1,5 +1,5 @@
 // Import statements and dynamic imports, read lexically from one logical
-// line's code (py_lines.h): no parse.
+// line's code (statement_table.h), not from its syntax tree.
 #pragma once
 
 #include <optional>

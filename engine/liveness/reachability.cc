@@ -9,7 +9,7 @@ namespace muh {
 namespace {
 
 // The text between the parenthesis at `open` and its partner.
-std::string_view Arguments(const PyLines& lines, std::size_t open) {
+std::string_view Arguments(const StatementTable& lines, std::size_t open) {
   std::string_view src = lines.src();
   int depth = 0;
   for (std::size_t i = open; i < src.size(); ++i) {
@@ -261,7 +261,7 @@ std::vector<std::string> Reachability::Targets(const std::string& path,
 }
 
 void Reachability::Scan(const std::string& path) {
-  const PyLines* lines = index_->Lines(path);
+  const StatementTable* lines = index_->Lines(path);
   if (lines == nullptr) {
     opaque_.push_back(Evidence{path, 0, "the file could not be read or lexed"});
     return;
@@ -318,7 +318,7 @@ void Reachability::Scan(const std::string& path) {
   ScanDynamic(path, *lines);
 }
 
-void Reachability::ScanDynamic(const std::string& path, const PyLines& lines) {
+void Reachability::ScanDynamic(const std::string& path, const StatementTable& lines) {
   std::string_view src = lines.src();
   for (const char* fn : {"import_module", "__import__"}) {
     for (std::size_t o : index_->Occurrences(path, fn)) {
@@ -364,7 +364,7 @@ const std::vector<std::string>& Reachability::LiteralsAssignedTo(const std::stri
   auto it = literals_.find(key);
   if (it != literals_.end()) return it->second;
   std::vector<std::string> out;
-  const PyLines* lines = index_->Lines(path);
+  const StatementTable* lines = index_->Lines(path);
   for (std::size_t o : occ) {
     if (lines == nullptr || !lines->InCode(o)) continue;
     std::string_view src = lines->src();

@@ -79,7 +79,7 @@ class Reachability {
   template <typename MakeVia>
   void ReachWith(std::string_view module, const MakeVia& via);
   void Scan(const std::string& path);
-  void ScanDynamic(const std::string& path, const PyLines& lines);
+  void ScanDynamic(const std::string& path, const StatementTable& lines);
   // Literal values the lines of `path` that run assign to `name`
   // (`name = "a.b"`, `name="a.b"`), prefixes marked by a trailing '*'.
   const std::vector<std::string>& LiteralsAssignedTo(const std::string& path,

@@ -72,7 +72,7 @@ bool ModeledDecorator(std::string_view code) {
 }  // namespace
 
 std::optional<Evidence> References::DecoratorDoubt(const std::string& path, int k) {
-  const PyLines* lines = index_->Lines(path);
+  const StatementTable* lines = index_->Lines(path);
   if (lines == nullptr) return std::nullopt;
   const std::vector<LogicalLine>& ls = lines->lines();
   // Decorators sit on the lines just above, at the same indentation.
@@ -93,7 +93,7 @@ Evidence References::SubclassLookup() {
     for (const char* word : {"__subclasses__", "__init_subclass__", "metaclass"}) {
       const std::vector<std::size_t>& occ = index_->Occurrences(q, word);
       if (occ.empty() || !found.path.empty()) continue;
-      const PyLines* ql = index_->Lines(q);
+      const StatementTable* ql = index_->Lines(q);
       if (ql == nullptr) continue;
       for (std::size_t o : occ) {
         if (!ql->InCode(o)) continue;
@@ -117,7 +117,7 @@ Evidence References::SubclassLookup() {
 
 ReferenceResult References::Of(const std::string& path, int k) {
   ReferenceResult out;
-  const PyLines* lines = index_->Lines(path);
+  const StatementTable* lines = index_->Lines(path);
   std::string name = index_->DefinedName(path, k);
   if (lines == nullptr || name.empty()) return out;
   // Any decorator may register its function with a caller the analysis
@@ -159,7 +159,7 @@ ReferenceResult References::Of(const std::string& path, int k) {
       if (!reached_(q)) continue;
       const std::vector<std::size_t>& occ = index_->Occurrences(q, word);
       if (occ.empty()) continue;
-      const PyLines* ql = index_->Lines(q);
+      const StatementTable* ql = index_->Lines(q);
       if (ql == nullptr) {
         unknown = true;
         unknown_evidence.push_back(Evidence{q, 0, "the file could not be read or lexed"});

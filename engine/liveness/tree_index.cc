@@ -30,7 +30,7 @@ bool HasWord(std::string_view text, std::string_view word) {
   return false;
 }
 
-std::optional<std::size_t> AssignmentEquals(const PyLines& lines, int k) {
+std::optional<std::size_t> AssignmentEquals(const StatementTable& lines, int k) {
   std::string_view code = lines.Code(k);
   std::size_t base = lines.lines()[static_cast<std::size_t>(k)].code;
   int depth = 0;
@@ -56,14 +56,16 @@ std::optional<std::size_t> AssignmentEquals(const PyLines& lines, int k) {
 }
 
 TreeIndex::TreeIndex(const std::vector<std::string>& py_paths, const ReadFn& read,
-                     const LivenessFacts& facts, WordFilterFn words, ForgetFn forget)
+                     const LivenessFacts& facts, WordFilterFn words, ForgetFn forget,
+                     std::shared_ptr<StatementCache> tables)
     : paths_(py_paths),
       read_(read),
       facts_(facts),
       words_(std::move(words)),
       forget_(std::move(forget)),
       modules_(py_paths),
-      by_index_(py_paths.size(), nullptr) {
+      by_index_(py_paths.size(), nullptr),
+      tables_(tables ? std::move(tables) : std::make_shared<StatementCache>()) {
   for (std::size_t i = 0; i < paths_.size(); ++i) index_of_.emplace(paths_[i], static_cast<int>(i));
 }
 
@@ -100,7 +102,7 @@ const std::string_view* TreeIndex::Bytes(const std::string& path) {
       f.readable = true;
       f.bytes = *got;
     }
-    // Only a file with a CR needs its own copy for the lexer.
+    // Only a file with a CR needs its own copy for the parse.
     if (f.readable && std::memchr(f.bytes.data(), '\r', f.bytes.size()) != nullptr) {
       f.own = std::make_unique<std::string>(f.bytes);
       LineEndingsAsLf(f.own.get());
@@ -147,15 +149,14 @@ void LineEndingsAsLf(std::string* bytes) {
 void TreeIndex::Drop(const std::string& path) {
   FileState& f = File(path);
   if (!f.guards.empty() || !f.headers.empty() || !f.several.empty() || !f.equals.empty()) return;
-  f.lines.reset();
-  f.lexed = false;
+  f.lexed = false;  // the table stays, unbound until the bytes are read again
   f.occurrences.clear();
   ForgetBytes(path, &f);
 }
 
 void TreeIndex::ForgetBytes(const std::string& path, FileState* f) {
-  // Lines, guards and occurrences hold views of the bytes: only a file with
-  // none of them lets its bytes go.
+  // Bound lines, guards and occurrences hold views of the bytes: only a
+  // file with none of them lets its bytes go.
   if (!forget_ || !f->read || f->lexed || !f->occurrences.empty()) return;
   f->read = false;
   f->readable = false;
@@ -164,15 +165,23 @@ void TreeIndex::ForgetBytes(const std::string& path, FileState* f) {
   forget_(path);
 }
 
-const PyLines* TreeIndex::Lines(const std::string& path) {
+const StatementTable* TreeIndex::Lines(const std::string& path) {
   FileState& f = File(path);
   if (!f.lexed) {
     f.lexed = true;
-    if (const std::string_view* b = Bytes(path)) {
-      if (auto l = PyLines::Lex(*b)) f.lines = std::make_unique<PyLines>(std::move(*l));
+    const std::string_view* b = Bytes(path);
+    if (b == nullptr) {
+      f.lines.reset();  // unreadable now: no table of other bytes
+      return nullptr;
+    }
+    if (!f.parsed) {
+      f.parsed = true;
+      f.lines = tables_->Table(path, *b);
+    } else if (f.lines) {
+      f.lines->Rebind(*b);  // the same bytes, read again after a Drop
     }
   }
-  return f.lines.get();
+  return f.lines ? &*f.lines : nullptr;
 }
 
 const std::vector<std::size_t>& TreeIndex::Occurrences(const std::string& path,
@@ -217,7 +226,7 @@ const std::vector<std::size_t>& TreeIndex::Occurrences(const std::string& path,
 }
 
 Evidence TreeIndex::At(const std::string& path, int k) {
-  const PyLines* lines = Lines(path);
+  const StatementTable* lines = Lines(path);
   Evidence e{path, 0, ""};
   if (lines == nullptr || k < 0) return e;
   e.line = lines->lines()[static_cast<std::size_t>(k)].line;
@@ -233,7 +242,7 @@ const LineGuard& TreeIndex::Guard(const std::string& path, int k) {
   // A line at the top level (most imports) has no branch around it: nothing
   // to work out or keep.
   static const LineGuard kNone;
-  const PyLines* lines = Lines(path);
+  const StatementTable* lines = Lines(path);
   if (lines == nullptr || k < 0 || lines->lines()[static_cast<std::size_t>(k)].parent < 0) {
     return kNone;
   }
@@ -249,7 +258,7 @@ const ConditionResult& TreeIndex::HeaderValue(const std::string& path, int h) {
   auto cached = file.headers.find(h);
   if (cached != file.headers.end()) return cached->second;
   ConditionResult r;
-  if (const PyLines* lines = Lines(path)) {
+  if (const StatementTable* lines = Lines(path)) {
     ConditionContext ctx;
     ctx.facts = &facts_;
     ctx.consulted = [this](const std::string& env) { consulted_.insert(env); };
@@ -264,7 +273,7 @@ const ConditionResult& TreeIndex::HeaderValue(const std::string& path, int h) {
 
 LineGuard TreeIndex::GuardOf(const std::string& path, int k) {
   LineGuard g;
-  const PyLines* lines = Lines(path);
+  const StatementTable* lines = Lines(path);
   if (lines == nullptr || k < 0) return g;
   const std::vector<LogicalLine>& ls = lines->lines();
   auto decide = [&](int h, Tri want) -> bool {
@@ -315,7 +324,7 @@ LineGuard TreeIndex::GuardOf(const std::string& path, int k) {
 }
 
 std::optional<int> TreeIndex::AfterExit(const std::string& path, int k) {
-  const PyLines* lines = Lines(path);
+  const StatementTable* lines = Lines(path);
   if (lines == nullptr || k < 0) return std::nullopt;
   const std::vector<LogicalLine>& ls = lines->lines();
   for (int x = k; x >= 0; x = ls[static_cast<std::size_t>(x)].parent) {
@@ -333,7 +342,7 @@ std::optional<int> TreeIndex::AfterExit(const std::string& path, int k) {
 }
 
 int TreeIndex::OutermostUnit(const std::string& path, int k, bool* in_function) {
-  const PyLines* lines = Lines(path);
+  const StatementTable* lines = Lines(path);
   if (in_function != nullptr) *in_function = false;
   if (lines == nullptr || k < 0) return -1;
   int unit = -1;
@@ -348,7 +357,7 @@ int TreeIndex::OutermostUnit(const std::string& path, int k, bool* in_function) 
 }
 
 std::string TreeIndex::DefinedName(const std::string& path, int k) {
-  const PyLines* lines = Lines(path);
+  const StatementTable* lines = Lines(path);
   if (lines == nullptr || k < 0) return "";
   std::string_view code = lines->Code(k);
   if (lines->Keyword(k) == "async") code = Trim(code.substr(5));
@@ -367,7 +376,7 @@ std::string TreeIndex::DefinedName(const std::string& path, int k) {
 }
 
 int TreeIndex::BlockEnd(const std::string& path, int k) {
-  const PyLines* lines = Lines(path);
+  const StatementTable* lines = Lines(path);
   if (lines == nullptr) return k + 1;
   const std::vector<LogicalLine>& ls = lines->lines();
   int j = k + 1;
@@ -388,8 +397,8 @@ std::optional<Evidence> TreeIndex::ReboundElsewhere(const std::string& path,
     if (q == path) continue;
     const std::vector<std::size_t>& occ = Occurrences(q, name);
     if (occ.empty()) continue;
-    const PyLines* lines = Lines(q);
-    if (lines == nullptr) return Evidence{q, 0, "the file could not be read or lexed"};
+    const StatementTable* lines = Lines(q);
+    if (lines == nullptr) return Evidence{q, 0, "the file could not be read or parsed"};
     std::string_view src = lines->src();
     for (std::size_t o : occ) {
       int k = lines->IndexAt(o);
@@ -450,7 +459,7 @@ bool TreeIndex::PlatformName(const std::string& path, const std::string& name) {
   if (cached != platform_names_.end()) return cached->second;
   bool& out = platform_names_[key];
   out = false;
-  const PyLines* lines = Lines(path);
+  const StatementTable* lines = Lines(path);
   if (lines == nullptr) return false;
   const std::string* me = modules_.ModuleOf(path);
   bool platform_module = me != nullptr && (*me == "vllm.utils" || *me == "vllm.platforms" ||
@@ -523,7 +532,7 @@ std::optional<ConstantFlag> TreeIndex::FlagAt(const std::string& path, const std
   if (cached != flags_.end()) return cached->second;
   flags_[key] = std::nullopt;  // a cycle of re-exports decides nothing
   if (depth > 16) return std::nullopt;
-  const PyLines* lines = Lines(path);
+  const StatementTable* lines = Lines(path);
   if (lines == nullptr) return std::nullopt;
   std::string_view src = lines->src();
   int bindings = 0;

@@ -1,8 +1,9 @@
-// The tree as the liveness analysis sees it: files read and lexed on first
-// use (py_lines.h), whole-word searches, the guard of a line (the if/elif/
-// else branches around it, decided by condition.h), constant module flags
+// The tree as the liveness analysis sees it: files read and their statement
+// tables built on first use (statement_table.h: each file parsed at most
+// once a run), whole-word searches, the guard of a line (the if/elif/else
+// branches around it, decided by condition.h), constant module flags
 // followed through imports and re-exports, and the def or class a line
-// belongs to. Lexical throughout: nothing here parses a file.
+// belongs to.
 #pragma once
 
 #include <functional>
@@ -21,7 +22,8 @@
 #include "engine/liveness/liveness_types.h"
 #include "engine/liveness/module_names.h"
 #include "engine/liveness/py_imports.h"
-#include "engine/python/py_lines.h"
+#include "engine/liveness/statement_cache.h"
+#include "engine/python/statement_table.h"
 
 namespace muh {
 
@@ -46,9 +48,12 @@ class TreeIndex {
   // (verify shares them with its search); otherwise the index builds its own.
   // `forget`, when given, is told of each file whose bytes the index dropped
   // after its word filter ruled it out: a search of every file then holds
-  // one file's bytes at a time, not the tree's.
+  // one file's bytes at a time, not the tree's. `tables`, when given, are
+  // shared with other indexes of the same files (the analysis's variants);
+  // otherwise the index keeps its own.
   TreeIndex(const std::vector<std::string>& py_paths, const ReadFn& read,
-            const LivenessFacts& facts, WordFilterFn words = {}, ForgetFn forget = {});
+            const LivenessFacts& facts, WordFilterFn words = {}, ForgetFn forget = {},
+            std::shared_ptr<StatementCache> tables = {});
   TreeIndex(const TreeIndex&) = delete;
   TreeIndex& operator=(const TreeIndex&) = delete;
 
@@ -61,13 +66,15 @@ class TreeIndex {
 
   // The file's bytes; nullptr when it cannot be read.
   const std::string_view* Bytes(const std::string& path);
-  // Its logical lines; nullptr when unreadable or when the lexer gave up.
-  const PyLines* Lines(const std::string& path);
+  // Its logical lines; nullptr when unreadable or when its parse has an error.
+  const StatementTable* Lines(const std::string& path);
   // For a scan of every file for one word (a plugin loader, a subclass
-  // lookup, a module's object): whether the file is lexed already, and
-  // dropping what the scan alone made of it (its lines and bytes, read
-  // again when asked), so that such a scan over a large tree keeps one
-  // file at a time. Drop leaves a file whose guards or headers were asked.
+  // lookup, a module's object): whether the file's lines are in use
+  // already, and dropping what the scan alone made of it (its bytes and
+  // searches, read again when asked; its statement table stays, so that
+  // the file is not parsed again), so that such a scan over a large tree
+  // holds one file's bytes at a time. Drop leaves a file whose guards or
+  // headers were asked.
   bool Lexed(const std::string& path) { return File(path).lexed; }
   void Drop(const std::string& path);
   // Offsets of `word` as a whole word (in code, strings and comments).
@@ -109,7 +116,7 @@ class TreeIndex {
   // `path`'s module-level `name`: an attribute store or del of `.name`,
   // `name` as a keyword argument (`vars(m).update(name=...)`) or in a
   // string that is not prose (`setattr(m, "name", ...)`); a file that
-  // cannot be read or lexed counts, with line 0. Every file of the tree is
+  // cannot be read or parsed counts, with line 0. Every file of the tree is
   // looked at, run or not. nullopt when none may.
   std::optional<Evidence> ReboundElsewhere(const std::string& path, const std::string& name);
 
@@ -135,8 +142,9 @@ class TreeIndex {
     std::unique_ptr<std::string> own;  // a copy with CR line endings made LF
     bool read = false;
     bool readable = false;
-    std::unique_ptr<PyLines> lines;
-    bool lexed = false;
+    std::optional<StatementTable> lines;    // kept by Drop, bound to `bytes` again when asked
+    bool parsed = false;                    // `lines` built (or refused)
+    bool lexed = false;                     // `lines` bound to `bytes`
     const WordFilter* words = nullptr;      // found on the file's first search
     std::unique_ptr<WordFilter> own_words;  // when words_ gives none
     std::unordered_map<std::string, std::vector<std::size_t>> occurrences;
@@ -148,7 +156,7 @@ class TreeIndex {
     std::unordered_map<int, std::optional<std::size_t>> equals;
   };
   FileState& File(const std::string& path);
-  // PyLines::HasSeveralStatements and AssignmentEquals of line `k`, kept.
+  // StatementTable::HasSeveralStatements and AssignmentEquals of line `k`, kept.
   bool Several(const std::string& path, int k);
   std::optional<std::size_t> Equals(const std::string& path, int k);
   // Drops the bytes of a file nothing was derived from but its word filter.
@@ -167,17 +175,18 @@ class TreeIndex {
   std::map<std::pair<std::string, std::string>, std::optional<ConstantFlag>> flags_;
   std::map<std::pair<std::string, std::string>, bool> platform_names_;
   std::set<std::string> consulted_;
+  std::shared_ptr<StatementCache> tables_;
 };
 
 // The offset of the `=` of an assignment statement on line `k` (also `+=`
 // and annotated `x: T = v`): outside brackets and strings; nullopt when
 // the line assigns nothing.
-std::optional<std::size_t> AssignmentEquals(const PyLines& lines, int k);
+std::optional<std::size_t> AssignmentEquals(const StatementTable& lines, int k);
 
 // Whether `text` holds `word` as a whole word.
 bool HasWord(std::string_view text, std::string_view word);
 
-// Rewrites CRLF and CR-only line endings in place so the lexer sees LF,
+// Rewrites CRLF and CR-only line endings in place so the parse sees LF,
 // keeping every byte offset (and so every site's position) unchanged: a
 // CR before LF becomes a space (after a continuation backslash, the two
 // swap), a lone CR becomes LF.

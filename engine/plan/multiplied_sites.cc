@@ -7,7 +7,7 @@
 #include <set>
 
 #include "engine/liveness/overwrite.h"
-#include "engine/python/py_lines.h"
+#include "engine/python/statement_table.h"
 
 namespace muh {
 
@@ -15,7 +15,7 @@ namespace {
 
 // Whether logical line `k` assigns the knob `knob` writes: the same
 // variable whole, or the same key of it.
-bool WritesKnob(const PyLines& lines, int k, const WriteSite& knob) {
+bool WritesKnob(const StatementTable& lines, int k, const WriteSite& knob) {
   const LogicalLine& l = lines.lines()[static_cast<std::size_t>(k)];
   if (l.code_end <= l.code) return false;
   std::optional<WriteSite> other = WriteSiteAt(lines, l.code_end - 1);
@@ -35,7 +35,7 @@ bool HoldsASite(const PlanResult& plan, const std::string& path, std::size_t beg
 
 // The first write of `site`'s knob, after the site, that overwrites it and
 // holds no rule's site: its logical line in `lines`, or -1.
-int UnmanagedOverwrite(const LivenessAnalysis& analysis, const PyLines& lines,
+int UnmanagedOverwrite(const LivenessAnalysis& analysis, const StatementTable& lines,
                        const PlanResult& plan, const Site& site) {
   std::optional<WriteSite> knob = WriteSiteAt(lines, site.begin);
   if (!knob) return -1;
@@ -68,7 +68,7 @@ std::set<std::string> FailMultipliedSites(const LivenessAnalysis& analysis,
   for (const Diagnostic& d : plan->diagnostics) {
     if (d.severity == Severity::kError) with_errors.insert(d.file);
   }
-  std::map<std::string, std::optional<PyLines>> lexed;
+  std::map<std::string, std::optional<StatementTable>> lexed;
   std::set<std::string> failed;
   for (RuleOutcome& o : plan->outcomes) {
     if (o.status == RuleStatus::kFailed || ManagesNothing(o.status)) continue;
@@ -77,7 +77,7 @@ std::set<std::string> FailMultipliedSites(const LivenessAnalysis& analysis,
       if (file == files.end() || with_errors.count(site.path) != 0) continue;
       auto lines = lexed.find(site.path);
       if (lines == lexed.end()) {
-        lines = lexed.emplace(site.path, PyLines::Lex(file->second.bytes())).first;
+        lines = lexed.emplace(site.path, StatementTable::Build(file->second.bytes())).first;
       }
       if (!lines->second) continue;
       int k = UnmanagedOverwrite(analysis, *lines->second, *plan, site);

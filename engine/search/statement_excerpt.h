@@ -3,11 +3,13 @@
 // A file that passes the literal prefilter holds a rule's literals
 // somewhere; when the rule's query matches inside one top-level statement
 // (Query::InsideOneStatement), only the top-level statements that hold the
-// literals themselves can hold a match. The search then parses an excerpt
-// of the file: the file with every other top-level statement blanked (each
-// byte but CR and LF becomes a space), so that offsets, lines and columns
-// are the file's own and a match needs no translation. A statement is
-// found by the Python lexer (py_lines.h), not by parsing.
+// literals themselves can hold a match. Where the file's parse has a syntax
+// error, the search then parses an excerpt of the file: the file with every
+// other top-level statement blanked (each byte but CR and LF becomes a
+// space), so that offsets, lines and columns are the file's own and a match
+// needs no translation; a clean excerpt is trusted. The top-level
+// statements are the module's children in that parse, unless its errors
+// may have moved their boundaries.
 #pragma once
 
 #include <cstdint>
@@ -16,7 +18,7 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/python/py_lines.h"
+#include "engine/python/syntax_tree.h"
 
 namespace muh {
 
@@ -28,7 +30,10 @@ struct StatementSpan {
   std::uint32_t begin = 0;
   std::uint32_t end = 0;
 };
-std::vector<StatementSpan> TopLevelSpans(const PyLines& lines);
+// A span begins at the line of each named child of the module but the first
+// (comments and continuations are none; a child on a line already begun
+// joins the span before it).
+std::vector<StatementSpan> TopLevelSpans(const SyntaxTree& tree);
 
 // What a rule needs a statement to hold: one text or more of every group.
 // A rule without groups needs nothing, so every statement meets it.
@@ -40,10 +45,13 @@ struct Excerpt {
   std::size_t spans = 0;  // statements kept
 };
 
-// The excerpt of `src` that keeps each top-level statement meeting one of
-// `needs` or more. kept == 0: no statement does, and no match can be in
-// the file. nullopt when the whole file is to be parsed: the lexer gave up
-// (an unterminated string, unbalanced brackets), or every statement is kept.
-std::optional<Excerpt> ExcerptHolding(std::string_view src, const std::vector<LiteralNeed>& needs);
+// The excerpt of `tree`'s bytes that keeps each top-level statement meeting
+// one of `needs` or more. kept == 0: no statement does, and no match can be
+// in the file. nullopt when every statement is kept, or when error recovery
+// may have cut the statements wrongly (an ERROR node at the top level or
+// holding a bracket or a quote, a bracket or closing quote MISSING: an
+// unterminated string, unbalanced brackets).
+std::optional<Excerpt> ExcerptHolding(const SyntaxTree& tree,
+                                      const std::vector<LiteralNeed>& needs);
 
 }  // namespace muh

@@ -14,10 +14,10 @@ namespace muh {
 namespace {
 
 std::vector<std::string> SpanTexts(const std::string& src) {
-  std::optional<PyLines> lines = PyLines::Lex(src);
-  REQUIRE(lines);
+  PythonParser parser;
+  SyntaxTree tree = parser.Parse(src);
   std::vector<std::string> out;
-  for (const StatementSpan& s : TopLevelSpans(*lines))
+  for (const StatementSpan& s : TopLevelSpans(tree))
     out.push_back(src.substr(s.begin, s.end - s.begin));
   return out;
 }
@@ -28,6 +28,12 @@ std::vector<std::pair<std::size_t, std::size_t>> Where(const std::vector<QueryMa
     for (const Capture& c : m.captures) out.emplace_back(c.begin, c.end);
   }
   return out;
+}
+
+std::optional<Excerpt> ExcerptHolding(const std::string& src,
+                                      const std::vector<LiteralNeed>& needs) {
+  PythonParser parser;
+  return muh::ExcerptHolding(parser.Parse(src), needs);
 }
 
 }  // namespace
@@ -93,10 +99,23 @@ TEST_CASE("an excerpt keeps the statements that meet a need, in place") {
   REQUIRE(e);
   CHECK(e->kept == 0);
   CHECK(e->text.find_first_not_of(" \r\n") == std::string::npos);
-  // Whole file: every statement is needed, a need without groups, or a lexer that gives up.
+  // Whole file: every statement is needed, a need without groups, or an error at the top level.
   CHECK_FALSE(ExcerptHolding(src, {{{"=", "return"}}}));
   CHECK_FALSE(ExcerptHolding(src, {{}}));
   CHECK_FALSE(ExcerptHolding("A = '''never closed\nKNOB = 1\n", {{{"KNOB"}}}));
+}
+
+TEST_CASE(
+    "an excerpt of a file with a syntax error only where its statements stand as Python has them") {
+  // Brackets and quotes that error recovery guesses about: no excerpt.
+  for (std::string src : {"x = (1,\nKNOB = 1\n", "x = 1)\nKNOB = 1\n", "x = 'open\nKNOB = 1\n",
+                          "def f(:\n  pass\nKNOB = 1\n"}) {
+    CHECK_MESSAGE(!ExcerptHolding(src, {{{"KNOB"}}}), src);
+  }
+  // An error inside one statement leaves the others: the knob's is kept alone.
+  std::optional<Excerpt> e = ExcerptHolding("x = = 1\nKNOB = 1\n", {{{"KNOB"}}});
+  REQUIRE(e);
+  CHECK(e->text == "       \nKNOB = 1\n");
 }
 
 TEST_CASE("a query finds the same matches in the excerpt as in the whole file") {

@@ -122,15 +122,17 @@ SearchResult SearchOutsideScope(const RuleSet& rules, const std::vector<std::str
       if (pass) hits.push_back(r);
     }
     if (hits.empty()) return;
-    // Where every rule to run matches inside one top-level statement, the
-    // statements holding its literals are all that is parsed; the whole
-    // file where the excerpt meets a syntax error (its statements may then
-    // have been cut wrongly).
-    std::optional<Excerpt> excerpt;
+    // Where every rule to run matches inside one top-level statement and
+    // the file's parse has a syntax error, the statements holding its
+    // literals are parsed alone, and trusted where that parse is clean (the
+    // error lies elsewhere).
+    std::optional<Excerpt> excerpt;  // declared first: a tree of it borrows its text
+    std::optional<SyntaxTree> tree(parser.Parse(bytes));
+    results[i].bytes = bytes.size();
     const bool local = std::all_of(hits.begin(), hits.end(), [&](std::size_t r) {
       return rules.rules[r].finder->query()->InsideOneStatement();
     });
-    if (local) {
+    if (local && tree->HasError()) {
       std::vector<LiteralNeed> needs;
       for (std::size_t r : hits) {
         LiteralNeed& need = needs.emplace_back();
@@ -139,17 +141,17 @@ SearchResult SearchOutsideScope(const RuleSet& rules, const std::vector<std::str
           for (std::size_t id : group) texts.push_back(literals[id].first);
         }
       }
-      excerpt = ExcerptHolding(bytes, needs);
+      excerpt = ExcerptHolding(*tree, needs);
       if (excerpt && excerpt->kept == 0) return;  // the literals lie outside every statement
+      if (excerpt) {
+        SyntaxTree part = parser.Parse(excerpt->text);
+        if (!part.HasError()) {
+          tree.emplace(std::move(part));
+          results[i].excerpt = true;
+          results[i].bytes += excerpt->kept;
+        }
+      }
     }
-    std::optional<SyntaxTree> tree;
-    if (excerpt) {
-      tree.emplace(parser.Parse(excerpt->text));
-      if (tree->HasError()) tree.reset();
-    }
-    results[i].excerpt = tree.has_value();
-    results[i].bytes = tree ? excerpt->kept : bytes.size();
-    if (!tree) tree.emplace(parser.Parse(bytes));
     results[i].parsed = true;
     results[i].rules = hits;
     SourceText text(path, "");

@@ -4,12 +4,12 @@
 // the sites the planner would find there. Files are read,
 // parsed and queried in parallel, one worker per core, and only after a
 // literal prefilter: a file lacking the strings a query requires through
-// #eq?/#any-of? is never parsed, and where every rule's query matches inside
-// one top-level statement, only the statements holding the literals are
-// (statement_excerpt.h). Results come back in path order, so the
-// output never depends on timing. Pure: the bytes come through a read
-// function (the app's FileCache, so each file is read once for the search
-// and the liveness analysis together; app/workspace_search.h).
+// #eq?/#any-of? is never parsed, and where a file's parse has a syntax error
+// and every rule's query matches inside one top-level statement, the
+// statements holding the literals are parsed alone (statement_excerpt.h). Results come back in path
+// order, so the output never depends on timing. Pure: the bytes come through a read function (the
+// app's FileCache, so each file is read once for the search and the liveness analysis together;
+// app/workspace_search.h).
 //
 // What it covers (ScopeOfSearch): every .py file of the tree except those in
 // hidden directories, those the tree's .gitignore files ignore (build
@@ -46,7 +46,7 @@ struct SearchStats {
   std::size_t files = 0;     // files considered
   std::size_t read = 0;      // files read
   std::size_t parsed = 0;    // files that passed the prefilter and were parsed
-  std::size_t excerpts = 0;  // of those, parsed only in the statements holding the literals
+  std::size_t excerpts = 0;  // of those, searched only in the statements holding the literals
   std::size_t parsed_bytes = 0;
 };
 

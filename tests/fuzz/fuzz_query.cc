@@ -29,7 +29,7 @@
 // QUERIES). Any difference prints both lists and traps.
 //
 // Excerpt check: for a query that matches inside one top-level statement
-// (Query::InsideOneStatement), the whole-tree search parses only the
+// (Query::InsideOneStatement), the whole-tree search may parse only the
 // statements holding its required literals (search/statement_excerpt.h).
 // Over Python that parses without error, an excerpt that holds no statement
 // must come with no match, and an excerpt that parses without error must
@@ -207,7 +207,7 @@ void CheckExcerpt(const muh::Query& q, const std::string& python, const muh::Syn
     auto& texts = need.emplace_back();
     for (const std::string& t : g.texts) texts.emplace_back(t);
   }
-  const std::optional<muh::Excerpt> excerpt = muh::ExcerptHolding(python, {need});
+  const std::optional<muh::Excerpt> excerpt = muh::ExcerptHolding(tree, {need});
   if (!excerpt) return;
   FUZZ_CHECK(excerpt->text.size() == python.size(), "the excerpt moved bytes");
   if (excerpt->kept == 0) {
