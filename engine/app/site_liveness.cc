@@ -20,41 +20,8 @@ LivenessFacts FactsFor(const Inputs& inputs) {
   return facts;
 }
 
-namespace {
-
-// A tree that the sources budget holds whole (the real tree's 5.4 MB) is
-// parsed ahead, in parallel: the analysis reaches most of its files, and
-// would parse them one at a time as it follows imports. A larger tree is
-// left to the analysis, which parses only what it reaches. The tables are
-// the same either way.
-void ParseAhead(const Workspace& w, const std::map<std::string, SourceText>* overlay) {
-  if (!w.sources) return;
-  std::vector<std::pair<std::string, std::string_view>> files;
-  std::deque<std::string> lf;  // the LF copies of files with a CR, as the analysis reads them
-  for (const std::string& path : w.tree_paths) {
-    if (overlay != nullptr && overlay->count(path) != 0) continue;
-    Diagnostic ignored;
-    std::string scratch;
-    std::optional<std::string_view> bytes =
-        w.sources->GetWithin(Workspace::kSourcesKeep, path, &ignored, &scratch);
-    if (!bytes) continue;
-    if (bytes->data() == scratch.data()) return;  // past the budget: no small tree
-    if (bytes->find('\r') != std::string_view::npos) {
-      lf.emplace_back(*bytes);
-      LineEndingsAsLf(&lf.back());
-      files.emplace_back(path, lf.back());
-    } else {
-      files.emplace_back(path, *bytes);
-    }
-  }
-  w.statements->Prefetch(files);
-}
-
-}  // namespace
-
 LivenessAnalysis AnalyseTree(const Inputs& inputs, const Workspace& w,
                              const std::map<std::string, SourceText>* overlay) {
-  ParseAhead(w, overlay);
   // A path the file cache does not hold is read into `unlisted`, kept
   // until the analysis forgets it (or for as long as it may look at it).
   // The analysis and its variants (liveness.h) read and forget a path each

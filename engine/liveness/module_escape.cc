@@ -3,6 +3,7 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/base/text.h"
 #include "engine/liveness/module_names.h"
 #include "engine/liveness/py_imports.h"
 
@@ -50,44 +51,61 @@ bool AttributeAccess(std::string_view src, std::size_t end) {
 // attribute access.
 std::optional<Evidence> EscapeIn(TreeIndex* index, const std::string& q, const std::string& module,
                                  const std::string& last) {
-  {
-    const StatementTable* lines = index->Lines(q);
-    if (lines == nullptr) return std::nullopt;
-    std::string_view src = lines->src();
-    // The bindings first: every import in q that names the module.
-    std::vector<std::string> bound;
-    for (std::size_t o : index->Occurrences(q, last)) {
-      int j = lines->IndexAt(o);
-      if (j < 0 || !lines->InCode(o)) continue;
-      std::string_view kw = lines->Keyword(j);
-      if (kw != "import" && kw != "from") continue;
-      if (auto stmt = ParseImport(lines->Code(j))) {
-        for (std::string& b : Bindings(index->modules(), q, *stmt, module)) {
-          bound.push_back(std::move(b));
-        }
+  // Only the statements holding the words asked about are parsed: the
+  // imports of the module, then each use that is no attribute access.
+  const std::string_view* bytes = index->Bytes(q);
+  if (bytes == nullptr) return std::nullopt;
+  std::string_view src = *bytes;
+  // An import binds the module's object by a name that ends the module's
+  // path: `last` followed by `as`, a comma, a bracket, the statement's end
+  // or a comment, never by `.` (a submodule) or anything else.
+  std::vector<std::size_t> imports;
+  for (std::size_t o : index->Occurrences(q, last)) {
+    std::size_t a = o + last.size();
+    while (a < src.size() && (src[a] == ' ' || src[a] == '\t')) ++a;
+    if (a >= src.size() || std::string_view(",);#\n\\").find(src[a]) != std::string_view::npos ||
+        (src.substr(a, 2) == "as" && (a + 2 >= src.size() || !IsWordChar(src[a + 2])))) {
+      imports.push_back(o);
+    }
+  }
+  if (imports.empty()) return std::nullopt;
+  const StatementTable* lines = index->LinesBefore(q, imports.back());
+  if (lines == nullptr) return std::nullopt;
+  // The bindings first: every import in q that names the module.
+  std::vector<std::string> bound;
+  for (std::size_t o : imports) {
+    int j = lines->IndexAt(o);
+    if (j < 0 || !lines->InCode(o)) continue;
+    std::string_view kw = lines->Keyword(j);
+    if (kw != "import" && kw != "from") continue;
+    if (auto stmt = ParseImport(lines->Code(j))) {
+      for (std::string& b : Bindings(index->modules(), q, *stmt, module)) {
+        bound.push_back(std::move(b));
       }
     }
-    for (const std::string& b : bound) {
-      // A dotted binding (`a.M`) is found by its last name, preceded by the rest.
-      std::string word = b.substr(b.rfind('.') + 1);
-      std::string prefix = b.substr(0, b.size() - word.size());
-      for (std::size_t o : index->Occurrences(q, word)) {
-        int j = lines->IndexAt(o);
-        if (j < 0 || !lines->InCode(o)) continue;
-        std::string_view kw = lines->Keyword(j);
-        if (kw == "import" || kw == "from") continue;
-        if (!prefix.empty() &&
-            (o < prefix.size() || src.substr(o - prefix.size(), prefix.size()) != prefix)) {
-          continue;
-        }
-        std::size_t start = o - prefix.size();
-        if (start > 0 && src[start - 1] == '.') continue;  // another object's attribute
-        if (AttributeAccess(src, o + word.size())) continue;
-        Evidence e = index->At(q, j);
-        e.what = "the module object " + module + " is used as a value (" + b +
-                 "), and code may reach its functions by a name built at run time: " + e.what;
-        return e;
+  }
+  for (const std::string& b : bound) {
+    // A dotted binding (`a.M`) is found by its last name, preceded by the rest.
+    std::string word = b.substr(b.rfind('.') + 1);
+    std::string prefix = b.substr(0, b.size() - word.size());
+    for (std::size_t o : index->Occurrences(q, word)) {
+      if (!prefix.empty() &&
+          (o < prefix.size() || src.substr(o - prefix.size(), prefix.size()) != prefix)) {
+        continue;
       }
+      std::size_t start = o - prefix.size();
+      if (start > 0 && src[start - 1] == '.') continue;  // another object's attribute
+      if (AttributeAccess(src, o + word.size())) continue;
+      const StatementTable* at = index->LinesBefore(q, o);
+      if (at == nullptr) return std::nullopt;
+      int j = at->IndexAt(o);
+      if (j < 0 || !at->InCode(o)) continue;
+      std::string_view kw = at->Keyword(j);
+      if (kw == "import" || kw == "from") continue;
+      Evidence e = index->At(q, j);
+      e.what = "the module object " + module + " is used as a value (" + b +
+               "), and code may reach its functions by a name built at run time: " + e.what;
+      return e;
     }
   }
   return std::nullopt;
@@ -102,11 +120,10 @@ std::optional<Evidence> ModuleEscape(TreeIndex* index,
   if (module == nullptr || module->empty()) return std::nullopt;
   // The module's own namespace taken as a value: globals(), a bare vars(),
   // sys.modules[__name__].
-  if (const StatementTable* own = index->Lines(path)) {
-    std::string_view src = own->src();
+  if (const std::string_view* bytes = index->Bytes(path)) {
+    std::string_view src = *bytes;
     for (const char* word : {"globals", "vars", "__name__"}) {
       for (std::size_t o : index->Occurrences(path, word)) {
-        if (!own->InCode(o)) continue;
         std::size_t a = o + std::string_view(word).size();
         std::string_view next = src.substr(a, 2);
         bool taken = word == std::string_view("globals") ||
@@ -114,6 +131,9 @@ std::optional<Evidence> ModuleEscape(TreeIndex* index,
                      (word == std::string_view("__name__") && next.substr(0, 1) == "]" && o >= 12 &&
                       src.substr(o - 12, 12) == "sys.modules[");
         if (!taken) continue;
+        const StatementTable* own = index->LinesBefore(path, o);
+        if (own == nullptr) break;  // unparsed: as before, no claim from this file
+        if (!own->InCode(o)) continue;
         Evidence e = index->At(path, own->IndexAt(o));
         e.what = "the namespace of " + *module + " is taken as a value (" + word +
                  "), and code may reach its functions by a name built at run time: " + e.what;

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cctype>
 #include <optional>
+#include <unordered_map>
+
+#include "engine/base/text.h"
 
 namespace muh {
 
@@ -110,7 +113,9 @@ Reachability Reachability::Run(TreeIndex* index) {
       more = true;
     }
     r.deferred_ = std::move(pending);
-    if (!more && r.queue_.empty()) break;
+    // The imports Scan left for later are read last, when nothing else
+    // reaches a module: by then most modules they may name are reached.
+    if (!more && r.queue_.empty() && !r.ScanLater()) break;
   }
   for (const Deferred& d : r.deferred_) {
     ReferenceResult used = refs.Of(d.path, d.unit);
@@ -260,68 +265,228 @@ std::vector<std::string> Reachability::Targets(const std::string& path,
   return out;
 }
 
+namespace {
+
+// Whether the line holding `o` begins at column 0 with `import` or `from`.
+bool AtTopLevelImportLine(std::string_view src, std::size_t o) {
+  std::size_t b = o == 0 ? 0 : src.rfind('\n', o - 1);
+  b = b == std::string_view::npos || o == 0 ? 0 : b + 1;
+  for (std::string_view kw : {"import", "from"}) {
+    if (src.substr(b, kw.size()) == kw &&
+        (b + kw.size() >= src.size() || !IsWordChar(src[b + kw.size()]))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// The words of the import statement whose `import` is at `o`, and maybe
+// more, without a parse: from the start of its line (and of the lines a
+// backslash joins to it) to the end of its names: the `)` closing a
+// parenthesised list (comments skipped: nothing else may stand there), or
+// the end of the line. A statement's module names are among them.
+std::vector<std::string> ImportWords(std::string_view src, std::size_t o) {
+  std::size_t b = o == 0 ? 0 : src.rfind('\n', o - 1);
+  b = b == std::string_view::npos ? 0 : b + 1;
+  while (b >= 2 && src[b - 2] == '\\') {
+    std::size_t p = src.rfind('\n', b - 2);
+    b = p == std::string_view::npos ? 0 : p + 1;
+  }
+  std::size_t e = o + 6;
+  while (e < src.size() && (src[e] == ' ' || src[e] == '\t')) ++e;
+  if (e < src.size() && src[e] == '(') {
+    while (e < src.size() && src[e] != ')') {
+      if (src[e] == '#') {
+        e = src.find('\n', e);
+        if (e == std::string_view::npos) e = src.size();
+        continue;
+      }
+      ++e;
+    }
+  } else {
+    while (e < src.size() && !(src[e] == '\n' && src[e - 1] != '\\')) ++e;
+  }
+  std::vector<std::string> out;
+  for (std::size_t i = b; i < e && i < src.size();) {
+    if (!IsWordChar(src[i])) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j < e && j < src.size() && IsWordChar(src[j])) ++j;
+    out.emplace_back(src.substr(i, j - i));
+    i = j;
+  }
+  return out;
+}
+
+}  // namespace
+
 void Reachability::Scan(const std::string& path) {
-  const StatementTable* lines = index_->Lines(path);
-  if (lines == nullptr) {
+  const std::string_view* bytes = index_->Bytes(path);
+  if (bytes == nullptr) {
     opaque_.push_back(Evidence{path, 0, "the file could not be read or lexed"});
     return;
   }
   // `import` is a hard keyword: each time the word is code, it belongs to an
-  // import statement, wherever the statement stands on its line (after a
-  // `;`, after a one-line header such as `if c:` or `try:`).
-  std::size_t last_begin = std::string_view::npos;
-  for (std::size_t o : index_->Occurrences(path, "import")) {
-    if (!lines->InCode(o)) continue;
-    int k = lines->IndexAt(o);
-    if (k < 0) continue;
-    std::size_t begin = 0;
-    std::string_view code = lines->StatementAt(k, o, &begin);
-    if (begin == last_begin) continue;  // `from m import x`: one statement
-    last_begin = begin;
-    if (!MayLoadTree(index_->modules(), code)) continue;
-    auto stmt = ParseImport(code);
-    if (!stmt) {
-      Evidence e = index_->At(path, k);
-      e.what = "an import the analysis cannot read: " + e.what;
-      opaque_.push_back(e);
-      continue;
-    }
-    std::vector<std::string> targets = Targets(path, *stmt);
-    if (targets.empty()) continue;
-    const LineGuard& g = index_->Guard(path, k);
-    // On an `if` header's line, the statement is in that branch too.
-    const LogicalLine& l = lines->lines()[static_cast<std::size_t>(k)];
-    bool own_branch = begin > l.code && lines->Keyword(k) == "if";
-    const ConditionResult* own = own_branch ? &index_->HeaderValueOf(path, k) : nullptr;
-    if (g.value == Tri::kFalse || (own != nullptr && own->value == Tri::kFalse)) {
-      BlockedImport b;
-      b.why = "imported only where " + (g.value == Tri::kFalse ? g.why : own->why);
-      b.evidence.push_back(index_->At(path, k));
-      if (g.value == Tri::kFalse) {
-        b.evidence.insert(b.evidence.end(), g.evidence.begin(), g.evidence.end());
-      } else {
-        b.evidence.insert(b.evidence.end(), own->evidence.begin(), own->evidence.end());
-      }
-      for (const std::string& t : targets) {
-        if (const std::string* p = index_->modules().PathOf(t)) blocked_[*p].push_back(b);
-      }
-      continue;
-    }
-    bool in_function = false;
-    int unit = index_->OutermostUnit(path, k, &in_function);
-    if (in_function) {
-      deferred_.push_back(Deferred{path, k, unit, targets});
-      continue;
-    }
-    for (const std::string& t : targets) ReachWith(t, [&] { return index_->At(path, k); });
+  // import statement. Most of a file's imports open it, at column 0: the
+  // statements up to the last of those are parsed (LinesBefore), the rest
+  // of the file only when an import there may name a module not reached
+  // (ScanLater).
+  const std::vector<std::size_t>& occ = index_->Occurrences(path, "import");
+  std::size_t last_top = std::string_view::npos;
+  for (std::size_t o : occ) {
+    if (AtTopLevelImportLine(*bytes, o)) last_top = o;
   }
-  ScanDynamic(path, *lines);
+  const StatementTable* lines = nullptr;
+  if (last_top != std::string_view::npos) {
+    lines = index_->LinesBefore(path, last_top);
+    if (lines == nullptr) {
+      opaque_.push_back(Evidence{path, 0, "the file could not be read or lexed"});
+      return;
+    }
+  }
+  std::size_t covered = lines == nullptr ? 0 : lines->src().size();
+  std::vector<std::size_t> later;
+  std::size_t last_begin = std::string_view::npos;
+  for (std::size_t o : occ) {
+    if (o < covered) {
+      ScanImport(path, *lines, o, &last_begin);
+    } else {
+      later.push_back(o);
+    }
+  }
+  if (!later.empty()) {
+    Later l{path, std::move(later), {}};
+    for (std::size_t o : l.offsets) {
+      for (std::string& w : ImportWords(*bytes, o)) l.words.insert(std::move(w));
+    }
+    later_.push_back(std::move(l));
+  }
+  ScanDynamic(path);
 }
 
-void Reachability::ScanDynamic(const std::string& path, const StatementTable& lines) {
-  std::string_view src = lines.src();
+bool Reachability::ScanLater() {
+  if (later_.empty()) return false;
+  // A static import loads only the modules it names, and their packages.
+  // To name a.b.m, an import holds the word `m`, and also `b` (`import
+  // a.b.m`, `from a.b import m`, `from ..b.m import x`), unless it is
+  // relative from a.b or a package under it (`from . import m`).
+  struct Unreached {
+    std::string parent_last, parent;
+  };
+  std::unordered_map<std::string, std::vector<Unreached>> unreached;  // by last name
+  for (std::size_t i = 0; i < reached_.size(); ++i) {
+    if (reached_[i] != 0) continue;
+    const std::string* m = index_->modules().ModuleOf(index_->paths()[i]);
+    if (m == nullptr || m->empty()) continue;
+    std::size_t dot = m->rfind('.');
+    Unreached u;
+    if (dot != std::string::npos) {
+      u.parent = m->substr(0, dot);
+      u.parent_last = u.parent.substr(u.parent.rfind('.') + 1);
+    }
+    unreached[m->substr(dot + 1)].push_back(std::move(u));
+  }
+  auto may_name = [&](const Later& l) {
+    const std::string* me = index_->modules().ModuleOf(l.path);
+    std::string package;
+    if (me != nullptr) {
+      std::size_t dot = me->rfind('.');
+      package = IsPackageInit(l.path) ? *me : (dot == std::string::npos ? "" : me->substr(0, dot));
+    }
+    for (const std::string& w : l.words) {
+      auto it = unreached.find(w);
+      if (it == unreached.end()) continue;
+      for (const Unreached& u : it->second) {
+        if (u.parent.empty() || l.words.count(u.parent_last) != 0 || me == nullptr ||
+            package == u.parent || package.rfind(u.parent + ".", 0) == 0) {
+          return true;
+        }
+      }
+    }
+    return false;
+  };
+  bool any = false;
+  std::vector<Later> keep;
+  for (Later& l : later_) {
+    if (!may_name(l)) {
+      keep.push_back(std::move(l));
+      continue;
+    }
+    any = true;
+    const StatementTable* lines = index_->Lines(l.path);
+    if (lines == nullptr) {
+      opaque_.push_back(Evidence{l.path, 0, "the file could not be read or lexed"});
+      continue;
+    }
+    std::size_t last_begin = std::string_view::npos;
+    for (std::size_t o : l.offsets) ScanImport(l.path, *lines, o, &last_begin);
+  }
+  later_ = std::move(keep);
+  return any;
+}
+
+void Reachability::ScanImport(const std::string& path, const StatementTable& table, std::size_t o,
+                              std::size_t* last_begin) {
+  const StatementTable* lines = &table;
+  if (!lines->InCode(o)) return;
+  int k = lines->IndexAt(o);
+  if (k < 0) return;
+  std::size_t begin = 0;
+  std::string_view code = lines->StatementAt(k, o, &begin);
+  if (begin == *last_begin) return;  // `from m import x`: one statement
+  *last_begin = begin;
+  if (!MayLoadTree(index_->modules(), code)) return;
+  auto stmt = ParseImport(code);
+  if (!stmt) {
+    Evidence e = index_->At(path, k);
+    e.what = "an import the analysis cannot read: " + e.what;
+    opaque_.push_back(e);
+    return;
+  }
+  std::vector<std::string> targets = Targets(path, *stmt);
+  if (targets.empty()) return;
+  const LineGuard& g = index_->Guard(path, k);
+  // On an `if` header's line, the statement is in that branch too.
+  const LogicalLine& l = lines->lines()[static_cast<std::size_t>(k)];
+  bool own_branch = begin > l.code && lines->Keyword(k) == "if";
+  const ConditionResult* own = own_branch ? &index_->HeaderValueOf(path, k) : nullptr;
+  if (g.value == Tri::kFalse || (own != nullptr && own->value == Tri::kFalse)) {
+    BlockedImport b;
+    b.why = "imported only where " + (g.value == Tri::kFalse ? g.why : own->why);
+    b.evidence.push_back(index_->At(path, k));
+    if (g.value == Tri::kFalse) {
+      b.evidence.insert(b.evidence.end(), g.evidence.begin(), g.evidence.end());
+    } else {
+      b.evidence.insert(b.evidence.end(), own->evidence.begin(), own->evidence.end());
+    }
+    for (const std::string& t : targets) {
+      if (const std::string* p = index_->modules().PathOf(t)) blocked_[*p].push_back(b);
+    }
+    return;
+  }
+  bool in_function = false;
+  int unit = index_->OutermostUnit(path, k, &in_function);
+  if (in_function) {
+    deferred_.push_back(Deferred{path, k, unit, targets});
+    return;
+  }
+  for (const std::string& t : targets) ReachWith(t, [&] { return index_->At(path, k); });
+}
+
+void Reachability::ScanDynamic(const std::string& path) {
   for (const char* fn : {"import_module", "__import__"}) {
-    for (std::size_t o : index_->Occurrences(path, fn)) {
+    const std::vector<std::size_t>& occ = index_->Occurrences(path, fn);
+    if (occ.empty()) continue;
+    const StatementTable* table = index_->Lines(path);
+    if (table == nullptr) {
+      opaque_.push_back(Evidence{path, 0, "the file could not be read or lexed"});
+      return;
+    }
+    const StatementTable& lines = *table;
+    std::string_view src = lines.src();
+    for (std::size_t o : occ) {
       if (!lines.InCode(o)) continue;
       std::size_t open = o + std::char_traits<char>::length(fn);
       while (open < src.size() && src[open] == ' ') ++open;

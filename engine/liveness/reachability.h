@@ -9,13 +9,17 @@
 // name to which the tree assigns literals somewhere, or when the rule
 // file's `dynamic-imports:` declares what the def holding them loads;
 // any other argument leaves the result open: a module not reached may
-// still be loaded.
+// still be loaded. A file's imports up to its last one at column 0 are read
+// from the parse of that prefix; the others, from the whole file's parse,
+// only once nothing else reaches a module and one of them may name a module
+// not reached (a static import loads only what it names).
 #pragma once
 
 #include <map>
 #include <set>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "engine/liveness/references.h"
@@ -60,6 +64,13 @@ class Reachability {
     std::vector<std::string> targets;
   };
 
+  // Imports past the statements of a file Scan parsed, in scan order.
+  struct Later {
+    std::string path;
+    std::vector<std::size_t> offsets;       // of the word `import`
+    std::unordered_set<std::string> words;  // of the statements there, and maybe more
+  };
+
   struct Dynamic {
     std::string path;
     int line = 0;
@@ -79,7 +90,14 @@ class Reachability {
   template <typename MakeVia>
   void ReachWith(std::string_view module, const MakeVia& via);
   void Scan(const std::string& path);
-  void ScanDynamic(const std::string& path, const StatementTable& lines);
+  // The import statement holding the word `import` at `o`; `last_begin`
+  // is where the last one looked at began (one statement is read once).
+  void ScanImport(const std::string& path, const StatementTable& lines, std::size_t o,
+                  std::size_t* last_begin);
+  // Scans the imports Scan left for later in files where one may name a
+  // module not reached; true when it scanned one.
+  bool ScanLater();
+  void ScanDynamic(const std::string& path);
   // Literal values the lines of `path` that run assign to `name`
   // (`name = "a.b"`, `name="a.b"`), prefixes marked by a trailing '*'.
   const std::vector<std::string>& LiteralsAssignedTo(const std::string& path,
@@ -92,6 +110,7 @@ class Reachability {
   std::map<std::string, Evidence> via_;
   std::vector<std::string> queue_;
   std::vector<Deferred> deferred_;
+  std::vector<Later> later_;
   std::map<std::string, std::vector<BlockedImport>> blocked_;
   std::vector<Evidence> opaque_;
   std::vector<Dynamic> dynamic_;             // not yet followed

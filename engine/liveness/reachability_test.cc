@@ -56,6 +56,100 @@ TEST_CASE("imports reach relative, absolute and aliased modules, and nothing out
   CHECK(reach.Via("app/sub.py")->line == 7);
 }
 
+namespace {
+
+// The modules reached from app.main in `files`, and the analysis's opaque list.
+struct Reach {
+  std::vector<std::string> reached;
+  std::vector<Evidence> opaque;
+};
+
+Reach ReachFrom(const std::map<std::string, std::string>& files) {
+  std::vector<std::string> paths;
+  for (const auto& [p, bytes] : files) paths.push_back(p);
+  ReadFn read = [&files](const std::string& p) -> std::optional<std::string_view> {
+    return std::string_view(files.at(p));
+  };
+  LivenessFacts facts;
+  facts.entry_module = "app.main";
+  TreeIndex index(paths, read, facts);
+  Reachability reach = Reachability::Run(&index);
+  Reach out;
+  for (const std::string& p : paths) {
+    if (reach.Reached(p)) out.reached.push_back(p);
+  }
+  out.opaque = reach.opaque();
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "imports after a file's opening imports are read when they may name a module not reached") {
+  // main.py's head ends at its last import at column 0; the imports in the
+  // function and under the `if` after it are read from the whole file's
+  // parse, because they name modules nothing else reaches.
+  std::map<std::string, std::string> files = {
+      {"app/__init__.py", ""},
+      {"app/main.py",
+       "from . import a\n"
+       "X = 1\n"
+       "def run():\n"
+       "    return 0\n"
+       "run()\n"
+       "if X:\n"
+       "    from app import (  # a comment with a bracket )\n"
+       "        b,\n"
+       "    )\n"
+       "if not X:\n"
+       "    import app.c\n"},
+      {"app/a.py", ""},
+      {"app/b.py", ""},
+      {"app/c.py", ""},
+  };
+  Reach r = ReachFrom(files);
+  CHECK(r.reached ==
+        std::vector<std::string>{"app/__init__.py", "app/a.py", "app/b.py", "app/main.py"});
+  CHECK(r.opaque.empty());
+}
+
+TEST_CASE("an import past the head in a file that does not parse leaves the result open") {
+  std::map<std::string, std::string> files = {
+      {"app/__init__.py", ""},
+      {"app/main.py",
+       "from . import a\n"
+       "def broken(:\n"
+       "    import app.b\n"},
+      {"app/a.py", ""},
+      {"app/b.py", ""},
+  };
+  Reach r = ReachFrom(files);
+  CHECK(r.reached == std::vector<std::string>{"app/__init__.py", "app/a.py", "app/main.py"});
+  REQUIRE(r.opaque.size() == 1);
+  CHECK(r.opaque[0].path == "app/main.py");
+  CHECK(r.opaque[0].what == "the file could not be read or lexed");
+}
+
+TEST_CASE("a column-0 import inside a string that the head would end in: the whole file decides") {
+  // The last column-0 import is inside a string: the prefix ending after it
+  // leaves the string open, its parse fails, and the whole file is read,
+  // where no import of b runs.
+  std::map<std::string, std::string> files = {
+      {"app/__init__.py", ""},
+      {"app/main.py",
+       "from . import a\n"
+       "DOC = \"\"\"\n"
+       "from app import b\n"
+       "x = 1\n"
+       "\"\"\"\n"},
+      {"app/a.py", ""},
+      {"app/b.py", ""},
+  };
+  Reach r = ReachFrom(files);
+  CHECK(r.reached == std::vector<std::string>{"app/__init__.py", "app/a.py", "app/main.py"});
+  CHECK(r.opaque.empty());
+}
+
 }  // namespace muh
 
 namespace muh {
@@ -78,5 +172,4 @@ TEST_CASE("a dynamic import in a one-line def or after ';' is seen") {
     CHECK_MESSAGE(reach.opaque().size() == 1, main);
   }
 }
-
 }  // namespace muh

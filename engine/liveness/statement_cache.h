@@ -26,13 +26,6 @@ class StatementCache {
   std::optional<StatementTable> Table(const std::string& path, std::string_view bytes);
   // How many files were parsed.
   std::size_t parsed() const { return parsed_; }
-  // Parses `files` (path, bytes as an analysis reads them: LineEndingsAsLf
-  // applied) on `threads` workers (0: one per core) and keeps their tables,
-  // so that Table finds them. The liveness analysis follows imports a file
-  // at a time and would parse one at a time; a run that will read most of
-  // a small tree parses it ahead, in parallel. Results do not depend on it.
-  void Prefetch(const std::vector<std::pair<std::string, std::string_view>>& files,
-                unsigned threads = 0);
 
  private:
   struct Known {

@@ -32,20 +32,4 @@ TEST_CASE("a file's statement table is built once and bound to the bytes each ca
   CHECK(cache.parsed() == 3);
 }
 
-TEST_CASE("files parsed ahead, in parallel, are the tables Table gives, parsed once") {
-  StatementCache cache;
-  const std::string a = "import os\n", b = "def f():\n    return 1\n", bad = "x = (\n";
-  cache.Prefetch({{"a.py", a}, {"b.py", b}, {"bad.py", bad}}, 2);
-  CHECK(cache.parsed() == 3);
-  const std::string b_again = b;
-  std::optional<StatementTable> t = cache.Table("b.py", b_again);
-  REQUIRE(t.has_value());
-  CHECK(t->src().data() == b_again.data());
-  CHECK(t->Code(1) == "return 1");
-  CHECK(cache.Table("a.py", a).has_value());
-  CHECK_FALSE(cache.Table("bad.py", bad).has_value());
-  cache.Prefetch({{"a.py", a}, {"c.py", "y = 2\n"}});  // a.py is known: c.py alone is parsed
-  CHECK(cache.parsed() == 4);
-}
-
 }  // namespace muh

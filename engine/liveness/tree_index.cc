@@ -7,6 +7,7 @@
 #include "engine/base/text.h"
 #include "engine/liveness/module_escape.h"
 #include "engine/liveness/prose.h"
+#include "engine/python/prefix_cut.h"
 #include "engine/python/py_literal.h"
 
 namespace muh {
@@ -184,6 +185,39 @@ const StatementTable* TreeIndex::Lines(const std::string& path) {
   return f.lines ? &*f.lines : nullptr;
 }
 
+const StatementTable* TreeIndex::LinesBefore(const std::string& path, std::size_t offset) {
+  FileState& f = File(path);
+  if (f.lexed && f.lines) return &*f.lines;
+  const std::string_view* b = Bytes(path);
+  if (b == nullptr) return Lines(path);
+  if (!f.head_tried) {
+    f.head_tried = true;
+    std::size_t cut = PrefixCutAfter(*b, offset);
+    // A prefix of most of the file saves little: parse it whole.
+    if (cut <= b->size() / 4 * 3) {
+      f.head = tables_->Table(path, b->substr(0, cut));
+      f.head_end = cut;
+    }
+  }
+  if (f.head && offset < f.head_end) {
+    f.head->Rebind(b->substr(0, f.head_end));
+    return &*f.head;
+  }
+  return Lines(path);
+}
+
+const StatementTable* TreeIndex::Held(const std::string& path) {
+  FileState& f = File(path);
+  if (f.parsed && (f.lines || !f.head)) return Lines(path);
+  if (f.head) {
+    if (const std::string_view* b = Bytes(path)) {
+      f.head->Rebind(b->substr(0, f.head_end));
+      return &*f.head;
+    }
+  }
+  return Lines(path);
+}
+
 const std::vector<std::size_t>& TreeIndex::Occurrences(const std::string& path,
                                                        const std::string& word) {
   // Most searches are of a word the file lacks: the filter answers them,
@@ -226,7 +260,7 @@ const std::vector<std::size_t>& TreeIndex::Occurrences(const std::string& path,
 }
 
 Evidence TreeIndex::At(const std::string& path, int k) {
-  const StatementTable* lines = Lines(path);
+  const StatementTable* lines = Held(path);
   Evidence e{path, 0, ""};
   if (lines == nullptr || k < 0) return e;
   e.line = lines->lines()[static_cast<std::size_t>(k)].line;
@@ -242,7 +276,7 @@ const LineGuard& TreeIndex::Guard(const std::string& path, int k) {
   // A line at the top level (most imports) has no branch around it: nothing
   // to work out or keep.
   static const LineGuard kNone;
-  const StatementTable* lines = Lines(path);
+  const StatementTable* lines = Held(path);
   if (lines == nullptr || k < 0 || lines->lines()[static_cast<std::size_t>(k)].parent < 0) {
     return kNone;
   }
@@ -258,7 +292,7 @@ const ConditionResult& TreeIndex::HeaderValue(const std::string& path, int h) {
   auto cached = file.headers.find(h);
   if (cached != file.headers.end()) return cached->second;
   ConditionResult r;
-  if (const StatementTable* lines = Lines(path)) {
+  if (const StatementTable* lines = Held(path)) {
     ConditionContext ctx;
     ctx.facts = &facts_;
     ctx.consulted = [this](const std::string& env) { consulted_.insert(env); };
@@ -273,7 +307,7 @@ const ConditionResult& TreeIndex::HeaderValue(const std::string& path, int h) {
 
 LineGuard TreeIndex::GuardOf(const std::string& path, int k) {
   LineGuard g;
-  const StatementTable* lines = Lines(path);
+  const StatementTable* lines = Held(path);
   if (lines == nullptr || k < 0) return g;
   const std::vector<LogicalLine>& ls = lines->lines();
   auto decide = [&](int h, Tri want) -> bool {
@@ -324,7 +358,7 @@ LineGuard TreeIndex::GuardOf(const std::string& path, int k) {
 }
 
 std::optional<int> TreeIndex::AfterExit(const std::string& path, int k) {
-  const StatementTable* lines = Lines(path);
+  const StatementTable* lines = Held(path);
   if (lines == nullptr || k < 0) return std::nullopt;
   const std::vector<LogicalLine>& ls = lines->lines();
   for (int x = k; x >= 0; x = ls[static_cast<std::size_t>(x)].parent) {
@@ -342,7 +376,7 @@ std::optional<int> TreeIndex::AfterExit(const std::string& path, int k) {
 }
 
 int TreeIndex::OutermostUnit(const std::string& path, int k, bool* in_function) {
-  const StatementTable* lines = Lines(path);
+  const StatementTable* lines = Held(path);
   if (in_function != nullptr) *in_function = false;
   if (lines == nullptr || k < 0) return -1;
   int unit = -1;
@@ -357,7 +391,7 @@ int TreeIndex::OutermostUnit(const std::string& path, int k, bool* in_function) 
 }
 
 std::string TreeIndex::DefinedName(const std::string& path, int k) {
-  const StatementTable* lines = Lines(path);
+  const StatementTable* lines = Held(path);
   if (lines == nullptr || k < 0) return "";
   std::string_view code = lines->Code(k);
   if (lines->Keyword(k) == "async") code = Trim(code.substr(5));
@@ -376,7 +410,7 @@ std::string TreeIndex::DefinedName(const std::string& path, int k) {
 }
 
 int TreeIndex::BlockEnd(const std::string& path, int k) {
-  const StatementTable* lines = Lines(path);
+  const StatementTable* lines = Held(path);
   if (lines == nullptr) return k + 1;
   const std::vector<LogicalLine>& ls = lines->lines();
   int j = k + 1;
@@ -397,7 +431,7 @@ std::optional<Evidence> TreeIndex::ReboundElsewhere(const std::string& path,
     if (q == path) continue;
     const std::vector<std::size_t>& occ = Occurrences(q, name);
     if (occ.empty()) continue;
-    const StatementTable* lines = Lines(q);
+    const StatementTable* lines = LinesBefore(q, occ.back());
     if (lines == nullptr) return Evidence{q, 0, "the file could not be read or parsed"};
     std::string_view src = lines->src();
     for (std::size_t o : occ) {
@@ -439,18 +473,20 @@ std::optional<Evidence> TreeIndex::ReboundElsewhere(const std::string& path,
 
 bool TreeIndex::Several(const std::string& path, int k) {
   FileState& f = File(path);
-  if (!f.lines) return true;  // unlexed: no claim that it holds one statement
   auto it = f.several.find(k);
-  if (it == f.several.end()) it = f.several.emplace(k, f.lines->HasSeveralStatements(k)).first;
-  return it->second;
+  if (it != f.several.end()) return it->second;
+  const StatementTable* lines = Held(path);
+  // Unparsed: no claim that it holds one statement.
+  return f.several.emplace(k, lines == nullptr || lines->HasSeveralStatements(k)).first->second;
 }
 
 std::optional<std::size_t> TreeIndex::Equals(const std::string& path, int k) {
   FileState& f = File(path);
-  if (!f.lines) return std::nullopt;
   auto it = f.equals.find(k);
-  if (it == f.equals.end()) it = f.equals.emplace(k, AssignmentEquals(*f.lines, k)).first;
-  return it->second;
+  if (it != f.equals.end()) return it->second;
+  const StatementTable* lines = Held(path);
+  if (lines == nullptr) return std::nullopt;
+  return f.equals.emplace(k, AssignmentEquals(*lines, k)).first->second;
 }
 
 bool TreeIndex::PlatformName(const std::string& path, const std::string& name) {
@@ -459,7 +495,9 @@ bool TreeIndex::PlatformName(const std::string& path, const std::string& name) {
   if (cached != platform_names_.end()) return cached->second;
   bool& out = platform_names_[key];
   out = false;
-  const StatementTable* lines = Lines(path);
+  const std::vector<std::size_t>& occ = Occurrences(path, name);
+  if (occ.empty()) return false;
+  const StatementTable* lines = LinesBefore(path, occ.back());
   if (lines == nullptr) return false;
   const std::string* me = modules_.ModuleOf(path);
   bool platform_module = me != nullptr && (*me == "vllm.utils" || *me == "vllm.platforms" ||
@@ -467,7 +505,7 @@ bool TreeIndex::PlatformName(const std::string& path, const std::string& name) {
   auto vllm_module = [](const std::string& m) { return m == "vllm" || m.rfind("vllm.", 0) == 0; };
   std::string_view src = lines->src();
   int bindings = 0;
-  for (std::size_t o : Occurrences(path, name)) {
+  for (std::size_t o : occ) {
     int k = lines->IndexAt(o);
     if (k < 0 || !lines->InCode(o)) continue;
     std::string_view kw = lines->Keyword(k);
@@ -532,13 +570,19 @@ std::optional<ConstantFlag> TreeIndex::FlagAt(const std::string& path, const std
   if (cached != flags_.end()) return cached->second;
   flags_[key] = std::nullopt;  // a cycle of re-exports decides nothing
   if (depth > 16) return std::nullopt;
-  const StatementTable* lines = Lines(path);
+  // Only the statements holding the name or `globals` are read.
+  const std::vector<std::size_t>& occ = Occurrences(path, name);
+  if (occ.empty()) return std::nullopt;  // bound nowhere in the file
+  std::size_t last = occ.back();
+  const std::vector<std::size_t>& globals = Occurrences(path, "globals");
+  if (!globals.empty()) last = std::max(last, globals.back());
+  const StatementTable* lines = LinesBefore(path, last);
   if (lines == nullptr) return std::nullopt;
   std::string_view src = lines->src();
   int bindings = 0;
   int assigned = -1;
   std::optional<std::pair<ImportStatement, ImportedName>> imported;
-  for (std::size_t o : Occurrences(path, name)) {
+  for (std::size_t o : occ) {
     int k = lines->IndexAt(o);
     if (k < 0) continue;
     // A string naming it may rebind it (setattr, a monkeypatch).
@@ -590,7 +634,7 @@ std::optional<ConstantFlag> TreeIndex::FlagAt(const std::string& path, const std
     // Its module's namespace rebound wholesale: globals() in the module, or
     // the module's object used as a value elsewhere (vars(m), m.__dict__,
     // a setattr with a computed name), run or not.
-    for (std::size_t o : Occurrences(path, "globals")) {
+    for (std::size_t o : globals) {
       if (lines->InCode(o)) return std::nullopt;
     }
     if (ModuleEscape(

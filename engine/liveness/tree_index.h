@@ -1,6 +1,7 @@
 // The tree as the liveness analysis sees it: files read and their statement
 // tables built on first use (statement_table.h: each file parsed at most
-// once a run), whole-word searches, the guard of a line (the if/elif/else
+// once a run, or first only the statements up to what was asked about:
+// LinesBefore), whole-word searches, the guard of a line (the if/elif/else
 // branches around it, decided by condition.h), constant module flags
 // followed through imports and re-exports, and the def or class a line
 // belongs to.
@@ -68,6 +69,14 @@ class TreeIndex {
   const std::string_view* Bytes(const std::string& path);
   // Its logical lines; nullptr when unreadable or when its parse has an error.
   const StatementTable* Lines(const std::string& path);
+  // Its logical lines up to the first top-level statement that begins after
+  // the line holding `offset` at least: the whole file's first lines, with
+  // the same indices (prefix_cut.h), from a parse of only that prefix when
+  // it parses without an error; else Lines(path). The guards, units and
+  // evidence of the lines it holds may be asked before the whole file is
+  // parsed. Kept for the file (one prefix a file: a later ask past it gets
+  // Lines(path)).
+  const StatementTable* LinesBefore(const std::string& path, std::size_t offset);
   // For a scan of every file for one word (a plugin loader, a subclass
   // lookup, a module's object): whether the file's lines are in use
   // already, and dropping what the scan alone made of it (its bytes and
@@ -75,7 +84,10 @@ class TreeIndex {
   // the file is not parsed again), so that such a scan over a large tree
   // holds one file's bytes at a time. Drop leaves a file whose guards or
   // headers were asked.
-  bool Lexed(const std::string& path) { return File(path).lexed; }
+  bool Lexed(const std::string& path) {
+    FileState& f = File(path);
+    return f.lexed || f.head.has_value();
+  }
   void Drop(const std::string& path);
   // Offsets of `word` as a whole word (in code, strings and comments).
   const std::vector<std::size_t>& Occurrences(const std::string& path, const std::string& word);
@@ -142,9 +154,12 @@ class TreeIndex {
     std::unique_ptr<std::string> own;  // a copy with CR line endings made LF
     bool read = false;
     bool readable = false;
-    std::optional<StatementTable> lines;    // kept by Drop, bound to `bytes` again when asked
-    bool parsed = false;                    // `lines` built (or refused)
-    bool lexed = false;                     // `lines` bound to `bytes`
+    std::optional<StatementTable> lines;  // kept by Drop, bound to `bytes` again when asked
+    bool parsed = false;                  // `lines` built (or refused)
+    bool lexed = false;                   // `lines` bound to `bytes`
+    std::optional<StatementTable> head;   // LinesBefore's prefix, bound to `bytes`
+    std::size_t head_end = 0;             // the cut it ends at
+    bool head_tried = false;
     const WordFilter* words = nullptr;      // found on the file's first search
     std::unique_ptr<WordFilter> own_words;  // when words_ gives none
     std::unordered_map<std::string, std::vector<std::size_t>> occurrences;
@@ -156,6 +171,9 @@ class TreeIndex {
     std::unordered_map<int, std::optional<std::size_t>> equals;
   };
   FileState& File(const std::string& path);
+  // The table the lines asked about belong to: the whole file's when it is
+  // parsed, else the prefix (same indices), else the whole file's, parsed now.
+  const StatementTable* Held(const std::string& path);
   // StatementTable::HasSeveralStatements and AssignmentEquals of line `k`, kept.
   bool Several(const std::string& path, int k);
   std::optional<std::size_t> Equals(const std::string& path, int k);
