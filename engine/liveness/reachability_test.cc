@@ -6,10 +6,38 @@
 #include <doctest/doctest.h>
 
 #include <map>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace muh {
+
+namespace {
+
+// A tree held in memory and what the imports reach from app.main.
+struct Reach {
+  explicit Reach(std::map<std::string, std::string> f) : files(std::move(f)) {
+    for (const auto& [p, bytes] : files) paths.push_back(p);
+    facts.entry_module = "app.main";
+    index = std::make_unique<TreeIndex>(paths, read, facts);
+    run = std::make_unique<Reachability>(Reachability::Run(index.get()));
+    for (const std::string& p : paths) {
+      if (run->Reached(p)) reached.push_back(p);
+    }
+  }
+  std::map<std::string, std::string> files;
+  std::vector<std::string> paths;
+  ReadFn read = [this](const std::string& p) -> std::optional<std::string_view> {
+    return std::string_view(files.at(p));
+  };
+  LivenessFacts facts;
+  std::unique_ptr<TreeIndex> index;
+  std::unique_ptr<Reachability> run;
+  std::vector<std::string> reached;
+};
+
+}  // namespace
 
 TEST_CASE("imports reach relative, absolute and aliased modules, and nothing outside the tree") {
   std::map<std::string, std::string> files = {
@@ -33,15 +61,8 @@ TEST_CASE("imports reach relative, absolute and aliased modules, and nothing out
       {"lib/k.py", ""},
       {"os.py", ""},
   };
-  std::vector<std::string> paths;
-  for (const auto& [p, bytes] : files) paths.push_back(p);
-  ReadFn read = [&files](const std::string& p) -> std::optional<std::string_view> {
-    return std::string_view(files.at(p));
-  };
-  LivenessFacts facts;
-  facts.entry_module = "app.main";
-  TreeIndex index(paths, read, facts);
-  Reachability reach = Reachability::Run(&index);
+  Reach r(files);
+  const Reachability& reach = *r.run;
   REQUIRE(reach.entry_found());
   for (const char* p : {"app/__init__.py", "app/main.py", "app/a.py", "app/b.py", "app/c.py",
                         "app/sub.py", "lib/e.py", "lib/k.py", "os.py"}) {
@@ -55,34 +76,6 @@ TEST_CASE("imports reach relative, absolute and aliased modules, and nothing out
   CHECK(reach.Via("app/sub.py")->path == "app/main.py");
   CHECK(reach.Via("app/sub.py")->line == 7);
 }
-
-namespace {
-
-// The modules reached from app.main in `files`, and the analysis's opaque list.
-struct Reach {
-  std::vector<std::string> reached;
-  std::vector<Evidence> opaque;
-};
-
-Reach ReachFrom(const std::map<std::string, std::string>& files) {
-  std::vector<std::string> paths;
-  for (const auto& [p, bytes] : files) paths.push_back(p);
-  ReadFn read = [&files](const std::string& p) -> std::optional<std::string_view> {
-    return std::string_view(files.at(p));
-  };
-  LivenessFacts facts;
-  facts.entry_module = "app.main";
-  TreeIndex index(paths, read, facts);
-  Reachability reach = Reachability::Run(&index);
-  Reach out;
-  for (const std::string& p : paths) {
-    if (reach.Reached(p)) out.reached.push_back(p);
-  }
-  out.opaque = reach.opaque();
-  return out;
-}
-
-}  // namespace
 
 TEST_CASE(
     "imports after a file's opening imports are read when they may name a module not reached") {
@@ -107,10 +100,10 @@ TEST_CASE(
       {"app/b.py", ""},
       {"app/c.py", ""},
   };
-  Reach r = ReachFrom(files);
+  Reach r(files);
   CHECK(r.reached ==
         std::vector<std::string>{"app/__init__.py", "app/a.py", "app/b.py", "app/main.py"});
-  CHECK(r.opaque.empty());
+  CHECK(r.run->opaque().empty());
 }
 
 TEST_CASE("an import past the head in a file that does not parse leaves the result open") {
@@ -123,11 +116,11 @@ TEST_CASE("an import past the head in a file that does not parse leaves the resu
       {"app/a.py", ""},
       {"app/b.py", ""},
   };
-  Reach r = ReachFrom(files);
+  Reach r(files);
   CHECK(r.reached == std::vector<std::string>{"app/__init__.py", "app/a.py", "app/main.py"});
-  REQUIRE(r.opaque.size() == 1);
-  CHECK(r.opaque[0].path == "app/main.py");
-  CHECK(r.opaque[0].what == "the file could not be read or lexed");
+  REQUIRE(r.run->opaque().size() == 1);
+  CHECK(r.run->opaque()[0].path == "app/main.py");
+  CHECK(r.run->opaque()[0].what == "the file could not be read or lexed");
 }
 
 TEST_CASE("a column-0 import inside a string that the head would end in: the whole file decides") {
@@ -145,9 +138,9 @@ TEST_CASE("a column-0 import inside a string that the head would end in: the who
       {"app/a.py", ""},
       {"app/b.py", ""},
   };
-  Reach r = ReachFrom(files);
+  Reach r(files);
   CHECK(r.reached == std::vector<std::string>{"app/__init__.py", "app/a.py", "app/main.py"});
-  CHECK(r.opaque.empty());
+  CHECK(r.run->opaque().empty());
 }
 
 }  // namespace muh
