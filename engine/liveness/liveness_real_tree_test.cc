@@ -60,6 +60,11 @@ LivenessFacts ServingFacts() {
   middleware.callee = "build_app";
   middleware.source = "the serving command (computility-run.yaml) passes no --middleware";
   facts.declared.push_back(middleware);
+  DeclaredFact tool_parser = middleware;  // it runs a file named on the command line
+  tool_parser.path = "vllm/entrypoints/openai/tool_parsers/abstract_tool_parser.py";
+  tool_parser.callee = "ToolParserManager";
+  tool_parser.source = "the serving command (computility-run.yaml) passes no --tool-parser-plugin";
+  facts.declared.push_back(tool_parser);
   return facts;
 }
 
@@ -182,6 +187,22 @@ TEST_CASE("liveness on the real enginex-vllm tree") {
     unplugged += flips;
   }
   CHECK(unplugged == 8);
+  // Without the declaration that the tool-parser loader runs no file, the
+  // same verdicts are unknown: it may run any code (spec_from_file_location,
+  // exec_module), and each names it.
+  LivenessFacts undeclared = ServingFacts();
+  undeclared.declared.pop_back();
+  LivenessAnalysis open = LivenessAnalysis::Run(paths, read, undeclared);
+  int opened = 0;
+  for (std::size_t i = 0; i < probes.size(); ++i) {
+    SiteLiveness now = open.At(probes[i].path, probes[i].offset);
+    INFO(probes[i].name << " " << Describe(now));
+    bool flips = now.state != verdicts[i].state;
+    CHECK(flips == rests(verdicts[i], no_plugin));
+    if (flips) CHECK(now.reason.find("abstract_tool_parser.py:156") != std::string::npos);
+    opened += flips;
+  }
+  CHECK(opened == 8);
   // Served on ROCm: a verdict that changes rested on the platform.
   LivenessFacts on_rocm = ServingFacts();
   on_rocm.platform = "rocm";

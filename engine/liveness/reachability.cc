@@ -475,8 +475,36 @@ void Reachability::ScanImport(const std::string& path, const StatementTable& tab
   for (const std::string& t : targets) ReachWith(t, [&] { return index_->At(path, k); });
 }
 
+namespace {
+
+// The calls that load code other than by an import statement. The first
+// two take a module's name, which the analysis may follow; the others run
+// code from a file, a spec or a string, which may import anything (the
+// loaders of importlib.util and importlib.machinery, runpy, imp, and the
+// builtins exec and eval): their argument is never followed, so a dead
+// verdict needs them declared (`dynamic-imports:`, `imports-nothing:`).
+constexpr const char* kLoaders[] = {"import_module",
+                                    "__import__",
+                                    "spec_from_file_location",
+                                    "spec_from_loader",
+                                    "exec_module",
+                                    "load_module",
+                                    "SourceFileLoader",
+                                    "SourcelessFileLoader",
+                                    "run_path",
+                                    "run_module",
+                                    "load_source",
+                                    "load_compiled",
+                                    "exec",
+                                    "eval"};
+
+// Whether `fn` takes a module's name (its argument may be followed).
+bool TakesModuleName(std::string_view fn) { return fn == "import_module" || fn == "__import__"; }
+
+}  // namespace
+
 void Reachability::ScanDynamic(const std::string& path) {
-  for (const char* fn : {"import_module", "__import__"}) {
+  for (const char* fn : kLoaders) {
     const std::vector<std::size_t>& occ = index_->Occurrences(path, fn);
     if (occ.empty()) continue;
     const StatementTable* table = index_->Lines(path);
@@ -491,6 +519,9 @@ void Reachability::ScanDynamic(const std::string& path) {
       std::size_t open = o + std::char_traits<char>::length(fn);
       while (open < src.size() && src[open] == ' ') ++open;
       if (open >= src.size() || src[open] != '(') continue;
+      // `exec(...)` and `eval(...)` are the builtins; `model.eval()` is a method.
+      bool builtin = std::string_view(fn) == "exec" || std::string_view(fn) == "eval";
+      if (builtin && o > 0 && src[o - 1] == '.') continue;
       int k = lines.IndexAt(o);
       // An import of the function, or a def of one by that name, calls
       // nothing; a call after `;` or in a one-line body is a call.
@@ -513,8 +544,9 @@ void Reachability::ScanDynamic(const std::string& path) {
       }
       if (loads != nullptr) used_.insert(loads);
       declare_at_[{path, index_->At(path, k).line}] = name.empty() ? path : path + ":" + name;
-      dynamic_.push_back(Dynamic{path, k, in_function ? unit : -1,
-                                 ClassifyImportArgument(Arguments(lines, open)), loads});
+      DynamicImportArgument arg;  // kOpaque: never followed
+      if (TakesModuleName(fn)) arg = ClassifyImportArgument(Arguments(lines, open));
+      dynamic_.push_back(Dynamic{path, k, in_function ? unit : -1, arg, loads});
     }
   }
 }

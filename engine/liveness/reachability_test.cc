@@ -17,7 +17,8 @@ namespace {
 
 // A tree held in memory and what the imports reach from app.main.
 struct Reach {
-  explicit Reach(std::map<std::string, std::string> f) : files(std::move(f)) {
+  explicit Reach(std::map<std::string, std::string> f, LivenessFacts given = {})
+      : files(std::move(f)), facts(std::move(given)) {
     for (const auto& [p, bytes] : files) paths.push_back(p);
     facts.entry_module = "app.main";
     index = std::make_unique<TreeIndex>(paths, read, facts);
@@ -143,6 +144,40 @@ TEST_CASE("a column-0 import inside a string that the head would end in: the who
   CHECK(r.run->opaque().empty());
 }
 
+TEST_CASE("code run from a file, a spec or a string leaves the result open unless declared") {
+  // Each loader in main's function `load`, which main calls; k is imported nowhere.
+  for (const char* call :
+       {"exec(src)", "eval(src)", "runpy.run_path(src)", "runpy.run_module(src)",
+        "importlib.util.spec_from_file_location('k', src)", "spec.loader.exec_module(m)",
+        "loader.load_module()", "importlib.machinery.SourceFileLoader('k', src)",
+        "imp.load_source('k', src)"}) {
+    std::map<std::string, std::string> files = {
+        {"app/__init__.py", ""},
+        {"app/main.py", std::string("def load(src):\n    ") + call + "\nload(X)\n"},
+        {"app/k.py", ""},
+    };
+    Reach r(files);
+    CHECK_FALSE(r.run->Reached("app/k.py"));
+    REQUIRE_MESSAGE(r.run->opaque().size() == 1, call);
+    CHECK(r.run->opaque()[0].line == 2);
+    CHECK(r.run->DeclarationFor(r.run->opaque()[0]) == "app/main.py:load");
+    // Declared to load no module of the tree: nothing is open.
+    LivenessFacts facts;
+    DeclaredFact nothing;
+    nothing.kind = DeclaredFact::Kind::kImportsNothing;
+    nothing.path = "app/main.py";
+    nothing.callee = "load";
+    facts.declared.push_back(nothing);
+    Reach declared(files, facts);
+    CHECK_MESSAGE(declared.run->opaque().empty(), call);
+  }
+  // A method named eval (torch's model.eval()) or exec loads nothing.
+  Reach methods(std::map<std::string, std::string>{
+      {"app/__init__.py", ""},
+      {"app/main.py", "model.eval()\nself.exec(x)\ndef eval(x):\n    pass\n"}});
+  CHECK(methods.run->opaque().empty());
+}
+
 }  // namespace muh
 
 namespace muh {
@@ -165,4 +200,5 @@ TEST_CASE("a dynamic import in a one-line def or after ';' is seen") {
     CHECK_MESSAGE(reach.opaque().size() == 1, main);
   }
 }
+
 }  // namespace muh

@@ -304,6 +304,35 @@ def c_import_module_literal(p, i, r):
     p.main('importlib.import_module("app.k%d").f%d()' % (i, i), imports=["import importlib"])
 
 
+# Code run from a string, a module run by runpy, a file run by a loader: the
+# names are built at run time (format), so no word of the program names the
+# knob's module or function.
+def c_exec_string(p, i, r):
+    p.knob(i, "exec_string")
+    p.main('exec("from app import k{0} as m; m.f{0}()".format(%d))' % i)
+
+
+def c_eval_string(p, i, r):
+    p.knob(i, "eval_string")
+    p.main("eval(\"__import__('app.k{0}', fromlist=['x']).f{0}()\".format(%d))" % i)
+
+
+def c_runpy_module(p, i, r):
+    p.knob(i, "runpy_module")
+    p.main('runpy.run_module("app.k{0}".format(%d), run_name="x")["f{0}".format(%d)]()' % (i, i),
+           imports=["import runpy"])
+
+
+def c_exec_module_file(p, i, r):
+    p.knob(i, "exec_module_file")
+    p.main('spec%d = importlib.util.spec_from_file_location('
+           '"x", os.path.join(os.path.dirname(__file__), "k{0}.py".format(%d)))' % (i, i),
+           "mod%d = importlib.util.module_from_spec(spec%d)" % (i, i),
+           "spec%d.loader.exec_module(mod%d)" % (i, i),
+           'getattr(mod%d, "f{0}".format(%d))()' % (i, i),
+           imports=["import importlib.util", "import os"])
+
+
 def c_dunder_import(p, i, r):
     p.knob(i, "dunder_import")
     p.main('__import__("app.k%d", fromlist=["f%d"]).f%d()' % (i, i, i))
