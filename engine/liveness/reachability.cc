@@ -516,18 +516,27 @@ void Reachability::ScanDynamic(const std::string& path) {
     std::string_view src = lines.src();
     for (std::size_t o : occ) {
       if (!lines.InCode(o)) continue;
-      std::size_t open = o + std::char_traits<char>::length(fn);
-      while (open < src.size() && src[open] == ' ') ++open;
-      if (open >= src.size() || src[open] != '(') continue;
       // `exec(...)` and `eval(...)` are the builtins; `model.eval()` is a method.
       bool builtin = std::string_view(fn) == "exec" || std::string_view(fn) == "eval";
       if (builtin && o > 0 && src[o - 1] == '.') continue;
+      std::size_t open = o + std::char_traits<char>::length(fn);
+      while (open < src.size() && src[open] == ' ') ++open;
+      bool call = open < src.size() && src[open] == '(';
       int k = lines.IndexAt(o);
-      // An import of the function, or a def of one by that name, calls
-      // nothing; a call after `;` or in a one-line body is a call.
+      // A def of a function by that name loads nothing. An import of the
+      // loader binds its name, whose calls are found by the word, unless it
+      // binds another (`import_module as load`); a loader taken as a value
+      // (`load = importlib.import_module`) may be called by any name: both
+      // are loads whose argument is never seen.
       std::string_view stmt = lines.StatementAt(k, o);
       std::string_view kw = stmt.substr(0, stmt.find_first_of(" \t("));
-      if (kw == "import" || kw == "from" || kw == "def") continue;
+      if (kw == "def") continue;
+      if (kw == "import" || kw == "from") {
+        bool alias =
+            src.substr(open, 2) == "as" && (open + 2 >= src.size() || !IsWordChar(src[open + 2]));
+        if (!alias) continue;
+        call = false;
+      }
       if (index_->Guard(path, k).value == Tri::kFalse || index_->AfterExit(path, k)) continue;
       bool in_function = false;
       int unit = index_->OutermostUnit(path, k, &in_function);
@@ -545,7 +554,7 @@ void Reachability::ScanDynamic(const std::string& path) {
       if (loads != nullptr) used_.insert(loads);
       declare_at_[{path, index_->At(path, k).line}] = name.empty() ? path : path + ":" + name;
       DynamicImportArgument arg;  // kOpaque: never followed
-      if (TakesModuleName(fn)) arg = ClassifyImportArgument(Arguments(lines, open));
+      if (call && TakesModuleName(fn)) arg = ClassifyImportArgument(Arguments(lines, open));
       dynamic_.push_back(Dynamic{path, k, in_function ? unit : -1, arg, loads});
     }
   }

@@ -171,6 +171,22 @@ TEST_CASE("code run from a file, a spec or a string leaves the result open unles
     Reach declared(files, facts);
     CHECK_MESSAGE(declared.run->opaque().empty(), call);
   }
+  // A loader taken as a value, or imported under another name, is called by
+  // a name the analysis does not search for.
+  for (const char* text : {"load = importlib.import_module\nload(X)\n",
+                           "from importlib import import_module as load\nload(X)\n",
+                           "run = exec\nrun(X)\n", "builtins.__import__ = hook\n"}) {
+    Reach r(std::map<std::string, std::string>{
+        {"app/__init__.py", ""}, {"app/main.py", text}, {"app/k.py", ""}});
+    CHECK_MESSAGE(r.run->opaque().size() == 1, text);
+  }
+  // Imported under its own name, its calls are found by the word.
+  Reach plain(std::map<std::string, std::string>{
+      {"app/__init__.py", ""},
+      {"app/main.py", "from importlib import import_module\nimport_module('app.k')\n"},
+      {"app/k.py", ""}});
+  CHECK(plain.run->opaque().empty());
+  CHECK(plain.run->Reached("app/k.py"));
   // A method named eval (torch's model.eval()) or exec loads nothing.
   Reach methods(std::map<std::string, std::string>{
       {"app/__init__.py", ""},

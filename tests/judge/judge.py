@@ -333,6 +333,25 @@ def c_exec_module_file(p, i, r):
            imports=["import importlib.util", "import os"])
 
 
+# A loader taken as a value, or imported under another name: its calls do
+# not name it.
+def c_import_module_value(p, i, r):
+    p.knob(i, "import_module_value")
+    p.main("load%d = importlib.import_module" % i,
+           'load%d("app.k{0}".format(%d)).f%d()' % (i, i, i), imports=["import importlib"])
+
+
+def c_import_module_alias(p, i, r):
+    p.knob(i, "import_module_alias")
+    p.main('load_%d("app.k{0}".format(%d)).f%d()' % (i, i, i),
+           imports=["from importlib import import_module as load_%d" % i])
+
+
+def c_exec_value(p, i, r):
+    p.knob(i, "exec_value")
+    p.main("run%d = exec" % i, 'run%d("from app import k{0} as m; m.f{0}()".format(%d))' % (i, i))
+
+
 def c_dunder_import(p, i, r):
     p.knob(i, "dunder_import")
     p.main('__import__("app.k%d", fromlist=["f%d"]).f%d()' % (i, i, i))
