@@ -537,25 +537,67 @@ void Reachability::ScanDynamic(const std::string& path) {
         if (!alias) continue;
         call = false;
       }
-      if (index_->Guard(path, k).value == Tri::kFalse || index_->AfterExit(path, k)) continue;
-      bool in_function = false;
-      int unit = index_->OutermostUnit(path, k, &in_function);
-      bool declared = false;
-      for (const DeclaredFact& f : index_->facts().declared) {
-        declared = declared || (f.kind == DeclaredFact::Kind::kImportsNothing && f.path == path &&
-                                unit >= 0 && f.callee == index_->DefinedName(path, unit));
-      }
-      if (declared) continue;
-      std::string name = unit >= 0 ? index_->DefinedName(path, unit) : "";
-      const DeclaredDynamicImport* loads = nullptr;
-      for (const DeclaredDynamicImport& d : index_->facts().dynamic_imports) {
-        if (d.path == path && d.function == name) loads = &d;
-      }
-      if (loads != nullptr) used_.insert(loads);
-      declare_at_[{path, index_->At(path, k).line}] = name.empty() ? path : path + ":" + name;
       DynamicImportArgument arg;  // kOpaque: never followed
       if (call && TakesModuleName(fn)) arg = ClassifyImportArgument(Arguments(lines, open));
-      dynamic_.push_back(Dynamic{path, k, in_function ? unit : -1, arg, loads});
+      AddDynamic(path, k, arg);
+    }
+  }
+  ScanImportPath(path);
+}
+
+void Reachability::AddDynamic(const std::string& path, int k, const DynamicImportArgument& arg) {
+  if (index_->Guard(path, k).value == Tri::kFalse || index_->AfterExit(path, k)) return;
+  bool in_function = false;
+  int unit = index_->OutermostUnit(path, k, &in_function);
+  for (const DeclaredFact& f : index_->facts().declared) {
+    if (f.kind == DeclaredFact::Kind::kImportsNothing && f.path == path && unit >= 0 &&
+        f.callee == index_->DefinedName(path, unit)) {
+      return;
+    }
+  }
+  std::string name = unit >= 0 ? index_->DefinedName(path, unit) : "";
+  const DeclaredDynamicImport* loads = nullptr;
+  for (const DeclaredDynamicImport& d : index_->facts().dynamic_imports) {
+    if (d.path == path && d.function == name) loads = &d;
+  }
+  if (loads != nullptr) used_.insert(loads);
+  declare_at_[{path, index_->At(path, k).line}] = name.empty() ? path : path + ":" + name;
+  dynamic_.push_back(Dynamic{path, k, in_function ? unit : -1, arg, loads});
+}
+
+void Reachability::ScanImportPath(const std::string& path) {
+  // Where imports look for modules, changed at run time: a static import of
+  // a name outside the tree may then load a file of the tree (under another
+  // name), so the change is a load whose argument is never seen.
+  // `sys.path` is found by its bytes first: `path` is a common word.
+  const std::string_view* bytes = index_->Bytes(path);
+  if (bytes == nullptr) return;
+  std::string_view src = *bytes;
+  for (const char* word : {"path", "__path__", "meta_path", "path_hooks"}) {
+    bool sys_path = std::string_view(word) == "path";
+    for (std::size_t o : index_->Occurrences(path, word)) {
+      if (sys_path) {
+        if (o < 4 || src.substr(o - 4, 4) != "sys.") continue;
+        std::size_t a = o + 4;
+        while (a < src.size() && src[a] == ' ') ++a;
+        std::string_view next = src.substr(a, 8);
+        bool changes = next.substr(0, 1) == "[" || next.substr(0, 2) == "+=" ||
+                       (next.substr(0, 1) == "=" && next.substr(0, 2) != "==") ||
+                       next.substr(0, 7) == ".insert" || next.substr(0, 7) == ".append" ||
+                       next.substr(0, 7) == ".extend";
+        if (!changes) continue;
+      }
+      const StatementTable* lines = index_->LinesBefore(path, o);
+      if (lines == nullptr) {
+        opaque_.push_back(Evidence{path, 0, "the file could not be read or lexed"});
+        return;
+      }
+      if (!lines->InCode(o)) continue;
+      int k = lines->IndexAt(o);
+      if (k < 0) continue;
+      std::string_view kw = lines->Keyword(k);
+      if (kw == "import" || kw == "from" || kw == "def") continue;
+      AddDynamic(path, k, DynamicImportArgument{});
     }
   }
 }

@@ -98,6 +98,12 @@ class Reachability {
   // module not reached; true when it scanned one.
   bool ScanLater();
   void ScanDynamic(const std::string& path);
+  // The changes of where imports look for modules (sys.path, a package's
+  // __path__, sys.meta_path, sys.path_hooks) in `path`.
+  void ScanImportPath(const std::string& path);
+  // A load at line `k` of `path` (by a dynamic import or a loader), unless
+  // it never runs or a fact declares that it loads nothing of the tree.
+  void AddDynamic(const std::string& path, int k, const DynamicImportArgument& arg);
   // Literal values the lines of `path` that run assign to `name`
   // (`name = "a.b"`, `name="a.b"`), prefixes marked by a trailing '*'.
   const std::vector<std::string>& LiteralsAssignedTo(const std::string& path,

@@ -180,6 +180,18 @@ TEST_CASE("code run from a file, a spec or a string leaves the result open unles
         {"app/__init__.py", ""}, {"app/main.py", text}, {"app/k.py", ""}});
     CHECK_MESSAGE(r.run->opaque().size() == 1, text);
   }
+  // Where imports look, changed at run time; reading sys.path or os.path is no change.
+  for (const char* text : {"sys.path.insert(0, d)\n", "sys.path += [d]\n", "sys.path[:0] = [d]\n",
+                           "import app\napp.__path__.append(d)\n", "sys.meta_path.insert(0, f)\n",
+                           "sys.path_hooks.append(h)\n"}) {
+    Reach r(std::map<std::string, std::string>{
+        {"app/__init__.py", ""}, {"app/main.py", text}, {"app/k.py", ""}});
+    CHECK_MESSAGE(r.run->opaque().size() == 1, text);
+  }
+  Reach reads(std::map<std::string, std::string>{
+      {"app/__init__.py", ""},
+      {"app/main.py", "print(sys.path)\nif d in sys.path:\n    pass\nos.path.join(d)\n"}});
+  CHECK(reads.run->opaque().empty());
   // Imported under its own name, its calls are found by the word.
   Reach plain(std::map<std::string, std::string>{
       {"app/__init__.py", ""},

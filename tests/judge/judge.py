@@ -352,6 +352,22 @@ def c_exec_value(p, i, r):
     p.main("run%d = exec" % i, 'run%d("from app import k{0} as m; m.f{0}()".format(%d))' % (i, i))
 
 
+# The import path changed at run time: a static import of a name outside
+# the tree loads a file of it.
+def c_sys_path_insert(p, i, r):
+    p.knob(i, "sys_path_insert")
+    p.main("sys.path.insert(0, os.path.dirname(__file__))", "import k%d as top%d" % (i, i),
+           "top%d.f%d()" % (i, i), imports=["import os", "import sys"])
+
+
+def c_package_path(p, i, r):
+    p.knob(i, "package_path")
+    p.module("app/extra/__init__.py", "")
+    p.main("import app.extra", "app.extra.__path__.append(os.path.dirname(__file__))",
+           "from app.extra import k%d as pk%d" % (i, i), "pk%d.f%d()" % (i, i),
+           imports=["import os"])
+
+
 def c_dunder_import(p, i, r):
     p.knob(i, "dunder_import")
     p.main('__import__("app.k%d", fromlist=["f%d"]).f%d()' % (i, i, i))
