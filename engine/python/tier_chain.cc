@@ -88,6 +88,23 @@ std::optional<TierChainAt> TierChainAround(const SyntaxTree& tree, std::size_t b
 
 namespace {
 
+// The names an assignment or `for` target binds: the target itself, or
+// every name of a pattern (`A, (B, *C) = ...`, `[A] = ...`), however deep;
+// an attribute or subscript target binds no name.
+void TargetNames(const SyntaxTree& tree, TSNode target, std::vector<std::string>* out) {
+  std::vector<TSNode> stack{target};
+  while (!stack.empty()) {
+    TSNode t = stack.back();
+    stack.pop_back();
+    if (ts_node_is_null(t) || Is(t, "attribute") || Is(t, "subscript")) continue;
+    if (Is(t, "identifier")) {
+      out->emplace_back(TextOf(tree, t));
+      continue;
+    }
+    PushNamedChildren(t, &stack);
+  }
+}
+
 // The names node `n` binds other than by assignment, `for` or walrus:
 // imports (`import a.b` binds a; `from m import x as y` binds y),
 // definitions, `del`, `as` targets of with and except. `every_name`: a star
@@ -127,11 +144,26 @@ void BindingsOf(const SyntaxTree& tree, TSNode n, std::vector<std::string>* out,
     }
     return;
   }
+  // A capture in a `case` pattern binds its name (`case T:`, `case [T,
+  // *rest]`, `case P(x=T)`); every name there is counted.
+  if (Is(n, "case_pattern")) {
+    std::vector<TSNode> stack{n};
+    while (!stack.empty()) {
+      TSNode t = stack.back();
+      stack.pop_back();
+      if (Is(t, "identifier")) out->push_back(text(t));
+      PushNamedChildren(t, &stack);
+    }
+    return;
+  }
   if (Is(n, "call")) {
     TSNode fn = Field(n, "function");
     if (!ts_node_is_null(fn) && Is(fn, "identifier")) {
       std::string f = text(fn);
-      if (f == "globals" || f == "vars" || f == "locals") *every_name = true;
+      // exec and eval run code that may bind any name of the module.
+      if (f == "globals" || f == "vars" || f == "locals" || f == "exec" || f == "eval") {
+        *every_name = true;
+      }
     }
   }
   // The module reached as an object: `sys.modules[__name__]` (setattr on
@@ -220,16 +252,16 @@ std::map<std::string, std::string> ModuleConstants(const SyntaxTree& tree,
       }
       for (const std::string& b : bound) drop(b, n, "binds it again");
     }
-    if (ts_node_is_named(n) &&
-        (Is(n, "assignment") || Is(n, "augmented_assignment") || Is(n, "for_statement") ||
-         Is(n, "named_expression")) &&
-        !(depth == 2 && in_statement)) {
+    if (ts_node_is_named(n) && (Is(n, "assignment") || Is(n, "augmented_assignment") ||
+                                Is(n, "for_statement") || Is(n, "named_expression"))) {
       TSNode target = Field(n, Is(n, "named_expression") ? "name" : "left");
-      if (!ts_node_is_null(target)) drop(std::string(TextOf(tree, target)), n, "binds it again");
-      // `A, B = ...` and `for A, B in ...` bind each name of the pattern.
-      const uint32_t k = ts_node_is_null(target) ? 0 : ts_node_named_child_count(target);
-      for (uint32_t i = 0; i < k; ++i)
-        drop(std::string(TextOf(tree, ts_node_named_child(target, i))), n, "binds it again");
+      // The top-level `NAME = value` statements were counted above; a
+      // pattern there (`A, B = 1, 2`, `[A] = [1]`) binds each of its names.
+      bool counted =
+          depth == 2 && in_statement && !ts_node_is_null(target) && Is(target, "identifier");
+      std::vector<std::string> names;
+      if (!counted) TargetNames(tree, target, &names);
+      for (const std::string& b : names) drop(b, n, "binds it again");
     }
     if (ts_tree_cursor_goto_first_child(&cursor)) {
       ++depth;
@@ -263,13 +295,7 @@ std::map<std::string, std::string> FunctionConstants(const SyntaxTree& tree, TSN
     if (every_name) return {};
     if (Is(n, "assignment") || Is(n, "augmented_assignment") || Is(n, "for_statement") ||
         Is(n, "named_expression") || Is(n, "for_in_clause")) {
-      TSNode target = Field(n, Is(n, "named_expression") ? "name" : "left");
-      if (!ts_node_is_null(target)) {
-        bound.emplace_back(TextOf(tree, target));
-        for (uint32_t i = 0; i < ts_node_named_child_count(target); ++i) {
-          bound.emplace_back(TextOf(tree, ts_node_named_child(target, i)));
-        }
-      }
+      TargetNames(tree, Field(n, Is(n, "named_expression") ? "name" : "left"), &bound);
     }
     if (Is(n, "parameters") || Is(n, "lambda_parameters")) {
       std::vector<TSNode> params{n};

@@ -132,6 +132,20 @@ TEST_CASE("module constants: an import, a def, del, with/except targets or globa
         "T=64;logger=init_logger(__name__);n=model.modules();");
   // An import of other names leaves T alone.
   CHECK(constants("import os\nfrom m import a, b as c\nT = 64\n") == "T=64;");
+  // A pattern at the top level binds each of its names, however deep (once
+  // read as nothing: T stayed 64 where CPython reads 4096).
+  CHECK(constants("T = 64\nK = 1\nT, X = 4096, 1\n") == "K=1;");
+  CHECK(constants("T = 64\nK = 1\n[T] = [4096]\n") == "K=1;");
+  CHECK(constants("T = 64\nK = 1\n(X, (Y, *T)) = (1, (2, 4096))\n") == "K=1;");
+  CHECK(constants("T = 64\nK = 1\nfor X, (Y, T) in z:\n    pass\n") == "K=1;");
+  CHECK(constants("T = 64\nK = 1\na.T, b[T] = 1, 2\n") == "K=1;T=64;");
+  // A capture in a `case` pattern binds the name.
+  CHECK(constants("T = 64\nK = 1\nmatch 4096:\n    case T:\n        pass\n") == "K=1;");
+  CHECK(constants("T = 64\nK = 1\nmatch v:\n    case [1, *T]:\n        pass\n") == "K=1;");
+  // exec and eval may bind any name (`exec('T = 4096')`); a method of that name does not.
+  CHECK(constants("T = 64\nexec('T = 4096')\n").empty());
+  CHECK(constants("T = 64\neval('(T := 4096)')\n").empty());
+  CHECK(constants("T = 64\nmodel.eval()\n") == "T=64;");
 }
 
 TEST_CASE("module constants: why a name assigned at the top level is left out") {

@@ -497,6 +497,23 @@ def tiers_case(shape, rng, i):
         c.head += ["LIM = %d" % b2, "LIM *= 2"]
         e2 = "LIM"
         others = [b2 * 2]
+    elif shape == "pattern_rebind":
+        # A tuple (or list, or nested) target at the top level binds it again.
+        c.head += ["LIM = %d" % b2, "LIM, _other = %d, 1" % (b2 * 4)]
+        e2 = "LIM"
+        others = [b2 * 4]
+    elif shape == "list_pattern_rebind":
+        c.head += ["LIM = %d" % b2, "[LIM] = [%d]" % (b2 * 4)]
+        e2 = "LIM"
+        others = [b2 * 4]
+    elif shape == "match_capture":
+        c.head += ["LIM = %d" % b2, "match %d:" % (b2 * 4), "    case LIM:", "        pass"]
+        e2 = "LIM"
+        others = [b2 * 4]
+    elif shape == "exec_rebind":
+        c.head += ["LIM = %d" % b2, "exec('LIM = %d')" % (b2 * 4)]
+        e2 = "LIM"
+        others = [b2 * 4]
     elif shape == "star_import":
         c.head += ["SMALL = %d" % b1, "from vllm.judge_tuning import *"]
         c.files["vllm/judge_tuning.py"] = "SMALL = %d\n" % (b1 * 3)
@@ -618,7 +635,8 @@ def tiers_case(shape, rng, i):
 
 TIERS = ["literal", "module_const", "module_expr", "local_const", "local_shadows_module",
          "module_shadowed_in_branch", "try_import", "try_import_missing", "global_write",
-         "global_write_in_f", "later_assignment", "augmented", "star_import", "imported",
+         "global_write_in_f", "later_assignment", "augmented", "pattern_rebind",
+         "list_pattern_rebind", "match_capture", "exec_rebind", "star_import", "imported",
          "module_if", "setattr_self", "other_module_attr", "other_module_setattr", "module_dict_write", "arith", "local_from_param",
          "local_after_chain", "nonlocal_rebound", "lt_chain", "no_else", "local_in_branch",
          "main_guard", "class_attr", "const_chain", "const_rebound_later_in_f", "chain_in_branch",
