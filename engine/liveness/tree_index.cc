@@ -537,7 +537,7 @@ bool TreeIndex::PlatformName(const std::string& path, const std::string& name) {
       continue;
     }
     if (kw == "global" || kw == "nonlocal" || kw == "del" || kw == "for" || kw == "with" ||
-        Several(path, k) || KeywordArgument(src, o, name.size())) {
+        kw == "case" || Several(path, k) || KeywordArgument(src, o, name.size())) {
       return false;
     }
     std::size_t after = o + name.size();
@@ -607,7 +607,8 @@ std::optional<ConstantFlag> TreeIndex::FlagAt(const std::string& path, const std
       }
       continue;
     }
-    if (kw == "global" || kw == "nonlocal" || kw == "del") return std::nullopt;
+    // A `case` pattern may capture it (`case FLAG:`, `case [FLAG]:`).
+    if (kw == "global" || kw == "nonlocal" || kw == "del" || kw == "case") return std::nullopt;
     if ((kw == "def" || kw == "class" || kw == "async") && DefinedName(path, k) == name) {
       return std::nullopt;
     }

@@ -87,6 +87,61 @@ SyntaxTree PythonParser::Reparse(const SyntaxTree& old, std::string_view bytes,
   return SyntaxTree(TsTreePtr(ParseFed(parser_.get(), edited.get(), bytes)), bytes);
 }
 
+namespace {
+
+// Whether `bytes` hold the word `match` first on a line, as a match
+// statement begins.
+bool MayHoldMatchStatement(std::string_view bytes) {
+  for (std::size_t o = bytes.find("match"); o != std::string_view::npos;
+       o = bytes.find("match", o + 5)) {
+    std::size_t b = o;
+    while (b > 0 && (bytes[b - 1] == ' ' || bytes[b - 1] == '\t')) --b;
+    if (b == 0 || bytes[b - 1] == '\n' || bytes[b - 1] == '\r') return true;
+  }
+  return false;
+}
+
+// A statement tree-sitter-python 0.23.6 reads otherwise than CPython: the
+// soft keyword `match` with a bracketed subject before a `case [...]` reads
+// as an annotated assignment, `match[s]: case[p]: ...`, whose annotation
+// holds a constrained type (`A: B`), which no annotation of Python can.
+std::optional<SyntaxProblem> Misread(TSNode root, std::string_view bytes) {
+  if (!MayHoldMatchStatement(bytes)) return std::nullopt;
+  std::vector<TSNode> stack{root};
+  while (!stack.empty()) {
+    TSNode node = stack.back();
+    stack.pop_back();
+    if (std::string_view(ts_node_type(node)) == "assignment") {
+      TSNode type = ts_node_child_by_field_name(node, "type", 4);
+      std::vector<TSNode> inner;
+      if (!ts_node_is_null(type)) inner.push_back(type);
+      while (!inner.empty()) {
+        TSNode t = inner.back();
+        inner.pop_back();
+        if (std::string_view(ts_node_type(t)) == "constrained_type") {
+          return SyntaxProblem{ts_node_start_byte(node),
+                               "a statement the grammar misreads (a `match` statement read as an "
+                               "annotation)"};
+        }
+        for (uint32_t i = ts_node_named_child_count(t); i > 0; --i) {
+          inner.push_back(ts_node_named_child(t, i - 1));
+        }
+      }
+    }
+    for (uint32_t i = ts_node_named_child_count(node); i > 0; --i) {
+      stack.push_back(ts_node_named_child(node, i - 1));
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+SyntaxTree::SyntaxTree(TsTreePtr tree, std::string_view bytes)
+    : tree_(std::move(tree)), bytes_(bytes) {
+  if (tree_ && !ts_node_has_error(Root())) misread_ = Misread(Root(), bytes_);
+}
+
 SyntaxTree::~SyntaxTree() = default;
 
 namespace {
@@ -131,6 +186,7 @@ const SyntaxTree::Index& SyntaxTree::NodeIndex() const {
 
 std::optional<SyntaxProblem> SyntaxTree::FirstProblem() const {
   if (!HasError()) return std::nullopt;
+  if (misread_) return misread_;
   // Iterative pre-order walk; deep nesting must not overflow the stack.
   std::vector<TSNode> stack{Root()};
   while (!stack.empty()) {

@@ -24,7 +24,7 @@ struct SyntaxProblem {
 
 class SyntaxTree {
  public:
-  SyntaxTree(TsTreePtr tree, std::string_view bytes) : tree_(std::move(tree)), bytes_(bytes) {}
+  SyntaxTree(TsTreePtr tree, std::string_view bytes);
   SyntaxTree(SyntaxTree&&) = default;
   SyntaxTree& operator=(SyntaxTree&&) = default;
   ~SyntaxTree();
@@ -35,7 +35,9 @@ class SyntaxTree {
   // Borrows `same` instead: a copy of the bytes the tree was parsed from,
   // stored elsewhere (byte for byte equal; the caller guarantees it).
   void Rebind(std::string_view same) { bytes_ = same; }
-  bool HasError() const { return ts_node_has_error(Root()); }
+  // An ERROR or MISSING node, or a statement the grammar reads otherwise
+  // than CPython does (Misread in syntax_tree.cc): the tree is no proof.
+  bool HasError() const { return ts_node_has_error(Root()) || misread_.has_value(); }
   // The first problem in the tree, if any.
   std::optional<SyntaxProblem> FirstProblem() const;
 
@@ -52,6 +54,7 @@ class SyntaxTree {
  private:
   TsTreePtr tree_;
   std::string_view bytes_;
+  std::optional<SyntaxProblem> misread_;
   mutable std::unique_ptr<Index> index_;
 };
 

@@ -89,3 +89,26 @@ TEST_CASE("CR-only line ends parse as LF, and the tree keeps the real bytes") {
 }
 
 }  // namespace muh
+
+namespace muh {
+
+TEST_CASE("a match statement the grammar misreads as an annotation is a problem") {
+  PythonParser parser;
+  // CPython reads a match statement; tree-sitter-python 0.23.6 reads
+  // `match[[True]]: case[[FLAG]]: pass`, an annotation no Python can write.
+  std::string misread = "FLAG = False\nmatch [True]:\n    case [FLAG]:\n        pass\n";
+  SyntaxTree tree = parser.Parse(misread);
+  CHECK(tree.HasError());
+  auto problem = tree.FirstProblem();
+  REQUIRE(problem);
+  CHECK(problem->offset == misread.find("match"));
+  CHECK(problem->what.find("misreads") != std::string::npos);
+  // Read as CPython reads them: no problem.
+  for (const char* fine :
+       {"match x:\n    case [FLAG]:\n        pass\n", "match [x]:\n    case 1:\n        pass\n",
+        "match = re.match(p, s)\nx: int = 1\n", "def f[T: int](x: T) -> T:\n    return x\n"}) {
+    CHECK_MESSAGE(!parser.Parse(fine).HasError(), fine);
+  }
+}
+
+}  // namespace muh

@@ -957,6 +957,12 @@ FLAG_REBINDS = {
     "if_header": ("module", lambda i, r: "if %s%sFLAG = True" % (true_cond(r), colon(r)),
                   "app.tu%d"),
     "in_match": ("module", lambda i, r: "match 1:\n    case _:\n        FLAG = True", "app.tu%d"),
+    "case_capture": ("module", lambda i, r: "match True:\n    case FLAG:\n        pass", "app.tu%d"),
+    "case_sequence": ("module", lambda i, r: "match [True]:\n    case [FLAG]:\n        pass",
+                      "app.tu%d"),
+    "tuple_target": ("module", lambda i, r: "FLAG, x%d = True, 1" % i, "app.tu%d"),
+    "nested_target": ("module", lambda i, r: "(x%d, [FLAG]) = (1, [True])" % i, "app.tu%d"),
+    "exec_rebind": ("module", lambda i, r: "exec('FL' + 'AG = True')", "app.tu%d"),
 }
 
 

@@ -510,6 +510,11 @@ def tiers_case(shape, rng, i):
         c.head += ["LIM = %d" % b2, "match %d:" % (b2 * 4), "    case LIM:", "        pass"]
         e2 = "LIM"
         others = [b2 * 4]
+    elif shape == "match_capture_list":
+        # tree-sitter-python misreads this match statement as an annotation.
+        c.head += ["LIM = %d" % b2, "match [%d]:" % (b2 * 4), "    case [LIM]:", "        pass"]
+        e2 = "LIM"
+        others = [b2 * 4]
     elif shape == "exec_rebind":
         c.head += ["LIM = %d" % b2, "exec('LIM = %d')" % (b2 * 4)]
         e2 = "LIM"
@@ -636,7 +641,7 @@ def tiers_case(shape, rng, i):
 TIERS = ["literal", "module_const", "module_expr", "local_const", "local_shadows_module",
          "module_shadowed_in_branch", "try_import", "try_import_missing", "global_write",
          "global_write_in_f", "later_assignment", "augmented", "pattern_rebind",
-         "list_pattern_rebind", "match_capture", "exec_rebind", "star_import", "imported",
+         "list_pattern_rebind", "match_capture", "match_capture_list", "exec_rebind", "star_import", "imported",
          "module_if", "setattr_self", "other_module_attr", "other_module_setattr", "module_dict_write", "arith", "local_from_param",
          "local_after_chain", "nonlocal_rebound", "lt_chain", "no_else", "local_in_branch",
          "main_guard", "class_attr", "const_chain", "const_rebound_later_in_f", "chain_in_branch",
