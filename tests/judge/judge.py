@@ -775,6 +775,16 @@ DICTS = {
     "del_then_default": "del config['OTHER']\nsink(config['BLOCK'])",
     "in_test": "sink(4000 + %d if 'BLOCK' in config else 0)",
     "str_of": "sink(int(str(config).split(':')[1].split(',')[0]))",
+    # Keys read by a pattern, by keyword arguments, by a format, by a merge.
+    "match_mapping": "match config:\n    case {'BLOCK': v}:\n        sink(v)",
+    "kwargs_call": "def g(BLOCK, OTHER):\n    sink(BLOCK)\ng(**config)",
+    "format_map": "sink(int('{BLOCK}'.format_map(config)))",
+    "format_kwargs": "sink(int('{BLOCK}'.format(**config)))",
+    "percent_map": "sink(int('%(BLOCK)d' % config))",
+    "merge_or": "sink((config | {'X': 1})['BLOCK'])",
+    "update_into": "d = {}\nd.update(config)\nsink(d['BLOCK'])",
+    "itemgetter": "import operator\nsink(operator.itemgetter('BLOCK')(config))",
+    "keys_loop": "for k in config:\n    if k == 'BLOCK':\n        sink(config[k])",
 }
 
 
