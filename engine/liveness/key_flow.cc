@@ -73,6 +73,13 @@ class Flow {
       } else if (kw == "def" || kw == "async") {
         if (lines->StatementAt(k, o).find(':') == std::string_view::npos) continue;  // a parameter
       }
+      if (kw == "match" || kw == "case") {
+        // `match var:` is no annotation: its patterns may read any key
+        // (`case {**rest}`); a pattern may capture the name.
+        Unknown(index_->At(path, k),
+                var + " in a match statement, whose patterns may read any key");
+        continue;
+      }
       if (next == '=' && next2 != '=') continue;                    // a store, or a keyword name
       if (next == ':' && next2 != '=' && kw != "lambda") continue;  // an annotated name
       if (next == '[') {

@@ -62,8 +62,10 @@ KeyReadResult ReadsOfKey(TreeIndex* index, const Reachability& reach, const std:
       bool in = src.substr(a, 3) == "in ";
       bool dict_key =
           b > 0 && (src[b - 1] == '{' || src[b - 1] == ',') && a < src.size() && src[a] == ':';
-      if (dict_key) continue;  // a write: `{'KEY': v}`
-      if (!subscript && !get && !in) {
+      // In a `case` pattern, `{'KEY': v}` reads the key of the subject.
+      bool pattern = lines->Keyword(k) == "case";
+      if (dict_key && !pattern) continue;  // a write: `{'KEY': v}`
+      if (!subscript && !get && !in && !pattern) {
         doubt();
         continue;
       }

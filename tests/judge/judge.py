@@ -741,6 +741,18 @@ OVERWRITES = {
                           "    BLOCK = 1\n    break\nsink(BLOCK)",
     "continue_before_write": "for _ in range(2):\n    BLOCK = {v}\n    if not no():\n"
                              "        continue\n    BLOCK = 1\nsink(BLOCK)",
+    # Read by a match statement before the overwrite: as its subject, by a
+    # guard, by a value pattern of a class attribute.
+    "match_subject": "BLOCK = {v}\nmatch BLOCK:\n    case int(x):\n        pass\nBLOCK = 1\nsink(x)",
+    "match_guard": "BLOCK = {v}\nx = 0\nmatch 1:\n    case 1 if BLOCK > 0:\n        x = BLOCK\n"
+                   "BLOCK = 1\nsink(x)",
+    "match_capture_write": "BLOCK = {v}\nmatch 1:\n    case 2:\n        pass\n    case BLOCK:\n"
+                           "        pass\nsink(BLOCK)",
+    "match_all_cases": "BLOCK = {v}\nmatch no():\n    case True:\n        BLOCK = 1\n"
+                       "    case False:\n        pass\nsink(BLOCK)",
+    "walrus_in_comprehension": "BLOCK = {v}\n[(y := BLOCK) for _ in range(1)]\nBLOCK = 1\nsink(y)",
+    "star_target": "BLOCK = {v}\nfirst, *BLOCK = [1]\nsink(first)",
+    "nested_target_read": "BLOCK = {v}\n(a, b), BLOCK = (BLOCK, 2), 1\nsink(a)",
 }
 
 
@@ -777,6 +789,9 @@ DICTS = {
     "str_of": "sink(int(str(config).split(':')[1].split(',')[0]))",
     # Keys read by a pattern, by keyword arguments, by a format, by a merge.
     "match_mapping": "match config:\n    case {'BLOCK': v}:\n        sink(v)",
+    "match_rest": "match config:\n    case {'OTHER': _, **rest}:\n        sink(max(rest.values()))",
+    "match_class": "match config:\n    case dict(BLOCK=v):\n        sink(v)\n    case _:\n"
+                   "        sink(config['BLOCK'])",
     "kwargs_call": "def g(BLOCK, OTHER):\n    sink(BLOCK)\ng(**config)",
     "format_map": "sink(int('{BLOCK}'.format_map(config)))",
     "format_kwargs": "sink(int('{BLOCK}'.format(**config)))",
