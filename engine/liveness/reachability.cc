@@ -322,6 +322,57 @@ std::vector<std::string> ImportWords(std::string_view src, std::size_t o) {
 
 }  // namespace
 
+std::vector<std::string> Reachability::StarSubmodules(const std::string& path,
+                                                      const ImportStatement& s) {
+  // `from pkg import *` also imports each submodule of pkg that its
+  // __all__ names. Every direct submodule whose name is a word of pkg's
+  // __init__ may be one; where __all__ is built otherwise than from string
+  // literals (`__all__ = [n for n in ...]`, `__all__ += other.__all__`),
+  // any may be.
+  std::vector<std::string> out;
+  const ModuleMap& mods = index_->modules();
+  const std::string* me = mods.ModuleOf(path);
+  if (me == nullptr) return out;
+  auto base = ResolveRelative(*me, IsPackageInit(path), s.level, s.from_module);
+  if (!base) return out;
+  const std::string* init = mods.PathOf(*base);
+  if (init == nullptr || !IsPackageInit(*init)) return out;
+  const std::vector<std::size_t>& all = index_->Occurrences(*init, "__all__");
+  if (all.empty()) return out;  // no __all__: the star imports no submodule
+  bool any = false;
+  for (std::size_t o : all) {
+    const StatementTable* lines = index_->LinesBefore(*init, o);
+    int k = lines == nullptr ? -1 : lines->IndexAt(o);
+    if (k < 0) {
+      any = lines == nullptr;  // unparsed: any may be named
+      if (any) break;
+      continue;
+    }
+    if (!lines->InCode(o)) continue;
+    // What follows `__all__` in its statement: `= [...]`, `+= (...)`,
+    // `.append('x')` or `.extend([...])` of string literals only.
+    std::size_t sb = 0;
+    std::string_view stmt = lines->StatementAt(k, o, &sb);
+    std::size_t from = o + 7;
+    std::size_t end = sb + stmt.size();
+    std::string_view src = lines->src();
+    std::size_t m = from;
+    while (m < end && src[m] == ' ') ++m;
+    if (src.substr(m, 7) == ".append" || src.substr(m, 7) == ".extend") from = m + 7;
+    for (std::size_t c = from; c < end && !any; ++c) {
+      any = IsWordChar(src[c]) && lines->InCode(c);  // a name or a call: computed
+    }
+    if (any) break;
+  }
+  std::string prefix = *base + ".";
+  for (const std::string& m : mods.WithPrefix(prefix)) {
+    std::string_view rest = std::string_view(m).substr(prefix.size());
+    if (rest.find('.') != std::string_view::npos) continue;  // not a direct submodule
+    if (any || !index_->Occurrences(*init, std::string(rest)).empty()) out.push_back(m);
+  }
+  return out;
+}
+
 void Reachability::Scan(const std::string& path) {
   const std::string_view* bytes = index_->Bytes(path);
   if (bytes == nullptr) {
@@ -360,6 +411,10 @@ void Reachability::Scan(const std::string& path) {
     Later l{path, std::move(later), {}};
     for (std::size_t o : l.offsets) {
       for (std::string& w : ImportWords(*bytes, o)) l.words.insert(std::move(w));
+      // `from pkg import *` may load submodules it does not name.
+      std::size_t a = o + 6;
+      while (a < bytes->size() && ((*bytes)[a] == ' ' || (*bytes)[a] == '\t')) ++a;
+      if (a < bytes->size() && (*bytes)[a] == '*') l.words.insert("*");
     }
     later_.push_back(std::move(l));
   }
@@ -389,6 +444,7 @@ bool Reachability::ScanLater() {
     unreached[m->substr(dot + 1)].push_back(std::move(u));
   }
   auto may_name = [&](const Later& l) {
+    if (l.words.count("*") != 0 && !unreached.empty()) return true;
     const std::string* me = index_->modules().ModuleOf(l.path);
     std::string package;
     if (me != nullptr) {
@@ -446,6 +502,10 @@ void Reachability::ScanImport(const std::string& path, const StatementTable& tab
     return;
   }
   std::vector<std::string> targets = Targets(path, *stmt);
+  if (stmt->is_from && std::any_of(stmt->names.begin(), stmt->names.end(),
+                                   [](const ImportedName& n) { return n.name == "*"; })) {
+    for (std::string& m : StarSubmodules(path, *stmt)) targets.push_back(std::move(m));
+  }
   if (targets.empty()) return;
   const LineGuard& g = index_->Guard(path, k);
   // On an `if` header's line, the statement is in that branch too.

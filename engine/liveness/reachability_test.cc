@@ -144,6 +144,28 @@ TEST_CASE("a column-0 import inside a string that the head would end in: the who
   CHECK(r.run->opaque().empty());
 }
 
+TEST_CASE("a star import from a package reaches the submodules its __all__ may name") {
+  auto reached = [](const std::string& init) {
+    Reach r(std::map<std::string, std::string>{{"app/__init__.py", ""},
+                                               {"app/main.py", "from app.p import *\n"},
+                                               {"app/p/__init__.py", init},
+                                               {"app/p/a.py", ""},
+                                               {"app/p/b.py", ""}});
+    std::string out;
+    for (const std::string& p : r.reached) {
+      if (p == "app/p/a.py" || p == "app/p/b.py") out += p + ";";
+    }
+    return out;
+  };
+  CHECK(reached("").empty());  // no __all__: no submodule
+  CHECK(reached("__all__ = ['a']\n") == "app/p/a.py;");
+  CHECK(reached("__all__ = [\n    'b',  # the b module\n]\n") == "app/p/b.py;");
+  CHECK(reached("__all__ = []\n__all__.append('b')\n") == "app/p/b.py;");
+  // Computed: any submodule may be named.
+  CHECK(reached("from .x import names\n__all__ = ['a'] + names\n") == "app/p/a.py;app/p/b.py;");
+  CHECK(reached("__all__ = [n for n in dir()]\n") == "app/p/a.py;app/p/b.py;");
+}
+
 TEST_CASE("code run from a file, a spec or a string leaves the result open unless declared") {
   // Each loader in main's function `load`, which main calls; k is imported nowhere.
   for (const char* call :

@@ -130,6 +130,16 @@ ReferenceResult References::Of(const std::string& path, int k) {
     out.evidence.push_back(*d);
     return out;
   }
+  // A module's own __getattr__ or __dir__ (PEP 562): Python calls it for an
+  // attribute the module lacks, or for dir(module), with no name of it in
+  // the code.
+  if ((name == "__getattr__" || name == "__dir__") &&
+      lines->lines()[static_cast<std::size_t>(k)].parent == -1) {
+    out.referenced = Tri::kUnknown;
+    out.why = "Python calls a module's " + name + " itself, on an attribute the module lacks";
+    out.evidence.push_back(index_->At(path, k));
+    return out;
+  }
   auto key = std::make_pair(path, k);
   if (referenced_.count(key) != 0) {
     out.referenced = Tri::kTrue;

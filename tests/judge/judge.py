@@ -539,6 +539,46 @@ def c_lru_cache(p, i, r):
     p.main("k%d.f%d()" % (i, i), imports=["from app import k%d" % i])
 
 
+# Called by Python itself, by name: a module's __getattr__ (PEP 562), a
+# descriptor's __set_name__, a dict subclass's __missing__, __format__ in
+# an f-string, a dataclass's __post_init__.
+def c_module_dunder_getattr(p, i, r):
+    path = p.knob(i, "module_dunder_getattr")
+    p.files[path] += "\n\ndef __getattr__(name):\n    f%d()\n    return 1\n" % i
+    p.main("k%d.anything%d" % (i, i), imports=["from app import k%d" % i])
+
+
+def c_set_name(p, i, r):
+    path = p.knob(i, "set_name")
+    p.files[path] += ("\n\nclass D%d:\n    def __set_name__(self, owner, name):\n        f%d()\n"
+                      % (i, i))
+    p.main("class Holder%d:\n    x = k%d.D%d()" % (i, i, i), imports=["from app import k%d" % i])
+
+
+def c_dict_missing(p, i, r):
+    path = p.knob(i, "dict_missing")
+    p.files[path] += ("\n\nclass M%d(dict):\n    def __missing__(self, key):\n        f%d()\n"
+                      "        return 0\n" % (i, i))
+    p.main("k%d.M%d()['x']" % (i, i), imports=["from app import k%d" % i])
+
+
+def c_post_init(p, i, r):
+    path = p.knob(i, "post_init", head="import dataclasses\n")
+    p.files[path] += ("\n\n@dataclasses.dataclass\nclass P%d:\n    a: int = 0\n\n"
+                      "    def __post_init__(self):\n        f%d()\n" % (i, i))
+    p.main("k%d.P%d()" % (i, i), imports=["from app import k%d" % i])
+
+
+# `from pkg import *` imports each submodule `__all__` names.
+def c_star_all_submodule(p, i, r):
+    p.knob(i, "star_all_submodule")
+    init = p.files.get("app/__init__.py", "")
+    if "__all__" not in init:
+        init += "__all__ = []\n"
+    p.files["app/__init__.py"] = init + "__all__.append('k%d')\n" % i
+    p.main("k%d.f%d()" % (i, i), imports=["from app import *"])
+
+
 def c_atexit(p, i, r):
     p.knob(i, "atexit")
     p.main("atexit.register(k%d.f%d)" % (i, i), imports=["import atexit", "from app import k%d" % i])
