@@ -590,7 +590,14 @@ void Reachability::ScanDynamic(const std::string& path) {
       // are loads whose argument is never seen.
       std::string_view stmt = lines.StatementAt(k, o);
       std::string_view kw = stmt.substr(0, stmt.find_first_of(" \t("));
-      if (kw == "def") continue;
+      // `def import_module(...)` defines one; a default argument of a def
+      // (`def g(m=import_module(n))`) runs where the def statement does.
+      std::size_t before = o;
+      while (before > 0 && (src[before - 1] == ' ' || src[before - 1] == '\t')) --before;
+      if (before >= 3 && src.substr(before - 3, 3) == "def" &&
+          (before == 3 || !IsWordChar(src[before - 4]))) {
+        continue;
+      }
       if (kw == "import" || kw == "from") {
         bool alias =
             src.substr(open, 2) == "as" && (open + 2 >= src.size() || !IsWordChar(src[open + 2]));

@@ -197,7 +197,9 @@ TEST_CASE("code run from a file, a spec or a string leaves the result open unles
   // a name the analysis does not search for.
   for (const char* text : {"load = importlib.import_module\nload(X)\n",
                            "from importlib import import_module as load\nload(X)\n",
-                           "run = exec\nrun(X)\n", "builtins.__import__ = hook\n"}) {
+                           "run = exec\nrun(X)\n", "builtins.__import__ = hook\n",
+                           // A default argument runs with the def statement, called or not.
+                           "def g(m=importlib.import_module(X)):\n    pass\n"}) {
     Reach r(std::map<std::string, std::string>{
         {"app/__init__.py", ""}, {"app/main.py", text}, {"app/k.py", ""}});
     CHECK_MESSAGE(r.run->opaque().size() == 1, text);

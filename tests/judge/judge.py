@@ -579,6 +579,33 @@ def c_star_all_submodule(p, i, r):
     p.main("k%d.f%d()" % (i, i), imports=["from app import *"])
 
 
+# The entry runs as __main__ (`python -m`): its main guard runs.
+def c_main_guard_call(p, i, r):
+    p.knob(i, "main_guard_call")
+    p.main('if __name__ == "__main__":\n    k%d.f%d()' % (i, i), imports=["from app import k%d" % i])
+
+
+def c_default_arg_call(p, i, r):
+    p.knob(i, "default_arg_call")
+    p.main("def g%d(v=k%d.f%d()):\n    return v" % (i, i, i), imports=["from app import k%d" % i])
+
+
+def c_default_arg_import(p, i, r):
+    p.knob(i, "default_arg_import")
+    p.main('def g%d(m=importlib.import_module("app.k{0}".format(%d))):\n    return m' % (i, i),
+           "g%d().f%d()" % (i, i), imports=["import importlib"])
+
+
+def c_class_body_call(p, i, r):
+    p.knob(i, "class_body_call")
+    p.main("class B%d:\n    v = k%d.f%d()" % (i, i, i), imports=["from app import k%d" % i])
+
+
+def c_annotation_call(p, i, r):
+    p.knob(i, "annotation_call")
+    p.main("x%d: k%d.f%d() = 1" % (i, i, i), imports=["from app import k%d" % i])
+
+
 def c_atexit(p, i, r):
     p.knob(i, "atexit")
     p.main("atexit.register(k%d.f%d)" % (i, i), imports=["import atexit", "from app import k%d" % i])
