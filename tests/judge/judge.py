@@ -859,6 +859,15 @@ DICTS = {
     "match_rest": "match config:\n    case {'OTHER': _, **rest}:\n        sink(max(rest.values()))",
     "match_class": "match config:\n    case dict(BLOCK=v):\n        sink(v)\n    case _:\n"
                    "        sink(config['BLOCK'])",
+    "write_raises_handler_reads": "try:\n    config['BLOCK'] = int('x')\nexcept ValueError:\n"
+                                  "    sink(config['BLOCK'])",
+    "write_raises_then_read": "try:\n    config['BLOCK'] = 1 // int(no())\nexcept ZeroDivisionError:\n"
+                              "    pass\nsink(config['BLOCK'])",
+    "write_in_with_suppress": "import contextlib\nwith contextlib.suppress(ValueError):\n"
+                              "    config['BLOCK'] = int('x')\nsink(config['BLOCK'])",
+    "write_in_finally_after_read": "try:\n    sink(config['BLOCK'])\nfinally:\n    config['BLOCK'] = 1",
+    "write_after_yield": "def gen():\n    yield config['BLOCK']\nv = next(gen())\n"
+                         "config['BLOCK'] = 1\nsink(v)",
     "kwargs_call": "def g(BLOCK, OTHER):\n    sink(BLOCK)\ng(**config)",
     "format_map": "sink(int('{BLOCK}'.format_map(config)))",
     "format_kwargs": "sink(int('{BLOCK}'.format(**config)))",
