@@ -430,6 +430,37 @@ def c_flag_false(p, i, r):
            imports=["from app import k%d" % i])
 
 
+# Conditions over a False flag that Python takes anyway (or may): each must
+# not read as the flag's own value.
+CONDITIONS = {
+    "tuple": "(FLAG%d,)",
+    "list": "[FLAG%d]",
+    "is_false": "FLAG%d is False",
+    "eq_zero": "FLAG%d == 0",
+    "ne_true": "FLAG%d != True",
+    "not_not_not": "not not not FLAG%d",
+    "str_of": "str(FLAG%d)",
+    "in_tuple": "FLAG%d in (False,)",
+    "or_true": "FLAG%d or 1",
+    "lambda": "lambda: FLAG%d",
+    "neg": "FLAG%d - 1",
+    "ternary": "1 if FLAG%d else 2",
+    "walrus": "(y%d := FLAG%d) is not None",
+    "paren_or": "(FLAG%d) or (not FLAG%d)",
+    "chained_cmp": "0 <= FLAG%d < 1",
+    "bitnot": "~FLAG%d",
+}
+
+
+def condition_construct(name):
+    def construct(p, i, r):
+        p.knob(i, "cond_" + name)
+        cond = CONDITIONS[name].replace("%d", str(i))
+        p.main("FLAG%d = False" % i, "if %s:\n    k%d.f%d()" % (cond, i, i),
+               imports=["from app import k%d" % i])
+    return construct
+
+
 def c_flag_true(p, i, r):
     p.knob(i, "flag_true")
     p.main("FLAG%d = True" % i, "if FLAG%d:\n    k%d.f%d()" % (i, i, i),
@@ -1128,6 +1159,7 @@ CONSTRUCTS.update({"overwrite_" + n: overwrite_construct(n) for n in OVERWRITES}
 CONSTRUCTS.update({"dict_" + n: dict_construct(n) for n in DICTS})
 CONSTRUCTS.update({"import_" + n: import_construct(n) for n in IMPORTS})
 CONSTRUCTS.update({"flag_rebound_" + n: flag_construct(n) for n in FLAG_REBINDS})
+CONSTRUCTS.update({"cond_" + n: condition_construct(n) for n in CONDITIONS})
 CONSTRUCTS.update({"call_" + n: call_construct(n) for n in CALLS})
 CONSTRUCTS.update({"platform_" + n: platform_construct(n)
                    for n in ("is_cuda", "is_rocm", "is_cpu", "is_cuda_alike")})
