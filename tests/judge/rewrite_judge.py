@@ -598,6 +598,22 @@ def tiers_case(shape, rng, i):
         others = [b2 * 4]
     elif shape in ("chain_in_branch", "chain_in_loop", "two_chains", "chain_chained_value"):
         pass
+    elif shape == "shift_bound":
+        e1 = "1 << %d" % (b1.bit_length() - 1)
+        real = [eval(e1), b2]
+    elif shape == "paren_bound":
+        e1 = "(((%d)))" % b1
+    elif shape == "float_bound":
+        e1 = "%d.5" % b1
+        real = [b1 + 0.5, b2]
+    elif shape == "cond_bound":
+        c.head += ["from vllm.platforms import current_platform"]
+        e1 = "%d if current_platform.is_rocm() else %d" % (b1 * 2, b1)
+        others = [b1 * 2]
+    elif shape == "call_bound":
+        e1 = "int('%d')" % b1
+    elif shape == "bool_arith_bound":
+        e1 = "%d + True" % (b1 - 1)
     elif shape == "lt_chain":
         e1 = None
     elif shape == "no_else":
@@ -645,7 +661,8 @@ TIERS = ["literal", "module_const", "module_expr", "local_const", "local_shadows
          "module_if", "setattr_self", "other_module_attr", "other_module_setattr", "module_dict_write", "arith", "local_from_param",
          "local_after_chain", "nonlocal_rebound", "lt_chain", "no_else", "local_in_branch",
          "main_guard", "class_attr", "const_chain", "const_rebound_later_in_f", "chain_in_branch",
-         "chain_in_loop", "two_chains", "chain_chained_value"]
+         "chain_in_loop", "two_chains", "chain_chained_value", "shift_bound", "paren_bound",
+         "float_bound", "cond_bound", "call_bound", "bool_arith_bound"]
 
 SHAPES = sorted(["value-of/" + s for s in VALUE_OF] + ["tiers/" + s for s in TIERS])
 
