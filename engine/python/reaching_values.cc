@@ -472,13 +472,11 @@ class Walker {
     } else if (!q_.key.empty() && Is(left, "subscript") && IsVariable(Field(left, "value")) &&
                IsKey(Field(left, "subscript"))) {
       s->defs = {value};
-    } else if (Is(left, "pattern_list") || Is(left, "tuple_pattern") || Is(left, "list_pattern")) {
-      for (uint32_t i = 0; i < ts_node_named_child_count(left); ++i) {
-        if (!IsVariable(ts_node_named_child(left, i))) continue;
-        Problem(a, fmt::format("{} is unpacked from `{}`: no value of its own to rewrite",
-                               q_.variable, Text(right)));
-        s->defs = {};
-      }
+    } else if (!IsVariable(left) && TargetBinds(left)) {
+      // A pattern binds it, at any depth (`(W, N), V = ...`, `*_, N = ...`).
+      Problem(a, fmt::format("{} is unpacked from `{}`: no value of its own to rewrite",
+                             q_.variable, Text(right)));
+      s->defs = {};
     }
   }
 

@@ -252,6 +252,17 @@ VALUE_OF = {
                             "return {N}, x",
     "cond_in_comprehension": "{N} = {a}\nx = [{c} if {C} else {d} for _ in range(1)][0]\n"
                              "tr('k', {N})\nreturn {N}, x",
+    # Patterns that bind the knob's name again after its value.
+    "nested_tuple_rebind": "{N} = {a}\nif flag:\n    (W, {N}), V = (1, {b}), 2\nx = {c} if {C} else {d}\n"
+                           "tr('k', {N})\nreturn {N}, x",
+    "star_rebind": "{N} = {a}\nif flag:\n    *_rest, {N} = [1, {b}]\nx = {c} if {C} else {d}\n"
+                   "tr('k', {N})\nreturn {N}, x",
+    "list_rebind": "{N} = {a}\nif flag:\n    [{N}] = [{b}]\nx = {c} if {C} else {d}\ntr('k', {N})\n"
+                   "return {N}, x",
+    "match_capture": "{N} = {a}\nmatch flag:\n    case True:\n        pass\n    case {N}:\n        pass\n"
+                     "x = {c} if {C} else {d}\ntr('k', {N})\nreturn {N}, x",
+    "match_misread": "{N} = {a}\nmatch [flag]:\n    case [{N}]:\n        pass\n"
+                     "x = {c} if {C} else {d}\ntr('k', {N})\nreturn {N}, x",
     "if_and": "if {C} and flag:\n    {N} = {a}\nelse:\n    {N} = {b}\ntr('k', {N})\nreturn {N}",
     "if_or": "if {C} or flag:\n    {N} = {a}\nelse:\n    {N} = {b}\ntr('k', {N})\nreturn {N}",
     "nested_ternary": "{N} = {a} if {C} else ({b} if flag else {c})\ntr('k', {N})\nreturn {N}",
