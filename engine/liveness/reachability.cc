@@ -610,6 +610,7 @@ void Reachability::ScanDynamic(const std::string& path) {
     }
   }
   ScanImportPath(path);
+  ScanLoaderModules(path);
 }
 
 void Reachability::AddDynamic(const std::string& path, int k, const DynamicImportArgument& arg) {
@@ -630,6 +631,38 @@ void Reachability::AddDynamic(const std::string& path, int k, const DynamicImpor
   if (loads != nullptr) used_.insert(loads);
   declare_at_[{path, index_->At(path, k).line}] = name.empty() ? path : path + ":" + name;
   dynamic_.push_back(Dynamic{path, k, in_function ? unit : -1, arg, loads});
+}
+
+void Reachability::ScanLoaderModules(const std::string& path) {
+  // The modules that hold the loaders, taken as values or searched by a
+  // computed name (`getattr(importlib, n)`, `vars(builtins)[n]`,
+  // `importlib.__dict__`): any loader may then be called by a name no word
+  // of the code spells. An attribute read (`importlib.util`) is none.
+  const std::string_view* bytes = index_->Bytes(path);
+  if (bytes == nullptr) return;
+  std::string_view src = *bytes;
+  for (const char* word : {"importlib", "builtins", "__builtins__", "runpy", "imp"}) {
+    for (std::size_t o : index_->Occurrences(path, word)) {
+      std::size_t a = o + std::char_traits<char>::length(word);
+      while (a < src.size() && (src[a] == ' ' || src[a] == '\t')) ++a;
+      if (a < src.size() && src[a] == '.') {
+        std::size_t m = a + 1;
+        while (m < src.size() && src[m] == ' ') ++m;
+        if (src.substr(m, 8) != "__dict__" && src.substr(m, 16) != "__getattribute__") continue;
+      }
+      const StatementTable* lines = index_->LinesBefore(path, o);
+      if (lines == nullptr) {
+        opaque_.push_back(Evidence{path, 0, "the file could not be read or lexed"});
+        return;
+      }
+      if (!lines->InCode(o)) continue;
+      int k = lines->IndexAt(o);
+      if (k < 0) continue;
+      std::string_view kw = lines->Keyword(k);
+      if (kw == "import" || kw == "from") continue;
+      AddDynamic(path, k, DynamicImportArgument{});
+    }
+  }
 }
 
 void Reachability::ScanImportPath(const std::string& path) {

@@ -103,6 +103,9 @@ class Reachability {
   // The changes of where imports look for modules (sys.path, a package's
   // __path__, sys.meta_path, sys.path_hooks) in `path`.
   void ScanImportPath(const std::string& path);
+  // The loaders' modules (importlib, builtins, runpy, imp) taken as values
+  // or read through __dict__ in `path`.
+  void ScanLoaderModules(const std::string& path);
   // A load at line `k` of `path` (by a dynamic import or a loader), unless
   // it never runs or a fact declares that it loads nothing of the tree.
   void AddDynamic(const std::string& path, int k, const DynamicImportArgument& arg);

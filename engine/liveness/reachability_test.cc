@@ -195,11 +195,15 @@ TEST_CASE("code run from a file, a spec or a string leaves the result open unles
   }
   // A loader taken as a value, or imported under another name, is called by
   // a name the analysis does not search for.
-  for (const char* text : {"load = importlib.import_module\nload(X)\n",
-                           "from importlib import import_module as load\nload(X)\n",
-                           "run = exec\nrun(X)\n", "builtins.__import__ = hook\n",
-                           // A default argument runs with the def statement, called or not.
-                           "def g(m=importlib.import_module(X)):\n    pass\n"}) {
+  for (const char* text :
+       {"load = importlib.import_module\nload(X)\n",
+        "from importlib import import_module as load\nload(X)\n", "run = exec\nrun(X)\n",
+        "builtins.__import__ = hook\n",
+        // A loader's module searched by a computed name.
+        "import importlib\ngetattr(importlib, n)(X)\n", "import builtins\nvars(builtins)[n](X)\n",
+        "import importlib\nimportlib.__dict__[n](X)\n",
+        // A default argument runs with the def statement, called or not.
+        "def g(m=importlib.import_module(X)):\n    pass\n"}) {
     Reach r(std::map<std::string, std::string>{
         {"app/__init__.py", ""}, {"app/main.py", text}, {"app/k.py", ""}});
     CHECK_MESSAGE(r.run->opaque().size() == 1, text);
@@ -216,6 +220,12 @@ TEST_CASE("code run from a file, a spec or a string leaves the result open unles
       {"app/__init__.py", ""},
       {"app/main.py", "print(sys.path)\nif d in sys.path:\n    pass\nos.path.join(d)\n"}});
   CHECK(reads.run->opaque().empty());
+  // Attributes of a loader's module that load nothing: no load.
+  Reach attrs(std::map<std::string, std::string>{
+      {"app/__init__.py", ""},
+      {"app/main.py",
+       "import importlib.util\nimportlib.util.find_spec('x')\nimportlib.invalidate_caches()\n"}});
+  CHECK(attrs.run->opaque().empty());
   // Imported under its own name, its calls are found by the word.
   Reach plain(std::map<std::string, std::string>{
       {"app/__init__.py", ""},

@@ -637,6 +637,32 @@ def c_annotation_call(p, i, r):
     p.main("x%d: k%d.f%d() = 1" % (i, i, i), imports=["from app import k%d" % i])
 
 
+# A namespace package (a directory with no __init__.py) imports like any.
+def c_namespace_package(p, i, r):
+    p.knob(i, "namespace_package")
+    p.module("app/nsp%d/mod.py" % i, "from app import k%d\nk%d.f%d()\n" % (i, i, i))
+    p.main(imports=["import app.nsp%d.mod" % i])
+
+
+def c_namespace_relative(p, i, r):
+    p.knob(i, "namespace_relative")
+    p.module("app/nsr%d/mod.py" % i, "from .. import k%d\nk%d.f%d()\n" % (i, i, i))
+    p.main(imports=["from app.nsr%d import mod" % i])
+
+
+# The loader reached through its module by a computed name.
+def c_getattr_importlib(p, i, r):
+    p.knob(i, "getattr_importlib")
+    p.main('getattr(importlib, "import_" + "module")("app.k{0}".format(%d)).f%d()' % (i, i),
+           imports=["import importlib"])
+
+
+def c_builtins_dict(p, i, r):
+    p.knob(i, "builtins_dict")
+    p.main('vars(builtins)["__imp" + "ort__"]("app.k{0}".format(%d), fromlist=["x"]).f%d()'
+           % (i, i), imports=["import builtins"])
+
+
 def c_atexit(p, i, r):
     p.knob(i, "atexit")
     p.main("atexit.register(k%d.f%d)" % (i, i), imports=["import atexit", "from app import k%d" % i])
