@@ -107,8 +107,14 @@ std::string WhyNotMeans(const SyntaxTree& tree, TSNode function, std::size_t at,
                          b.line, variable);
     }
   }
-  if (int line = NonlocalLine(tree, function, variable)) {
-    return fmt::format("line {} declares `nonlocal {}` in a nested scope", line, variable);
+  // A nested scope's `nonlocal` of the variable, or of a name it reads
+  // (a helper called before it is computed), rebinds it unseen.
+  std::vector<std::string> watched{variable};
+  watched.insert(watched.end(), read.begin(), read.end());
+  for (const std::string& w : watched) {
+    if (int line = NonlocalLine(tree, function, w)) {
+      return fmt::format("line {} declares `nonlocal {}` in a nested scope", line, w);
+    }
   }
   return "";
 }

@@ -50,6 +50,9 @@ TEST_CASE("a variable computed otherwise is named with its line") {
   CHECK(Why(kChain) == "f does not assign `numel` once from `M * topk`");
   CHECK(Why("    numel = M * topk\n    def g():\n        nonlocal numel\n        numel = 5\n" +
             kChain) == "line 4 declares `nonlocal numel` in a nested scope");
+  // A helper that rebinds a parameter the variable reads, called before it.
+  CHECK(Why("    def g():\n        nonlocal M\n        M = 1\n    g()\n    numel = M * topk\n" +
+            kChain) == "line 3 declares `nonlocal M` in a nested scope");
   CHECK(Why("    M = 3\n    if M <= 64:\n        x = 1\n", "M") ==
         "line 2 binds the parameter `M` again");
 }
