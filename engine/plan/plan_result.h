@@ -54,6 +54,7 @@ enum class ValueOrigin {
   kModel,  // the model's derivation, or a measurement it took
   kPin,    // the rule's `pin:` (or its tier's)
   kKept,   // a hand-tuned value kept at the site
+  kRule,   // the rule's `with:` itself, which names no knob of the model
 };
 
 // A value a rule writes or keeps at a site that its knob's kernel does not

@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "engine/base/one_line.h"
+#include "engine/python/py_literal.h"
 
 namespace muh {
 namespace plan {
@@ -28,6 +29,48 @@ void CheckValue(const ValueSource& values, const Template& with, ValueOrigin ori
     site->outside_domain.push_back(std::move(out));
     return;  // the knob is the template's first value or call
   }
+}
+
+bool NamesKnob(const Template& with) {
+  for (const TemplatePart& part : with.parts()) {
+    if (part.kind == TemplatePart::Kind::kValue || part.kind == TemplatePart::Kind::kCall) {
+      return true;
+    }
+  }
+  return false;
+}
+
+namespace {
+
+// The kind of constant `text` denotes, or "" when it is none.
+std::string ConstantKind(const std::string& text) {
+  std::optional<std::string> c = CanonicalLiteral(text);
+  if (!c || c->empty()) return "";
+  if (*c == "True" || *c == "False") return "a bool";
+  if (*c == "None") return "None";
+  if (c->front() == '\'' || c->front() == '"') return "a string";
+  return "an integer";
+}
+
+}  // namespace
+
+void CheckKind(const std::string& replaced, ValueOrigin origin, const std::string& value,
+               const Rule::Pin* pin, Site* site) {
+  std::string want = ConstantKind(replaced);
+  if (want.empty()) return;  // an expression stands there: no kind to keep
+  std::string got = ConstantKind(value);
+  if (got == want) return;
+  OutsideDomain out;
+  out.origin = origin;
+  out.value = value;
+  out.problem = fmt::format("the site holds {} ('{}'), and '{}' is {}", want, OneLine(replaced, 40),
+                            OneLine(value, 40), got.empty() ? "no constant" : got);
+  if (pin != nullptr) {
+    out.pin_line = pin->loc.line;
+    out.pin_column = pin->loc.column;
+    out.unchecked = pin->unchecked;
+  }
+  site->outside_domain.push_back(std::move(out));
 }
 
 std::vector<std::string> GateValues(const std::string& rules_path, PlanResult* plan) {
@@ -70,6 +113,13 @@ std::vector<std::string> GateValues(const std::string& rules_path, PlanResult* p
                                      o.rule_id, OneLine(v.value, 60), v.problem,
                                      dead ? " (the site is dead on the served platform)"
                                           : "; fix the value, or `pin:` one the kernel takes")});
+        } else if (v.origin == ValueOrigin::kRule) {
+          say(Diagnostic{site.path, site.line, site.column, Severity::kError,
+                         fmt::format("rule '{}' would write '{}', its `with:` as written, which "
+                                     "names no knob of the model, so no kernel domain checks "
+                                     "it: {}; write a constant of that kind, or name the knob "
+                                     "(`{{{{KNOB}}}}`) and `pin:` the value",
+                                     o.rule_id, OneLine(v.value, 60), v.problem)});
         } else if (v.origin == ValueOrigin::kModel) {
           say(Diagnostic{site.path, site.line, site.column, Severity::kError,
                          fmt::format("rule '{}' would write '{}', the model's value, which its "

@@ -10,7 +10,10 @@
 // - a pin's: an error at the pin, and the rule fails, unless the pin says
 //   `unchecked: REASON` (then a warning naming the reason, every run);
 // - a kept value's: an error at the site on a live or unknown site, and the
-//   rule fails; a note on a dead one.
+//   rule fails; a note on a dead one;
+// - the rule's own literal (a `with:` naming no knob, whose kernel domain is
+//   unknown): it must at least be a constant of the kind it replaces
+//   (CheckKind); an error at the site otherwise, and the rule fails.
 #pragma once
 
 #include <string>
@@ -31,6 +34,18 @@ namespace plan {
 // for kPin.
 void CheckValue(const ValueSource& values, const Template& with, ValueOrigin origin,
                 const std::string& value, const Rule::Pin* pin, Site* site);
+
+// Whether `with` names a knob of the model (a value or a call), whose
+// domain CheckValue checks.
+bool NamesKnob(const Template& with);
+
+// For a `with` that names no knob, whose written value no domain checks:
+// adds `value` to `site` when `replaced`, the text it replaces, is a
+// constant (an integer, a bool, None or a string) and `value` is no
+// constant of the same kind (`x`, `"16"` or `16.0` where `32` stands).
+// `origin` is kRule, or kPin with `pin`.
+void CheckKind(const std::string& replaced, ValueOrigin origin, const std::string& value,
+               const Rule::Pin* pin, Site* site);
 
 // The diagnostics of the values that failed at the sites of `plan`, by who
 // chose them (see above), each naming its rule; returns the rules they fail.

@@ -98,5 +98,26 @@ TEST_CASE("the gate: a pin `unchecked:` is a warning, and a kept value on a dead
         "not 16, 32 or 64 (the site is dead on the served platform)\n");
 }
 
+TEST_CASE("a `with:` that names no knob writes a constant of the kind it replaces") {
+  CHECK(NamesKnob(With("{{block}}")));
+  CHECK(NamesKnob(With("{{block}} * 1024")));
+  CHECK_FALSE(NamesKnob(With("48 * 1024")));
+  CHECK_FALSE(NamesKnob(With("{{@value}}")));
+  auto problem = [](const std::string& replaced, const std::string& value) {
+    Site site;
+    CheckKind(replaced, ValueOrigin::kRule, value, nullptr, &site);
+    return site.outside_domain.empty() ? std::string() : site.outside_domain[0].problem;
+  };
+  CHECK(problem("32", "48").empty());
+  CHECK(problem("32 * 1024", "2 ** 15").empty());
+  CHECK(problem("True", "False").empty());
+  CHECK(problem("'a'", "\"b\"").empty());
+  CHECK(problem("x * 2", "anything").empty());  // an expression stands there: no kind
+  CHECK(problem("32", "x") == "the site holds an integer ('32'), and 'x' is no constant");
+  CHECK(problem("32", "\"16\"") == "the site holds an integer ('32'), and '\"16\"' is a string");
+  CHECK(problem("32", "16.0") == "the site holds an integer ('32'), and '16.0' is no constant");
+  CHECK(problem("False", "0") == "the site holds a bool ('False'), and '0' is an integer");
+}
+
 }  // namespace plan
 }  // namespace muh
