@@ -77,12 +77,15 @@ TEST_CASE("overlapping edits from two rules name both") {
 }
 
 TEST_CASE("a rewrite that breaks the syntax is refused, naming the edit") {
-  Fixture f(std::string(kHeader) + RuleYaml("r1", "A", "({{size}}"), {{"a.py", "A = 1\nB = 2\n"}});
+  // (A float stands there, no constant of a kind the check keeps: an
+  // integer would fail the kind check first.)
+  Fixture f(std::string(kHeader) + RuleYaml("r1", "A", "({{size}}"),
+            {{"a.py", "A = 1.5\nB = 2\n"}});
   PlanResult r = f.Run();
   CHECK(r.new_contents.empty());
   CHECK(Messages(r) ==
-        "a.py:1:5: error: rewrite by rule 'r1' ('1' -> '(1024') would introduce a syntax error; "
-        "refused\n");
+        "a.py:1:5: error: rewrite by rule 'r1' ('1.5' -> '(1024') would introduce a syntax "
+        "error; refused\n");
   // With a syntax error before it: the file is refused, not the rewrite.
   Fixture g(std::string(kHeader) + RuleYaml("r1", "A", "({{size}}"),
             {{"a.py", "x = = 2\nA = 1\nB = 2\n"}});

@@ -146,7 +146,8 @@ void RulePlanner::PlanSite(const Rule& rule, const SourceText& file, const SiteM
         text = pin->value;
         site.pin_reason = pin->reason;
         CheckValue(ctx_.values(), with, ValueOrigin::kPin, text, &*pin, &site);
-        if (!NamesKnob(with)) CheckKind(target->text, ValueOrigin::kPin, text, &*pin, &site);
+        if (!NamesKnob(with, ctx_.rules().table.get()))
+          CheckKind(target->text, ValueOrigin::kPin, text, &*pin, &site);
         site.model = valued ? model : "(none: " + error + ")";
         why = fmt::format("pinned by the rule ({}:{}): {}\nthe model's own value: {}\n",
                           ctx_.rules().path, pin->loc.line, pin->reason, site.model) +
@@ -194,7 +195,7 @@ void RulePlanner::PlanSite(const Rule& rule, const SourceText& file, const SiteM
       }
       // The model's value, as it is written (a pin was checked above).
       if (!pin) CheckValue(ctx_.values(), with, ValueOrigin::kModel, model, nullptr, &site);
-      if (!pin && !NamesKnob(with)) {
+      if (!pin && !NamesKnob(with, ctx_.rules().table.get())) {
         CheckKind(target->text, ValueOrigin::kRule, model, nullptr, &site);
       }
       outcome->found.push_back(site);

@@ -31,9 +31,11 @@ void CheckValue(const ValueSource& values, const Template& with, ValueOrigin ori
   }
 }
 
-bool NamesKnob(const Template& with) {
+bool NamesKnob(const Template& with, const ValueSource* table) {
   for (const TemplatePart& part : with.parts()) {
-    if (part.kind == TemplatePart::Kind::kValue || part.kind == TemplatePart::Kind::kCall) {
+    if (part.kind == TemplatePart::Kind::kCall) return true;
+    if (part.kind == TemplatePart::Kind::kValue &&
+        (table == nullptr || table->Find(part.text) == nullptr)) {
       return true;
     }
   }
@@ -114,12 +116,14 @@ std::vector<std::string> GateValues(const std::string& rules_path, PlanResult* p
                                      dead ? " (the site is dead on the served platform)"
                                           : "; fix the value, or `pin:` one the kernel takes")});
         } else if (v.origin == ValueOrigin::kRule) {
-          say(Diagnostic{site.path, site.line, site.column, Severity::kError,
-                         fmt::format("rule '{}' would write '{}', its `with:` as written, which "
-                                     "names no knob of the model, so no kernel domain checks "
-                                     "it: {}; write a constant of that kind, or name the knob "
-                                     "(`{{{{KNOB}}}}`) and `pin:` the value",
-                                     o.rule_id, OneLine(v.value, 60), v.problem)});
+          say(Diagnostic{
+              site.path, site.line, site.column, Severity::kError,
+              fmt::format("rule '{}' would write '{}', from a `with:` that names no knob "
+                          "of the model (a literal, or the rule file's own values:), "
+                          "so no kernel domain checks it: {}; write a constant of "
+                          "that kind, or name the knob (`{{{{KNOB}}}}`) and `pin:` "
+                          "the value",
+                          o.rule_id, OneLine(v.value, 60), v.problem)});
         } else if (v.origin == ValueOrigin::kModel) {
           say(Diagnostic{site.path, site.line, site.column, Severity::kError,
                          fmt::format("rule '{}' would write '{}', the model's value, which its "

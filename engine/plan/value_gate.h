@@ -36,8 +36,9 @@ void CheckValue(const ValueSource& values, const Template& with, ValueOrigin ori
                 const std::string& value, const Rule::Pin* pin, Site* site);
 
 // Whether `with` names a knob of the model (a value or a call), whose
-// domain CheckValue checks.
-bool NamesKnob(const Template& with);
+// domain CheckValue checks; a value of the rule file's own `values:` table
+// (`table`, may be null) is none: the rule's author chose it.
+bool NamesKnob(const Template& with, const ValueSource* table = nullptr);
 
 // For a `with` that names no knob, whose written value no domain checks:
 // adds `value` to `site` when `replaced`, the text it replaces, is a

@@ -103,6 +103,11 @@ TEST_CASE("a `with:` that names no knob writes a constant of the kind it replace
   CHECK(NamesKnob(With("{{block}} * 1024")));
   CHECK_FALSE(NamesKnob(With("48 * 1024")));
   CHECK_FALSE(NamesKnob(With("{{@value}}")));
+  // A value of the rule file's own table is the author's: no knob.
+  TableValues table;
+  table.Set("mine", Value{});
+  CHECK_FALSE(NamesKnob(With("{{mine}} * 1024"), &table));
+  CHECK(NamesKnob(With("{{block}} * 1024"), &table));
   auto problem = [](const std::string& replaced, const std::string& value) {
     Site site;
     CheckKind(replaced, ValueOrigin::kRule, value, nullptr, &site);
