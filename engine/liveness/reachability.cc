@@ -633,6 +633,19 @@ void Reachability::AddDynamic(const std::string& path, int k, const DynamicImpor
   dynamic_.push_back(Dynamic{path, k, in_function ? unit : -1, arg, loads});
 }
 
+bool Reachability::LoadAtWord(const std::string& path, std::size_t o) {
+  const StatementTable* lines = index_->LinesBefore(path, o);
+  if (lines == nullptr) {
+    opaque_.push_back(Evidence{path, 0, "the file could not be read or lexed"});
+    return false;
+  }
+  int k = lines->IndexAt(o);
+  if (k < 0 || !lines->InCode(o)) return true;
+  std::string_view kw = lines->Keyword(k);
+  if (kw != "import" && kw != "from" && kw != "def") AddDynamic(path, k, DynamicImportArgument{});
+  return true;
+}
+
 void Reachability::ScanLoaderModules(const std::string& path) {
   // The modules that hold the loaders, taken as values or searched by a
   // computed name (`getattr(importlib, n)`, `vars(builtins)[n]`,
@@ -650,17 +663,7 @@ void Reachability::ScanLoaderModules(const std::string& path) {
         while (m < src.size() && src[m] == ' ') ++m;
         if (src.substr(m, 8) != "__dict__" && src.substr(m, 16) != "__getattribute__") continue;
       }
-      const StatementTable* lines = index_->LinesBefore(path, o);
-      if (lines == nullptr) {
-        opaque_.push_back(Evidence{path, 0, "the file could not be read or lexed"});
-        return;
-      }
-      if (!lines->InCode(o)) continue;
-      int k = lines->IndexAt(o);
-      if (k < 0) continue;
-      std::string_view kw = lines->Keyword(k);
-      if (kw == "import" || kw == "from") continue;
-      AddDynamic(path, k, DynamicImportArgument{});
+      if (!LoadAtWord(path, o)) return;
     }
   }
 }
@@ -687,17 +690,7 @@ void Reachability::ScanImportPath(const std::string& path) {
                        next.substr(0, 7) == ".extend";
         if (!changes) continue;
       }
-      const StatementTable* lines = index_->LinesBefore(path, o);
-      if (lines == nullptr) {
-        opaque_.push_back(Evidence{path, 0, "the file could not be read or lexed"});
-        return;
-      }
-      if (!lines->InCode(o)) continue;
-      int k = lines->IndexAt(o);
-      if (k < 0) continue;
-      std::string_view kw = lines->Keyword(k);
-      if (kw == "import" || kw == "from" || kw == "def") continue;
-      AddDynamic(path, k, DynamicImportArgument{});
+      if (!LoadAtWord(path, o)) return;
     }
   }
 }

@@ -106,6 +106,10 @@ class Reachability {
   // The loaders' modules (importlib, builtins, runpy, imp) taken as values
   // or read through __dict__ in `path`.
   void ScanLoaderModules(const std::string& path);
+  // A load whose argument is never seen at the word at `o` of `path`, which
+  // its bytes showed may be one: in code, and no import or def statement.
+  // False when the file cannot be parsed (the result is then open).
+  bool LoadAtWord(const std::string& path, std::size_t o);
   // A load at line `k` of `path` (by a dynamic import or a loader), unless
   // it never runs or a fact declares that it loads nothing of the tree.
   void AddDynamic(const std::string& path, int k, const DynamicImportArgument& arg);
