@@ -294,6 +294,9 @@ std::vector<std::string> ImportWords(std::string_view src, std::size_t o) {
   }
   std::size_t e = o + 6;
   while (e < src.size() && (src[e] == ' ' || src[e] == '\t')) ++e;
+  // `from pkg import *` may load submodules it does not name: "*" stands
+  // for them.
+  bool star = e < src.size() && src[e] == '*';
   if (e < src.size() && src[e] == '(') {
     while (e < src.size() && src[e] != ')') {
       if (src[e] == '#') {
@@ -317,6 +320,7 @@ std::vector<std::string> ImportWords(std::string_view src, std::size_t o) {
     out.emplace_back(src.substr(i, j - i));
     i = j;
   }
+  if (star) out.emplace_back("*");
   return out;
 }
 
@@ -373,10 +377,14 @@ std::vector<std::string> Reachability::StarSubmodules(const std::string& path,
   return out;
 }
 
+void Reachability::Unreadable(const std::string& path) {
+  opaque_.push_back(Evidence{path, 0, "the file could not be read or lexed"});
+}
+
 void Reachability::Scan(const std::string& path) {
   const std::string_view* bytes = index_->Bytes(path);
   if (bytes == nullptr) {
-    opaque_.push_back(Evidence{path, 0, "the file could not be read or lexed"});
+    Unreadable(path);
     return;
   }
   // `import` is a hard keyword: each time the word is code, it belongs to an
@@ -393,7 +401,7 @@ void Reachability::Scan(const std::string& path) {
   if (last_top != std::string_view::npos) {
     lines = index_->LinesBefore(path, last_top);
     if (lines == nullptr) {
-      opaque_.push_back(Evidence{path, 0, "the file could not be read or lexed"});
+      Unreadable(path);
       return;
     }
   }
@@ -411,10 +419,6 @@ void Reachability::Scan(const std::string& path) {
     Later l{path, std::move(later), {}};
     for (std::size_t o : l.offsets) {
       for (std::string& w : ImportWords(*bytes, o)) l.words.insert(std::move(w));
-      // `from pkg import *` may load submodules it does not name.
-      std::size_t a = o + 6;
-      while (a < bytes->size() && ((*bytes)[a] == ' ' || (*bytes)[a] == '\t')) ++a;
-      if (a < bytes->size() && (*bytes)[a] == '*') l.words.insert("*");
     }
     later_.push_back(std::move(l));
   }
@@ -473,7 +477,7 @@ bool Reachability::ScanLater() {
     any = true;
     const StatementTable* lines = index_->Lines(l.path);
     if (lines == nullptr) {
-      opaque_.push_back(Evidence{l.path, 0, "the file could not be read or lexed"});
+      Unreadable(l.path);
       continue;
     }
     std::size_t last_begin = std::string_view::npos;
@@ -569,7 +573,7 @@ void Reachability::ScanDynamic(const std::string& path) {
     if (occ.empty()) continue;
     const StatementTable* table = index_->Lines(path);
     if (table == nullptr) {
-      opaque_.push_back(Evidence{path, 0, "the file could not be read or lexed"});
+      Unreadable(path);
       return;
     }
     const StatementTable& lines = *table;
@@ -636,7 +640,7 @@ void Reachability::AddDynamic(const std::string& path, int k, const DynamicImpor
 bool Reachability::LoadAtWord(const std::string& path, std::size_t o) {
   const StatementTable* lines = index_->LinesBefore(path, o);
   if (lines == nullptr) {
-    opaque_.push_back(Evidence{path, 0, "the file could not be read or lexed"});
+    Unreadable(path);
     return false;
   }
   int k = lines->IndexAt(o);

@@ -90,6 +90,8 @@ class Reachability {
   template <typename MakeVia>
   void ReachWith(std::string_view module, const MakeVia& via);
   void Scan(const std::string& path);
+  // `path` could not be read or parsed: the result is open.
+  void Unreadable(const std::string& path);
   // The submodules a star import from the package `s` names may load.
   std::vector<std::string> StarSubmodules(const std::string& path, const ImportStatement& s);
   // The import statement holding the word `import` at `o`; `last_begin`

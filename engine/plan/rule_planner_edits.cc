@@ -125,6 +125,7 @@ void RulePlanner::PlanSite(const Rule& rule, const SourceText& file, const SiteM
         outcome->status = RuleStatus::kFailed;
         return;
       }
+      const ValueSource* table = ctx_.rules().table.get();  // the rule file's own values
       std::string text;
       std::string error;
       std::string why;
@@ -145,9 +146,8 @@ void RulePlanner::PlanSite(const Rule& rule, const SourceText& file, const SiteM
         // The pin decides; the model's value is shown beside it.
         text = pin->value;
         site.pin_reason = pin->reason;
-        CheckValue(ctx_.values(), with, ValueOrigin::kPin, text, &*pin, &site);
-        if (!NamesKnob(with, ctx_.rules().table.get()))
-          CheckKind(target->text, ValueOrigin::kPin, text, &*pin, &site);
+        CheckWritten(ctx_.values(), table, with, ValueOrigin::kPin, text, target->text, &*pin,
+                     &site);
         site.model = valued ? model : "(none: " + error + ")";
         why = fmt::format("pinned by the rule ({}:{}): {}\nthe model's own value: {}\n",
                           ctx_.rules().path, pin->loc.line, pin->reason, site.model) +
@@ -175,7 +175,8 @@ void RulePlanner::PlanSite(const Rule& rule, const SourceText& file, const SiteM
         // and said where.
         site.kept = true;
         site.why = why;
-        CheckValue(ctx_.values(), with, ValueOrigin::kKept, target->text, nullptr, &site);
+        CheckWritten(ctx_.values(), table, with, ValueOrigin::kKept, target->text, target->text,
+                     nullptr, &site);
         outcome->found.push_back(site);
         Diagnostic note =
             At(file.path(), target->begin, Severity::kNote,
@@ -194,9 +195,9 @@ void RulePlanner::PlanSite(const Rule& rule, const SourceText& file, const SiteM
         return;
       }
       // The model's value, as it is written (a pin was checked above).
-      if (!pin) CheckValue(ctx_.values(), with, ValueOrigin::kModel, model, nullptr, &site);
-      if (!pin && !NamesKnob(with, ctx_.rules().table.get())) {
-        CheckKind(target->text, ValueOrigin::kRule, model, nullptr, &site);
+      if (!pin) {
+        CheckWritten(ctx_.values(), table, with, ValueOrigin::kModel, model, target->text, nullptr,
+                     &site);
       }
       outcome->found.push_back(site);
       if (site.hand_tuned) {

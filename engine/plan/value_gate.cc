@@ -75,6 +75,17 @@ void CheckKind(const std::string& replaced, ValueOrigin origin, const std::strin
   site->outside_domain.push_back(std::move(out));
 }
 
+void CheckWritten(const ValueSource& values, const ValueSource* table, const Template& with,
+                  ValueOrigin origin, const std::string& value, const std::string& replaced,
+                  const Rule::Pin* pin, Site* site) {
+  if (NamesKnob(with, table)) {
+    CheckValue(values, with, origin, value, pin, site);
+  } else {
+    CheckKind(replaced, origin == ValueOrigin::kModel ? ValueOrigin::kRule : origin, value, pin,
+              site);
+  }
+}
+
 std::vector<std::string> GateValues(const std::string& rules_path, PlanResult* plan) {
   std::vector<std::string> failed;
   for (const RuleOutcome& o : plan->outcomes) {

@@ -48,6 +48,15 @@ bool NamesKnob(const Template& with, const ValueSource* table = nullptr);
 void CheckKind(const std::string& replaced, ValueOrigin origin, const std::string& value,
                const Rule::Pin* pin, Site* site);
 
+// The gate's entry for a value written or kept at a site, in place of
+// `replaced`: the knob's domain where `with` names one (CheckValue), else
+// the kind of constant `replaced` is (CheckKind; a value the model offers
+// for such a template is the rule's own, kRule). `table` is the rule
+// file's `values:` (may be null).
+void CheckWritten(const ValueSource& values, const ValueSource* table, const Template& with,
+                  ValueOrigin origin, const std::string& value, const std::string& replaced,
+                  const Rule::Pin* pin, Site* site);
+
 // The diagnostics of the values that failed at the sites of `plan`, by who
 // chose them (see above), each naming its rule; returns the rules they fail.
 std::vector<std::string> GateValues(const std::string& rules_path, PlanResult* plan);

@@ -88,21 +88,9 @@ std::optional<TierChainAt> TierChainAround(const SyntaxTree& tree, std::size_t b
 
 namespace {
 
-// The names an assignment or `for` target binds: the target itself, or
-// every name of a pattern (`A, (B, *C) = ...`, `[A] = ...`), however deep;
-// an attribute or subscript target binds no name.
+// The names of TargetIdentifiers(target), as text.
 void TargetNames(const SyntaxTree& tree, TSNode target, std::vector<std::string>* out) {
-  std::vector<TSNode> stack{target};
-  while (!stack.empty()) {
-    TSNode t = stack.back();
-    stack.pop_back();
-    if (ts_node_is_null(t) || Is(t, "attribute") || Is(t, "subscript")) continue;
-    if (Is(t, "identifier")) {
-      out->emplace_back(TextOf(tree, t));
-      continue;
-    }
-    PushNamedChildren(t, &stack);
-  }
+  for (TSNode t : TargetIdentifiers(target)) out->emplace_back(TextOf(tree, t));
 }
 
 // The names node `n` binds other than by assignment, `for` or walrus:

@@ -45,6 +45,26 @@ inline void PushNamedChildren(TSNode n, std::vector<TSNode>* stack) {
   stack->insert(stack->end(), kids.rbegin(), kids.rend());
 }
 
+// The names an assignment, `for`, `del` or `global` target binds: the
+// target itself, or every name of a pattern at any depth (`A, (B, *C)`,
+// `[A]`); an attribute or a subscript binds none. In source order; no
+// recursion, however deep the pattern.
+inline std::vector<TSNode> TargetIdentifiers(TSNode target) {
+  std::vector<TSNode> out;
+  std::vector<TSNode> stack{target};
+  while (!stack.empty()) {
+    TSNode t = stack.back();
+    stack.pop_back();
+    if (ts_node_is_null(t) || Is(t, "attribute") || Is(t, "subscript")) continue;
+    if (Is(t, "identifier")) {
+      out.push_back(t);
+      continue;
+    }
+    PushNamedChildren(t, &stack);
+  }
+  return out;
+}
+
 // `(x)` and `((x))` are `x`.
 inline TSNode Unwrapped(TSNode n) {
   while (Is(n, "parenthesized_expression") && ts_node_named_child_count(n) == 1)

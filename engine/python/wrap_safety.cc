@@ -43,21 +43,9 @@ class Children {
   TSTreeCursor cursor_;
 };
 
-// The names a target binds: its identifiers, inside tuples, lists,
-// parentheses and stars; an attribute or a subscript binds none.
-void TargetNames(Children* kids, TSNode target, std::vector<TSNode>* out) {
-  std::vector<TSNode> stack{target};
-  while (!stack.empty()) {
-    TSNode n = stack.back();
-    stack.pop_back();
-    if (ts_node_is_null(n) || Is(n, "attribute") || Is(n, "subscript")) continue;
-    if (Is(n, "identifier")) {
-      out->push_back(n);
-      continue;
-    }
-    std::vector<Child> cs = kids->Of(n);
-    for (auto c = cs.rbegin(); c != cs.rend(); ++c) stack.push_back(c->node);
-  }
+// Appends the names `target` binds (TargetIdentifiers) to `out`.
+void TargetNames(TSNode target, std::vector<TSNode>* out) {
+  for (TSNode t : TargetIdentifiers(target)) out->push_back(t);
 }
 
 bool IsComprehension(TSNode n) {
@@ -79,7 +67,7 @@ void Bindings(Children* kids, TSNode n, std::vector<TSNode>* bound, std::vector<
   auto nothing = [](const Child&) { return false; };
   auto field = [&](const char* name) {
     for (const Child& c : cs) {
-      if (c.In(name)) TargetNames(kids, c.node, bound);
+      if (c.In(name)) TargetNames(c.node, bound);
     }
   };
   if (Is(n, "function_definition") || Is(n, "class_definition")) {
@@ -105,7 +93,7 @@ void Bindings(Children* kids, TSNode n, std::vector<TSNode>* bound, std::vector<
     go_on(nothing);
   } else if (Is(n, "except_group_clause")) {
     // `except* E as name`: the second expression.
-    if (cs.size() >= 2 && !Is(cs[1].node, "block")) TargetNames(kids, cs[1].node, bound);
+    if (cs.size() >= 2 && !Is(cs[1].node, "block")) TargetNames(cs[1].node, bound);
     go_on(nothing);
   } else if (Is(n, "import_statement") || Is(n, "import_from_statement") ||
              Is(n, "future_import_statement")) {
@@ -118,7 +106,7 @@ void Bindings(Children* kids, TSNode n, std::vector<TSNode>* bound, std::vector<
     }
   } else if (Is(n, "global_statement") || Is(n, "nonlocal_statement") ||
              Is(n, "delete_statement")) {
-    for (const Child& c : cs) TargetNames(kids, c.node, bound);
+    for (const Child& c : cs) TargetNames(c.node, bound);
   } else if (Is(n, "type_alias_statement")) {
     TSNode left = Field(n, "left");
     TSNode name = ts_node_is_null(left) ? left : ts_node_named_child(left, 0);
@@ -129,7 +117,7 @@ void Bindings(Children* kids, TSNode n, std::vector<TSNode>* bound, std::vector<
     // dotted one (`Color.RED`) is a value.
     if (cs.size() == 1 && Is(cs[0].node, "identifier")) bound->push_back(cs[0].node);
   } else if (Is(n, "splat_pattern")) {
-    for (const Child& c : cs) TargetNames(kids, c.node, bound);  // `*rest`, `**rest`
+    for (const Child& c : cs) TargetNames(c.node, bound);  // `*rest`, `**rest`
   } else if (Is(n, "class_pattern") || Is(n, "keyword_pattern")) {
     // `Point(x=p)`: the class and the keyword name nothing bound.
     for (std::size_t i = 1; i < cs.size(); ++i) next->push_back(cs[i].node);
@@ -160,7 +148,7 @@ std::vector<std::string> NamesRead(const SyntaxTree& tree, TSNode condition) {
   Children kids(condition);
   auto bind = [&](int scope, TSNode target) {
     bound.clear();
-    TargetNames(&kids, target, &bound);
+    TargetNames(target, &bound);
     for (TSNode b : bound) scopes[scope].names.push_back(TextOf(tree, b));
   };
   while (!stack.empty()) {
