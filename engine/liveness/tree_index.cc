@@ -7,8 +7,11 @@
 #include "engine/base/text.h"
 #include "engine/liveness/module_escape.h"
 #include "engine/liveness/prose.h"
+#include "engine/python/name_use.h"
 #include "engine/python/prefix_cut.h"
 #include "engine/python/py_literal.h"
+#include "engine/python/syntax_tree.h"
+#include "engine/python/ts_nodes.h"
 
 namespace muh {
 
@@ -559,6 +562,41 @@ bool TreeIndex::PlatformName(const std::string& path, const std::string& name) {
   return out;
 }
 
+namespace {
+
+// The bytes [begin, end) of the top-level statement that holds line `k`:
+// from its decorators or its first clause (`if`, `try`) to the end of its
+// last clause's block, which parse on their own as a module does.
+std::pair<std::size_t, std::size_t> TopStatement(const StatementTable& lines, int k) {
+  const std::vector<LogicalLine>& ls = lines.lines();
+  auto top = [&](int j) {
+    while (ls[static_cast<std::size_t>(j)].parent != -1) j = ls[static_cast<std::size_t>(j)].parent;
+    return j;
+  };
+  auto continues = [&](int j) {  // a clause that continues the statement before it
+    std::string_view kw = lines.Keyword(j);
+    return kw == "elif" || kw == "else" || kw == "except" || kw == "finally";
+  };
+  int first = top(k);
+  while (first > 0 && (continues(first) || lines.Code(top(first - 1)).substr(0, 1) == "@")) {
+    first = top(first - 1);
+  }
+  int n = static_cast<int>(ls.size());
+  int last = top(k);
+  for (;;) {
+    int next = last + 1;
+    while (next < n && ls[static_cast<std::size_t>(next)].parent != -1) ++next;
+    if (next < n && (continues(next) || lines.Code(last).substr(0, 1) == "@")) {
+      last = next;
+      continue;
+    }
+    std::size_t end = next < n ? ls[static_cast<std::size_t>(next)].begin : lines.src().size();
+    return {ls[static_cast<std::size_t>(first)].begin, end};
+  }
+}
+
+}  // namespace
+
 std::optional<ConstantFlag> TreeIndex::Flag(const std::string& path, const std::string& name) {
   return FlagAt(path, name, 0);
 }
@@ -579,8 +617,32 @@ std::optional<ConstantFlag> TreeIndex::FlagAt(const std::string& path, const std
   const StatementTable* lines = LinesBefore(path, last);
   if (lines == nullptr) return std::nullopt;
   std::string_view src = lines->src();
+  // Each occurrence in code is read from the parse (name_use.h) of the
+  // top-level statement that holds it (TopStatement): a read, the lone
+  // top-level `NAME = value`, a top-level import, or a binding of any
+  // other kind, which leaves the name no constant.
+  PythonParser parser;
+  std::vector<std::pair<std::size_t, SyntaxTree>> parsed;  // by the statement's first byte
+  auto parse_of = [&](int k) -> const std::pair<std::size_t, SyntaxTree>* {
+    auto [begin, end] = TopStatement(*lines, k);
+    for (const auto& p : parsed) {
+      if (p.first == begin) return &p;
+    }
+    SyntaxTree t = parser.Parse(src.substr(begin, end - begin));
+    if (t.HasError()) {
+      // Cut where the table's lines do not say (a lone clause): the whole.
+      for (const auto& p : parsed) {
+        if (p.first == 0 && p.second.bytes().size() == src.size()) return &p;
+      }
+      begin = 0;
+      t = parser.Parse(src);
+      if (t.HasError()) return nullptr;
+    }
+    return &parsed.emplace_back(begin, std::move(t));
+  };
   int bindings = 0;
   int assigned = -1;
+  std::string value;
   std::optional<std::pair<ImportStatement, ImportedName>> imported;
   for (std::size_t o : occ) {
     int k = lines->IndexAt(o);
@@ -590,43 +652,45 @@ std::optional<ConstantFlag> TreeIndex::FlagAt(const std::string& path, const std
     if (!lines->InCode(o)) continue;
     // globals().update(NAME=...) and the like bind it.
     if (KeywordArgument(src, o, name.size())) return std::nullopt;
-    // Several statements on its line (`x = 0; FLAG = True`, `if c: del
-    // FLAG`): the keyword rules below would not see them.
-    if (Several(path, k)) return std::nullopt;
-    std::string_view kw = lines->Keyword(k);
-    if (kw == "import" || kw == "from") {
-      auto stmt = ParseImport(lines->Code(k));
+    const auto* statement = parse_of(k);
+    if (statement == nullptr) return std::nullopt;
+    const SyntaxTree& tree = statement->second;
+    std::size_t rel = o - statement->first;
+    std::vector<TSNode> at = PathTo(tree.Root(), static_cast<std::uint32_t>(rel),
+                                    static_cast<std::uint32_t>(rel + name.size()));
+    NameUse use = UseOf(at);
+    // A read; another object's attribute; a parameter or a comprehension's
+    // variable, which bind in scopes of their own.
+    if (use == NameUse::kRead || use == NameUse::kNotAName || use == NameUse::kParameter ||
+        use == NameUse::kComprehend) {
+      continue;
+    }
+    // Only a statement of the module's top level may be the one binding:
+    // the path is the module, the statement, (the assignment,) the name.
+    bool top = at.size() >= 3 && lines->lines()[static_cast<std::size_t>(k)].parent == -1;
+    if (use == NameUse::kAssign && top && at.size() == 4 && Is(at[1], "expression_statement") &&
+        Is(at[2], "assignment")) {
+      ++bindings;
+      assigned = k;
+      TSNode right = Field(at[2], "right");
+      if (ts_node_is_null(right)) return std::nullopt;  // `NAME: T`, an annotation only
+      value = std::string(TextOf(tree, right));
+      continue;
+    }
+    if (use == NameUse::kImport && top &&
+        (Is(at[1], "import_statement") || Is(at[1], "import_from_statement"))) {
+      auto stmt = ParseImport(TextOf(tree, at[1]));
       if (!stmt) return std::nullopt;
       for (const ImportedName& n : stmt->names) {
         std::string bound = n.alias;
         if (bound.empty()) bound = stmt->is_from ? n.name : n.name.substr(0, n.name.find('.'));
         if (bound != name) continue;
         ++bindings;
-        if (lines->lines()[static_cast<std::size_t>(k)].parent != -1) return std::nullopt;
         imported.emplace(*stmt, n);
       }
       continue;
     }
-    // A `case` pattern may capture it (`case FLAG:`, `case [FLAG]:`).
-    if (kw == "global" || kw == "nonlocal" || kw == "del" || kw == "case") return std::nullopt;
-    if ((kw == "def" || kw == "class" || kw == "async") && DefinedName(path, k) == name) {
-      return std::nullopt;
-    }
-    std::string_view before =
-        Trim(src.substr(lines->lines()[static_cast<std::size_t>(k)].code,
-                        o - lines->lines()[static_cast<std::size_t>(k)].code));
-    if (kw == "for" || (before.size() >= 3 && before.substr(before.size() - 3) == " as") ||
-        before == "as") {
-      return std::nullopt;
-    }
-    std::size_t after = o + name.size();
-    while (after < src.size() && src[after] == ' ') ++after;
-    if (src.substr(after, 2) == ":=") return std::nullopt;
-    auto eq = Equals(path, k);
-    if (eq && o < *eq) {
-      ++bindings;
-      assigned = k;
-    }
+    return std::nullopt;  // bound otherwise, or where the whitelist does not say
   }
   if (bindings != 1) return std::nullopt;
   std::optional<ConstantFlag> out;
@@ -641,18 +705,9 @@ std::optional<ConstantFlag> TreeIndex::FlagAt(const std::string& path, const std
     if (ModuleEscape(
             this, [](const std::string&) { return true; }, path))
       return std::nullopt;
-    const LogicalLine& l = lines->lines()[static_cast<std::size_t>(assigned)];
-    std::size_t eq = *Equals(path, assigned);
-    std::string_view target = Trim(src.substr(l.code, eq - l.code));
-    std::size_t colon = target.find(':');
-    if (colon != std::string_view::npos) target = Trim(target.substr(0, colon));
-    if (l.parent != -1 || target != name ||
-        (eq > 0 && src[eq - 1] != ' ' && !IsWordChar(src[eq - 1]))) {
-      return std::nullopt;
-    }
-    auto value = CanonicalLiteral(Trim(src.substr(eq + 1, l.code_end - eq - 1)));
-    if (!value) return std::nullopt;
-    out = ConstantFlag{*value, At(path, assigned)};
+    auto literal = CanonicalLiteral(value);
+    if (!literal) return std::nullopt;
+    out = ConstantFlag{*literal, At(path, assigned)};
   } else if (imported && imported->first.is_from) {
     const std::string* me = modules_.ModuleOf(path);
     if (me == nullptr) return std::nullopt;

@@ -1120,6 +1120,23 @@ FLAG_REBINDS = {
                       "app.tu%d"),
     "tuple_target": ("module", lambda i, r: "FLAG, x%d = True, 1" % i, "app.tu%d"),
     "nested_target": ("module", lambda i, r: "(x%d, [FLAG]) = (1, [True])" % i, "app.tu%d"),
+    "chain": ("module", lambda i, r: "x%d = FLAG = True" % i, "app.tu%d"),
+    "chain_middle": ("module", lambda i, r: "x%d = FLAG = y%d = True" % (i, i), "app.tu%d"),
+    "annotated": ("module", lambda i, r: "FLAG: bool = True", "app.tu%d"),
+    "with_as": ("module", lambda i, r: "import contextlib\nwith contextlib.nullcontext(True) as FLAG%spass" % colon(r), "app.tu%d"),
+    "for_else": ("module", lambda i, r: "for FLAG in [True]%spass\nelse%spass" % (colon(r), colon(r)), "app.tu%d"),
+    "import_as": ("module", lambda i, r: "from os import sep as FLAG", "app.tu%d"),
+    "class_global": ("module", lambda i, r: "class C%d:\n    global FLAG\n    FLAG = True" % i, "app.tu%d"),
+    "try_else": ("module", lambda i, r: "try:\n    pass\nexcept ValueError:\n    pass\nelse:\n    FLAG = True", "app.tu%d"),
+    "star_after": ("module", lambda i, r: ("import sys, types\nm%d = types.ModuleType('fx%d')\nm%d.FLAG = True\n"
+                                           "sys.modules['fx%d'] = m%d\nfrom fx%d import *" % (i, i, i, i, i, i)), "app.tu%d"),
+    "del_list": ("module", lambda i, r: "del (FLAG)\nfrom os import sep as FLAG", "app.tu%d"),
+    "comprehension_leak": ("module", lambda i, r: "FLAG = [FLAG for FLAG in (True,)][0]", "app.tu%d"),
+    "dict_globals": ("module", lambda i, r: "globals()['FL' 'AG'] = True", "app.tu%d"),
+    "sys_modules": ("main", lambda i, r: "import sys, app.tu%d.importing\nsys.modules['app.tu%d.importing'].__dict__['FLAG'] = True" % (i, i), "app.tu%d.importing"),
+    "del_reimport": ("module", lambda i, r: "del FLAG\nFLAG = True", "app.tu%d"),
+    "type_alias_line": ("module", lambda i, r: "FLAG \\\n= True", "app.tu%d"),
+    "paren_target": ("module", lambda i, r: "(FLAG) = True", "app.tu%d"),
     "exec_rebind": ("module", lambda i, r: "exec('FL' + 'AG = True')", "app.tu%d"),
 }
 

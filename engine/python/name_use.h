@@ -1,0 +1,61 @@
+// What an occurrence of a name does, read from its place in the parse: a
+// read, the lone target of `NAME = value`, some other binding (a pattern or
+// chained target, augmented assignment, for, with/except as, walrus, case
+// capture, import), a del, a global/nonlocal declaration, a def or class
+// name, a parameter, or no name of the scope at all (an attribute's field,
+// a keyword argument's name, an import's module path). The one reading of
+// "is this name bound here" that the constant readers share: the flags
+// liveness follows (tree_index), the module and function constants of tier
+// bounds (tier_chain), and the attribute stores that rebind another
+// module's name.
+//
+// A whitelist: a position is a read only where its parent is an expression
+// or statement known to read it; any other position is kUnknown, which
+// every caller counts as a binding. A construct of a newer grammar, or one
+// this file does not list, never turns a binding into a read.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "engine/python/syntax_tree.h"
+
+namespace muh {
+
+enum class NameUse : std::uint8_t {
+  kRead,
+  kAssign,      // the lone target of `NAME = value` or `NAME: T = value` (no chain, no pattern)
+  kRebind,      // any other binding of the scope the name is in
+  kComprehend,  // a comprehension's `for` target (the comprehension's own scope)
+  kDelete,      // `del NAME`, `del (A, NAME)`
+  kDeclare,     // `global NAME`, `nonlocal NAME`
+  kDefine,      // `def NAME`, `class NAME`
+  kImport,      // `import NAME`, `import a.b` (binds a), `from m import x as NAME`
+  kParameter,   // a def's or lambda's parameter (binds in that function)
+  kNotAName,    // an attribute's field, a keyword argument's name, a module path
+  kUnknown,     // a position not listed: count it as a binding
+};
+
+// The nodes from the root down to the smallest named node that spans
+// exactly [begin, end) (the root alone when none does), found by one
+// cursor descent: ts_node_parent costs a descent from the root each call,
+// which a walk up a deep tree cannot afford.
+std::vector<TSNode> PathTo(TSNode root, std::uint32_t begin, std::uint32_t end);
+
+// What the last node of `path` (root first, as PathTo and a cursor walk
+// give it) does where it stands: an identifier, or an attribute or
+// subscript expression (`m.FLAG = 1` stores to `m.FLAG`: kAssign or
+// kRebind; `del m.FLAG`: kDelete). Walks up through the brackets and
+// patterns that hold a target (`(A, [B])`, `*rest`), at most 64 steps: a
+// deeper nest is kUnknown.
+NameUse UseOf(const std::vector<TSNode>& path);
+
+// Whether a use binds, deletes or may bind the name in some scope (every
+// use but a read and kNotAName).
+inline bool Binds(NameUse u) { return u != NameUse::kRead && u != NameUse::kNotAName; }
+
+// A short phrase for a use ("assigned", "bound by a pattern or chain", ...),
+// for the messages that say why a name is no constant.
+const char* Describe(NameUse u);
+
+}  // namespace muh
