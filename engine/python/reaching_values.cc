@@ -889,6 +889,24 @@ ReachingValues FindReachingValues(const SyntaxTree& tree, const ValueQuestion& q
         out.values.clear();
         return out;
       }
+      if (hazard && !hazard->guard.empty()) {
+        out.problem = fmt::format(
+            "{} = {} (line {}) is shared by both paths, and wrapping it would test the condition "
+            "{}: {}: no safe rewrite",
+            knob, v.text, ts_node_start_point(l).row + 1,
+            hazard->guard_holds_test
+                ? fmt::format("outside the `{}` at line {} that holds the test (line {})",
+                              hazard->guard, hazard->guard_line, hazard->test_line)
+                : fmt::format("inside the `{}` at line {}, which does not hold the test (line {})",
+                              hazard->guard, hazard->guard_line, hazard->test_line),
+            hazard->guard_holds_test
+                ? "where the test raises and the exception is caught or suppressed there, the "
+                  "code runs on, and the wrap would raise"
+                : "where the test would raise, the wrap raises where other handlers apply");
+        out.problem_at = v.begin;
+        out.values.clear();
+        return out;
+      }
       if (hazard && hazard->effect) {
         out.problem = fmt::format(
             "{} = {} (line {}) is shared by both paths, and wrapping it would evaluate the "

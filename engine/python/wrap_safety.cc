@@ -11,6 +11,22 @@ namespace muh {
 
 namespace {
 
+// The `try` and `with` statements of `function` whose body holds `n`,
+// innermost first: where an exception raised at `n` may be caught or
+// suppressed (a `finally` or a context manager's exit runs code too).
+std::vector<TSNode> ExceptionGuards(TSNode n, TSNode function) {
+  std::vector<TSNode> out;
+  TSNode child = n;
+  for (TSNode p = ts_node_parent(n); !ts_node_is_null(p) && !ts_node_eq(p, function);
+       child = p, p = ts_node_parent(p)) {
+    if ((Is(p, "try_statement") || Is(p, "with_statement")) &&
+        ts_node_eq(Field(p, "body"), child)) {
+      out.push_back(p);
+    }
+  }
+  return out;
+}
+
 // A named child and the field that holds it (null: none).
 struct Child {
   TSNode node;
@@ -507,6 +523,30 @@ std::optional<WrapHazard> WrapHazardOf(const SyntaxTree& tree, TSNode function,
   }
   h.before_test = stated < tested;
   h.test_line = static_cast<int>(ts_node_start_point(condition).row) + 1;
+  // The same handlers around the test and the statement: a test that
+  // raises then stops both the original and the wrap alike.
+  std::vector<TSNode> around_test = ExceptionGuards(condition, function);
+  std::vector<TSNode> around_value = ExceptionGuards(statement, function);
+  if (!std::equal(around_test.begin(), around_test.end(), around_value.begin(), around_value.end(),
+                  [](TSNode a, TSNode b) { return ts_node_eq(a, b); })) {
+    // The innermost one that holds one of them and not the other.
+    const std::vector<TSNode>& longer =
+        around_test.size() >= around_value.size() ? around_test : around_value;
+    const std::vector<TSNode>& shorter =
+        around_test.size() >= around_value.size() ? around_value : around_test;
+    TSNode g = longer.front();
+    for (TSNode t : longer) {
+      if (std::none_of(shorter.begin(), shorter.end(),
+                       [&](TSNode u) { return ts_node_eq(t, u); })) {
+        g = t;
+        break;
+      }
+    }
+    h.guard = Is(g, "with_statement") ? "with" : "try";
+    h.guard_holds_test = &longer == &around_test;
+    h.guard_line = static_cast<int>(ts_node_start_point(g).row) + 1;
+    return h;
+  }
   // Before the test: from the statement (its own targets are bound after
   // the value is computed) to the test. After it: from the end of the
   // test to the statement, which reads the names before binding its own.

@@ -116,7 +116,16 @@ struct WrapHazard {
   // of the platform API, a `:=`, an await or yield), which the wrap would
   // run once more.
   std::optional<StateHazard> effect;
-  bool before_test = true;  // the statement comes before the test
+  // Set instead: the test and the value's statement are not in the same
+  // `try` and `with` bodies. Where the test raises and the exception is
+  // caught or suppressed, code may run on to the value's statement, and
+  // the wrap would raise there (or where the wrap raises first, it would
+  // escape a handler the test had): `guard` is the innermost such `try`
+  // or `with` (its keyword, line).
+  std::string guard;
+  int guard_line = 0;
+  bool guard_holds_test = true;  // else it holds the value's statement
+  bool before_test = true;       // the statement comes before the test
   int test_line = 0;
   // The test is in a def, lambda or class nested in the function, which
   // binds the name itself (its name here): the function may not bind it.

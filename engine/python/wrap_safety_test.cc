@@ -32,7 +32,7 @@ std::string Hazard(const std::string& body, const std::string& condition = "cap 
   TSNode cond = NodeAt(tree, source, condition, source.find(test));
   std::size_t value = source.find("NUM_WARPS = 8") + 12;
   std::optional<WrapHazard> h = WrapHazardOf(tree, fn, value, cond);
-  if (!h || h->state || h->effect) return "";  // code that runs: State's tests
+  if (!h || h->state || h->effect || !h->guard.empty()) return "";  // State's tests
   return h->rebinding.name + "@" + std::to_string(h->rebinding.line) +
          (h->before_test ? "" : " after") + (h->nested_in.empty() ? "" : " in " + h->nested_in);
 }
@@ -53,6 +53,10 @@ std::string State(const std::string& head, const std::string& body,
   std::optional<WrapHazard> h = WrapHazardOf(tree, fn, value, cond);
   if (!h) return "";
   if (h->effect) return "twice " + h->effect->by + "@" + std::to_string(h->effect->by_line);
+  if (!h->guard.empty()) {
+    return h->guard + "@" + std::to_string(h->guard_line) +
+           (h->guard_holds_test ? " holds the test" : " holds the value");
+  }
   if (!h->state) return "rebinds " + h->rebinding.name;
   return h->state->read + "@" + std::to_string(h->state->read_line) + " by " + h->state->by + "@" +
          std::to_string(h->state->by_line);
@@ -255,6 +259,29 @@ TEST_CASE("a condition that runs code is not evaluated once more") {
   // The platform's API answers the same each time.
   CHECK(at_test("current_platform.has_device_capability(80)") == "");
   CHECK(at_test("not current_platform.is_rocm() and cap < 80") == "");
+}
+
+TEST_CASE("a test and a value in different try or with bodies: the test may raise there") {
+  // The probe's finding: a handler catches the query's exception, and the
+  // code runs on to the wrap, which asks again and raises.
+  CHECK(State("",
+              "    try:\n        b = 1 if cap < 80 else 2\n    except RuntimeError:\n"
+              "        b = 2\n    NUM_WARPS = 8\n") == "try@2 holds the test");
+  CHECK(State("",
+              "    try:\n        b = 1 if cap < 80 else 2\n    except RuntimeError:\n"
+              "        NUM_WARPS = 8\n") == "try@2 holds the test");
+  CHECK(State("",
+              "    NUM_WARPS = 8\n    with suppress(RuntimeError):\n"
+              "        b = 1 if cap < 80 else 2\n") == "with@3 holds the test");
+  CHECK(State("",
+              "    try:\n        NUM_WARPS = 8\n    finally:\n        pass\n"
+              "    b = 1 if cap < 80 else 2\n") == "try@2 holds the value");
+  // In the same body, a test that raises stops the original and the wrap alike.
+  CHECK(State("",
+              "    try:\n        b = 1 if cap < 80 else 2\n        NUM_WARPS = 8\n"
+              "    except RuntimeError:\n        pass\n") == "");
+  CHECK(State("", "    with open(x):\n        b = 1 if cap < 80 else 2\n        NUM_WARPS = 8\n")
+            .find("with@") == std::string::npos);
 }
 
 TEST_CASE("StatementAround finds the simple statement holding a byte") {

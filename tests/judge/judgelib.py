@@ -17,6 +17,8 @@ PLATFORM_STUB = """class _Platform:
     hip = False
 
     def has_device_capability(self, capability):
+        if self.cap is None:
+            raise RuntimeError("the device does not answer")
         return self.cap >= capability
 
     def is_rocm(self):
@@ -34,6 +36,12 @@ def is_hip():
 # (SM90), CUDA or HIP.
 PLATFORM_ANSWERS = [{"cap": cap, "hip": hip}
                     for cap, hip in itertools.product((70, 80, 90), (False, True))]
+
+
+# A device whose capability query raises (cap None), as a driver that is
+# not ready may: the rewrite judge runs it too, so that a wrap that tests
+# the condition where the original did not shows its exception.
+RAISING_ANSWERS = [{"cap": None, "hip": False}]
 
 
 def set_platform(platform_module, answer):

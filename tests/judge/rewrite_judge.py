@@ -57,7 +57,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from judgelib import PLATFORM_ANSWERS, PLATFORM_STUB, run_muhpatch, run_python, write_files  # noqa: E402
+from judgelib import PLATFORM_ANSWERS, PLATFORM_STUB, RAISING_ANSWERS, run_muhpatch, run_python, write_files  # noqa: E402
 
 TRACE = """EVENTS = []
 
@@ -104,13 +104,13 @@ print(json.dumps(out))
 
 COND = {
     # name: (text, value on a run, the import it needs)
-    "cap": ("current_platform.has_device_capability(80)", lambda e: e["cap"] >= 80,
+    "cap": ("current_platform.has_device_capability(80)", lambda e: (e["cap"] or 0) >= 80,
             "from vllm.platforms import current_platform"),
     "hip": ("is_hip()", lambda e: e["hip"], "from vllm.platforms import is_hip"),
     "flag": ("flag", lambda e: e["flag"], ""),
     "small": ("numel <= 64", lambda e: e["numel"] <= 64, ""),
     # A local the function computes first (`ok = current_platform...`).
-    "local": ("ok", lambda e: e["cap"] >= 80, "from vllm.platforms import current_platform"),
+    "local": ("ok", lambda e: (e["cap"] or 0) >= 80, "from vllm.platforms import current_platform"),
 }
 
 
@@ -210,6 +210,14 @@ VALUE_OF = {
                    "x = {c} if {C} else {d}\ntr('k', {N})\nreturn {N}, x",
     "try_except": "try:\n    {N} = {a}\n    if flag:\n        {N} = int('x')\nexcept ValueError:\n"
                   "    {N} = {b}\nx = {c} if {C} else {d}\ntr('k', {N})\nreturn {N}, x",
+    # The test inside a `try` (or a suppressing `with`), the shared value
+    # after it: where the query raises and is caught, a wrap would raise.
+    "test_in_try": "try:\n    x = {c} if {C} else {d}\nexcept RuntimeError:\n    x = {d}\n{N} = {a}\n"
+                   "tr('k', {N})\nreturn {N}, x",
+    "value_in_handler": "try:\n    x = {c} if {C} else {d}\nexcept RuntimeError:\n    {N} = {a}\n"
+                        "    x = {d}\nelse:\n    {N} = {a}\ntr('k', {N})\nreturn {N}, x",
+    "test_in_suppress": "{N} = {a}\nx = {d}\nwith contextlib.suppress(RuntimeError):\n"
+                        "    x = {c} if {C} else {d}\ntr('k', {N})\nreturn {N}, x",
     "try_in_branch": "if {C}:\n    {N} = {a}\nelse:\n    try:\n        {N} = {b}\n    finally:\n"
                      "        pass\ntr('k', {N})\nreturn {N}",
     "match": "{N} = {a}\nmatch flag:\n    case True:\n        {N} = {b}\nx = {c} if {C} else {d}\n"
@@ -375,8 +383,8 @@ def value_of_case(shape, rng, i):
     if shape == "rebind_cond_after_test" and c.cond in ("cap", "hip", "local"):
         c.cond = "flag"  # a local rebound after the test would make the test raise
     if shape.startswith("rebind_cond"):
-        c.test_value = {"cap": lambda e: not e["cap"] >= 80, "hip": lambda e: not e["hip"],
-                        "local": lambda e: not e["cap"] >= 80,
+        c.test_value = {"cap": lambda e: not (e["cap"] or 0) >= 80, "hip": lambda e: not e["hip"],
+                        "local": lambda e: not (e["cap"] or 0) >= 80,
                         "flag": lambda e: not e["flag"],
                         "small": lambda e: e["numel"] * 100 <= 64}[c.cond]
         if shape == "rebind_cond_after_test":  # the test comes before the rebinding
@@ -691,9 +699,19 @@ def make_case(shape, seed, i):
 
 # --------------------------------------------------------------------------
 
+# The shapes whose code catches or suppresses an error of the test: there
+# the code itself says the device query may raise, so a device whose query
+# raises (RAISING_ANSWERS) runs too. Elsewhere a wrap rests on the stated
+# assumption that the platform API answers, the same each call, and raises
+# nothing (muhpatch-rules(5), value-of); a raising device would only show
+# that assumption, not a fault.
+CATCHES = {"test_in_try", "value_in_handler", "test_in_suppress"}
+
+
 def envs(case):
     out = []
-    for answer in PLATFORM_ANSWERS:
+    raising = RAISING_ANSWERS if case.kind == "value-of" and case.shape in CATCHES else []
+    for answer in PLATFORM_ANSWERS + raising:
         for numel in case.numels:
             for flag in (False, True):
                 out.append(dict(answer, numel=numel, flag=flag))
