@@ -608,12 +608,27 @@ std::optional<ConstantFlag> TreeIndex::FlagAt(const std::string& path, const std
   if (cached != flags_.end()) return cached->second;
   flags_[key] = std::nullopt;  // a cycle of re-exports decides nothing
   if (depth > 16) return std::nullopt;
-  // Only the statements holding the name or `globals` are read.
+  // Only the statements holding the name, or a word by which the module's
+  // namespace may be bound wholesale (NamespaceWide: globals(), exec, a
+  // `__dict__`, a star import), are read.
   const std::vector<std::size_t>& occ = Occurrences(path, name);
   if (occ.empty()) return std::nullopt;  // bound nowhere in the file
   std::size_t last = occ.back();
-  const std::vector<std::size_t>& globals = Occurrences(path, "globals");
-  if (!globals.empty()) last = std::max(last, globals.back());
+  std::vector<std::pair<std::size_t, std::size_t>> wide;  // offset, length
+  for (const char* w : {"globals", "vars", "locals", "exec", "eval", "__dict__"}) {
+    for (std::size_t o : Occurrences(path, w)) wide.emplace_back(o, std::strlen(w));
+  }
+  if (const std::string_view* b = Bytes(path)) {
+    for (std::size_t o : Occurrences(path, "import")) {
+      std::size_t star = o + 6;
+      while (star < b->size() && (*b)[star] != '\0' &&
+             std::strchr(" \t\\\r\n(", (*b)[star]) != nullptr) {
+        ++star;
+      }
+      if (star < b->size() && (*b)[star] == '*') wide.emplace_back(star, 1);
+    }
+  }
+  for (const auto& [o, n] : wide) last = std::max(last, o);
   const StatementTable* lines = LinesBefore(path, last);
   if (lines == nullptr) return std::nullopt;
   std::string_view src = lines->src();
@@ -640,6 +655,29 @@ std::optional<ConstantFlag> TreeIndex::FlagAt(const std::string& path, const std
     }
     return &parsed.emplace_back(begin, std::move(t));
   };
+  auto path_at =
+      [&](std::size_t o,
+          std::size_t n) -> std::optional<std::pair<const SyntaxTree*, std::vector<TSNode>>> {
+    int k = lines->IndexAt(o);
+    if (k < 0) return std::pair<const SyntaxTree*, std::vector<TSNode>>{nullptr, {}};
+    const auto* statement = parse_of(k);
+    if (statement == nullptr) return std::nullopt;
+    std::size_t rel = o - statement->first;
+    return std::make_pair(&statement->second,
+                          PathTo(statement->second.Root(), static_cast<std::uint32_t>(rel),
+                                 static_cast<std::uint32_t>(rel + n)));
+  };
+  // Its module's namespace bound wholesale, run or not.
+  for (const auto& [o, n] : wide) {
+    if (!lines->InCode(o)) continue;
+    auto at = path_at(o, n);
+    if (!at) return std::nullopt;
+    if (at->first == nullptr) continue;
+    std::vector<TSNode>& p = at->second;
+    if (NamespaceWide(*at->first, p)) return std::nullopt;
+    p.pop_back();  // `m.__dict__`: the attribute
+    if (!p.empty() && NamespaceWide(*at->first, p)) return std::nullopt;
+  }
   int bindings = 0;
   int assigned = -1;
   std::string value;
@@ -652,13 +690,17 @@ std::optional<ConstantFlag> TreeIndex::FlagAt(const std::string& path, const std
     if (!lines->InCode(o)) continue;
     // globals().update(NAME=...) and the like bind it.
     if (KeywordArgument(src, o, name.size())) return std::nullopt;
-    const auto* statement = parse_of(k);
-    if (statement == nullptr) return std::nullopt;
-    const SyntaxTree& tree = statement->second;
-    std::size_t rel = o - statement->first;
-    std::vector<TSNode> at = PathTo(tree.Root(), static_cast<std::uint32_t>(rel),
-                                    static_cast<std::uint32_t>(rel + name.size()));
+    auto found = path_at(o, name.size());
+    if (!found || found->first == nullptr) return std::nullopt;
+    const SyntaxTree& tree = *found->first;
+    std::vector<TSNode>& at = found->second;
     NameUse use = UseOf(at);
+    // An attribute of that name stored to (`sys.modules[__name__].NAME =
+    // v`, `m.NAME = v`): the object may be this module.
+    if (use == NameUse::kNotAName && at.size() >= 2 && Is(at[at.size() - 2], "attribute")) {
+      std::vector<TSNode> attribute(at.begin(), at.end() - 1);
+      if (Binds(UseOf(attribute))) return std::nullopt;
+    }
     // A read; another object's attribute; a parameter or a comprehension's
     // variable, which bind in scopes of their own.
     if (use == NameUse::kRead || use == NameUse::kNotAName || use == NameUse::kParameter ||
@@ -670,10 +712,10 @@ std::optional<ConstantFlag> TreeIndex::FlagAt(const std::string& path, const std
     bool top = at.size() >= 3 && lines->lines()[static_cast<std::size_t>(k)].parent == -1;
     if (use == NameUse::kAssign && top && at.size() == 4 && Is(at[1], "expression_statement") &&
         Is(at[2], "assignment")) {
+      TSNode right = Field(at[2], "right");
+      if (ts_node_is_null(right)) continue;  // `NAME: T` binds nothing in a module
       ++bindings;
       assigned = k;
-      TSNode right = Field(at[2], "right");
-      if (ts_node_is_null(right)) return std::nullopt;  // `NAME: T`, an annotation only
       value = std::string(TextOf(tree, right));
       continue;
     }
@@ -696,12 +738,8 @@ std::optional<ConstantFlag> TreeIndex::FlagAt(const std::string& path, const std
   std::optional<ConstantFlag> out;
   if (assigned >= 0) {
     if (ReboundElsewhere(path, name)) return std::nullopt;
-    // Its module's namespace rebound wholesale: globals() in the module, or
-    // the module's object used as a value elsewhere (vars(m), m.__dict__,
+    // Its module's object used as a value elsewhere (vars(m), m.__dict__,
     // a setattr with a computed name), run or not.
-    for (std::size_t o : globals) {
-      if (lines->InCode(o)) return std::nullopt;
-    }
     if (ModuleEscape(
             this, [](const std::string&) { return true; }, path))
       return std::nullopt;

@@ -142,7 +142,8 @@ NameUse UseOf(const std::vector<TSNode>& path) {
         if (FieldIs(p, "type", n)) return NameUse::kRead;
         return NameUse::kUnknown;
       }
-      bool chained = Is(Field(p, "right"), "assignment") ||
+      TSNode right = Field(p, "right");  // none in `NAME: T`
+      bool chained = (!ts_node_is_null(right) && Is(right, "assignment")) ||
                      (i >= 2 && Is(path[i - 2], "assignment") && FieldIs(path[i - 2], "right", p));
       return lone && !chained ? NameUse::kAssign : NameUse::kRebind;
     }
@@ -189,6 +190,68 @@ NameUse UseOf(const std::vector<TSNode>& path) {
     return NameUse::kUnknown;
   }
   return NameUse::kUnknown;
+}
+
+void ForEachNamedPath(TSNode root, const std::function<void(const std::vector<TSNode>&)>& visit) {
+  std::vector<TSNode> path;
+  TSTreeCursor c = ts_tree_cursor_new(root);
+  std::size_t depth = 0;  // of the cursor's node below root
+  for (;;) {
+    TSNode n = ts_tree_cursor_current_node(&c);
+    path.resize(depth);
+    path.push_back(n);
+    // Unnamed nodes are tokens, which hold no nodes: every node of the
+    // path above `n` is named.
+    if (ts_node_is_named(n)) visit(path);
+    if (ts_tree_cursor_goto_first_child(&c)) {
+      ++depth;
+      continue;
+    }
+    while (!ts_tree_cursor_goto_next_sibling(&c)) {
+      if (depth == 0 || !ts_tree_cursor_goto_parent(&c)) {
+        ts_tree_cursor_delete(&c);
+        return;
+      }
+      --depth;
+    }
+  }
+}
+
+bool NamespaceWide(const SyntaxTree& tree, const std::vector<TSNode>& path) {
+  if (path.empty()) return false;
+  TSNode n = path.back();
+  TSNode parent = path.size() >= 2 ? path[path.size() - 2] : TSNode{};
+  if (Is(n, "wildcard_import")) return true;
+  if (Is(n, "identifier")) {
+    std::string_view name = TextOf(tree, n);
+    if ((name == "globals" || name == "vars" || name == "locals" || name == "exec" ||
+         name == "eval") &&
+        UseOf(path) == NameUse::kRead) {
+      return true;
+    }
+    // `import_module(__name__)`, `__import__(__name__)`: the module itself.
+    if (name == "__name__" && path.size() >= 3 && Is(parent, "argument_list") &&
+        Is(path[path.size() - 3], "call")) {
+      TSNode function = Field(path[path.size() - 3], "function");
+      std::string_view f = ts_node_is_null(function) ? "" : TextOf(tree, function);
+      constexpr std::string_view kDotted = ".import_module";
+      if (f == "import_module" || f == "__import__" ||
+          (f.size() > kDotted.size() && f.substr(f.size() - kDotted.size()) == kDotted)) {
+        return true;
+      }
+    }
+    return false;
+  }
+  if (Is(n, "attribute")) {
+    TSNode attr = Field(n, "attribute");
+    if (ts_node_is_null(attr)) return false;
+    std::string_view a = TextOf(tree, attr);
+    if (a == "__dict__") return true;
+    TSNode object = Field(n, "object");
+    return a == "modules" && ((!ts_node_is_null(object) && TextOf(tree, object) == "sys") ||
+                              (!ts_node_is_null(parent) && Is(parent, "subscript")));
+  }
+  return false;
 }
 
 const char* Describe(NameUse u) {

@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "engine/python/syntax_tree.h"
@@ -49,6 +50,18 @@ std::vector<TSNode> PathTo(TSNode root, std::uint32_t begin, std::uint32_t end);
 // patterns that hold a target (`(A, [B])`, `*rest`), at most 64 steps: a
 // deeper nest is kUnknown.
 NameUse UseOf(const std::vector<TSNode>& path);
+
+// Calls visit(path) for every named node under `root` (itself included),
+// in document order, with the nodes from `root` down to it: one cursor
+// walk, which keeps no stack of its own however deep a hostile file nests.
+void ForEachNamedPath(TSNode root, const std::function<void(const std::vector<TSNode>&)>& visit);
+
+// Whether the last node of `path` (root first) may bind any name of its
+// module: a star import; globals, vars, locals, exec or eval, called or
+// taken as a value (`g = globals`); the module reached as an object
+// (`sys.modules`, any `__dict__`, `import_module(__name__)`,
+// `__import__(__name__)`). The constant readers then prove nothing.
+bool NamespaceWide(const SyntaxTree& tree, const std::vector<TSNode>& path);
 
 // Whether a use binds, deletes or may bind the name in some scope (every
 // use but a read and kNotAName).

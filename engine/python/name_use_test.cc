@@ -51,6 +51,9 @@ TEST_CASE("the lone target of an assignment is assigned; a chain, a pattern or +
   CHECK(Use("FLAG = True\n", "FLAG") == NameUse::kAssign);
   CHECK(Use("FLAG: bool = True\n", "FLAG") == NameUse::kAssign);
   CHECK(Use("FLAG: bool = True\n", "bool") == NameUse::kRead);
+  // An annotation alone binds nothing at run time; it is counted as the
+  // target all the same, and has no value (the readers then take none).
+  CHECK(Use("FLAG: bool\n", "FLAG") == NameUse::kAssign);
   // The judge's finding: `x = FLAG = True` rebinds FLAG, first and middle.
   CHECK(Use("x = FLAG = True\n", "FLAG") == NameUse::kRebind);
   CHECK(Use("x = FLAG = True\n", "x") == NameUse::kRebind);

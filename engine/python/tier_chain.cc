@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/python/name_use.h"
 #include "engine/python/ts_nodes.h"
 
 namespace muh {
@@ -88,217 +89,100 @@ std::optional<TierChainAt> TierChainAround(const SyntaxTree& tree, std::size_t b
 
 namespace {
 
-// The names of TargetIdentifiers(target), as text.
-void TargetNames(const SyntaxTree& tree, TSNode target, std::vector<std::string>* out) {
-  for (TSNode t : TargetIdentifiers(target)) out->emplace_back(TextOf(tree, t));
+// The statement or clause that holds the last node of `path`, to cite:
+// `except E as T:`, `def f(T):`, `x = [(T := v) for v in w]`.
+TSNode StatementOf(const std::vector<TSNode>& path) {
+  for (std::size_t i = path.size(); i-- > 0;) {
+    std::string_view type = ts_node_type(path[i]);
+    auto ends = [&](std::string_view suffix) {
+      return type.size() > suffix.size() && type.substr(type.size() - suffix.size()) == suffix;
+    };
+    bool part_of_expression =
+        type == "for_in_clause" || type == "if_clause" || type == "with_clause";
+    if ((ends("_statement") || ends("_clause") || type == "function_definition" ||
+         type == "class_definition") &&
+        !part_of_expression) {
+      return path[i];
+    }
+  }
+  return path.back();
 }
 
-// The names node `n` binds other than by assignment, `for` or walrus:
-// imports (`import a.b` binds a; `from m import x as y` binds y),
-// definitions, `del`, `as` targets of with and except. `every_name`: a star
-// import, globals()/vars()/locals() or the module reached as an object
-// (`sys.modules[__name__]`, a `__dict__`) may bind any.
-void BindingsOf(const SyntaxTree& tree, TSNode n, std::vector<std::string>* out, bool* every_name) {
-  auto text = [&tree](TSNode t) { return std::string(TextOf(tree, t)); };
-  if (Is(n, "import_statement") || Is(n, "import_from_statement") ||
-      Is(n, "future_import_statement")) {
-    bool from = !Is(n, "import_statement");
-    for (TSNode c : NamedChildren(n)) {
-      if (Is(c, "wildcard_import")) *every_name = true;
-      if (from && ts_node_eq(c, Field(n, "module_name"))) continue;
-      if (Is(c, "aliased_import")) {
-        TSNode alias = Field(c, "alias");
-        if (!ts_node_is_null(alias)) out->push_back(text(alias));
-      } else if (Is(c, "dotted_name") && ts_node_named_child_count(c) > 0) {
-        // `import a.b` binds a; `from m import x` binds x.
-        out->push_back(text(ts_node_named_child(c, 0)));
-      }
-    }
-    return;
-  }
-  if (Is(n, "function_definition") || Is(n, "class_definition")) {
-    TSNode name = Field(n, "name");
-    if (!ts_node_is_null(name)) out->push_back(text(name));
-    return;
-  }
-  if (Is(n, "delete_statement") || Is(n, "as_pattern_target") || Is(n, "except_clause") ||
-      Is(n, "global_statement") || Is(n, "nonlocal_statement")) {
-    for (TSNode c : NamedChildren(n)) {
-      if (Is(c, "identifier")) out->push_back(text(c));
-      if (Is(c, "as_pattern")) {
-        TSNode alias = Field(c, "alias");
-        if (!ts_node_is_null(alias)) out->push_back(text(alias));
-      }
-    }
-    return;
-  }
-  // A capture in a `case` pattern binds its name (`case T:`, `case [T,
-  // *rest]`, `case P(x=T)`); every name there is counted.
-  if (Is(n, "case_pattern")) {
-    std::vector<TSNode> stack{n};
-    while (!stack.empty()) {
-      TSNode t = stack.back();
-      stack.pop_back();
-      if (Is(t, "identifier")) out->push_back(text(t));
-      PushNamedChildren(t, &stack);
-    }
-    return;
-  }
-  if (Is(n, "call")) {
-    TSNode fn = Field(n, "function");
-    if (!ts_node_is_null(fn) && Is(fn, "identifier")) {
-      std::string f = text(fn);
-      // exec and eval run code that may bind any name of the module.
-      if (f == "globals" || f == "vars" || f == "locals" || f == "exec" || f == "eval") {
-        *every_name = true;
-      }
-    }
-  }
-  // The module reached as an object: `sys.modules[__name__]` (setattr on
-  // it, its __dict__), any `__dict__`, `import_module(__name__)`.
-  if (Is(n, "attribute")) {
-    TSNode attr = Field(n, "attribute");
-    TSNode object = Field(n, "object");
-    TSNode parent = ts_node_parent(n);
-    bool sys_modules = !ts_node_is_null(attr) && text(attr) == "modules" &&
-                       ((!ts_node_is_null(object) && text(object) == "sys") ||
-                        (!ts_node_is_null(parent) && Is(parent, "subscript")));
-    if (sys_modules || (!ts_node_is_null(attr) && text(attr) == "__dict__")) *every_name = true;
-  }
-  if (Is(n, "identifier") && text(n) == "__name__") {
-    TSNode args = ts_node_parent(n);
-    TSNode call = ts_node_is_null(args) ? args : ts_node_parent(args);
-    if (!ts_node_is_null(call) && Is(call, "call") && Is(args, "argument_list")) {
-      std::string f = text(Field(call, "function"));
-      if (f == "import_module" || (f.size() > 14 && f.substr(f.size() - 14) == ".import_module") ||
-          f == "__import__")
-        *every_name = true;
-    }
-  }
+// "`text` (line N) HOW", of the first line of `n`'s text.
+std::string Citing(const SyntaxTree& tree, TSNode n, const char* how) {
+  std::string_view text = TextOf(tree, n);
+  text = text.substr(0, text.find('\n'));
+  return fmt::format("`{}` (line {}) {}", text, ts_node_start_point(n).row + 1, how);
 }
 
 }  // namespace
 
 std::map<std::string, std::string> ModuleConstants(const SyntaxTree& tree,
                                                    std::map<std::string, std::string>* why_not) {
+  // Each name's lone top-level `NAME = value` statements, and the first
+  // other binding of it anywhere in the file (name_use.h: an assignment of
+  // any other form, `for`, `with`/`except` as, `:=`, an import, def, class,
+  // del, global, a case capture, a parameter, a position not modeled). A
+  // comprehension's variable binds in the comprehension only.
+  std::map<std::string, std::vector<TSNode>> assigned;  // the assignment statements
+  std::map<std::string, TSNode> other;
+  std::optional<TSNode> wide;  // a statement that may bind any name
+  ForEachNamedPath(tree.Root(), [&](const std::vector<TSNode>& path) {
+    if (wide) return;
+    if (NamespaceWide(tree, path)) {
+      wide = StatementOf(path);
+      return;
+    }
+    TSNode n = path.back();
+    if (!Is(n, "identifier")) return;
+    NameUse use = UseOf(path);
+    if (!Binds(use) || use == NameUse::kComprehend) return;
+    std::string name(TextOf(tree, n));
+    if (use == NameUse::kAssign && path.size() == 4 && Is(path[1], "expression_statement") &&
+        Is(path[2], "assignment")) {
+      // `NAME: T` alone binds nothing in a module's namespace.
+      if (!ts_node_is_null(Field(path[2], "right"))) assigned[name].push_back(path[1]);
+      return;
+    }
+    other.emplace(name, StatementOf(path));
+  });
+  if (wide) {
+    if (why_not != nullptr)
+      (*why_not)["*"] = Citing(tree, *wide, "may bind any name of the module");
+    return {};
+  }
   std::map<std::string, std::string> out;
-  // Says why `name`, a top-level constant so far, is left out: `n` binds it.
-  auto drop = [&](const std::string& name, TSNode n, const char* how) {
-    if (why_not != nullptr && out.count(name) != 0 && why_not->count(name) == 0) {
-      std::string_view text = TextOf(tree, n);
-      text = text.substr(0, text.find('\n'));
+  for (const auto& [name, statements] : assigned) {
+    auto again = other.find(name);
+    if (statements.size() == 1 && again == other.end()) {
+      TSNode a = ts_node_named_child(statements[0], 0);
+      out[name] = std::string(TextOf(tree, Field(a, "right")));
+    } else if (why_not != nullptr) {
+      // A second top-level assignment is named first, as the reader meets it.
       (*why_not)[name] =
-          fmt::format("`{}` (line {}) {}", text, ts_node_start_point(n).row + 1, how);
-    }
-    out.erase(name);
-  };
-  std::map<std::string, int> count;
-  TSNode root = tree.Root();
-  for (TSNode s : NamedChildren(root)) {
-    if (!Is(s, "expression_statement") || ts_node_named_child_count(s) != 1) continue;
-    TSNode a = ts_node_named_child(s, 0);
-    if (!Is(a, "assignment") && !Is(a, "augmented_assignment")) continue;
-    TSNode left = Field(a, "left");
-    TSNode right = Field(a, "right");
-    if (ts_node_is_null(left) || ts_node_is_null(right) || !Is(left, "identifier")) continue;
-    std::string name(TextOf(tree, left));
-    // `D = B = 7` is a chain, not a constant's expression.
-    if (++count[name] > 1 || Is(a, "augmented_assignment") || Is(right, "assignment")) {
-      drop(name, a, "binds it again");
-      continue;
-    }
-    out[name] = std::string(TextOf(tree, right));
-  }
-  // A name bound anywhere else too (under a module-level `if`, in a `for`,
-  // through `global` in a function, or a local of the same name) is left
-  // out: its value may not be the one written at the top level. Walked with
-  // a cursor, which keeps no stack of its own however deep a hostile file
-  // nests. The top-level assignments read above sit at depth 2, in an
-  // expression statement at depth 1.
-  if (out.empty()) return out;
-  TSTreeCursor cursor = ts_tree_cursor_new(root);
-  uint32_t depth = 0;
-  bool in_statement = false;  // the depth-1 node is an expression statement
-  for (;;) {
-    TSNode n = ts_tree_cursor_current_node(&cursor);
-    if (depth == 1) in_statement = Is(n, "expression_statement");
-    if (ts_node_is_named(n)) {
-      // Every other way Python binds a name (whitelisted below), or takes
-      // the module's namespace whole.
-      std::vector<std::string> bound;
-      bool every_name = false;  // `from m import *`, globals(), vars()
-      BindingsOf(tree, n, &bound, &every_name);
-      if (every_name) {
-        ts_tree_cursor_delete(&cursor);
-        if (why_not != nullptr) {
-          std::string_view text = TextOf(tree, n);
-          text = text.substr(0, text.find('\n'));
-          (*why_not)["*"] = fmt::format("`{}` (line {}) may bind any name of the module", text,
-                                        ts_node_start_point(n).row + 1);
-        }
-        return {};
-      }
-      for (const std::string& b : bound) drop(b, n, "binds it again");
-    }
-    if (ts_node_is_named(n) && (Is(n, "assignment") || Is(n, "augmented_assignment") ||
-                                Is(n, "for_statement") || Is(n, "named_expression"))) {
-      TSNode target = Field(n, Is(n, "named_expression") ? "name" : "left");
-      // The top-level `NAME = value` statements were counted above; a
-      // pattern there (`A, B = 1, 2`, `[A] = [1]`) binds each of its names.
-      bool counted =
-          depth == 2 && in_statement && !ts_node_is_null(target) && Is(target, "identifier");
-      std::vector<std::string> names;
-      if (!counted) TargetNames(tree, target, &names);
-      for (const std::string& b : names) drop(b, n, "binds it again");
-    }
-    if (ts_tree_cursor_goto_first_child(&cursor)) {
-      ++depth;
-      continue;
-    }
-    while (!ts_tree_cursor_goto_next_sibling(&cursor)) {
-      if (depth == 0 || !ts_tree_cursor_goto_parent(&cursor)) {
-        ts_tree_cursor_delete(&cursor);
-        return out;
-      }
-      --depth;
+          Citing(tree, statements.size() > 1 ? statements[1] : again->second, "binds it again");
     }
   }
+  return out;
 }
 
 std::map<std::string, std::string> FunctionConstants(const SyntaxTree& tree, TSNode fn,
                                                      std::size_t at,
                                                      std::map<std::string, std::string> module) {
-  // Every binding in the function, by name, counted; nested scopes too (a
-  // `nonlocal` there rebinds ours; a local there only hides it, which is
-  // counted too, and costs only precision).
+  // Every binding in the function, by name, counted (name_use.h); nested
+  // scopes too (a `nonlocal` there rebinds ours; a local there only hides
+  // it, which is counted too, and costs only precision). The function's
+  // own name is the enclosing scope's.
   std::map<std::string, int> bindings;
-  std::vector<TSNode> stack{fn};
-  while (!stack.empty()) {
-    TSNode n = stack.back();
-    stack.pop_back();
-    if (!ts_node_is_named(n)) continue;
-    std::vector<std::string> bound;
-    bool every_name = false;
-    if (!ts_node_eq(n, fn)) BindingsOf(tree, n, &bound, &every_name);
-    if (every_name) return {};
-    if (Is(n, "assignment") || Is(n, "augmented_assignment") || Is(n, "for_statement") ||
-        Is(n, "named_expression") || Is(n, "for_in_clause")) {
-      TargetNames(tree, Field(n, Is(n, "named_expression") ? "name" : "left"), &bound);
-    }
-    if (Is(n, "parameters") || Is(n, "lambda_parameters")) {
-      std::vector<TSNode> params{n};
-      while (!params.empty()) {
-        TSNode p = params.back();
-        params.pop_back();
-        if (Is(p, "identifier")) bound.emplace_back(TextOf(tree, p));
-        for (uint32_t i = 0; i < ts_node_named_child_count(p); ++i) {
-          params.push_back(ts_node_named_child(p, i));
-        }
-      }
-    }
-    for (const std::string& b : bound) ++bindings[b];
-    PushNamedChildren(n, &stack);
-  }
+  bool wide = false;
+  ForEachNamedPath(fn, [&](const std::vector<TSNode>& path) {
+    if (wide) return;
+    wide = NamespaceWide(tree, path);
+    TSNode n = path.back();
+    if (!Is(n, "identifier") || (path.size() == 2 && ts_node_eq(Field(fn, "name"), n))) return;
+    if (Binds(UseOf(path))) ++bindings[std::string(TextOf(tree, n))];
+  });
+  if (wide) return {};
   for (const auto& [name, count] : bindings) module.erase(name);
   TSNode body = Field(fn, "body");
   for (TSNode s : ts_node_is_null(body) ? std::vector<TSNode>{} : NamedChildren(body)) {

@@ -1137,6 +1137,10 @@ FLAG_REBINDS = {
     "del_reimport": ("module", lambda i, r: "del FLAG\nFLAG = True", "app.tu%d"),
     "type_alias_line": ("module", lambda i, r: "FLAG \\\n= True", "app.tu%d"),
     "paren_target": ("module", lambda i, r: "(FLAG) = True", "app.tu%d"),
+    "self_module_attr": ("module", lambda i, r: "import sys\nsys.modules[__name__].FLAG = True",
+                         "app.tu%d"),
+    "self_module_dict": ("module", lambda i, r: "import sys\nvars(sys.modules[__name__])['FL' 'AG'] = True",
+                         "app.tu%d"),
     "exec_rebind": ("module", lambda i, r: "exec('FL' + 'AG = True')", "app.tu%d"),
 }
 
