@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <deque>
 
 #include "engine/base/text.h"
 #include "engine/liveness/module_escape.h"
@@ -424,6 +425,91 @@ int TreeIndex::BlockEnd(const std::string& path, int k) {
   return j;
 }
 
+namespace {
+
+// The bytes [begin, end) of the top-level statement that holds line `k`:
+// from its decorators or its first clause (`if`, `try`) to the end of its
+// last clause's block, which parse on their own as a module does.
+std::pair<std::size_t, std::size_t> TopStatement(const StatementTable& lines, int k) {
+  const std::vector<LogicalLine>& ls = lines.lines();
+  auto top = [&](int j) {
+    while (ls[static_cast<std::size_t>(j)].parent != -1) j = ls[static_cast<std::size_t>(j)].parent;
+    return j;
+  };
+  auto continues = [&](int j) {  // a clause that continues the statement before it
+    std::string_view kw = lines.Keyword(j);
+    return kw == "elif" || kw == "else" || kw == "except" || kw == "finally";
+  };
+  int first = top(k);
+  while (first > 0 && (continues(first) || lines.Code(top(first - 1)).substr(0, 1) == "@")) {
+    first = top(first - 1);
+  }
+  int n = static_cast<int>(ls.size());
+  int last = top(k);
+  for (;;) {
+    int next = last + 1;
+    while (next < n && ls[static_cast<std::size_t>(next)].parent != -1) ++next;
+    if (next < n && (continues(next) || lines.Code(last).substr(0, 1) == "@")) {
+      last = next;
+      continue;
+    }
+    std::size_t end = next < n ? ls[static_cast<std::size_t>(next)].begin : lines.src().size();
+    return {ls[static_cast<std::size_t>(first)].begin, end};
+  }
+}
+
+// The parses of a file's top-level statements (TopStatement), each made
+// when first asked: the path to a range of bytes in the one that holds it.
+class TopStatements {
+ public:
+  explicit TopStatements(const StatementTable& lines) : lines_(lines) {}
+
+  struct Found {
+    const SyntaxTree* tree = nullptr;  // null: the bytes lie on no line (a comment)
+    std::vector<TSNode> path;          // PathTo's, in `tree`
+  };
+  // nullopt when the statement (and then the whole file) does not parse.
+  std::optional<Found> PathAt(std::size_t offset, std::size_t length) {
+    int k = lines_.IndexAt(offset);
+    if (k < 0) return Found{};
+    const Parsed* p = Of(k);
+    if (p == nullptr) return std::nullopt;
+    std::size_t rel = offset - p->begin;
+    return Found{&p->tree, PathTo(p->tree.Root(), static_cast<std::uint32_t>(rel),
+                                  static_cast<std::uint32_t>(rel + length))};
+  }
+
+ private:
+  struct Parsed {
+    std::size_t begin;
+    SyntaxTree tree;
+  };
+  const Parsed* Of(int k) {
+    std::string_view src = lines_.src();
+    auto [begin, end] = TopStatement(lines_, k);
+    for (const Parsed& p : parsed_) {
+      if (p.begin == begin) return &p;
+    }
+    SyntaxTree t = parser_.Parse(src.substr(begin, end - begin));
+    if (t.HasError()) {
+      // Cut where the table's lines do not say (a lone clause): the whole.
+      for (const Parsed& p : parsed_) {
+        if (p.begin == 0 && p.tree.bytes().size() == src.size()) return &p;
+      }
+      begin = 0;
+      t = parser_.Parse(src);
+      if (t.HasError()) return nullptr;
+    }
+    return &parsed_.emplace_back(Parsed{begin, std::move(t)});
+  }
+
+  const StatementTable& lines_;
+  PythonParser parser_;
+  std::deque<Parsed> parsed_;  // stable addresses
+};
+
+}  // namespace
+
 std::optional<Evidence> TreeIndex::ReboundElsewhere(const std::string& path,
                                                     const std::string& name) {
   // Another module may rebind it as an attribute (`import m as t;
@@ -437,6 +523,7 @@ std::optional<Evidence> TreeIndex::ReboundElsewhere(const std::string& path,
     const StatementTable* lines = LinesBefore(q, occ.back());
     if (lines == nullptr) return Evidence{q, 0, "the file could not be read or parsed"};
     std::string_view src = lines->src();
+    std::optional<TopStatements> parses;
     for (std::size_t o : occ) {
       int k = lines->IndexAt(o);
       if (k < 0) continue;
@@ -448,27 +535,20 @@ std::optional<Evidence> TreeIndex::ReboundElsewhere(const std::string& path,
       if (KeywordArgument(src, o, name.size())) return At(q, k);  // vars(m).update(NAME=...)
       std::size_t b = o;
       while (b > 0 && (src[b - 1] == ' ' || src[b - 1] == '\t' || src[b - 1] == '\n' ||
-                       src[b - 1] == '\\')) {
+                       src[b - 1] == '\r' || src[b - 1] == '\\')) {
         --b;
       }
       if (b == 0 || src[b - 1] != '.') continue;  // its own module's name: not this flag
-      std::size_t sb = 0;
-      std::string_view stmt = lines->StatementAt(k, o, &sb);
-      std::string_view first = stmt.substr(0, stmt.find_first_of(" \t("));
-      if (first == "del" || first == "for" || first == "with" || first == "async") return At(q, k);
-      // A `=` after it that is no comparison: it may be the target.
-      std::string_view after = src.substr(o + name.size(), sb + stmt.size() - o - name.size());
-      for (std::size_t i = 0; i < after.size(); ++i) {
-        if (after[i] != '=' || !lines->InCode(o + name.size() + i)) continue;
-        char p = i > 0 ? after[i - 1] : ' ';
-        char n = i + 1 < after.size() ? after[i + 1] : ' ';
-        if (n == '=') {
-          ++i;
-          continue;
-        }
-        if (p == '=' || p == '!' || p == '<' || p == '>') continue;
-        return At(q, k);
-      }
+      // `t.FLAG` stored to (name_use.h): an assignment's target of any
+      // form, augmented, a `for` target (a comprehension's too), `with ...
+      // as`, `del`; or a statement that does not parse on its own or whole.
+      if (!parses) parses.emplace(*lines);
+      auto found = parses->PathAt(o, name.size());
+      if (!found) return At(q, k);
+      std::vector<TSNode>& at = found->path;
+      if (found->tree == nullptr || at.size() < 2 || !Is(at[at.size() - 2], "attribute")) continue;
+      at.pop_back();
+      if (Binds(UseOf(at))) return At(q, k);
     }
   }
   return std::nullopt;
@@ -562,41 +642,6 @@ bool TreeIndex::PlatformName(const std::string& path, const std::string& name) {
   return out;
 }
 
-namespace {
-
-// The bytes [begin, end) of the top-level statement that holds line `k`:
-// from its decorators or its first clause (`if`, `try`) to the end of its
-// last clause's block, which parse on their own as a module does.
-std::pair<std::size_t, std::size_t> TopStatement(const StatementTable& lines, int k) {
-  const std::vector<LogicalLine>& ls = lines.lines();
-  auto top = [&](int j) {
-    while (ls[static_cast<std::size_t>(j)].parent != -1) j = ls[static_cast<std::size_t>(j)].parent;
-    return j;
-  };
-  auto continues = [&](int j) {  // a clause that continues the statement before it
-    std::string_view kw = lines.Keyword(j);
-    return kw == "elif" || kw == "else" || kw == "except" || kw == "finally";
-  };
-  int first = top(k);
-  while (first > 0 && (continues(first) || lines.Code(top(first - 1)).substr(0, 1) == "@")) {
-    first = top(first - 1);
-  }
-  int n = static_cast<int>(ls.size());
-  int last = top(k);
-  for (;;) {
-    int next = last + 1;
-    while (next < n && ls[static_cast<std::size_t>(next)].parent != -1) ++next;
-    if (next < n && (continues(next) || lines.Code(last).substr(0, 1) == "@")) {
-      last = next;
-      continue;
-    }
-    std::size_t end = next < n ? ls[static_cast<std::size_t>(next)].begin : lines.src().size();
-    return {ls[static_cast<std::size_t>(first)].begin, end};
-  }
-}
-
-}  // namespace
-
 std::optional<ConstantFlag> TreeIndex::Flag(const std::string& path, const std::string& name) {
   return FlagAt(path, name, 0);
 }
@@ -636,47 +681,18 @@ std::optional<ConstantFlag> TreeIndex::FlagAt(const std::string& path, const std
   // top-level statement that holds it (TopStatement): a read, the lone
   // top-level `NAME = value`, a top-level import, or a binding of any
   // other kind, which leaves the name no constant.
-  PythonParser parser;
-  std::vector<std::pair<std::size_t, SyntaxTree>> parsed;  // by the statement's first byte
-  auto parse_of = [&](int k) -> const std::pair<std::size_t, SyntaxTree>* {
-    auto [begin, end] = TopStatement(*lines, k);
-    for (const auto& p : parsed) {
-      if (p.first == begin) return &p;
-    }
-    SyntaxTree t = parser.Parse(src.substr(begin, end - begin));
-    if (t.HasError()) {
-      // Cut where the table's lines do not say (a lone clause): the whole.
-      for (const auto& p : parsed) {
-        if (p.first == 0 && p.second.bytes().size() == src.size()) return &p;
-      }
-      begin = 0;
-      t = parser.Parse(src);
-      if (t.HasError()) return nullptr;
-    }
-    return &parsed.emplace_back(begin, std::move(t));
-  };
-  auto path_at =
-      [&](std::size_t o,
-          std::size_t n) -> std::optional<std::pair<const SyntaxTree*, std::vector<TSNode>>> {
-    int k = lines->IndexAt(o);
-    if (k < 0) return std::pair<const SyntaxTree*, std::vector<TSNode>>{nullptr, {}};
-    const auto* statement = parse_of(k);
-    if (statement == nullptr) return std::nullopt;
-    std::size_t rel = o - statement->first;
-    return std::make_pair(&statement->second,
-                          PathTo(statement->second.Root(), static_cast<std::uint32_t>(rel),
-                                 static_cast<std::uint32_t>(rel + n)));
-  };
+  TopStatements parses(*lines);
+  auto path_at = [&](std::size_t o, std::size_t n) { return parses.PathAt(o, n); };
   // Its module's namespace bound wholesale, run or not.
   for (const auto& [o, n] : wide) {
     if (!lines->InCode(o)) continue;
     auto at = path_at(o, n);
     if (!at) return std::nullopt;
-    if (at->first == nullptr) continue;
-    std::vector<TSNode>& p = at->second;
-    if (NamespaceWide(*at->first, p)) return std::nullopt;
+    if (at->tree == nullptr) continue;
+    std::vector<TSNode>& p = at->path;
+    if (NamespaceWide(*at->tree, p)) return std::nullopt;
     p.pop_back();  // `m.__dict__`: the attribute
-    if (!p.empty() && NamespaceWide(*at->first, p)) return std::nullopt;
+    if (!p.empty() && NamespaceWide(*at->tree, p)) return std::nullopt;
   }
   int bindings = 0;
   int assigned = -1;
@@ -691,9 +707,9 @@ std::optional<ConstantFlag> TreeIndex::FlagAt(const std::string& path, const std
     // globals().update(NAME=...) and the like bind it.
     if (KeywordArgument(src, o, name.size())) return std::nullopt;
     auto found = path_at(o, name.size());
-    if (!found || found->first == nullptr) return std::nullopt;
-    const SyntaxTree& tree = *found->first;
-    std::vector<TSNode>& at = found->second;
+    if (!found || found->tree == nullptr) return std::nullopt;
+    const SyntaxTree& tree = *found->tree;
+    std::vector<TSNode>& at = found->path;
     NameUse use = UseOf(at);
     // An attribute of that name stored to (`sys.modules[__name__].NAME =
     // v`, `m.NAME = v`): the object may be this module.

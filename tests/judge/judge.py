@@ -1137,6 +1137,13 @@ FLAG_REBINDS = {
     "del_reimport": ("module", lambda i, r: "del FLAG\nFLAG = True", "app.tu%d"),
     "type_alias_line": ("module", lambda i, r: "FLAG \\\n= True", "app.tu%d"),
     "paren_target": ("module", lambda i, r: "(FLAG) = True", "app.tu%d"),
+    "comprehension_attr": ("main", lambda i, r: "import app.tu%d as a%d\n_c%d = [0 for a%d.FLAG in [True]]"
+                           % (i, i, i, i), "app.tu%d"),
+    "with_attr": ("main", lambda i, r: ("import contextlib\nimport app.tu%d as a%d\n"
+                                        "with contextlib.nullcontext(True) as a%d.FLAG%spass"
+                                        % (i, i, i, colon(r))), "app.tu%d"),
+    "paren_attr": ("main", lambda i, r: "import app.tu%d as a%d\n(a%d\n .FLAG) = True" % (i, i, i),
+                   "app.tu%d"),
     "self_module_attr": ("module", lambda i, r: "import sys\nsys.modules[__name__].FLAG = True",
                          "app.tu%d"),
     "self_module_dict": ("module", lambda i, r: "import sys\nvars(sys.modules[__name__])['FL' 'AG'] = True",
