@@ -21,11 +21,15 @@ struct TierBoundValue {
   std::string error;               // "" when evaluated
 };
 
-// A module-level constant a bound was computed from, and the byte where
-// that bound starts.
+// A module-level name a rewrite's proof reads as fixed for a run, and the
+// byte the rewrite is at: a constant a tier bound was computed from (the
+// bound's first byte), or a name or attribute the condition of a wrap
+// reads (`current_platform`, `has_device_capability`; the wrapped value's
+// first byte). Another module must not rebind it (rebound_constants.h).
 struct BoundConstant {
   std::string name;
   std::size_t bound_at = 0;
+  bool in_wrap = false;
 };
 
 // Evaluates `text` with `constants` (name -> its value's text). A name

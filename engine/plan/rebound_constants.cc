@@ -43,14 +43,22 @@ std::set<std::string> FailReboundConstants(const LivenessAnalysis& analysis,
       Position p{site.line, site.column};
       auto file = files.find(site.path);
       if (file != files.end()) p = file->second.PositionOf(rebound->bound_at);
-      plan->diagnostics.push_back(Diagnostic{
-          site.path, p.line, p.column, Severity::kError,
-          fmt::format("rule '{}': the tier bound reads the module constant {}, which {} may "
-                      "rebind at run time: its value here proves nothing, so the tiers are not "
-                      "sized for it (make the bound a literal, or read the override where the "
-                      "chain is)",
-                      o.rule_id, rebound->name, Where(*by)),
-          o.rule_id});
+      std::string message =
+          rebound->in_wrap
+              ? fmt::format(
+                    "rule '{}': the value is shared by both paths and would be wrapped in "
+                    "a test of the condition, which reads `{}`; {} may rebind it at run "
+                    "time, so the wrap need not test what the function tested: no safe "
+                    "rewrite",
+                    o.rule_id, rebound->name, Where(*by))
+              : fmt::format(
+                    "rule '{}': the tier bound reads the module constant {}, which {} may "
+                    "rebind at run time: its value here proves nothing, so the tiers are "
+                    "not sized for it (make the bound a literal, or read the override "
+                    "where the chain is)",
+                    o.rule_id, rebound->name, Where(*by));
+      plan->diagnostics.push_back(
+          Diagnostic{site.path, p.line, p.column, Severity::kError, message, o.rule_id});
       o.status = RuleStatus::kFailed;
       failed.insert(o.rule_id);
       break;

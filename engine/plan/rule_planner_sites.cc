@@ -224,10 +224,10 @@ void RulePlanner::PlanSites(const Rule& rule, const SourceText& file, const Foun
     }
     std::size_t before = outcome->found.size();
     PlanSite(rule, file, m, outcome);
+    if (outcome->found.size() > before) outcome->found.back().bound_constants = m.bound_constants;
     if (outcome->found.size() > before && !m.tier.empty()) {
       outcome->found.back().tier = m.tier;
       outcome->found.back().tier_index = m.tier_index;
-      outcome->found.back().bound_constants = m.bound_constants;
     }
   }
   if (found.in_file_order) {

@@ -800,6 +800,16 @@ ReachingValues FindReachingValues(const SyntaxTree& tree, const ValueQuestion& q
       out.condition_text = std::string(
           tree.bytes().substr(ts_node_start_byte(tests.front()),
                               ts_node_end_byte(tests.front()) - ts_node_start_byte(tests.front())));
+      out.condition_names = NamesRead(tree, tests.front());
+      for (std::vector<TSNode> stack{tests.front()}; !stack.empty();) {
+        TSNode n = stack.back();
+        stack.pop_back();
+        if (Is(n, "attribute")) {
+          TSNode attr = Field(n, "attribute");
+          if (!ts_node_is_null(attr)) out.condition_names.emplace_back(TextOf(tree, attr));
+        }
+        PushNamedChildren(n, &stack);
+      }
     }
     std::optional<FixedNames> fixed;  // made once, where a value is shared
     Walker here(tree, q, core_true);

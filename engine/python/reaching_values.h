@@ -44,6 +44,10 @@ struct ReachingValues {
   // which way it goes on this path.
   std::string condition_text;
   bool condition_true = false;
+  // The names and attribute names the condition reads (`current_platform`,
+  // `has_device_capability`): a wrap tests them again where the value is,
+  // which proves nothing where another module may rebind one.
+  std::vector<std::string> condition_names;
   // Why there are no values ("BLOCK is assigned nowhere on ..."), at byte
   // `problem_at`; empty when there are.
   std::string problem;

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <unordered_set>
 
+#include "engine/python/name_use.h"
 #include "engine/python/ts_nodes.h"
 
 namespace muh {
@@ -356,6 +357,41 @@ std::vector<std::string> ParameterNames(const SyntaxTree& tree, TSNode function)
 
 FixedNames::FixedNames(const SyntaxTree& tree, TSNode function) {
   std::vector<std::string> platform = VllmImportedNames(tree);
+  // The object a platform name denotes is not fixed where the file stores
+  // through it (`current_platform.has_device_capability = f`, `del
+  // current_platform.x`, `setattr(current_platform, ...)`), nor is any
+  // name where the file may bind its namespace wholesale (name_use.h's
+  // NamespaceWide: `globals()[...] = v`, a star import, exec).
+  bool wide = false;
+  std::unordered_set<std::string> stored;
+  ForEachNamedPath(tree.Root(), [&](const std::vector<TSNode>& path) {
+    if (wide) return;
+    if (NamespaceWide(tree, path)) {
+      wide = true;
+      return;
+    }
+    TSNode n = path.back();
+    TSNode root{};
+    if ((Is(n, "attribute") || Is(n, "subscript")) && Binds(UseOf(path))) {
+      root = n;
+      while (!ts_node_is_null(root) && (Is(root, "attribute") || Is(root, "subscript"))) {
+        root = Field(root, Is(root, "attribute") ? "object" : "value");
+      }
+    } else if (Is(n, "call")) {
+      TSNode f = Field(n, "function");
+      TSNode args = Field(n, "arguments");
+      if (!ts_node_is_null(f) && !ts_node_is_null(args) && Is(f, "identifier") &&
+          (TextOf(tree, f) == "setattr" || TextOf(tree, f) == "delattr") &&
+          ts_node_named_child_count(args) > 0) {
+        root = ts_node_named_child(args, 0);
+      }
+    }
+    if (!ts_node_is_null(root) && Is(root, "identifier")) stored.emplace(TextOf(tree, root));
+  });
+  if (wide) platform.clear();
+  platform.erase(std::remove_if(platform.begin(), platform.end(),
+                                [&](const std::string& p) { return stored.count(p) != 0; }),
+                 platform.end());
   std::unordered_set<std::string> fixed_platform(platform.begin(), platform.end());
   std::unordered_set<std::string> unfixed;   // bound in the function otherwise
   std::unordered_set<std::string> assigned;  // bound by `name = EXPR`, EXPR fixed

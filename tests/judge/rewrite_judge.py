@@ -218,6 +218,10 @@ VALUE_OF = {
                         "    x = {d}\nelse:\n    {N} = {a}\ntr('k', {N})\nreturn {N}, x",
     "test_in_suppress": "{N} = {a}\nx = {d}\nwith contextlib.suppress(RuntimeError):\n"
                         "    x = {c} if {C} else {d}\ntr('k', {N})\nreturn {N}, x",
+    # Code between the test and the value changes what the condition's
+    # platform name denotes: a store through it, or globals() rebinding it.
+    "platform_store": "x = {c} if {C} else {d}\n_pin()\n{N} = {a}\ntr('k', {N})\nreturn {N}, x",
+    "platform_globals": "x = {c} if {C} else {d}\n_swap()\n{N} = {a}\ntr('k', {N})\nreturn {N}, x",
     "try_in_branch": "if {C}:\n    {N} = {a}\nelse:\n    try:\n        {N} = {b}\n    finally:\n"
                      "        pass\ntr('k', {N})\nreturn {N}",
     "match": "{N} = {a}\nmatch flag:\n    case True:\n        {N} = {b}\nx = {c} if {C} else {d}\n"
@@ -378,6 +382,8 @@ def value_of_case(shape, rng, i):
         c.cond = "cap"
     if shape.startswith("state_") or shape == "cond_side_effect":
         c.cond = "flag"  # the body tests its own state, not a COND
+    if shape in ("platform_store", "platform_globals") and c.cond not in ("cap", "local"):
+        c.cond = "cap"  # the helpers change current_platform
     if shape == "cond_in_helper_only" and c.cond in ("flag", "small", "local"):
         c.cond = "cap"  # the helper takes no parameters
     if shape == "rebind_cond_after_test" and c.cond in ("cap", "hip", "local"):
@@ -425,6 +431,12 @@ def value_of_case(shape, rng, i):
         c.value_of_in = rng.choice(["f", "_h"])
     if shape == "name_value":
         c.head.append("_DEFAULT = %d" % vals["a"])
+    if shape == "platform_store":
+        c.head += ["", "", "def _pin():", "    current_platform.cap = 70"]
+    if shape == "platform_globals":
+        c.head += ["", "", "class _Old:", "    def has_device_capability(self, capability):",
+                   "        return False", "", "", "def _swap():",
+                   "    globals()['current_platform'] = _Old()"]
     if shape in ("global_knob", "global_knob_helper"):
         c.head.append("%s = %d" % (c.knob, vals["c"]))
     if shape == "global_knob_helper":
