@@ -227,6 +227,15 @@ class Evaluator {
         if (ctx_.consulted) ctx_.consulted(kPlatformAssumption);
         if (!m.env.empty() && ctx_.consulted) ctx_.consulted(m.env);
         if (facts.platform.empty() || !MarkerDecides(m, facts)) return ConditionResult{};
+        if (ctx_.marker_made) {
+          if (std::optional<Evidence> made = ctx_.marker_made(m)) {
+            ConditionResult open;
+            open.why = m.text + " is made by the tree's own code where " + facts.platform +
+                       " may run it (" + made->path + ":" + std::to_string(made->line) + ")";
+            open.evidence.push_back(*made);
+            return open;
+          }
+        }
         Tri v = op == "==" ? Tri::kFalse : Tri::kTrue;
         std::string why = m.text + " is " + m.platform + "'s, not taken on " + facts.platform;
         if (!m.env.empty()) why += " with " + EnvText(facts, m.env);

@@ -35,6 +35,11 @@ struct ConditionContext {
   // Told of each variable of the environment a marker of the condition
   // rests on (PlatformMarker::env), whether or not it decides.
   std::function<void(const std::string& env)> consulted;
+  // Where the tree itself makes a marker's value (`backend =
+  // _Backend.ROCM_FLASH`, `global_force_attn_backend(_Backend.ROCM_FLASH)`)
+  // in code the served platform may run: the marker then decides nothing,
+  // whatever the environment. Unset: nowhere.
+  std::function<std::optional<Evidence>(const PlatformMarker&)> marker_made;
 };
 
 struct ConditionResult {

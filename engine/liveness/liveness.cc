@@ -365,15 +365,7 @@ SiteLiveness LivenessAnalysis::Proved(State* state, const std::string& path, std
   auto write = WriteSiteAt(*lines, offset);
   if (auto eq = AssignmentEquals(*lines, k); eq && offset > *eq) {
     const LogicalLine& l = lines->lines()[static_cast<std::size_t>(k)];
-    ConditionContext ctx;
-    ctx.facts = &state->facts;
-    ctx.flag = [index, &path](std::string_view name) {
-      return index->Flag(path, std::string(name));
-    };
-    ctx.platform_name = [index, &path](std::string_view name) {
-      return index->PlatformName(path, std::string(name));
-    };
-    ctx.consulted = [index](const std::string& key) { index->Consult(key); };
+    ConditionContext ctx = index->ConditionsIn(path);
     std::string_view value = lines->src().substr(*eq + 1, l.code_end - *eq - 1);
     ConditionResult taken = BranchTaken(value, offset - *eq - 1, ctx);
     if (taken.value == Tri::kFalse) {

@@ -103,6 +103,21 @@ TEST_CASE("a module imported only by another platform's backend is dead") {
   CHECK(g.At("app/kernels/tuned.py", "dict(BM=128, BN=64)", "128").state != Liveness::kDead);
 }
 
+TEST_CASE("a marker decides nothing where the tree itself makes its value") {
+  // backend_only makes "ROCM_FLASH" only under is_rocm(): still dead on
+  // cuda. backend_made also binds it to a constant the cuda path passes to
+  // the selector (a forced backend, a default): the comparison proves
+  // nothing, and the verdict names the statement.
+  Fixture f("backend_only");
+  SiteLiveness guarded = f.At("app/kernels/tuned.py", "dict(BM=128, BN=64)", "128");
+  INFO(Describe(guarded));
+  CHECK(guarded.state == Liveness::kDead);
+  Fixture g("backend_made");
+  SiteLiveness tuned = g.At("app/kernels/tuned.py", "dict(BM=128, BN=64)", "128");
+  INFO(Describe(tuned));
+  CHECK(tuned.state != Liveness::kDead);
+}
+
 TEST_CASE("has_device_capability branches follow the compute capability") {
   Fixture f("capability");
   SiteLiveness big = f.At("app/tile.py", "128 if current", "128");

@@ -297,16 +297,21 @@ const ConditionResult& TreeIndex::HeaderValue(const std::string& path, int h) {
   if (cached != file.headers.end()) return cached->second;
   ConditionResult r;
   if (const StatementTable* lines = Held(path)) {
-    ConditionContext ctx;
-    ctx.facts = &facts_;
-    ctx.consulted = [this](const std::string& env) { consulted_.insert(env); };
-    ctx.flag = [this, &path](std::string_view name) { return Flag(path, std::string(name)); };
-    ctx.platform_name = [this, &path](std::string_view name) {
-      return PlatformName(path, std::string(name));
-    };
-    r = EvaluateCondition(lines->HeaderCondition(h), ctx);
+    r = EvaluateCondition(lines->HeaderCondition(h), ConditionsIn(path));
   }
   return file.headers.emplace(h, std::move(r)).first->second;
+}
+
+ConditionContext TreeIndex::ConditionsIn(const std::string& path) {
+  ConditionContext ctx;
+  ctx.facts = &facts_;
+  ctx.consulted = [this](const std::string& env) { consulted_.insert(env); };
+  ctx.flag = [this, path](std::string_view name) { return Flag(path, std::string(name)); };
+  ctx.platform_name = [this, path](std::string_view name) {
+    return PlatformName(path, std::string(name));
+  };
+  ctx.marker_made = [this](const PlatformMarker& m) { return MarkerMade(m); };
+  return ctx;
 }
 
 LineGuard TreeIndex::GuardOf(const std::string& path, int k) {
@@ -640,6 +645,107 @@ bool TreeIndex::PlatformName(const std::string& path, const std::string& name) {
   }
   out = bindings > 0;
   return out;
+}
+
+std::optional<Evidence> TreeIndex::MarkerMade(const PlatformMarker& m) {
+  constexpr std::string_view kEnum = "_Backend.";
+  if (m.text.size() <= kEnum.size() || m.text.compare(0, kEnum.size(), kEnum) != 0) {
+    return std::nullopt;
+  }
+  auto cached = markers_made_.find(m.text);
+  if (cached != markers_made_.end()) return cached->second;
+  markers_made_[m.text] =
+      Evidence{"", 0, m.text + " is asked about while the tree's makers of it are read"};
+  std::optional<Evidence> made = ValueMade(m.text.substr(kEnum.size()), true, 0);
+  markers_made_[m.text] = made;
+  return made;
+}
+
+std::optional<Evidence> TreeIndex::ValueMade(const std::string& word, bool member, int depth) {
+  if (depth > 4) return Evidence{"", 0, "`" + word + "` is passed on through more than 4 names"};
+  for (const std::string& q : paths_) {
+    const std::vector<std::size_t>& all = Occurrences(q, word);
+    if (all.empty()) continue;
+    // Read only where the bytes may make it: `X.WORD` (an attribute),
+    // `"WORD"` (the name alone), or any occurrence in a file that names
+    // the enum (`_Backend`). A bare WORD elsewhere is a name bound to the
+    // member where it was made, which that file's own occurrence shows;
+    // in a longer string or a comment, it makes nothing.
+    const std::string_view* b = Bytes(q);
+    if (b == nullptr) return Evidence{q, 0, "the file could not be read"};
+    bool names_enum = member && !Occurrences(q, "_Backend").empty();
+    std::vector<std::size_t> occ;
+    for (std::size_t o : all) {
+      std::size_t p = o;
+      while (p > 0 && (*b)[p - 1] != '\0' && std::strchr(" \t\r\n\\", (*b)[p - 1]) != nullptr) --p;
+      char after = o + word.size() < b->size() ? (*b)[o + word.size()] : '\0';
+      bool quoted = o > 0 && ((*b)[o - 1] == '"' || (*b)[o - 1] == '\'') && after == (*b)[o - 1];
+      if (names_enum || !member || (p > 0 && (*b)[p - 1] == '.') || quoted) occ.push_back(o);
+    }
+    if (occ.empty()) continue;
+    const StatementTable* lines = LinesBefore(q, occ.back());
+    if (lines == nullptr) return Evidence{q, 0, "the file could not be read or parsed"};
+    TopStatements parses(*lines);
+    for (std::size_t o : occ) {
+      int k = lines->IndexAt(o);
+      if (k < 0) continue;
+      // Where the value is made or read on, and, for a string that is the
+      // member's name alone, the constant it is bound to (whose reads then
+      // carry it on).
+      bool value = false;
+      std::string carrier;
+      if (lines->InString(o)) {
+        auto literal = lines->StringAt(o);
+        std::string_view text =
+            literal ? lines->src().substr(literal->first, literal->second - literal->first)
+                    : std::string_view();
+        // `"ROCM_FLASH"`: a name `_Backend[...]` or the environment turns
+        // into the member; a longer string is a message.
+        value = member && text.size() == word.size() + 2 && text.substr(1, word.size()) == word;
+        if (value) {
+          auto found = parses.PathAt(literal->first, literal->second - literal->first);
+          if (found && found->tree != nullptr && found->path.size() == 4 &&
+              Is(found->path[2], "assignment") && Is(Field(found->path[2], "left"), "identifier")) {
+            carrier = std::string(TextOf(*found->tree, Field(found->path[2], "left")));
+          }
+        }
+      } else if (lines->InCode(o)) {
+        auto found = parses.PathAt(o, word.size());
+        if (!found) {
+          value = true;
+        } else if (found->tree != nullptr) {
+          std::vector<TSNode>& at = found->path;
+          NameUse use = UseOf(at);
+          if (member && use == NameUse::kNotAName && at.size() >= 2 &&
+              Is(at[at.size() - 2], "attribute")) {
+            // `_Backend.ROCM_FLASH` compared is a test; used otherwise, a value.
+            at.pop_back();
+            std::size_t i = at.size() - 1;
+            while (i > 0 && Is(at[i - 1], "parenthesized_expression")) --i;
+            value = i == 0 || !Is(at[i - 1], "comparison_operator");
+          } else if (member && (use == NameUse::kAssign || use == NameUse::kRead)) {
+            // The member's own definition, in the enum's class body; a bare
+            // name elsewhere may be the member imported.
+            bool in_class = false;
+            for (std::size_t i = at.size(); i-- > 0 && !in_class;) {
+              if (Is(at[i], "function_definition")) break;
+              in_class = Is(at[i], "class_definition");
+            }
+            value = !in_class;
+          } else if (!member) {
+            // A carrier: read, it passes the name on; bound, it is its own.
+            value = use == NameUse::kRead || use == NameUse::kUnknown;
+          } else {
+            value = use != NameUse::kNotAName;
+          }
+        }
+      }
+      if (!value || Guard(q, k).value == Tri::kFalse) continue;
+      if (carrier.empty()) return At(q, k);
+      if (auto on = ValueMade(carrier, false, depth + 1)) return on;
+    }
+  }
+  return std::nullopt;
 }
 
 std::optional<ConstantFlag> TreeIndex::Flag(const std::string& path, const std::string& name) {

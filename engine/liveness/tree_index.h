@@ -135,6 +135,22 @@ class TreeIndex {
   // `path:line` evidence with the line's code.
   Evidence At(const std::string& path, int k);
 
+  // The context conditions of `path` are evaluated in: its flags, its
+  // platform names, the markers the tree makes (MarkerMade); consultations
+  // recorded here.
+  ConditionContext ConditionsIn(const std::string& path);
+
+  // The first statement of the tree that makes the value of marker `m`
+  // (`_Backend.ROCM_FLASH`: its member ROCM_FLASH) in code the served
+  // platform may run: the member as a value anywhere but an operand of a
+  // comparison (an assignment, an argument, a return, a default) on a line
+  // whose guard is not false; its name as a whole string
+  // (`_Backend["ROCM_FLASH"]`; where a top-level constant is bound to it,
+  // `STR_ROCM_FLASH = "ROCM_FLASH"`, the constant's reads make it); or a
+  // bare name outside a class body (the enum's own definition). nullopt
+  // when none does, or for a marker that is no `_Backend.X` attribute.
+  std::optional<Evidence> MarkerMade(const PlatformMarker& m);
+
   // The variables of the environment some condition evaluated so far
   // rests on (ConditionContext::consulted); Consult adds one.
   const std::set<std::string>& consulted() const { return consulted_; }
@@ -148,6 +164,10 @@ class TreeIndex {
   // differ.
   const ConditionResult& HeaderValue(const std::string& path, int h);
   std::optional<ConstantFlag> FlagAt(const std::string& path, const std::string& name, int depth);
+  // MarkerMade's search: where `word` (a member's name, or with `member`
+  // false a constant bound to that name as a string) is made or read on in
+  // code the served platform may run.
+  std::optional<Evidence> ValueMade(const std::string& word, bool member, int depth);
 
   struct FileState {
     std::string_view bytes;            // read_'s, or `own`
@@ -192,6 +212,9 @@ class TreeIndex {
   mutable int last_index_ = -1;                         // PathIndex's last answer
   std::map<std::pair<std::string, std::string>, std::optional<ConstantFlag>> flags_;
   std::map<std::pair<std::string, std::string>, bool> platform_names_;
+  // MarkerMade's answers by marker text; a marker asked while its own
+  // answer is being found counts as made (its evidence says so).
+  std::map<std::string, std::optional<Evidence>> markers_made_;
   std::set<std::string> consulted_;
   std::shared_ptr<StatementCache> tables_;
 };

@@ -227,7 +227,12 @@ bool NamespaceWide(const SyntaxTree& tree, const std::vector<TSNode>& path) {
     if ((name == "globals" || name == "vars" || name == "locals" || name == "exec" ||
          name == "eval") &&
         UseOf(path) == NameUse::kRead) {
-      return true;
+      // A function's locals() is a snapshot of its own names; exec and eval
+      // there may still run `global X` or call globals().
+      bool in_function = false;
+      for (TSNode p : path)
+        in_function = in_function || Is(p, "function_definition") || Is(p, "lambda");
+      return name != "locals" || !in_function;
     }
     // `import_module(__name__)`, `__import__(__name__)`: the module itself.
     if (name == "__name__" && path.size() >= 3 && Is(parent, "argument_list") &&

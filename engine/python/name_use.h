@@ -57,8 +57,8 @@ NameUse UseOf(const std::vector<TSNode>& path);
 void ForEachNamedPath(TSNode root, const std::function<void(const std::vector<TSNode>&)>& visit);
 
 // Whether the last node of `path` (root first) may bind any name of its
-// module: a star import; globals, vars, locals, exec or eval, called or
-// taken as a value (`g = globals`); the module reached as an object
+// module: a star import; globals, vars, exec or eval, called or taken as a
+// value (`g = globals`), and locals outside a function; the module reached as an object
 // (`sys.modules`, any `__dict__`, `import_module(__name__)`,
 // `__import__(__name__)`). The constant readers then prove nothing.
 bool NamespaceWide(const SyntaxTree& tree, const std::vector<TSNode>& path);

@@ -172,3 +172,30 @@ TEST_CASE("a position not listed, or nested past the bound, may bind") {
 }
 
 }  // namespace muh
+
+namespace muh {
+
+TEST_CASE("what may bind any name of a module") {
+  auto wide = [](const std::string& source, const std::string& text) {
+    PythonParser parser;
+    SyntaxTree tree = parser.Parse(source);
+    std::size_t at = source.find(text);
+    REQUIRE(at != std::string::npos);
+    return NamespaceWide(tree, PathTo(tree.Root(), static_cast<std::uint32_t>(at),
+                                      static_cast<std::uint32_t>(at + text.size())));
+  };
+  CHECK(wide("globals()['X'] = 1\n", "globals"));
+  CHECK(wide("g = globals\n", "globals"));
+  CHECK(wide("def f():\n    exec(s)\n", "exec"));
+  CHECK(wide("def f():\n    return eval(s)\n", "eval"));
+  CHECK(wide("locals()['X'] = 1\n", "locals"));
+  CHECK_FALSE(wide("def f():\n    print(locals())\n", "locals"));
+  CHECK(wide("from m import *\n", "*"));
+  CHECK(wide("sys.modules[__name__].X = 1\n", "sys.modules"));
+  CHECK(wide("m.__dict__['X'] = 1\n", "m.__dict__"));
+  CHECK(wide("importlib.import_module(__name__)\n", "__name__"));
+  CHECK_FALSE(wide("logger = init_logger(__name__)\n", "__name__"));
+  CHECK_FALSE(wide("x.globals = 1\n", "globals"));
+}
+
+}  // namespace muh

@@ -796,6 +796,34 @@ def c_backend_env_import(p, i, r):
            imports=["from app import selector", "from app.selector import _Backend"])
 
 
+# The program itself picks the ROCm backend, whatever the environment and
+# the platform: a value passed on, a name looked up, a constant naming it.
+BACKEND_MADE = {
+    "value": "_Backend.ROCM_FLASH",
+    "getitem": "_Backend['ROCM_FLASH']",
+    "members": "_Backend.__members__['ROCM_FLASH']",
+    "default": None,
+}
+
+
+def backend_made_construct(name):
+    def construct(p, i, r):
+        p.knob(i, "backend_made_" + name)
+        p.module("app/selector.py", SELECTOR)
+        if name == "default":
+            # A forced default, as vLLM's global_force_attn_backend holds one.
+            p.main("def attn%d(backend=_Backend.ROCM_FLASH):\n    if backend == _Backend.ROCM_FLASH:\n"
+                   "        from app import k%d\n        k%d.f%d()" % (i, i, i, i),
+                   "attn%d()" % i,
+                   imports=["from app import selector", "from app.selector import _Backend"])
+            return
+        p.main("def attn%d(backend):\n    if backend == _Backend.ROCM_FLASH:\n"
+               "        from app import k%d\n        k%d.f%d()" % (i, i, i, i),
+               "attn%d(%s)" % (i, BACKEND_MADE[name]),
+               imports=["from app import selector", "from app.selector import _Backend"])
+    return construct
+
+
 def c_backend_env_other(p, i, r):
     # The site runs unless the selector returns the CPU backend.
     p.knob(i, "backend_env_other")
@@ -1213,6 +1241,7 @@ CONSTRUCTS.update({"overwrite_" + n: overwrite_construct(n) for n in OVERWRITES}
 CONSTRUCTS.update({"dict_" + n: dict_construct(n) for n in DICTS})
 CONSTRUCTS.update({"import_" + n: import_construct(n) for n in IMPORTS})
 CONSTRUCTS.update({"flag_rebound_" + n: flag_construct(n) for n in FLAG_REBINDS})
+CONSTRUCTS.update({"backend_made_" + n: backend_made_construct(n) for n in BACKEND_MADE})
 CONSTRUCTS.update({"cond_" + n: condition_construct(n) for n in CONDITIONS})
 CONSTRUCTS.update({"call_" + n: call_construct(n) for n in CALLS})
 CONSTRUCTS.update({"platform_" + n: platform_construct(n)
