@@ -95,7 +95,8 @@ MergedPlans MergePlans(const RuleSet& rules, const std::vector<RulePlan>& plans,
   for (const std::string& id : FailMultipliedSites(*liveness.analysis, files, &out)) {
     FailRule(id, &out, &merged.edit_sets);
   }
-  for (const std::string& id : FailReboundConstants(*liveness.analysis, files, &out)) {
+  for (const std::string& id :
+       FailReboundConstants(*liveness.analysis, files, &out, liveness.include_dead)) {
     FailRule(id, &out, &merged.edit_sets);
   }
   if (!liveness.include_dead) LeaveDeadSitesAlone(&merged.edit_sets, &out);

@@ -18,13 +18,14 @@ std::string Where(const Evidence& e) {
 
 std::set<std::string> FailReboundConstants(const LivenessAnalysis& analysis,
                                            const std::map<std::string, SourceText>& files,
-                                           PlanResult* plan) {
+                                           PlanResult* plan, bool include_dead) {
   std::set<std::string> failed;
   // Each (file, constant) is asked once: a chain's every tier reads the same.
   std::map<std::pair<std::string, std::string>, std::optional<Evidence>> asked;
   for (RuleOutcome& o : plan->outcomes) {
     if (o.status == RuleStatus::kFailed || ManagesNothing(o.status)) continue;
     for (const Site& site : o.found) {
+      if (!include_dead && site.Is(Liveness::kDead)) continue;  // nothing is written there
       const BoundConstant* rebound = nullptr;
       std::optional<Evidence> by;
       for (const BoundConstant& c : site.bound_constants) {

@@ -21,10 +21,11 @@ namespace muh {
 // For every rule of `plan` that manages a site whose chain's bounds read a
 // module constant (Site::bound_constants): when another file of the tree
 // may rebind that constant, the rule fails, with an error at the bound
-// that names the statement. Returns the rules it failed; the caller drops
-// their edits.
+// that names the statement. A dead site, which is left alone unless
+// `include_dead`, is not asked about. Returns the rules it failed; the
+// caller drops their edits.
 std::set<std::string> FailReboundConstants(const LivenessAnalysis& analysis,
                                            const std::map<std::string, SourceText>& files,
-                                           PlanResult* plan);
+                                           PlanResult* plan, bool include_dead);
 
 }  // namespace muh
