@@ -486,6 +486,9 @@ class TopStatements {
 
  private:
   struct Parsed {
+    // Parsed in place: the tree is never moved.
+    Parsed(std::size_t b, PythonParser* parser, std::string_view bytes)
+        : begin(b), tree(parser->Parse(bytes)) {}
     std::size_t begin;
     SyntaxTree tree;
   };
@@ -495,17 +498,17 @@ class TopStatements {
     for (const Parsed& p : parsed_) {
       if (p.begin == begin) return &p;
     }
-    SyntaxTree t = parser_.Parse(src.substr(begin, end - begin));
-    if (t.HasError()) {
-      // Cut where the table's lines do not say (a lone clause): the whole.
-      for (const Parsed& p : parsed_) {
-        if (p.begin == 0 && p.tree.bytes().size() == src.size()) return &p;
-      }
-      begin = 0;
-      t = parser_.Parse(src);
-      if (t.HasError()) return nullptr;
+    const Parsed& p = parsed_.emplace_back(begin, &parser_, src.substr(begin, end - begin));
+    if (!p.tree.HasError()) return &p;
+    parsed_.pop_back();
+    // Cut where the table's lines do not say (a lone clause): the whole.
+    for (const Parsed& w : parsed_) {
+      if (w.begin == 0 && w.tree.bytes().size() == src.size()) return &w;
     }
-    return &parsed_.emplace_back(Parsed{begin, std::move(t)});
+    const Parsed& whole = parsed_.emplace_back(0, &parser_, src);
+    if (!whole.tree.HasError()) return &whole;
+    parsed_.pop_back();
+    return nullptr;
   }
 
   const StatementTable& lines_;

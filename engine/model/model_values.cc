@@ -264,6 +264,12 @@ std::string ModelValues::DomainProblem(std::string_view knob, const std::string&
   return PrefixBlockProblem(profile_, workload_, std::stoll(*v));
 }
 
+std::vector<std::string> ModelValues::AccountedTransforms(std::string_view knob) const {
+  // PrefixBlockProblem checks the fp32 path's half-tile as well.
+  if (knob == "prefix_block_below_sm80") return {"// 2"};
+  return {};
+}
+
 std::vector<Diagnostic> ModelValues::RefusedMeasurements() const {
   std::vector<Diagnostic> out;
   if (!measured_) return out;

@@ -75,6 +75,7 @@ class ModelValues : public ValueSource {
   // function's return, in bytes) takes smem_per_block's fact domain; a
   // site a fact or workload entry sizes takes its domain (input_values.h).
   std::string DomainProblem(std::string_view knob, const std::string& value) const override;
+  std::vector<std::string> AccountedTransforms(std::string_view knob) const override;
   // The fastest candidates the domain refused at the deployment's point: a
   // note at each row, naming the constraint; the next candidate counts.
   std::vector<Diagnostic> RefusedMeasurements() const;

@@ -54,6 +54,14 @@ class ValueSource {
   virtual std::string DomainProblem(std::string_view /*name*/, const std::string& /*value*/) const {
     return "";
   }
+  // The transforms of the written value on its way to the kernel that the
+  // knob's domain already accounts for ("// 2": the fork halves BLOCK for
+  // fp32, and DomainProblem checks the half too), as SelfTransform::Key
+  // names them (later_transforms.h). Any other transform the code makes
+  // is checked by the value it yields.
+  virtual std::vector<std::string> AccountedTransforms(std::string_view /*name*/) const {
+    return {};
+  }
 };
 
 // Values given literally in a table (the rule file's `values:` section).

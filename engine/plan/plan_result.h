@@ -63,6 +63,9 @@ struct OutsideDomain {
   ValueOrigin origin = ValueOrigin::kModel;
   std::string value;
   std::string problem;
+  // The value passes as written, and the code changes it before the kernel
+  // gets it (value_gate.h's CheckReached): `problem` says where.
+  bool by_code = false;
   // For a pin: where it is in the rule file, and its `unchecked:` reason.
   int pin_line = 0;
   int pin_column = 0;

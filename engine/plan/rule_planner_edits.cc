@@ -142,12 +142,16 @@ void RulePlanner::PlanSite(const Rule& rule, const SourceText& file, const SiteM
       }
       std::string model = valued ? DropEqualBranches(text) : "";
       text = model;
+      // What the code does to the value before the kernel gets it.
+      std::vector<SelfTransform> transforms =
+          LaterTransforms(*SyntaxTreeOf(file.path()), target->begin, target->end);
       if (pin) {
         // The pin decides; the model's value is shown beside it.
         text = pin->value;
         site.pin_reason = pin->reason;
         CheckWritten(ctx_.values(), table, with, ValueOrigin::kPin, text, target->text, &*pin,
                      &site);
+        CheckReached(ctx_.values(), with, ValueOrigin::kPin, text, transforms, &*pin, &site);
         site.model = valued ? model : "(none: " + error + ")";
         why = fmt::format("pinned by the rule ({}:{}): {}\nthe model's own value: {}\n",
                           ctx_.rules().path, pin->loc.line, pin->reason, site.model) +
@@ -198,6 +202,7 @@ void RulePlanner::PlanSite(const Rule& rule, const SourceText& file, const SiteM
       if (!pin) {
         CheckWritten(ctx_.values(), table, with, ValueOrigin::kModel, model, target->text, nullptr,
                      &site);
+        CheckReached(ctx_.values(), with, ValueOrigin::kModel, model, transforms, nullptr, &site);
       }
       outcome->found.push_back(site);
       if (site.hand_tuned) {

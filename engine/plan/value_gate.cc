@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 #include <tuple>
 
@@ -75,6 +76,66 @@ void CheckKind(const std::string& replaced, ValueOrigin origin, const std::strin
   site->outside_domain.push_back(std::move(out));
 }
 
+void CheckReached(const ValueSource& values, const Template& with, ValueOrigin origin,
+                  const std::string& value, const std::vector<SelfTransform>& transforms,
+                  const Rule::Pin* pin, Site* site) {
+  if (transforms.empty() || !NamesKnob(with)) return;
+  std::string knob;
+  for (const TemplatePart& part : with.parts()) {
+    if (part.kind == TemplatePart::Kind::kValue || part.kind == TemplatePart::Kind::kCall) {
+      knob = part.text;
+      break;
+    }
+  }
+  std::optional<std::string> literal = CanonicalLiteral(value);
+  if (!literal || literal->empty() || literal->size() > 15 ||
+      literal->find_first_not_of("0123456789") != std::string::npos) {
+    return;
+  }
+  std::vector<std::string> accounted = values.AccountedTransforms(knob);
+  auto outside = [&](const std::string& v, std::string problem) {
+    OutsideDomain out;
+    out.origin = origin;
+    out.value = v;
+    out.problem = std::move(problem);
+    out.by_code = true;
+    if (pin != nullptr) {
+      out.pin_line = pin->loc.line;
+      out.pin_column = pin->loc.column;
+      out.unchecked = pin->unchecked;
+    }
+    site->outside_domain.push_back(std::move(out));
+  };
+  // Each value reached, with the statements that made it.
+  std::vector<std::pair<int64_t, std::string>> reached{{std::stoll(*literal), ""}};
+  for (const SelfTransform& t : transforms) {
+    if (std::find(accounted.begin(), accounted.end(), t.Key()) != accounted.end()) continue;
+    std::vector<std::pair<int64_t, std::string>> more;
+    for (const auto& [x, how] : reached) {
+      std::optional<int64_t> y = t.Apply(x);
+      if (!y) {
+        outside(value,
+                fmt::format("line {} (`{}`) changes it on the way to the kernel{}, and "
+                            "what the kernel then gets is not known",
+                            t.line, OneLine(t.text, 60),
+                            t.repeats ? " in a loop" : " in a way muhpatch cannot evaluate"));
+        return;
+      }
+      more.emplace_back(*y, fmt::format("{}line {} (`{}`)", how.empty() ? "" : how + ", then ",
+                                        t.line, OneLine(t.text, 60)));
+    }
+    reached.insert(reached.end(), more.begin(), more.end());
+    if (reached.size() > 64) break;
+  }
+  for (std::size_t i = 1; i < reached.size(); ++i) {
+    std::string problem = values.DomainProblem(knob, std::to_string(reached[i].first));
+    if (problem.empty()) continue;
+    outside(value, fmt::format("it reaches the kernel as {} through {}: {}", reached[i].first,
+                               reached[i].second, problem));
+    return;
+  }
+}
+
 void CheckWritten(const ValueSource& values, const ValueSource* table, const Template& with,
                   ValueOrigin origin, const std::string& value, const std::string& replaced,
                   const Rule::Pin* pin, Site* site) {
@@ -135,6 +196,12 @@ std::vector<std::string> GateValues(const std::string& rules_path, PlanResult* p
                           "that kind, or name the knob (`{{{{KNOB}}}}`) and `pin:` "
                           "the value",
                           o.rule_id, OneLine(v.value, 60), v.problem)});
+        } else if (v.origin == ValueOrigin::kModel && v.by_code) {
+          say(Diagnostic{site.path, site.line, site.column, Severity::kError,
+                         fmt::format("rule '{}' would write '{}', the model's value, and the "
+                                     "code changes it before the kernel gets it: {}; `pin:` a "
+                                     "value the kernel takes on every path",
+                                     o.rule_id, OneLine(v.value, 60), v.problem)});
         } else if (v.origin == ValueOrigin::kModel) {
           say(Diagnostic{site.path, site.line, site.column, Severity::kError,
                          fmt::format("rule '{}' would write '{}', the model's value, which its "

@@ -22,6 +22,7 @@
 #include "engine/base/diagnostic.h"
 #include "engine/model/value_source.h"
 #include "engine/plan/plan_result.h"
+#include "engine/python/later_transforms.h"
 #include "engine/rules/rule.h"
 #include "engine/rules/template.h"
 
@@ -55,6 +56,18 @@ void CheckKind(const std::string& replaced, ValueOrigin origin, const std::strin
 // file's `values:` (may be null).
 void CheckWritten(const ValueSource& values, const ValueSource* table, const Template& with,
                   ValueOrigin origin, const std::string& value, const std::string& replaced,
+                  const Rule::Pin* pin, Site* site);
+
+// The values `value` becomes on its way to the kernel (`transforms`, the
+// code's own, later_transforms.h; each may apply or not, in order; those
+// the knob's domain accounts for are left out), each checked as CheckValue
+// checks `value`, the problem naming the statements that made it. A
+// transform muhpatch cannot evaluate (no literal operand, another
+// operation, in a loop) is a problem itself: the value the kernel gets is
+// not known. Nothing for a `with` that names no knob, or a value that is
+// no integer.
+void CheckReached(const ValueSource& values, const Template& with, ValueOrigin origin,
+                  const std::string& value, const std::vector<SelfTransform>& transforms,
                   const Rule::Pin* pin, Site* site);
 
 // The diagnostics of the values that failed at the sites of `plan`, by who

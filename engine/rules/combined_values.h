@@ -36,6 +36,9 @@ class CombinedValues : public ValueSource {
   std::string DomainProblem(std::string_view name, const std::string& value) const override {
     return model_->DomainProblem(name, value);
   }
+  std::vector<std::string> AccountedTransforms(std::string_view name) const override {
+    return model_->AccountedTransforms(name);
+  }
 
  private:
   std::shared_ptr<const ValueSource> table_;

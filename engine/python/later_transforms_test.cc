@@ -1,0 +1,82 @@
+#include "engine/python/later_transforms.h"
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+namespace muh {
+
+namespace {
+
+// "KEY@LINE" for each transform of the first `value` after `anchor` in
+// `source`, "?" marking one that repeats.
+std::string Of(const std::string& source, const std::string& anchor, const std::string& value) {
+  PythonParser parser;
+  SyntaxTree tree = parser.Parse(source);
+  REQUIRE(!tree.HasError());
+  std::size_t at = source.find(value, source.find(anchor));
+  REQUIRE(at != std::string::npos);
+  std::string out;
+  for (const SelfTransform& t : LaterTransforms(tree, at, at + value.size())) {
+    out +=
+        (out.empty() ? "" : " ") + t.Key() + "@" + std::to_string(t.line) + (t.repeats ? "?" : "");
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("the statements that compute the assigned value from itself, after it") {
+  std::string f =
+      "def f(q):\n"
+      "    BLOCK = 128 if cap else 64\n"
+      "    if q:\n"
+      "        BLOCK = BLOCK // 2\n"
+      "    BLOCK += 16\n"
+      "    BLOCK = min(BLOCK, q)\n"
+      "    OTHER = BLOCK * 2\n"
+      "    return BLOCK\n";
+  // min() reads BLOCK: a transform with no operator muhpatch evaluates.
+  CHECK(Of(f, "BLOCK =", "64") == "// 2@4 + 16@5  ?@6");
+}
+
+TEST_CASE("a dict key's value, through the dict display or the key") {
+  std::string f =
+      "def f(numel, fp8):\n"
+      "    config = {'BLOCK_SIZE_M': 64, 'BLOCK_SIZE_N': 32}\n"
+      "    if numel <= 64:\n"
+      "        config['BLOCK_SIZE_M'] = 16\n"
+      "    elif numel <= 1024:\n"
+      "        config['BLOCK_SIZE_M'] = 32\n"
+      "        if fp8:\n"
+      "            config[\"BLOCK_SIZE_M\"] //= 2\n"
+      "    for _ in range(2):\n"
+      "        config['BLOCK_SIZE_N'] *= 2\n"
+      "    return config\n";
+  // Tier 1 is another branch than the halving: nothing follows it there.
+  CHECK(Of(f, "<= 64", "16").empty());
+  CHECK(Of(f, "<= 1024", "32") == "// 2@8");
+  CHECK(Of(f, "config = ", "64") == "// 2@8");
+  CHECK(Of(f, "config = ", "32") == "* 2@10?");
+}
+
+TEST_CASE("applied as Python computes it") {
+  auto make = [](std::string op, std::optional<int64_t> operand) {
+    SelfTransform t;
+    t.op = std::move(op);
+    t.operand = operand;
+    return t;
+  };
+  SelfTransform half = make("//", 2);
+  CHECK(half.Apply(33) == 16);
+  CHECK(half.Apply(-3) == -2);  // floor
+  SelfTransform zero = make("//", 0);
+  CHECK_FALSE(zero.Apply(4));
+  SelfTransform shift = make("<<", 1);
+  CHECK(shift.Apply(16) == 32);
+  SelfTransform unknown = make("", std::nullopt);
+  CHECK_FALSE(unknown.Apply(4));
+  CHECK(unknown.Key() == " ?");
+}
+
+}  // namespace muh
