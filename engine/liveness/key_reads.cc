@@ -1,11 +1,56 @@
 #include "engine/liveness/key_reads.h"
 
 #include <cctype>
+#include <cstring>
+#include <set>
 
 #include "engine/liveness/key_flow.h"
+#include "engine/liveness/overwrite.h"
 #include "engine/liveness/prose.h"
 
 namespace muh {
+
+namespace {
+
+// Reads of a function's locals as a whole, which read the dict without
+// naming it: in a def (or at the top level) of `path` that names `var`, a
+// word of kWholeLocalsWords (vars with no argument); in any reached file,
+// a frame's f_locals read whole (FrameLocalsRead).
+std::vector<Evidence> WholeLocals(TreeIndex* index, const Reachability& reach,
+                                  const std::string& path, const std::string& var) {
+  std::vector<Evidence> out;
+  const StatementTable* lines = index->Lines(path);
+  if (lines == nullptr) return out;
+  std::set<int> units;  // the defs that name var (-1: the top level)
+  for (std::size_t o : index->Occurrences(path, var)) {
+    int k = lines->IndexAt(o);
+    if (k >= 0 && lines->InCode(o)) units.insert(index->OutermostUnit(path, k));
+  }
+  std::string_view src = lines->src();
+  for (const char* word : kWholeLocalsWords) {
+    for (std::size_t o : index->Occurrences(path, word)) {
+      int k = lines->IndexAt(o);
+      if (k < 0 || !lines->InCode(o) || !LineRuns(index, path, k)) continue;
+      if (units.count(index->OutermostUnit(path, k)) == 0) continue;
+      std::size_t a = o + std::strlen(word);
+      while (a < src.size() && src[a] == ' ') ++a;
+      if (std::string_view(word) == "vars" && src.substr(a, 2) != "()") continue;  // vars(obj)
+      Evidence e = index->At(path, k);
+      e.what = std::string(word) + " may read every local of the function, " + var +
+               " included: " + e.what;
+      out.push_back(e);
+    }
+  }
+  if (auto frame = FrameLocalsRead(index, [&](const std::string& q) { return reach.Reached(q); })) {
+    Evidence e = *frame;
+    e.what =
+        "a frame's f_locals read whole, which may be the locals holding " + var + ": " + e.what;
+    out.push_back(e);
+  }
+  return out;
+}
+
+}  // namespace
 
 KeyReadResult ReadsOfKey(TreeIndex* index, const Reachability& reach, const std::string& path,
                          const std::string& var, const std::string& key) {
@@ -87,6 +132,14 @@ KeyReadResult ReadsOfKey(TreeIndex* index, const Reachability& reach, const std:
     out.read = Tri::kUnknown;
     out.why = "key '" + key + "' is written in a string the analysis cannot account for";
     out.evidence = literal_doubts;
+    if (out.evidence.size() > 6) out.evidence.resize(6);
+    return out;
+  }
+  std::vector<Evidence> whole = WholeLocals(index, reach, path, var);
+  if (!whole.empty()) {
+    out.read = Tri::kUnknown;
+    out.why = "the locals that hold " + var + " are read as a whole";
+    out.evidence = whole;
     if (out.evidence.size() > 6) out.evidence.resize(6);
     return out;
   }

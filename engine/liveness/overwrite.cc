@@ -234,6 +234,28 @@ std::optional<WriteSite> WriteSiteAt(const StatementTable& lines, std::size_t of
   return site;
 }
 
+std::optional<Evidence> FrameLocalsRead(TreeIndex* index,
+                                        const std::function<bool(const std::string&)>& counts) {
+  for (const std::string& q : index->paths()) {
+    const std::vector<std::size_t>& occ = index->Occurrences(q, "f_locals");
+    if (occ.empty() || !counts(q)) continue;
+    const StatementTable* lines = index->Lines(q);
+    if (lines == nullptr) return Evidence{q, 0, "the file could not be read or parsed"};
+    std::string_view src = lines->src();
+    for (std::size_t o : occ) {
+      int k = lines->IndexAt(o);
+      if (k < 0 || !lines->InCode(o)) continue;
+      std::size_t a = o + 8;
+      while (a < src.size() && src[a] == ' ') ++a;
+      if (a + 1 < src.size() && src[a] == '[' && (src[a + 1] == '"' || src[a + 1] == '\'')) {
+        continue;
+      }
+      return index->At(q, k);
+    }
+  }
+  return std::nullopt;
+}
+
 OverwriteResult Overwritten(TreeIndex* index, const std::string& path, const WriteSite& site) {
   OverwriteResult out;
   const StatementTable* lines = index->Lines(path);
@@ -264,10 +286,11 @@ OverwriteResult Overwritten(TreeIndex* index, const std::string& path, const Wri
         if (HasWord(lines->Code(i), site.var)) return out;
       }
     }
-    for (const char* w : {"locals", "vars", "eval", "exec"}) {
+    for (const char* w : kWholeLocalsWords) {
       if (HasWord(code, w)) return out;
     }
   }
+  if (FrameLocalsRead(index, [](const std::string&) { return true; })) return out;
   // A `global` or `nonlocal` declaration makes the variable outlive the function.
   for (std::size_t o : index->Occurrences(path, site.var)) {
     int k = lines->IndexAt(o);

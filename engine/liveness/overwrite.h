@@ -8,9 +8,11 @@
 // v`) that mentions it reads; leaving a try block or handler, the later
 // handlers and `finally` count; no verdict when the site's line holds more
 // statements, or the function has a nested def, class or lambda mentioning
-// the variable (a closure), or calls locals(), vars(), eval or exec.
+// the variable (a closure), or reads its locals whole (kWholeLocalsWords),
+// or any file reads a frame's locals whole (FrameLocalsRead).
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -37,5 +39,18 @@ struct OverwriteResult {
 };
 
 OverwriteResult Overwritten(TreeIndex* index, const std::string& path, const WriteSite& site);
+
+// The words by which a function reads its own locals as a whole: locals(),
+// vars() (with no argument), eval and exec (which may call either),
+// breakpoint(), and its frame (sys._getframe(), inspect.currentframe()).
+inline constexpr const char* kWholeLocalsWords[] = {
+    "locals", "vars", "eval", "exec", "breakpoint", "_getframe", "currentframe"};
+
+// The first statement, in a file `counts` admits, that reads some frame's
+// locals as a whole: `f_locals` other than subscripted with one literal
+// name (`frame.f_locals["self"]` reads one local). A tracer or a helper may
+// read its caller's that way. nullopt when none does.
+std::optional<Evidence> FrameLocalsRead(TreeIndex* index,
+                                        const std::function<bool(const std::string&)>& counts);
 
 }  // namespace muh

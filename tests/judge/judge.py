@@ -969,6 +969,10 @@ DICTS = {
 # nowhere else (dict_<name>) and on a value overwritten after the read
 # (dict_<name>_before_overwrite).
 DICT_READS = {
+    # The function's locals read whole, the dict among them.
+    "locals_printed": "print(locals())",
+    "vars_printed": "print(vars())",
+    "frame_locals_printed": "import sys\nprint(sys._getframe().f_locals)",
     "copy_printed": "c = config.copy(); print(c)",
     "dict_call_values": "c = dict(config)\nprint(*c.values())",
     "values_printed": "print(*config.values())",
