@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <map>
 #include <set>
 #include <utility>
@@ -68,12 +69,16 @@ FoundSites TiersFinder::Find(const SyntaxTree& tree) const {
   std::map<std::pair<std::size_t, std::size_t>, std::vector<std::size_t>> in_clause;
   std::map<std::pair<std::size_t, std::size_t>, std::string> clause_names;
   std::set<std::size_t> bad_bounds;  // said once, however many sites share the chain
+  // Each chain a site was found in: where each tier begins, and its name.
+  std::map<std::size_t, std::vector<std::pair<std::size_t, std::string>>> chains;
+  std::vector<std::size_t> matched;  // every match's target, problems too
   std::set<std::string> bad_chains;
   for (QueryMatch& m : query()->Run(tree)) {
     SiteMatch& site = out.sites.emplace_back();
     site.at = m.Begin();
     site.target = target_;
     const Capture* target = m.Find(target_);
+    if (target != nullptr) matched.push_back(target->begin);
     if (target == nullptr) {
       site.match = std::move(m);  // the planner says the capture is absent
       continue;
@@ -176,6 +181,13 @@ FoundSites TiersFinder::Find(const SyntaxTree& tree) const {
       continue;
     }
     std::size_t tiers = chain.clauses.size();
+    if (chains.count(chain.begin) == 0) {
+      for (std::size_t i = 0; i < tiers; ++i) {
+        chains[chain.begin].emplace_back(
+            chain.clauses[i].begin,
+            fmt::format("tier {} of {} ({})", i + 1, tiers, shape.Describe(i)));
+      }
+    }
     in_clause[{chain.begin, at->clause}].push_back(target->begin);
     clause_names[{chain.begin, at->clause}] =
         fmt::format("tier {} of {} ({})", at->clause + 1, tiers, shape.Describe(at->clause));
@@ -231,6 +243,31 @@ FoundSites TiersFinder::Find(const SyntaxTree& tree) const {
             how[index]);
         bound.tier += ", computed: never rewritten";
       }
+    }
+  }
+  // A tier with no site keeps its value while the others change: the chain
+  // would no longer be sized as one (`config.update(...)`, a write through
+  // another name, or none at all there).
+  for (const auto& [begin, tiers] : chains) {
+    for (std::size_t i = 0; i < tiers.size(); ++i) {
+      if (in_clause.count({begin, i}) != 0) continue;
+      // A match there that is a problem of its own says so already.
+      std::size_t from = tiers[i].first;
+      std::size_t to = i + 1 < tiers.size() ? tiers[i + 1].first : SIZE_MAX;
+      if (std::any_of(matched.begin(), matched.end(),
+                      [&](std::size_t b) { return b >= from && b < to; })) {
+        continue;
+      }
+      SiteMatch& missing = out.sites.emplace_back();
+      missing.kind = SiteMatch::Kind::kProblem;
+      missing.at = missing.message_at = tiers[i].first;
+      missing.counted = false;
+      missing.continues = true;
+      missing.message = fmt::format(
+          " finds no site in {} of the chain at line {}: that tier writes its value in no form "
+          "the rule's pattern matches, so it would keep it while the other tiers change; write "
+          "it as the other tiers do",
+          tiers[i].second, LineOf(tree.bytes(), begin));
     }
   }
   for (const auto& [clause, sites] : in_clause) {
