@@ -135,11 +135,35 @@ std::optional<SyntaxProblem> Misread(TSNode root, std::string_view bytes) {
   return std::nullopt;
 }
 
+// A name written with other than ASCII letters: CPython folds it (NFKC),
+// so `ℌAS_TRITON` is HAS_TRITON, and every name muhpatch compares byte for
+// byte may be another's. Only bytes of 0x80 and above are looked at, and
+// only those of an identifier count (a string or a comment may hold any).
+std::optional<SyntaxProblem> FoldedName(TSNode root, std::string_view bytes) {
+  std::size_t from = bytes.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;  // a BOM
+  for (std::size_t i = from; i < bytes.size(); ++i) {
+    if (static_cast<unsigned char>(bytes[i]) < 0x80) continue;
+    TSNode n = ts_node_descendant_for_byte_range(root, static_cast<uint32_t>(i),
+                                                 static_cast<uint32_t>(i + 1));
+    if (!ts_node_is_null(n) && std::string_view(ts_node_type(n)) == "identifier") {
+      return SyntaxProblem{ts_node_start_byte(n),
+                           "a name written with other than ASCII letters, which Python folds "
+                           "(NFKC) into another name: muhpatch compares names as written"};
+    }
+    // The rest of a leaf (a comment, a string's text) holds no identifier.
+    if (!ts_node_is_null(n) && ts_node_child_count(n) == 0 && ts_node_end_byte(n) > i + 1) {
+      i = ts_node_end_byte(n) - 1;
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 SyntaxTree::SyntaxTree(TsTreePtr tree, std::string_view bytes)
     : tree_(std::move(tree)), bytes_(bytes) {
   if (tree_ && !ts_node_has_error(Root())) misread_ = Misread(Root(), bytes_);
+  if (tree_ && !misread_ && !ts_node_has_error(Root())) misread_ = FoldedName(Root(), bytes_);
 }
 
 SyntaxTree::~SyntaxTree() = default;

@@ -112,3 +112,25 @@ TEST_CASE("a match statement the grammar misreads as an annotation is a problem"
 }
 
 }  // namespace muh
+
+namespace muh {
+
+TEST_CASE("a name Python folds (NFKC) into another is a problem; text elsewhere is not") {
+  PythonParser parser;
+  std::string folded =
+      "HAS_TRITON = False\n\xE2\x84\x8C"
+      "AS_TRITON = True\n";  // U+210C
+  SyntaxTree t = parser.Parse(folded);
+  REQUIRE(t.HasError());
+  REQUIRE(t.FirstProblem());
+  CHECK(t.FirstProblem()->offset == 19);
+  CHECK(t.FirstProblem()->what.find("NFKC") != std::string::npos);
+  // In a comment, a string or after a BOM: no name.
+  std::string text =
+      "\xEF\xBB\xBF"
+      "x = '\xE2\x84\x8C'  # \xE6\x95\xB0\n";
+  SyntaxTree u = parser.Parse(text);
+  CHECK_FALSE(u.HasError());
+}
+
+}  // namespace muh

@@ -1176,6 +1176,8 @@ FLAG_REBINDS = {
                                         % (i, i, i, colon(r))), "app.tu%d"),
     "paren_attr": ("main", lambda i, r: "import app.tu%d as a%d\n(a%d\n .FLAG) = True" % (i, i, i),
                    "app.tu%d"),
+    # A fullwidth F: CPython folds the name (NFKC) into FLAG.
+    "nfkc_name": ("module", lambda i, r: "\uff26LAG = True", "app.tu%d"),
     "self_module_attr": ("module", lambda i, r: "import sys\nsys.modules[__name__].FLAG = True",
                          "app.tu%d"),
     "self_module_dict": ("module", lambda i, r: "import sys\nvars(sys.modules[__name__])['FL' 'AG'] = True",
