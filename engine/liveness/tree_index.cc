@@ -196,11 +196,10 @@ const StatementTable* TreeIndex::LinesBefore(const std::string& path, std::size_
   if (b == nullptr) return Lines(path);
   if (!f.head_tried) {
     f.head_tried = true;
-    // A byte past ASCII may be in a name Python folds (NFKC) into another,
-    // anywhere in the file, which only the whole parse reports: no prefix.
-    bool ascii = std::all_of(b->begin(), b->end(),
-                             [](char c) { return static_cast<unsigned char>(c) < 0x80; });
-    std::size_t cut = ascii ? PrefixCutAfter(*b, offset) : b->size();
+    // A name Python folds (NFKC) into another may stand anywhere in the
+    // file, and only the whole parse reports it: no prefix where a byte past
+    // ASCII may be in one.
+    std::size_t cut = MayHoldFoldedName(*b) ? b->size() : PrefixCutAfter(*b, offset);
     // A prefix of most of the file saves little: parse it whole.
     if (cut <= b->size() / 4 * 3) {
       f.head = tables_->Table(path, b->substr(0, cut));

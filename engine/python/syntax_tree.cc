@@ -1,6 +1,7 @@
 #include "engine/python/syntax_tree.h"
 
 #include <algorithm>
+#include <cctype>
 #include <memory>
 #include <stdexcept>
 #include <vector>
@@ -11,6 +12,49 @@ PythonParser::PythonParser() : parser_(ts_parser_new()) {
   if (!ts_parser_set_language(parser_.get(), tree_sitter_python())) {
     throw std::runtime_error("tree-sitter-python's ABI is not supported by this libtree-sitter");
   }
+}
+
+bool MayHoldFoldedName(std::string_view bytes) {
+  std::size_t i = bytes.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
+  auto high = [&](std::size_t k) { return static_cast<unsigned char>(bytes[k]) >= 0x80; };
+  while (i < bytes.size()) {
+    char c = bytes[i];
+    if (c == '#') {
+      while (i < bytes.size() && bytes[i] != '\n' && bytes[i] != '\r') ++i;
+      continue;
+    }
+    if (c == '\'' || c == '"') {
+      // The prefix letters before the quote: an f-string's fields are code.
+      bool f = false;
+      for (std::size_t p = i;
+           p > 0 && std::isalpha(static_cast<unsigned char>(bytes[p - 1])) && i - p < 3; --p) {
+        f = f || bytes[p - 1] == 'f' || bytes[p - 1] == 'F';
+      }
+      bool triple = bytes.substr(i, 3) == std::string(3, c);
+      std::size_t j = i + (triple ? 3 : 1);
+      bool closed = false;
+      while (j < bytes.size()) {
+        if (bytes[j] == '\\') {
+          j += 2;
+          continue;
+        }
+        if (high(j) && f) return true;
+        if (!triple && (bytes[j] == '\n' || bytes[j] == '\r')) break;  // unterminated
+        if (bytes[j] == c && (!triple || bytes.substr(j, 3) == std::string(3, c))) {
+          j += triple ? 3 : 1;
+          closed = true;
+          break;
+        }
+        ++j;
+      }
+      if (!closed) return true;  // unsure
+      i = j;
+      continue;
+    }
+    if (high(i)) return true;
+    ++i;
+  }
+  return false;
 }
 
 std::optional<std::string> LoneCrAsLf(std::string_view bytes) {

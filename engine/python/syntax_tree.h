@@ -73,6 +73,14 @@ struct ByteEdit {
 // text and every edit stay byte-exact.
 std::optional<std::string> LoneCrAsLf(std::string_view bytes);
 
+// Whether a byte past ASCII in `bytes` may stand in a name (the parse's
+// FoldedName problem): false only when every such byte lies in a comment
+// or a string literal other than an f-string, as a scan of quotes and `#`
+// finds them; a BOM counts as none. A prefilter: where it says false, a
+// parse of part of the file cannot miss such a name further on; where it
+// is unsure, it says true.
+bool MayHoldFoldedName(std::string_view bytes);
+
 // One parser, reused for many files in a run. CR-only line ends parse as
 // LF does (LoneCrAsLf).
 class PythonParser {

@@ -133,4 +133,19 @@ TEST_CASE("a name Python folds (NFKC) into another is a problem; text elsewhere 
   CHECK_FALSE(u.HasError());
 }
 
+TEST_CASE("the prefilter: bytes past ASCII only in comments and plain strings hold no name") {
+  CHECK_FALSE(MayHoldFoldedName("x = 1  # \xE6\x95\xB0\ny = '\xE6\x95\xB0'\n"));
+  CHECK_FALSE(MayHoldFoldedName("\"\"\"\xE6\x95\xB0\n\xE6\x95\xB0\"\"\"\nz = b\"\\\"\xE6\"\n"));
+  CHECK_FALSE(
+      MayHoldFoldedName("\xEF\xBB\xBF"
+                        "x = 1\n"));
+  CHECK(
+      MayHoldFoldedName("\xE2\x84\x8C"
+                        "AS = 1\n"));
+  CHECK(
+      MayHoldFoldedName("x = f'{\xE2\x84\x8C"
+                        "AS}'\n"));                 // an f-string's field is code
+  CHECK(MayHoldFoldedName("x = '\xE6\x95\xB0\n"));  // unterminated: unsure
+}
+
 }  // namespace muh
