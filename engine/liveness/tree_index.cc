@@ -121,6 +121,13 @@ namespace {
 
 // Whether the name at `o` (of `n` bytes) is a keyword argument, `f(NAME=v)`:
 // a call such as globals().update(NAME=v) or vars(m).update(NAME=v) binds it.
+// Whether the word at `o` follows a `.` (blanks and backslash-newlines
+// between): another object's attribute, `m.FLAG`, `_Backend.ROCM_FLASH`.
+bool AfterDot(std::string_view src, std::size_t o) {
+  while (o > 0 && src[o - 1] != '\0' && std::strchr(" \t\r\n\\", src[o - 1]) != nullptr) --o;
+  return o > 0 && src[o - 1] == '.';
+}
+
 bool KeywordArgument(std::string_view src, std::size_t o, std::size_t n) {
   std::size_t a = o + n;
   while (a < src.size() && (src[a] == ' ' || src[a] == '\t')) ++a;
@@ -544,12 +551,7 @@ std::optional<Evidence> TreeIndex::ReboundElsewhere(const std::string& path,
       }
       if (!lines->InCode(o)) continue;
       if (KeywordArgument(src, o, name.size())) return At(q, k);  // vars(m).update(NAME=...)
-      std::size_t b = o;
-      while (b > 0 && (src[b - 1] == ' ' || src[b - 1] == '\t' || src[b - 1] == '\n' ||
-                       src[b - 1] == '\r' || src[b - 1] == '\\')) {
-        --b;
-      }
-      if (b == 0 || src[b - 1] != '.') continue;  // its own module's name: not this flag
+      if (!AfterDot(src, o)) continue;  // its own module's name: not this flag
       // `t.FLAG` stored to (name_use.h): an assignment's target of any
       // form, augmented, a `for` target (a comprehension's too), `with ...
       // as`, `del`; or a statement that does not parse on its own or whole.
@@ -557,7 +559,7 @@ std::optional<Evidence> TreeIndex::ReboundElsewhere(const std::string& path,
       auto found = parses->PathAt(o, name.size());
       if (!found) return At(q, k);
       std::vector<TSNode>& at = found->path;
-      if (found->tree == nullptr || at.size() < 2 || !Is(at[at.size() - 2], "attribute")) continue;
+      if (found->tree == nullptr || !NamesAttribute(at)) continue;
       at.pop_back();
       if (Binds(UseOf(at))) return At(q, k);
     }
@@ -682,11 +684,9 @@ std::optional<Evidence> TreeIndex::ValueMade(const std::string& word, bool membe
     bool names_enum = member && !Occurrences(q, "_Backend").empty();
     std::vector<std::size_t> occ;
     for (std::size_t o : all) {
-      std::size_t p = o;
-      while (p > 0 && (*b)[p - 1] != '\0' && std::strchr(" \t\r\n\\", (*b)[p - 1]) != nullptr) --p;
       char after = o + word.size() < b->size() ? (*b)[o + word.size()] : '\0';
       bool quoted = o > 0 && ((*b)[o - 1] == '"' || (*b)[o - 1] == '\'') && after == (*b)[o - 1];
-      if (names_enum || !member || (p > 0 && (*b)[p - 1] == '.') || quoted) occ.push_back(o);
+      if (names_enum || !member || AfterDot(*b, o) || quoted) occ.push_back(o);
     }
     if (occ.empty()) continue;
     const StatementTable* lines = LinesBefore(q, occ.back());
@@ -722,8 +722,7 @@ std::optional<Evidence> TreeIndex::ValueMade(const std::string& word, bool membe
         } else if (found->tree != nullptr) {
           std::vector<TSNode>& at = found->path;
           NameUse use = UseOf(at);
-          if (member && use == NameUse::kNotAName && at.size() >= 2 &&
-              Is(at[at.size() - 2], "attribute")) {
+          if (member && use == NameUse::kNotAName && NamesAttribute(at)) {
             // `_Backend.ROCM_FLASH` compared is a test; used otherwise, a value.
             at.pop_back();
             std::size_t i = at.size() - 1;
@@ -825,7 +824,7 @@ std::optional<ConstantFlag> TreeIndex::FlagAt(const std::string& path, const std
     NameUse use = UseOf(at);
     // An attribute of that name stored to (`sys.modules[__name__].NAME =
     // v`, `m.NAME = v`): the object may be this module.
-    if (use == NameUse::kNotAName && at.size() >= 2 && Is(at[at.size() - 2], "attribute")) {
+    if (use == NameUse::kNotAName && NamesAttribute(at)) {
       std::vector<TSNode> attribute(at.begin(), at.end() - 1);
       if (Binds(UseOf(attribute))) return std::nullopt;
     }

@@ -12,24 +12,43 @@
 namespace muh {
 namespace plan {
 
+namespace {
+
+// Records at `site` that `value`, chosen by `origin` (`pin` for a pin),
+// fails: `problem` says why.
+void Outside(ValueOrigin origin, const std::string& value, std::string problem,
+             const Rule::Pin* pin, Site* site, bool by_code = false) {
+  OutsideDomain out;
+  out.origin = origin;
+  out.value = value;
+  out.problem = std::move(problem);
+  out.by_code = by_code;
+  if (pin != nullptr) {
+    out.pin_line = pin->loc.line;
+    out.pin_column = pin->loc.column;
+    out.unchecked = pin->unchecked;
+  }
+  site->outside_domain.push_back(std::move(out));
+}
+
+// The knob `with` sizes: its first value or call; "" when none.
+std::string KnobOf(const Template& with) {
+  for (const TemplatePart& part : with.parts()) {
+    if (part.kind == TemplatePart::Kind::kValue || part.kind == TemplatePart::Kind::kCall) {
+      return part.text;
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
 void CheckValue(const ValueSource& values, const Template& with, ValueOrigin origin,
                 const std::string& value, const Rule::Pin* pin, Site* site) {
-  for (const TemplatePart& part : with.parts()) {
-    if (part.kind != TemplatePart::Kind::kValue && part.kind != TemplatePart::Kind::kCall) continue;
-    std::string problem = values.DomainProblem(part.text, value);
-    if (problem.empty()) return;
-    OutsideDomain out;
-    out.origin = origin;
-    out.value = value;
-    out.problem = std::move(problem);
-    if (pin != nullptr) {
-      out.pin_line = pin->loc.line;
-      out.pin_column = pin->loc.column;
-      out.unchecked = pin->unchecked;
-    }
-    site->outside_domain.push_back(std::move(out));
-    return;  // the knob is the template's first value or call
-  }
+  std::string knob = KnobOf(with);
+  if (knob.empty()) return;
+  std::string problem = values.DomainProblem(knob, value);
+  if (!problem.empty()) Outside(origin, value, std::move(problem), pin, site);
 }
 
 bool NamesKnob(const Template& with, const ValueSource* table) {
@@ -63,48 +82,25 @@ void CheckKind(const std::string& replaced, ValueOrigin origin, const std::strin
   if (want.empty()) return;  // an expression stands there: no kind to keep
   std::string got = ConstantKind(value);
   if (got == want) return;
-  OutsideDomain out;
-  out.origin = origin;
-  out.value = value;
-  out.problem = fmt::format("the site holds {} ('{}'), and '{}' is {}", want, OneLine(replaced, 40),
-                            OneLine(value, 40), got.empty() ? "no constant" : got);
-  if (pin != nullptr) {
-    out.pin_line = pin->loc.line;
-    out.pin_column = pin->loc.column;
-    out.unchecked = pin->unchecked;
-  }
-  site->outside_domain.push_back(std::move(out));
+  Outside(origin, value,
+          fmt::format("the site holds {} ('{}'), and '{}' is {}", want, OneLine(replaced, 40),
+                      OneLine(value, 40), got.empty() ? "no constant" : got),
+          pin, site);
 }
 
 void CheckReached(const ValueSource& values, const Template& with, ValueOrigin origin,
                   const std::string& value, const std::vector<SelfTransform>& transforms,
                   const Rule::Pin* pin, Site* site) {
   if (transforms.empty() || !NamesKnob(with)) return;
-  std::string knob;
-  for (const TemplatePart& part : with.parts()) {
-    if (part.kind == TemplatePart::Kind::kValue || part.kind == TemplatePart::Kind::kCall) {
-      knob = part.text;
-      break;
-    }
-  }
+  std::string knob = KnobOf(with);
   std::optional<std::string> literal = CanonicalLiteral(value);
   if (!literal || literal->empty() || literal->size() > 15 ||
       literal->find_first_not_of("0123456789") != std::string::npos) {
     return;
   }
   std::vector<std::string> accounted = values.AccountedTransforms(knob);
-  auto outside = [&](const std::string& v, std::string problem) {
-    OutsideDomain out;
-    out.origin = origin;
-    out.value = v;
-    out.problem = std::move(problem);
-    out.by_code = true;
-    if (pin != nullptr) {
-      out.pin_line = pin->loc.line;
-      out.pin_column = pin->loc.column;
-      out.unchecked = pin->unchecked;
-    }
-    site->outside_domain.push_back(std::move(out));
+  auto outside = [&](std::string problem) {
+    Outside(origin, value, std::move(problem), pin, site, true);
   };
   // Each value reached, with the statements that made it.
   std::vector<std::pair<int64_t, std::string>> reached{{std::stoll(*literal), ""}};
@@ -114,11 +110,11 @@ void CheckReached(const ValueSource& values, const Template& with, ValueOrigin o
     for (const auto& [x, how] : reached) {
       std::optional<int64_t> y = t.Apply(x);
       if (!y) {
-        outside(value,
-                fmt::format("line {} (`{}`) changes it on the way to the kernel{}, and "
-                            "what the kernel then gets is not known",
-                            t.line, OneLine(t.text, 60),
-                            t.repeats ? " in a loop" : " in a way muhpatch cannot evaluate"));
+        outside(
+            fmt::format("line {} (`{}`) changes it on the way to the kernel{}, and "
+                        "what the kernel then gets is not known",
+                        t.line, OneLine(t.text, 60),
+                        t.repeats ? " in a loop" : " in a way muhpatch cannot evaluate"));
         return;
       }
       more.emplace_back(*y, fmt::format("{}line {} (`{}`)", how.empty() ? "" : how + ", then ",
@@ -130,8 +126,8 @@ void CheckReached(const ValueSource& values, const Template& with, ValueOrigin o
   for (std::size_t i = 1; i < reached.size(); ++i) {
     std::string problem = values.DomainProblem(knob, std::to_string(reached[i].first));
     if (problem.empty()) continue;
-    outside(value, fmt::format("it reaches the kernel as {} through {}: {}", reached[i].first,
-                               reached[i].second, problem));
+    outside(fmt::format("it reaches the kernel as {} through {}: {}", reached[i].first,
+                        reached[i].second, problem));
     return;
   }
 }

@@ -192,6 +192,11 @@ NameUse UseOf(const std::vector<TSNode>& path) {
   return NameUse::kUnknown;
 }
 
+bool NamesAttribute(const std::vector<TSNode>& path) {
+  return path.size() >= 2 && Is(path[path.size() - 2], "attribute") &&
+         FieldIs(path[path.size() - 2], "attribute", path.back());
+}
+
 void ForEachNamedPath(TSNode root, const std::function<void(const std::vector<TSNode>&)>& visit) {
   std::vector<TSNode> path;
   TSTreeCursor c = ts_tree_cursor_new(root);

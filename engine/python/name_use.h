@@ -63,6 +63,11 @@ void ForEachNamedPath(TSNode root, const std::function<void(const std::vector<TS
 // `__import__(__name__)`). The constant readers then prove nothing.
 bool NamespaceWide(const SyntaxTree& tree, const std::vector<TSNode>& path);
 
+// Whether the last node of `path` is an attribute's name (`FLAG` of
+// `m.FLAG`); then the path less that node ends at the attribute, whose
+// UseOf says whether it is stored to.
+bool NamesAttribute(const std::vector<TSNode>& path);
+
 // Whether a use binds, deletes or may bind the name in some scope (every
 // use but a read and kNotAName).
 inline bool Binds(NameUse u) { return u != NameUse::kRead && u != NameUse::kNotAName; }
