@@ -1,5 +1,6 @@
 #include "engine/python/name_use.h"
 
+#include <cstring>
 #include <string_view>
 
 #include "engine/python/ts_nodes.h"
@@ -130,6 +131,10 @@ NameUse UseOf(const std::vector<TSNode>& path) {
     TSNode n = path[i];
     TSNode p = path[i - 1];
     std::string_view type = ts_node_type(p);
+    // `P(name=pattern)`: the keyword names an attribute.
+    if (type == "keyword_pattern" && ts_node_eq(ts_node_named_child(p, 0), n)) {
+      return NameUse::kNotAName;
+    }
     if (Transparent(type, &lone)) continue;
     if (type == "attribute") return FieldIs(p, "object", n) ? NameUse::kRead : NameUse::kNotAName;
     if (type == "keyword_argument") {
@@ -169,6 +174,15 @@ NameUse UseOf(const std::vector<TSNode>& path) {
       // construct around it says.
       NameUse in_import = i >= 2 ? InDottedName(n, p, path[i - 2]) : NameUse::kUnknown;
       if (in_import != NameUse::kUnknown) return in_import;
+      // In a pattern, `A.B` is a value (A read), and so is a class's name
+      // (`P(...)`) and a mapping's key: only a lone name elsewhere captures.
+      bool first = ts_node_eq(ts_node_named_child(p, 0), n);
+      if (ts_node_named_child_count(p) > 1) return first ? NameUse::kRead : NameUse::kNotAName;
+      if (i >= 2 && ((Is(path[i - 2], "class_pattern") &&
+                      ts_node_eq(ts_node_named_child(path[i - 2], 0), p)) ||
+                     (Is(path[i - 2], "dict_pattern") && FieldIs(path[i - 2], "key", p)))) {
+        return NameUse::kRead;
+      }
       lone = false;
       continue;
     }
@@ -208,6 +222,105 @@ void ForEachNamedPath(TSNode root, const std::function<void(const std::vector<TS
     // Unnamed nodes are tokens, which hold no nodes: every node of the
     // path above `n` is named.
     if (ts_node_is_named(n)) visit(path);
+    if (ts_tree_cursor_goto_first_child(&c)) {
+      ++depth;
+      continue;
+    }
+    while (!ts_tree_cursor_goto_next_sibling(&c)) {
+      if (depth == 0 || !ts_tree_cursor_goto_parent(&c)) {
+        ts_tree_cursor_delete(&c);
+        return;
+      }
+      --depth;
+    }
+  }
+}
+
+namespace {
+
+// Whose namespace a node's names bind in, as ForEachScopeBinding walks.
+enum class Owner : std::uint8_t {
+  kOwn,            // the scope's
+  kComprehension,  // a comprehension of the scope's (`:=` binds in the scope)
+  kOuter,          // the scope's own name, decorators, defaults: the enclosing one's
+  kNested,         // a def, lambda or class inside the scope
+};
+
+bool IsComprehensionNode(TSNode n) {
+  return Is(n, "list_comprehension") || Is(n, "set_comprehension") ||
+         Is(n, "dictionary_comprehension") || Is(n, "generator_expression");
+}
+
+bool IsParameterHolder(TSNode n) {
+  return Is(n, "default_parameter") || Is(n, "typed_default_parameter") || Is(n, "typed_parameter");
+}
+
+// The owner of `child` (held in `field` of path[i]), from the owners of
+// path[0..i].
+Owner OwnerOf(const std::vector<TSNode>& path, const std::vector<Owner>& owner, std::size_t i,
+              TSNode child, const char* field) {
+  TSNode p = path[i];
+  Owner at = owner[i];
+  auto in = [&](const char* name) { return field != nullptr && std::strcmp(field, name) == 0; };
+  bool root = i == 0;
+  if (Is(p, "function_definition") || Is(p, "lambda") || Is(p, "class_definition")) {
+    bool inside = in("body") || (!Is(p, "class_definition") && in("parameters"));
+    if (!inside) return root ? Owner::kOuter : at;
+    return root ? Owner::kOwn : Owner::kNested;
+  }
+  // A parameter's default and annotation are computed where the def stands.
+  if (IsParameterHolder(p) && (in("value") || in("type")) && i >= 2) {
+    return i == 2 ? Owner::kOuter : owner[i - 2];
+  }
+  if (IsComprehensionNode(p)) {
+    return at == Owner::kOwn ? Owner::kComprehension : at;
+  }
+  // A comprehension's first iterable is computed outside it.
+  if (Is(p, "for_in_clause") && in("right") && i >= 1 && IsComprehensionNode(path[i - 1])) {
+    TSNode first{};
+    for (uint32_t k = 0; k < ts_node_named_child_count(path[i - 1]); ++k) {
+      TSNode c = ts_node_named_child(path[i - 1], k);
+      if (Is(c, "for_in_clause")) {
+        first = c;
+        break;
+      }
+    }
+    if (!ts_node_is_null(first) && ts_node_eq(first, p)) return owner[i - 1];
+  }
+  (void)child;
+  return at;
+}
+
+}  // namespace
+
+void ForEachScopeBinding(TSNode scope,
+                         const std::function<void(const std::vector<TSNode>&, NameUse)>& visit) {
+  std::vector<TSNode> path{scope};
+  std::vector<Owner> owner{Owner::kOwn};
+  TSTreeCursor c = ts_tree_cursor_new(scope);
+  std::size_t depth = 0;
+  for (;;) {
+    if (depth > 0) {
+      TSNode n = ts_tree_cursor_current_node(&c);
+      path.resize(depth);
+      owner.resize(depth);
+      Owner o = OwnerOf(path, owner, depth - 1, n, ts_tree_cursor_current_field_name(&c));
+      path.push_back(n);
+      owner.push_back(o);
+      if (Is(n, "identifier") && o != Owner::kOuter) {
+        NameUse use = UseOf(path);
+        bool walrus = path.size() >= 2 && Is(path[path.size() - 2], "named_expression");
+        bool counts = false;
+        if (o == Owner::kOwn) {
+          counts = Binds(use) && use != NameUse::kComprehend;
+        } else if (o == Owner::kComprehension) {
+          counts = (use == NameUse::kRebind && walrus) || use == NameUse::kUnknown;
+        } else {
+          counts = use == NameUse::kDeclare;
+        }
+        if (counts) visit(path, use);
+      }
+    }
     if (ts_tree_cursor_goto_first_child(&c)) {
       ++depth;
       continue;

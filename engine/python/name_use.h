@@ -56,6 +56,21 @@ NameUse UseOf(const std::vector<TSNode>& path);
 // walk, which keeps no stack of its own however deep a hostile file nests.
 void ForEachNamedPath(TSNode root, const std::function<void(const std::vector<TSNode>&)>& visit);
 
+// Calls visit(path, use) for every identifier that binds a name in the
+// namespace of `scope` (a def, lambda, class or module node), with the
+// nodes from `scope` down to it, in document order:
+// - the scope's own statements, and its parameters (kParameter);
+// - not a nested def's, lambda's or class's own names (its name,
+//   decorators, defaults and annotations are the enclosing scope's);
+// - a comprehension's `:=` (which binds in the enclosing function), not
+//   its `for` variables;
+// - a `global` or `nonlocal` in a nested scope (kDeclare): calling it may
+//   rebind the name.
+// kUnknown counts anywhere but inside a nested scope. One cursor walk,
+// linear at any depth.
+void ForEachScopeBinding(TSNode scope,
+                         const std::function<void(const std::vector<TSNode>&, NameUse)>& visit);
+
 // Whether the last node of `path` (root first) may bind any name of its
 // module: a star import; globals, vars, exec or eval, called or taken as a
 // value (`g = globals`), and locals outside a function; the module reached as an object

@@ -198,4 +198,65 @@ TEST_CASE("what may bind any name of a module") {
   CHECK_FALSE(wide("x.globals = 1\n", "globals"));
 }
 
+TEST_CASE("a case pattern captures lone names; values, class names and keywords bind nothing") {
+  const std::string m =
+      "match x:\n    case A.B | P(k=c) | {D.E: d} | Q(e) | [*f] | str() as g:\n"
+      "        pass\n";
+  CHECK(Use(m, "A") == NameUse::kRead);
+  CHECK(Use(m, "B") == NameUse::kNotAName);
+  CHECK(Use(m, "P") == NameUse::kRead);
+  CHECK(Use(m, "k") == NameUse::kNotAName);
+  CHECK(Use(m, "c") == NameUse::kRebind);
+  CHECK(Use(m, "D") == NameUse::kRead);
+  CHECK(Use(m, "d") == NameUse::kRebind);
+  CHECK(Use(m, "Q") == NameUse::kRead);
+  CHECK(Use(m, "e") == NameUse::kRebind);
+  CHECK(Use(m, "f") == NameUse::kRebind);
+  CHECK(Use(m, "g") == NameUse::kRebind);
+}
+
+namespace {
+
+// "name:line" of every binding ForEachScopeBinding reports in the first
+// def of `source` (or the module, when there is none).
+std::string ScopeBindings(const std::string& source) {
+  PythonParser parser;
+  SyntaxTree tree = parser.Parse(source);
+  TSNode scope = tree.Root();
+  for (uint32_t i = 0; i < ts_node_named_child_count(scope); ++i) {
+    TSNode c = ts_node_named_child(scope, i);
+    if (std::string_view(ts_node_type(c)) == "function_definition") {
+      scope = c;
+      break;
+    }
+  }
+  std::string out;
+  ForEachScopeBinding(scope, [&](const std::vector<TSNode>& path, NameUse) {
+    TSNode n = path.back();
+    if (!out.empty()) out += ' ';
+    out += source.substr(ts_node_start_byte(n), ts_node_end_byte(n) - ts_node_start_byte(n));
+    out += ':' + std::to_string(ts_node_start_point(n).row + 1);
+  });
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a scope's bindings: its own, not a nested scope's, but a nested nonlocal") {
+  CHECK(ScopeBindings("def f(a, b=(w := 1)):\n    x = 1\n    for y in z: pass\n") ==
+        "a:1 b:1 x:2 y:3");
+  // A nested def binds its name here; its parameters, defaults' names and
+  // body bind there. A lambda's and a class's likewise.
+  CHECK(ScopeBindings("def f():\n    @d(e := 1)\n    def g(p=(q := 2)):\n        r = 3\n"
+                      "    h = lambda s: (t := s)\n    class K:\n        u = 4\n") ==
+        "e:2 g:3 q:3 h:5 K:6");
+  // A comprehension's variable is its own; a `:=` in it is the function's,
+  // and so is one in its first iterable.
+  CHECK(ScopeBindings("def f():\n    [v for v in (a := x) if (b := v)]\n") == "a:2 b:2");
+  // A nested `nonlocal` or `global` may rebind when called.
+  CHECK(ScopeBindings("def f():\n    n = 1\n    def g():\n        nonlocal n\n"
+                      "        n = 2\n") == "n:2 g:3 n:4");
+  CHECK(ScopeBindings("x = 1\nclass C:\n    y = 2\nimport a.b\n") == "x:1 C:2 a:4");
+}
+
 }  // namespace muh

@@ -52,6 +52,10 @@ std::string WhyNotMeans(const SyntaxTree& tree, TSNode function, std::size_t at,
   std::vector<std::string> params = ParameterNames(tree, function);
   std::string want = Compact(means);
   std::vector<Rebinding> bindings = BindingsOf(tree, function, {variable});
+  // A nested scope's `nonlocal` of the variable rebinds it unseen.
+  if (int line = NonlocalLine(tree, function, variable)) {
+    return fmt::format("line {} declares `nonlocal {}` in a nested scope", line, variable);
+  }
   if (want == variable) {  // the parameter itself, as passed
     if (!Reads(params, variable)) return fmt::format("`{}` is no parameter of {}", variable, fn);
     for (const Rebinding& b : bindings) {
@@ -101,19 +105,17 @@ std::string WhyNotMeans(const SyntaxTree& tree, TSNode function, std::size_t at,
                          b.line, fn);
     }
   }
+  // A nested scope's `nonlocal` of a name it reads (a helper called
+  // before it is computed) rebinds that name unseen.
+  for (const std::string& r : read) {
+    if (int line = NonlocalLine(tree, function, r)) {
+      return fmt::format("line {} declares `nonlocal {}` in a nested scope", line, r);
+    }
+  }
   for (const Rebinding& r : BindingsOf(tree, function, read)) {
     if (r.at < ts_node_start_byte(statement)) {
       return fmt::format("line {} binds `{}` before line {} computes `{}` from it", r.line, r.name,
                          b.line, variable);
-    }
-  }
-  // A nested scope's `nonlocal` of the variable, or of a name it reads
-  // (a helper called before it is computed), rebinds it unseen.
-  std::vector<std::string> watched{variable};
-  watched.insert(watched.end(), read.begin(), read.end());
-  for (const std::string& w : watched) {
-    if (int line = NonlocalLine(tree, function, w)) {
-      return fmt::format("line {} declares `nonlocal {}` in a nested scope", line, w);
     }
   }
   return "";

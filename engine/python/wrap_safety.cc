@@ -70,81 +70,6 @@ bool IsComprehension(TSNode n) {
          Is(n, "dictionary_comprehension") || Is(n, "generator_expression");
 }
 
-// The names that a statement or expression of the function binds itself,
-// and the children its walk goes on into: not a nested definition's or
-// lambda's body, which bind in a scope of their own, nor what an import
-// or a pattern names without binding it.
-void Bindings(Children* kids, TSNode n, std::vector<TSNode>* bound, std::vector<TSNode>* next) {
-  std::vector<Child> cs = kids->Of(n);
-  auto go_on = [&](bool (*skip)(const Child&)) {
-    for (const Child& c : cs) {
-      if (!skip(c)) next->push_back(c.node);
-    }
-  };
-  auto nothing = [](const Child&) { return false; };
-  auto field = [&](const char* name) {
-    for (const Child& c : cs) {
-      if (c.In(name)) TargetNames(c.node, bound);
-    }
-  };
-  if (Is(n, "function_definition") || Is(n, "class_definition")) {
-    field("name");
-    go_on([](const Child& c) { return c.In("body") || c.In("name"); });
-  } else if (Is(n, "lambda")) {
-    go_on([](const Child& c) { return c.In("body"); });
-  } else if (Is(n, "assignment") || Is(n, "augmented_assignment") || Is(n, "for_statement")) {
-    field("left");  // a chained `a = b = 1` holds `b = 1` on its right
-    go_on(nothing);
-  } else if (Is(n, "named_expression")) {
-    field("name");
-    go_on(nothing);
-  } else if (Is(n, "as_pattern")) {
-    // `with E as T`: T is the alias; `case P as name`: the identifier.
-    field("alias");
-    for (const Child& c : cs) {
-      if (c.field == nullptr && Is(c.node, "identifier")) bound->push_back(c.node);
-    }
-    go_on([](const Child& c) { return c.In("alias"); });
-  } else if (Is(n, "except_clause")) {
-    field("alias");
-    go_on(nothing);
-  } else if (Is(n, "except_group_clause")) {
-    // `except* E as name`: the second expression.
-    if (cs.size() >= 2 && !Is(cs[1].node, "block")) TargetNames(cs[1].node, bound);
-    go_on(nothing);
-  } else if (Is(n, "import_statement") || Is(n, "import_from_statement") ||
-             Is(n, "future_import_statement")) {
-    // `import a.b` binds `a`; `import a.b as c` and `from m import x as c`, `c`.
-    for (const Child& c : cs) {
-      if (!c.In("name")) continue;
-      TSNode alias = Is(c.node, "aliased_import") ? Field(c.node, "alias") : TSNode{};
-      TSNode name = ts_node_is_null(alias) ? ts_node_named_child(c.node, 0) : alias;
-      if (!ts_node_is_null(name) && Is(name, "identifier")) bound->push_back(name);
-    }
-  } else if (Is(n, "global_statement") || Is(n, "nonlocal_statement") ||
-             Is(n, "delete_statement")) {
-    for (const Child& c : cs) TargetNames(c.node, bound);
-  } else if (Is(n, "type_alias_statement")) {
-    TSNode left = Field(n, "left");
-    TSNode name = ts_node_is_null(left) ? left : ts_node_named_child(left, 0);
-    if (!ts_node_is_null(name) && Is(name, "generic_type")) name = ts_node_named_child(name, 0);
-    if (!ts_node_is_null(name) && Is(name, "identifier")) bound->push_back(name);
-  } else if (Is(n, "dotted_name")) {
-    // Outside imports, only in a `case` pattern: one name captures, a
-    // dotted one (`Color.RED`) is a value.
-    if (cs.size() == 1 && Is(cs[0].node, "identifier")) bound->push_back(cs[0].node);
-  } else if (Is(n, "splat_pattern")) {
-    for (const Child& c : cs) TargetNames(c.node, bound);  // `*rest`, `**rest`
-  } else if (Is(n, "class_pattern") || Is(n, "keyword_pattern")) {
-    // `Point(x=p)`: the class and the keyword name nothing bound.
-    for (std::size_t i = 1; i < cs.size(); ++i) next->push_back(cs[i].node);
-  } else if (Is(n, "dict_pattern")) {
-    go_on([](const Child& c) { return c.In("key"); });
-  } else {
-    go_on(nothing);
-  }
-}
-
 }  // namespace
 
 std::vector<std::string> NamesRead(const SyntaxTree& tree, TSNode condition) {
@@ -239,34 +164,21 @@ TSNode StatementAround(TSNode function, std::size_t at) {
 namespace {
 
 // Every binding of a name in `names` by `function` itself in [from, to),
-// in source order.
+// in source order (name_use.h's ForEachScopeBinding, less the parameters:
+// the callers ask about the body).
 std::vector<Rebinding> BindingsIn(const SyntaxTree& tree, TSNode function,
                                   const std::vector<std::string>& names, std::size_t from,
                                   std::size_t to) {
   std::unordered_set<std::string_view> wanted(names.begin(), names.end());
-  Children kids(function);
-  std::vector<TSNode> stack{Field(function, "body")};
-  std::vector<TSNode> bound, next;
   std::vector<Rebinding> out;
-  while (!stack.empty()) {
-    TSNode n = stack.back();
-    stack.pop_back();
-    // A subtree outside [from, to) binds nothing inside it.
-    if (ts_node_is_null(n) || ts_node_end_byte(n) <= from || ts_node_start_byte(n) >= to) continue;
-    bound.clear();
-    next.clear();
-    Bindings(&kids, n, &bound, &next);
-    for (TSNode b : bound) {
-      std::size_t at = ts_node_start_byte(b);
-      std::string_view name = TextOf(tree, b);
-      if (at < from || at >= to || wanted.count(name) == 0) continue;
-      out.push_back(
-          Rebinding{std::string(name), at, static_cast<int>(ts_node_start_point(b).row) + 1});
-    }
-    stack.insert(stack.end(), next.rbegin(), next.rend());
-  }
-  std::sort(out.begin(), out.end(),
-            [](const Rebinding& x, const Rebinding& y) { return x.at < y.at; });
+  ForEachScopeBinding(function, [&](const std::vector<TSNode>& path, NameUse use) {
+    TSNode b = path.back();
+    std::size_t at = ts_node_start_byte(b);
+    std::string_view name = TextOf(tree, b);
+    if (use == NameUse::kParameter || at < from || at >= to || wanted.count(name) == 0) return;
+    out.push_back(
+        Rebinding{std::string(name), at, static_cast<int>(ts_node_start_point(b).row) + 1});
+  });
   return out;
 }
 
@@ -293,28 +205,24 @@ bool IsVllmModule(std::string_view dotted) {
 }
 
 // The names the file binds only by importing them from a `vllm` module,
-// anywhere in it.
+// anywhere in it (any binding in any scope, name_use.h, counts against).
 std::vector<std::string> VllmImportedNames(const SyntaxTree& tree) {
   std::vector<std::string> vllm, other;
-  Children kids(tree.Root());
-  std::vector<TSNode> stack{tree.Root()};
-  std::vector<TSNode> bound, next;
-  while (!stack.empty()) {
-    TSNode n = stack.back();
-    stack.pop_back();
-    bound.clear();
-    next.clear();
-    Bindings(&kids, n, &bound, &next);
-    bool from_vllm =
-        Is(n, "import_from_statement") && IsVllmModule(TextOf(tree, Field(n, "module_name")));
-    for (TSNode b : bound) (from_vllm ? vllm : other).emplace_back(TextOf(tree, b));
-    // What Bindings walks on into, and a nested scope's body: its
-    // bindings count too.
-    stack.insert(stack.end(), next.begin(), next.end());
-    if (Is(n, "function_definition") || Is(n, "class_definition") || Is(n, "lambda")) {
-      stack.push_back(Field(n, "body"));
+  ForEachNamedPath(tree.Root(), [&](const std::vector<TSNode>& path) {
+    TSNode n = path.back();
+    if (!Is(n, "identifier")) return;
+    NameUse use = UseOf(path);
+    if (!Binds(use) || use == NameUse::kComprehend) return;
+    bool from_vllm = false;
+    if (use == NameUse::kImport) {
+      for (std::size_t i = path.size() - 1; i-- > 0 && i + 4 > path.size();) {
+        if (!Is(path[i], "import_from_statement")) continue;
+        from_vllm = IsVllmModule(TextOf(tree, Field(path[i], "module_name")));
+        break;
+      }
     }
-  }
+    (from_vllm ? vllm : other).emplace_back(TextOf(tree, n));
+  });
   std::vector<std::string> out;
   for (const std::string& name : vllm) {
     if (std::find(other.begin(), other.end(), name) == other.end() &&
@@ -411,30 +319,19 @@ FixedNames::FixedNames(const SyntaxTree& tree, TSNode function) {
   for (std::string& p : ParameterNames(tree, function)) unfixed.insert(std::move(p));
   // The function's own bindings: `name = EXPR` with EXPR over platform
   // names is fixed; any other binding is not.
-  std::vector<TSNode> stack{Field(function, "body")};
-  std::vector<TSNode> bound, next;
-  while (!stack.empty()) {
-    TSNode n = stack.back();
-    stack.pop_back();
-    if (ts_node_is_null(n)) continue;
-    bound.clear();
-    next.clear();
-    Bindings(&kids, n, &bound, &next);
-    for (TSNode b : bound) {
-      std::string name(TextOf(tree, b));
-      TSNode right = Field(n, "right");
-      bool plain = Is(n, "assignment") && ts_node_eq(Field(n, "left"), b) &&
-                   !ts_node_is_null(right) && !Is(right, "assignment");
-      bool from_platform = plain;
-      if (plain) {
-        for (const std::string& r : NamesRead(tree, right)) {
-          if (fixed_platform.count(r) == 0) from_platform = false;
-        }
+  ForEachScopeBinding(function, [&](const std::vector<TSNode>& path, NameUse use) {
+    TSNode b = path.back();
+    std::string name(TextOf(tree, b));
+    TSNode a = path.size() >= 2 ? path[path.size() - 2] : TSNode{};
+    TSNode right = Is(a, "assignment") ? Field(a, "right") : TSNode{};
+    bool from_platform = use == NameUse::kAssign && !ts_node_is_null(right);
+    if (from_platform) {
+      for (const std::string& r : NamesRead(tree, right)) {
+        if (fixed_platform.count(r) == 0) from_platform = false;
       }
-      (from_platform ? assigned : unfixed).insert(std::move(name));
     }
-    stack.insert(stack.end(), next.begin(), next.end());
-  }
+    (from_platform ? assigned : unfixed).insert(std::move(name));
+  });
   // A local hides the module's name: only its own bindings decide.
   for (const std::string& name : platform) {
     if (unfixed.count(name) == 0 && assigned.count(name) == 0) names_.insert(name);
