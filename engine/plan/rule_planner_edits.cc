@@ -159,7 +159,13 @@ void RulePlanner::PlanSite(const Rule& rule, const SourceText& file, const SiteM
       }
       if (match.path_only) {
         if (!match.path_condition.empty()) {
-          text = OnThisPath(match.path_condition, match.path_condition_true, target->text, text);
+          std::string wrapped = DropEqualBranches(
+              OnThisPath(match.path_condition, match.path_condition_true, target->text, text));
+          // A wrap that stays a conditional expression, in a larger one.
+          if (match.path_operand && wrapped != DropEqualBranches(text)) {
+            wrapped = "(" + wrapped + ")";
+          }
+          text = wrapped;
         }
         text = DropEqualBranches(text);
       }

@@ -764,6 +764,32 @@ void Conditions(const SyntaxTree& tree, TSNode root, const std::string& canonica
 
 }  // namespace
 
+namespace {
+
+// Whether `n` is part of a larger expression, where an unbracketed
+// conditional expression in its place would take its neighbours in: only
+// where it stands alone (an assignment's value, a statement, an element or
+// argument, inside brackets) it is not.
+bool IsOperand(TSNode n) {
+  TSNode p = ts_node_parent(n);
+  if (ts_node_is_null(p)) return false;
+  if (Is(p, "assignment") || Is(p, "augmented_assignment")) {
+    TSNode right = Field(p, "right");
+    return ts_node_is_null(right) || !ts_node_eq(right, n);
+  }
+  for (const char* alone : {"expression_statement", "parenthesized_expression", "return_statement",
+                            "argument_list", "list", "tuple", "set", "expression_list"}) {
+    if (Is(p, alone)) return false;
+  }
+  if (Is(p, "pair") || Is(p, "keyword_argument")) {
+    TSNode value = Field(p, "value");
+    return ts_node_is_null(value) || !ts_node_eq(value, n);
+  }
+  return true;
+}
+
+}  // namespace
+
 ReachingValues FindReachingValues(const SyntaxTree& tree, const ValueQuestion& q) {
   ReachingValues out;
   // The path, said of the condition without its `not`.
@@ -860,8 +886,13 @@ ReachingValues FindReachingValues(const SyntaxTree& tree, const ValueQuestion& q
         return out;
       }
       v.text = std::string(tree.bytes().substr(v.begin, v.end - v.begin));
-      v.shared =
-          std::any_of(other.begin(), other.end(), [&](TSNode o) { return ts_node_eq(o, l); });
+      v.operand = IsOperand(l);
+      // Shared also where the other path keeps a whole conditional
+      // expression this path decides (`A if C and X else B`: where C
+      // holds, X still picks B).
+      v.shared = std::any_of(other.begin(), other.end(), [&](TSNode o) {
+        return ts_node_start_byte(o) <= v.begin && v.end <= ts_node_end_byte(o);
+      });
       // The wrap tests the condition where the value is assigned: only
       // where the condition's names are bound there as at the test.
       std::optional<WrapHazard> hazard;

@@ -36,6 +36,9 @@ struct ReachingValue {
   // Only where that expression reads the condition's names as the test
   // does (wrap_safety.h); otherwise there are no values and `problem` says so.
   bool shared = false;
+  // It is an operand of a larger expression (`A if C and X else B`): a
+  // conditional expression written in its place needs brackets.
+  bool operand = false;
 };
 
 struct ReachingValues {

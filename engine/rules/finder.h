@@ -57,6 +57,8 @@ struct SiteMatch {
   bool path_only = false;
   std::string path_condition;
   bool path_condition_true = false;
+  // The value is an operand of a larger expression: the wrap goes in brackets.
+  bool path_operand = false;
   // A `tiers:` site: which tier or bound of its chain, and the range the
   // code gives it ("tier 2 of 3: 64 < numel <= 1024").
   std::string tier;

@@ -125,6 +125,7 @@ FoundSites ValueOfFinder::Find(const SyntaxTree& tree) const {
     if (v.shared) {
       site.path_condition = found.condition_text;
       site.path_condition_true = found.condition_true;
+      site.path_operand = v.operand;
       for (const std::string& name : found.condition_names) {
         site.bound_constants.push_back(BoundConstant{name, v.begin, true});
       }

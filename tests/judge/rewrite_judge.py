@@ -247,6 +247,11 @@ VALUE_OF = {
     "name_value": "{N} = _DEFAULT\nx = {c} if {C} else {d}\ntr('k', {N})\nreturn {N}, x",
     "lambda_value": "{N} = (lambda: {a})()\nx = {c} if {C} else {d}\ntr('k', {N})\nreturn {N}, x",
     "computed_other": "{N} = {a} if flag else {b}\nx = {c} if {C} else {d}\ntr('k', {N})\nreturn {N}, x",
+    # A conditional expression on `C and X` (or `X or C`): the path where C
+    # goes one way still takes either value, as X says.
+    "cond_and": "{N} = {a} if {C} and flag else {b}\ntr('k', {N})\nreturn {N}",
+    "cond_or": "{N} = {a} if flag or {C} else {b}\ntr('k', {N})\nreturn {N}",
+    "cond_nested_and": "{N} = {a} if not ({C} and flag) else {b}\ntr('k', {N})\nreturn {N}",
     "parenthesized": "{N} = ({a}) if ({C}) else ({b})\ntr('k', {N})\nreturn {N}",
     "rebind_cond_between": "{N} = {a}\n{R}\nx = {c} if {C} else {d}\ntr('k', {N})\nreturn {N}, x",
     "rebind_cond_after_test": "x = {c} if {C} else {d}\n{R}\n{N} = {a}\ntr('k', {N})\n"
