@@ -234,9 +234,25 @@ TEST_CASE("a measured value outside its knob's domain falls to the next candidat
         "takes");
   CHECK(model.DomainProblem("moe_block_m_tier", "256").empty());
   CHECK(model.DomainProblem("moe_block_m_tier", "12345") != "");
-  CHECK(model.DomainProblem("partition_size", "12345").empty());
-  // A name's value is not known here: nothing to check.
-  CHECK(model.DomainProblem("moe_block_m_tier", "SMALL_TIER_BLOCK_M").empty());
+  CHECK(model.DomainProblem("partition_size", "512").empty());
+  CHECK(model.DomainProblem("partition_size", "1024") ==
+        "the prebuilt paged_attention_v2_launcher takes 512 tokens per partition "
+        "(prebuilt_partition_size), not 1024");
+  CHECK(model.DomainProblem("moe_default_block_k", "8") ==
+        "8 is not a power of two from 16 to 256, the block sizes the fused-MoE kernel's tl.dot "
+        "takes");
+  CHECK(model.DomainProblem("prefix_num_warps_below_sm80", "32") ==
+        "32 is not a power of two from 1 to 16 (warp_size 64 threads a warp, at most "
+        "max_threads_per_block)");
+  CHECK(model.DomainProblem("v1_min_work", "0") == "0 is not a whole number of at least 1");
+  // A value muhpatch cannot evaluate proves nothing: a name (the planner
+  // passes a constant's value), a float, a call.
+  CHECK(model.DomainProblem("moe_block_m_tier", "SMALL_TIER_BLOCK_M") ==
+        "'SMALL_TIER_BLOCK_M' is no constant muhpatch can evaluate, so nothing shows the kernel "
+        "takes it");
+  CHECK(model.DomainProblem("moe_block_m_tier", "48.0") != "");
+  CHECK(model.DomainProblem("moe_block_m_tier", "max(48, 16)") != "");
+  CHECK(model.DomainProblem("moe_block_m_tier", "16.0") != "");
   std::vector<Diagnostic> said = model.RefusedMeasurements();
   REQUIRE(said.size() == 4);
   CHECK(said[0].Format() ==

@@ -239,11 +239,62 @@ std::string ModelValues::DomainProblem(std::string_view knob, const std::string&
                knob == "moe_small_block_m" || knob == "moe_block_m_large_tier" ||
                knob.rfind("moe_block_m_for_numel", 0) == 0;
   bool smem = knob == "smem_limit_kib" || knob == "smem_limit_bytes";
-  if (!moe_m && !smem && knob != "prefix_block_below_sm80") return "";
+  bool moe_nk = knob == "moe_default_block_n" || knob == "moe_default_block_k" ||
+                knob == "moe_small_block_n" || knob == "moe_small_block_k";
+  bool warps = knob == "prefix_num_warps_below_sm80";
+  bool partition = knob == "partition_size";
+  bool count = knob == "v1_max_context" || knob == "v1_min_work";
+  if (!moe_m && !smem && !moe_nk && !warps && !partition && !count &&
+      knob != "prefix_block_below_sm80") {
+    return "";
+  }
   std::optional<std::string> v = CanonicalLiteral(value);
-  if (!v) return "";  // a name or an expression: its value is not known here
+  // Whoever chose it (a hand-tuned value kept, a pin), a value that reaches
+  // the kernel is checked: one muhpatch cannot evaluate proves nothing.
+  if (!v || v->empty()) {
+    return fmt::format(
+        "'{}' is no constant muhpatch can evaluate, so nothing shows the kernel "
+        "takes it",
+        value);
+  }
   bool whole =
       !v->empty() && v->size() < 16 && v->find_first_not_of("0123456789") == std::string::npos;
+  int64_t n = whole ? std::stoll(*v) : 0;
+  auto power_of_two = [&](int64_t lo, int64_t hi) {
+    return whole && n >= lo && n <= hi && (n & (n - 1)) == 0;
+  };
+  if (moe_nk) {
+    if (power_of_two(kMinDotSize, 256)) return "";
+    return fmt::format(
+        "{} is not a power of two from {} to 256, the block sizes the fused-MoE "
+        "kernel's tl.dot takes",
+        value, kMinDotSize);
+  }
+  if (warps) {
+    int64_t most = static_cast<int64_t>(profile_.Get("max_threads_per_block")) /
+                   static_cast<int64_t>(profile_.Get("warp_size"));
+    if (power_of_two(1, most)) return "";
+    return fmt::format(
+        "{} is not a power of two from 1 to {} (warp_size {} threads a warp, at "
+        "most max_threads_per_block)",
+        value, most, static_cast<int64_t>(profile_.Get("warp_size")));
+  }
+  if (partition) {
+    int64_t prebuilt = static_cast<int64_t>(profile_.Get("prebuilt_partition_size"));
+    if (prebuilt > 0 && whole && n == prebuilt) return "";
+    if (prebuilt > 0) {
+      return fmt::format(
+          "the prebuilt paged_attention_v2_launcher takes {} tokens per partition "
+          "(prebuilt_partition_size), not {}",
+          prebuilt, value);
+    }
+    if (power_of_two(256, 8192)) return "";
+    return fmt::format("{} is not a power of two from 256 to 8192 tokens", value);
+  }
+  if (count) {
+    if (whole && n >= 1) return "";
+    return fmt::format("{} is not a whole number of at least 1", value);
+  }
   if (smem) {
     // The site's value: what the function returns, in bytes.
     std::string outside =
@@ -253,7 +304,6 @@ std::string ModelValues::DomainProblem(std::string_view knob, const std::string&
     return fmt::format("a shared-memory limit of {} bytes is no card's: {}", *v, outside);
   }
   if (moe_m) {
-    int64_t n = whole ? std::stoll(*v) : 0;
     if (n >= 16 && n <= 256 && (n & (n - 1)) == 0) return "";
     return fmt::format(
         "{} is not a power of two from 16 to 256, the BLOCK_SIZE_M values the fused-MoE kernel "

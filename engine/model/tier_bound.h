@@ -30,6 +30,7 @@ struct BoundConstant {
   std::string name;
   std::size_t bound_at = 0;
   bool in_wrap = false;
+  bool kept = false;  // a hand-tuned value kept at the site names it
 };
 
 // Evaluates `text` with `constants` (name -> its value's text). A name

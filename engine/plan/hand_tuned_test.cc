@@ -145,8 +145,8 @@ TEST_CASE("a kept value outside its knob's domain fails the rule, at its line") 
   PlanResult odd = PlanEven("A = 769\n");
   CHECK(odd.outcomes[0].status == RuleStatus::kFailed);
   CHECK(odd.new_contents.empty());
-  CHECK(Messages(odd).find("a.py:1:5: error: rule 'r' keeps '769', a hand-tuned value its kernel "
-                           "does not take: 769 is odd; the kernel takes even sizes; fix the "
+  CHECK(Messages(odd).find("a.py:1:5: error: rule 'r' keeps '769', a hand-tuned value that fails "
+                           "its kernel's check: 769 is odd; the kernel takes even sizes; fix the "
                            "value, or `pin:` one the kernel takes\n") != std::string::npos);
   // Inside the domain it is kept, as before.
   PlanResult even = PlanEven("A = 768\n");

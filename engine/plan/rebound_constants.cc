@@ -45,7 +45,13 @@ std::set<std::string> FailReboundConstants(const LivenessAnalysis& analysis,
       auto file = files.find(site.path);
       if (file != files.end()) p = file->second.PositionOf(rebound->bound_at);
       std::string message =
-          rebound->in_wrap
+          rebound->kept
+              ? fmt::format(
+                    "rule '{}' keeps the hand-tuned value {}, a module constant, which {} may "
+                    "rebind at run time: what the kernel gets is not known, so nothing checks "
+                    "it (write the value at the site, or read the override where it is used)",
+                    o.rule_id, rebound->name, Where(*by))
+          : rebound->in_wrap
               ? fmt::format(
                     "rule '{}': the value is shared by both paths and would be wrapped in "
                     "a test of the condition, which reads `{}`; {} may rebind it at run "

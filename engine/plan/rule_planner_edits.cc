@@ -4,16 +4,20 @@
 // rule's edits (see rule_planner.h).
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
 #include <functional>
 #include <string_view>
 
 #include "engine/base/one_line.h"
+#include "engine/base/text.h"
 #include "engine/plan/config_list.h"
 #include "engine/plan/rule_planner.h"
 #include "engine/plan/value_gate.h"
 #include "engine/python/assigned_values.h"
 #include "engine/python/py_literal.h"
 #include "engine/python/reaching_values.h"
+#include "engine/python/tier_chain.h"
 
 namespace muh {
 namespace plan {
@@ -185,8 +189,25 @@ void RulePlanner::PlanSite(const Rule& rule, const SourceText& file, const SiteM
         // and said where.
         site.kept = true;
         site.why = why;
-        CheckWritten(ctx_.values(), table, with, ValueOrigin::kKept, target->text, target->text,
-                     nullptr, &site);
+        // The kernel gets the kept value too: checked as the model's would
+        // be. A name stands for the constant it provably holds (one the
+        // tree may rebind elsewhere fails in rebound_constants).
+        std::string kept = target->text;
+        std::string name(Trim(kept));
+        bool is_name = !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0])) &&
+                       std::all_of(name.begin(), name.end(), [](char c) {
+                         return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+                       });
+        if (is_name) {
+          if (std::optional<std::string> c =
+                  ConstantAt(*SyntaxTreeOf(file.path()), target->begin, name)) {
+            kept = *c;
+            site.bound_constants.push_back(BoundConstant{name, target->begin, false, true});
+          }
+        }
+        CheckWritten(ctx_.values(), table, with, ValueOrigin::kKept, kept, target->text, nullptr,
+                     &site);
+        CheckReached(ctx_.values(), with, ValueOrigin::kKept, kept, transforms, nullptr, &site);
         outcome->found.push_back(site);
         Diagnostic note =
             At(file.path(), target->begin, Severity::kNote,

@@ -47,6 +47,9 @@ void CheckValue(const ValueSource& values, const Template& with, ValueOrigin ori
                 const std::string& value, const Rule::Pin* pin, Site* site) {
   std::string knob = KnobOf(with);
   if (knob.empty()) return;
+  // The model's value as its template writes it (`8 if C else 4`, a
+  // comment): the model checked the knob's own value where it chose it.
+  if (origin == ValueOrigin::kModel && !CanonicalLiteral(value)) return;
   std::string problem = values.DomainProblem(knob, value);
   if (!problem.empty()) Outside(origin, value, std::move(problem), pin, site);
 }
@@ -178,8 +181,8 @@ std::vector<std::string> GateValues(const std::string& rules_path, PlanResult* p
         if (v.origin == ValueOrigin::kKept) {
           say(Diagnostic{site.path, site.line, site.column,
                          dead ? Severity::kNote : Severity::kError,
-                         fmt::format("rule '{}' keeps '{}', a hand-tuned value its kernel does "
-                                     "not take: {}{}",
+                         fmt::format("rule '{}' keeps '{}', a hand-tuned value that fails its "
+                                     "kernel's check: {}{}",
                                      o.rule_id, OneLine(v.value, 60), v.problem,
                                      dead ? " (the site is dead on the served platform)"
                                           : "; fix the value, or `pin:` one the kernel takes")});

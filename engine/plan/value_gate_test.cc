@@ -72,7 +72,8 @@ TEST_CASE("the gate's verdict by who chose the value") {
         "a.py:3:9: error: rule 'r' would write '128', the model's value, which its kernel does "
         "not take: 128 is not 16, 32 or 64; the model offers only values that pass, so this is a "
         "bug in muhpatch: please report it, and `pin:` a value meanwhile\n"
-        "a.py:4:9: note: rule 'r' keeps '12', a hand-tuned value its kernel does not take: 12 is "
+        "a.py:4:9: note: rule 'r' keeps '12', a hand-tuned value that fails its kernel's check: 12 "
+        "is "
         "not 16, 32 or 64 (the site is dead on the served platform)\n");
 }
 
@@ -94,7 +95,8 @@ TEST_CASE("the gate: a pin `unchecked:` is a warning, and a kept value on a dead
   CHECK(Said(plan) ==
         "r.yaml:7:5: warning: rule 'r' pins '48' unchecked (ixformer pads it): 48 is not 16, 32 "
         "or 64\n"
-        "a.py:2:1: note: rule 'r' keeps '12', a hand-tuned value its kernel does not take: 12 is "
+        "a.py:2:1: note: rule 'r' keeps '12', a hand-tuned value that fails its kernel's check: 12 "
+        "is "
         "not 16, 32 or 64 (the site is dead on the served platform)\n");
 }
 

@@ -166,6 +166,22 @@ std::map<std::string, std::string> ModuleConstants(const SyntaxTree& tree,
   return out;
 }
 
+std::optional<std::string> ConstantAt(const SyntaxTree& tree, std::size_t at,
+                                      const std::string& name) {
+  std::map<std::string, std::string> constants = ModuleConstants(tree);
+  std::vector<TSNode> path =
+      PathTo(tree.Root(), static_cast<std::uint32_t>(at), static_cast<std::uint32_t>(at));
+  for (std::size_t i = 0; i + 1 < path.size(); ++i) {
+    if (Is(path[i], "class_definition")) return std::nullopt;
+    if (Is(path[i], "function_definition")) {
+      constants = FunctionConstants(tree, path[i], at, std::move(constants));
+    }
+  }
+  auto it = constants.find(name);
+  if (it == constants.end()) return std::nullopt;
+  return it->second;
+}
+
 std::map<std::string, std::string> FunctionConstants(const SyntaxTree& tree, TSNode fn,
                                                      std::size_t at,
                                                      std::map<std::string, std::string> module) {

@@ -63,4 +63,10 @@ std::map<std::string, std::string> FunctionConstants(const SyntaxTree& tree, TSN
                                                      std::size_t at,
                                                      std::map<std::string, std::string> module);
 
+// The value of the name `name` read at byte `at`: a module constant, or a
+// function constant of each def around `at` (FunctionConstants, outermost
+// first); none inside a class body, or where nothing proves one.
+std::optional<std::string> ConstantAt(const SyntaxTree& tree, std::size_t at,
+                                      const std::string& name);
+
 }  // namespace muh

@@ -34,7 +34,7 @@ dict=$(grep -n "'BLOCK_SIZE_M': 64," pristine/$moe | head -1 | cut -d: -f1)
 cp -a pristine tree
 sed -i "${tier}s/= 64$/= 12345/" tree/$moe
 cp -a tree edited
-want="tree/$moe:$tier:34: error: rule 'fused-moe-tier-block-m' keeps '12345', a hand-tuned value its kernel does not take: 12345 is not a power of two from 16 to 256, the BLOCK_SIZE_M values the fused-MoE kernel takes; fix the value, or \`pin:\` one the kernel takes"
+want="tree/$moe:$tier:34: error: rule 'fused-moe-tier-block-m' keeps '12345', a hand-tuned value that fails its kernel's check: 12345 is not a power of two from 16 to 256, the BLOCK_SIZE_M values the fused-MoE kernel takes; fix the value, or \`pin:\` one the kernel takes"
 run diff rules.yaml tree
 [[ $code -eq 6 ]] || { cat err >&2; fail "diff: exit $code, expected 6"; }
 grep -qxF "$want" err || { cat err >&2; fail "diff: no located error naming the constraint"; }
@@ -55,7 +55,7 @@ rm -rf tree && cp -a pristine tree
 sed -i "${dict}s/'BLOCK_SIZE_M': 64,/'BLOCK_SIZE_M': 12345,/" tree/$moe
 run diff rules.yaml tree
 [[ $code -eq 0 ]] || { cat err >&2; fail "diff with a dead 12345: exit $code, expected 0"; }
-grep -qF "tree/$moe:$dict:" err && grep -qF "note: rule 'fused-moe-default-block-m' keeps '12345', a hand-tuned value its kernel does not take: 12345 is not a power of two from 16 to 256, the BLOCK_SIZE_M values the fused-MoE kernel takes (the site is dead on the served platform)" err ||
+grep -qF "tree/$moe:$dict:" err && grep -qF "note: rule 'fused-moe-default-block-m' keeps '12345', a hand-tuned value that fails its kernel's check: 12345 is not a power of two from 16 to 256, the BLOCK_SIZE_M values the fused-MoE kernel takes (the site is dead on the served platform)" err ||
   { cat err >&2; fail "no note for the dead 12345"; }
 echo "ok a kept 12345 in the dead default dict: a note, exit 0"
 
@@ -114,7 +114,7 @@ rm -rf edited && cp -a tree edited
 domain="it must be a multiple of 1024 from 16384 to 1048576 bytes (whole KiB: the limit every card reports)"
 run diff rules.yaml tree
 [[ $code -eq 6 ]] || { cat err >&2; fail "diff with a 16 MiB limit: exit $code, expected 6"; }
-grep -qxF "tree/$ops:$ret:12: error: rule 'custom-ops-smem-limit' keeps '16384 * 1024', a hand-tuned value its kernel does not take: a shared-memory limit of 16777216 bytes is no card's: $domain; fix the value, or \`pin:\` one the kernel takes" err ||
+grep -qxF "tree/$ops:$ret:12: error: rule 'custom-ops-smem-limit' keeps '16384 * 1024', a hand-tuned value that fails its kernel's check: a shared-memory limit of 16777216 bytes is no card's: $domain; fix the value, or \`pin:\` one the kernel takes" err ||
   { cat err >&2; fail "no located error for the 16 MiB limit"; }
 run verify rules.yaml tree
 [[ $code -eq 1 ]] || { cat err >&2; fail "verify with a 16 MiB limit: exit $code, expected 1"; }

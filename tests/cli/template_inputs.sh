@@ -85,7 +85,7 @@ check() {
   [[ -n $line ]] || fail "$name: no 'return 32 * 1024' in $ops"
   sed -i "${line}s/return 32 \\* 1024/return 1000/" "t/$ops"
   expect_code 6 "$name: hand-edited 1000" "$muhpatch" -q diff inputs.yaml t
-  grep -qF "t/$ops:$line:12: error: rule 'smem-fact' keeps '1000', a hand-tuned value its kernel does not take: 1000 is no card's smem_per_block" err ||
+  grep -qF "t/$ops:$line:12: error: rule 'smem-fact' keeps '1000', a hand-tuned value that fails its kernel's check: 1000 is no card's smem_per_block" err ||
     { cat err >&2; fail "$name: a hand-edited value outside the fact's domain is not refused"; }
 
   # What a template makes of an input stays in the input's domain: with 4
