@@ -67,6 +67,28 @@ class Flow {
       char next2 = a + 1 < src.size() ? src[a + 1] : '\n';
       if (prev == '.') continue;  // another object's attribute
       std::string_view kw = lines->Keyword(k);
+      // A parameter's default (`def f(cfg=var):`, `lambda cfg=var: ...`)
+      // keeps the dict for every later call, which the flow does not follow.
+      if (prev == '=' && b >= 2 && IsWordChar(src[b - 2]) &&
+          (next == ',' || next == ')' || next == ':')) {
+        std::size_t hb = 0;
+        std::string_view head = lines->StatementAt(k, o, &hb);
+        std::string_view before = o > hb && o - hb <= head.size() ? head.substr(0, o - hb) : "";
+        std::size_t lam = before.rfind("lambda");
+        int depth = 0;
+        for (std::size_t i = (kw == "def" || kw == "async") ? 0 : before.size(); i < before.size();
+             ++i) {
+          depth += before[i] == '(' ? 1 : before[i] == ')' ? -1 : 0;
+        }
+        bool in_lambda = lam != std::string_view::npos &&
+                         (lam == 0 || !IsWordChar(before[lam - 1])) &&
+                         before.find(':', lam) == std::string_view::npos;
+        if (depth > 0 || in_lambda) {
+          Unknown(index_->At(path, k),
+                  var + " as a parameter's default, which every call of that function may read");
+          continue;
+        }
+      }
       if ((kw == "def" || kw == "async") && lines->StatementAt(k, o).substr(0, 3) != "def" &&
           kw != "async") {
         // falls through: a one-line def body

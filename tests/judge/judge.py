@@ -984,6 +984,10 @@ DICT_READS = {
     "augmented_into": "c = {}\nc |= config\nprint(c)",
     "global_read_by_main": "global g\ng = config",
     "closure_printed": "f = lambda: config\nprint(f())",
+    # A parameter's default holds the dict for every later call.
+    "default_printed": "def f(c=config):\n    print(c)\nf()",
+    "lambda_default_printed": "(lambda c=config: print(c))()",
+    "kwonly_default_printed": "def f(*, c=config):\n    print(c)\nf()",
     "match_printed": "match 1:\n    case _:\n        print(config)",
     "keys_as_strings": "print([config[k] for k in ('OTHER', 'BLOCK')])",
 }
