@@ -13,6 +13,7 @@
 #include "engine/python/py_literal.h"
 #include "engine/python/syntax_tree.h"
 #include "engine/python/ts_nodes.h"
+#include "engine/python/wrap_safety.h"
 
 namespace muh {
 
@@ -664,9 +665,359 @@ std::optional<Evidence> TreeIndex::MarkerMade(const PlatformMarker& m) {
   if (cached != markers_made_.end()) return cached->second;
   markers_made_[m.text] =
       Evidence{"", 0, m.text + " is asked about while the tree's makers of it are read"};
-  std::optional<Evidence> made = ValueMade(m.text.substr(kEnum.size()), true, 0);
+  std::optional<Evidence> made = EnumMadeOtherwise();
+  if (!made) made = ValueMade(m.text.substr(kEnum.size()), true, 0);
   markers_made_[m.text] = made;
   return made;
+}
+
+namespace {
+
+bool FieldIs(TSNode parent, const char* field, TSNode n) {
+  TSNode c = Field(parent, field);
+  return !ts_node_is_null(c) && ts_node_eq(c, n);
+}
+
+// Whether the last node of `path` stands in an annotation (`x: T`,
+// `-> T`, `Optional[T]` there), where it makes nothing.
+bool InAnnotation(const std::vector<TSNode>& path) {
+  for (std::size_t i = path.size(); i-- > 1;) {
+    if (Is(path[i], "type")) return true;
+    if (Is(path[i - 1], "function_definition") && FieldIs(path[i - 1], "return_type", path[i])) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// Whether `n` is one string literal with no escape and no field: its
+// bytes are its value.
+bool PlainString(const SyntaxTree& tree, TSNode n) {
+  if (!Is(n, "string")) return false;
+  for (TSNode c : NamedChildren(n)) {
+    if (!Is(c, "string_start") && !Is(c, "string_content") && !Is(c, "string_end")) return false;
+  }
+  return TextOf(tree, n).find('\\') == std::string_view::npos;
+}
+
+// Whether every read of the local `name` (bound by the assignment at the
+// end of `at`) in its def asks only for the mapping's names: the right of
+// `in` or `not in`, or what `.join(...)` joins.
+bool NamesOnly(const SyntaxTree& tree, const std::vector<TSNode>& at, TSNode name);
+
+// The innermost def of `path`, or null.
+TSNode EnclosingDef(const std::vector<TSNode>& path) {
+  for (std::size_t i = path.size(); i-- > 0;) {
+    if (Is(path[i], "function_definition")) return path[i];
+  }
+  return TSNode{};
+}
+
+// Whether `body` (an enum's class body) makes every member once: each
+// statement a docstring, a `pass`, or `NAME = auto()`/`enum.auto()`.
+bool OnlyAutoMembers(const SyntaxTree& tree, TSNode body) {
+  for (TSNode s : NamedChildren(body)) {
+    if (Is(s, "pass_statement") || Is(s, "comment")) continue;
+    if (!Is(s, "expression_statement") || ts_node_named_child_count(s) != 1) return false;
+    TSNode e = ts_node_named_child(s, 0);
+    if (Is(e, "string")) continue;
+    if (!Is(e, "assignment") || !Is(Field(e, "left"), "identifier")) return false;
+    TSNode right = Field(e, "right");
+    if (ts_node_is_null(right) || !Is(right, "call")) return false;
+    std::string_view f = TextOf(tree, Field(right, "function"));
+    std::string_view args = TextOf(tree, Field(right, "arguments"));
+    if ((f != "auto" && f != "enum.auto") || args != "()") return false;
+  }
+  return true;
+}
+
+bool NamesOnly(const SyntaxTree& tree, const std::vector<TSNode>& at, TSNode name) {
+  TSNode fn = EnclosingDef(at);
+  if (ts_node_is_null(fn)) return false;
+  std::string_view local = TextOf(tree, name);
+  bool only = true;
+  int bindings = 0;
+  ForEachNamedPath(fn, [&](const std::vector<TSNode>& path) {
+    TSNode n = path.back();
+    if (!only || !Is(n, "identifier") || TextOf(tree, n) != local) return;
+    NameUse use = UseOf(path);
+    if (use == NameUse::kNotAName) return;
+    if (Binds(use)) {
+      ++bindings;
+      return;
+    }
+    TSNode p = path.size() >= 2 ? path[path.size() - 2] : TSNode{};
+    TSNode g = path.size() >= 3 ? path[path.size() - 3] : TSNode{};
+    bool in_test = Is(p, "comparison_operator") && ts_node_named_child_count(p) == 2 &&
+                   ts_node_eq(ts_node_named_child(p, 1), n) &&
+                   (TextOf(tree, p).find(" in ") != std::string_view::npos);
+    bool joined =
+        Is(p, "argument_list") && ts_node_named_child_count(p) == 1 && Is(g, "call") &&
+        TextOf(tree, Field(g, "function")).size() >= 5 &&
+        TextOf(tree, Field(g, "function")).substr(TextOf(tree, Field(g, "function")).size() - 5) ==
+            ".join";
+    only = in_test || joined;
+  });
+  return only && bindings == 1;
+}
+
+}  // namespace
+
+std::optional<Evidence> TreeIndex::EnumMadeOtherwise() {
+  if (enum_made_otherwise_) return *enum_made_otherwise_;
+  enum_made_otherwise_ = std::optional<Evidence>();  // while asked: nothing
+  constexpr std::string_view kName = "_Backend";
+  std::optional<Evidence> out = BackendVariableWritten();
+  auto made = [&](const std::string& q, int k, const std::string& how) {
+    Evidence e = At(q, k);
+    e.what = how + ", which may make any member: " + e.what;
+    out = e;
+  };
+  for (const std::string& q : out ? std::vector<std::string>{} : paths_) {
+    const std::vector<std::size_t>& occ = Occurrences(q, std::string(kName));
+    if (occ.empty()) continue;
+    const StatementTable* lines = LinesBefore(q, occ.back());
+    if (lines == nullptr) {
+      out = Evidence{q, 0, "the file could not be read or parsed"};
+      break;
+    }
+    TopStatements parses(*lines);
+    for (std::size_t o : occ) {
+      int k = lines->IndexAt(o);
+      if (k < 0 || !lines->InCode(o) || Guard(q, k).value == Tri::kFalse) continue;
+      auto found = parses.PathAt(o, kName.size());
+      if (!found || found->tree == nullptr) {
+        made(q, k, "`_Backend` in a statement that does not parse");
+        break;
+      }
+      const SyntaxTree& tree = *found->tree;
+      std::vector<TSNode>& at = found->path;
+      if (!Is(at.back(), "identifier") || TextOf(tree, at.back()) != kName) continue;
+      NameUse use = UseOf(at);
+      if (use == NameUse::kImport || use == NameUse::kNotAName || InAnnotation(at)) continue;
+      TSNode parent = at.size() >= 2 ? at[at.size() - 2] : TSNode{};
+      if (use == NameUse::kDefine) {
+        if (!OnlyAutoMembers(tree, Field(parent, "body"))) {
+          made(q, k, "`_Backend`'s body makes a member otherwise than by auto() (an alias)");
+        }
+      } else if (Is(parent, "attribute") && FieldIs(parent, "object", at.back())) {
+        // `_Backend.MEMBER`: ValueMade reads it. `_Backend.__members__`
+        // looks one up by a key, as `_Backend[...]` does.
+        std::string_view attr = TextOf(tree, Field(parent, "attribute"));
+        if (attr.empty() || attr[0] != '_') continue;
+        TSNode key{};
+        TSNode up = at.size() >= 3 ? at[at.size() - 3] : TSNode{};
+        TSNode call = at.size() >= 4 ? at[at.size() - 4] : TSNode{};
+        if (attr == "__members__" && Is(up, "subscript") && FieldIs(up, "value", parent)) {
+          key = Field(up, "subscript");
+        } else if (attr == "__members__" && Is(up, "attribute") &&
+                   TextOf(tree, Field(up, "attribute")) == "get" && Is(call, "call")) {
+          TSNode args = Field(call, "arguments");
+          if (ts_node_named_child_count(args) > 0) key = ts_node_named_child(args, 0);
+        }
+        // `members = _Backend.__members__`, read only for its names
+        // (`x in members`, `', '.join(members)`), makes none.
+        if (attr == "__members__" && Is(up, "assignment") && FieldIs(up, "right", parent) &&
+            Is(Field(up, "left"), "identifier") && NamesOnly(tree, at, Field(up, "left"))) {
+          continue;
+        }
+        if (ts_node_is_null(key)) {
+          made(q, k, "`_Backend." + std::string(attr) + "`");
+        } else if (auto why = KeyCarriesEnvironment(tree, at, key)) {
+          if (why->path.empty())
+            made(q, k, why->what);
+          else
+            out = why;
+        }
+      } else if (Is(parent, "subscript") && FieldIs(parent, "value", at.back())) {
+        if (auto why = KeyCarriesEnvironment(tree, at, Field(parent, "subscript"))) {
+          if (why->path.empty())
+            made(q, k, why->what);
+          else
+            out = why;
+        }
+      } else {
+        made(q, k, "`_Backend` used as a value");
+      }
+      if (out) break;
+    }
+    if (out) break;
+  }
+  enum_made_otherwise_ = out;
+  return out;
+}
+
+std::vector<std::string> TreeIndex::BackendVariableNames() {
+  const std::string kVariable = "VLLM_ATTENTION_BACKEND";
+  std::vector<std::string> names{kVariable};
+  for (const std::string& q : paths_) {
+    const std::vector<std::size_t>& occ = Occurrences(q, kVariable);
+    if (occ.empty()) continue;
+    const StatementTable* lines = LinesBefore(q, occ.back());
+    if (lines == nullptr) continue;
+    TopStatements parses(*lines);
+    for (std::size_t o : occ) {
+      auto literal = lines->InString(o) ? lines->StringAt(o) : std::nullopt;
+      if (!literal || literal->second - literal->first != kVariable.size() + 2) continue;
+      auto found = parses.PathAt(literal->first, literal->second - literal->first);
+      if (found && found->tree != nullptr && found->path.size() == 4 &&
+          Is(found->path[2], "assignment") && Is(Field(found->path[2], "left"), "identifier")) {
+        names.emplace_back(TextOf(*found->tree, Field(found->path[2], "left")));
+      }
+    }
+  }
+  return names;
+}
+
+std::optional<Evidence> TreeIndex::BackendVariableWritten() {
+  for (const std::string& name : BackendVariableNames()) {
+    for (const std::string& q : paths_) {
+      const std::vector<std::size_t>& occ = Occurrences(q, name);
+      if (occ.empty()) continue;
+      const StatementTable* lines = LinesBefore(q, occ.back());
+      if (lines == nullptr) return Evidence{q, 0, "the file could not be read or parsed"};
+      TopStatements parses(*lines);
+      for (std::size_t o : occ) {
+        int k = lines->IndexAt(o);
+        if (k < 0 || Guard(q, k).value == Tri::kFalse) continue;
+        bool quoted = lines->InString(o);
+        if (!quoted && !lines->InCode(o)) continue;
+        auto literal = quoted ? lines->StringAt(o) : std::nullopt;
+        if (quoted && (!literal || literal->second - literal->first != name.size() + 2)) continue;
+        std::size_t b = quoted ? literal->first : o;
+        std::size_t n = quoted ? name.size() + 2 : name.size();
+        auto found = parses.PathAt(b, n);
+        bool read = false;
+        if (found && found->tree != nullptr && !found->path.empty()) {
+          const SyntaxTree& tree = *found->tree;
+          std::vector<TSNode> at = found->path;
+          TSNode p = at.size() >= 2 ? at[at.size() - 2] : TSNode{};
+          TSNode g = at.size() >= 3 ? at[at.size() - 3] : TSNode{};
+          NameUse use = UseOf(at);
+          if (quoted) {
+            std::string_view callee =
+                Is(p, "argument_list") && Is(g, "call") ? TextOf(tree, Field(g, "function")) : "";
+            bool first = Is(p, "argument_list") && ts_node_eq(ts_node_named_child(p, 0), at.back());
+            auto ends = [&](std::string_view s) {
+              return callee.size() >= s.size() && callee.substr(callee.size() - s.size()) == s;
+            };
+            read = (first && (ends(".get") || ends("getenv"))) ||
+                   (Is(p, "pair") && FieldIs(p, "key", at.back())) ||
+                   (Is(p, "comparison_operator")) ||
+                   (Is(p, "assignment") && FieldIs(p, "right", at.back()) && at.size() == 4);
+            if (Is(p, "subscript") && FieldIs(p, "subscript", at.back())) {
+              at.pop_back();
+              read = UseOf(at) == NameUse::kRead;
+            }
+          } else if (use == NameUse::kImport || use == NameUse::kAssign) {
+            read = true;  // a carrier's own definition or import
+          } else if (use == NameUse::kNotAName && NamesAttribute(at)) {
+            at.pop_back();
+            read = UseOf(at) == NameUse::kRead;  // `envs.VLLM_ATTENTION_BACKEND`
+          } else if (use == NameUse::kRead) {
+            read = true;
+            if (Is(p, "subscript") && FieldIs(p, "subscript", at.back())) {
+              at.pop_back();
+              read = UseOf(at) == NameUse::kRead;  // `os.environ[NAME]`, not stored to
+            }
+          }
+        }
+        if (read) continue;
+        Evidence e = At(q, k);
+        e.what =
+            "the tree may set " + name + " itself, so the backend is not the default's: " + e.what;
+        return e;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<Evidence> TreeIndex::KeyCarriesEnvironment(const SyntaxTree& tree,
+                                                         const std::vector<TSNode>& at,
+                                                         TSNode key) {
+  if (PlainString(tree, key)) return std::nullopt;  // ValueMade reads the string
+  TSNode fn = EnclosingDef(at);
+  if (!Is(key, "identifier") || ts_node_is_null(fn)) {
+    return Evidence{"", 0, "`_Backend` looked up by a computed key"};
+  }
+  std::string_view name = TextOf(tree, key);
+  for (const std::string& p : ParameterNames(tree, fn)) {
+    if (p == name) return CallersPassEnvironment(std::string(TextOf(tree, Field(fn, "name"))));
+  }
+  if (!BoundToEnvironment(tree, fn, name)) {
+    return Evidence{"", 0,
+                    "`_Backend` looked up by " + std::string(name) +
+                        ", bound otherwise than to VLLM_ATTENTION_BACKEND's value"};
+  }
+  return std::nullopt;
+}
+
+bool TreeIndex::BoundToEnvironment(const SyntaxTree& tree, TSNode scope, std::string_view local) {
+  std::vector<std::string> names = BackendVariableNames();
+  auto reads_variable = [&](std::string_view text) {
+    for (const std::string& n : names) {
+      for (std::size_t i = text.find(n); i != std::string_view::npos; i = text.find(n, i + 1)) {
+        bool left = i == 0 || !IsWordChar(text[i - 1]);
+        bool right = i + n.size() >= text.size() || !IsWordChar(text[i + n.size()]);
+        if (left && right) return true;
+      }
+    }
+    return false;
+  };
+  bool bound = false, environment = true;
+  ForEachScopeBinding(scope, [&](const std::vector<TSNode>& path, NameUse u) {
+    if (TextOf(tree, path.back()) != local) return;
+    bound = true;
+    TSNode a = path.size() >= 2 ? path[path.size() - 2] : TSNode{};
+    TSNode right = Is(a, "assignment") ? Field(a, "right") : TSNode{};
+    environment = environment && u == NameUse::kAssign && !ts_node_is_null(right) &&
+                  reads_variable(TextOf(tree, right));
+  });
+  return bound && environment;
+}
+
+std::optional<Evidence> TreeIndex::CallersPassEnvironment(const std::string& fn) {
+  for (const std::string& q : paths_) {
+    const std::vector<std::size_t>& occ = Occurrences(q, fn);
+    if (occ.empty()) continue;
+    const StatementTable* lines = LinesBefore(q, occ.back());
+    if (lines == nullptr) return Evidence{q, 0, "the file could not be read or parsed"};
+    TopStatements parses(*lines);
+    for (std::size_t o : occ) {
+      int k = lines->IndexAt(o);
+      if (k < 0 || !lines->InCode(o) || Guard(q, k).value == Tri::kFalse) continue;
+      auto found = parses.PathAt(o, fn.size());
+      auto fail = [&](const std::string& how) {
+        Evidence e = At(q, k);
+        e.what = how + ", and `_Backend[...]` there may make any member: " + e.what;
+        return e;
+      };
+      if (!found || found->tree == nullptr) return fail("a use of " + fn + " that does not parse");
+      const SyntaxTree& tree = *found->tree;
+      std::vector<TSNode>& at = found->path;
+      NameUse use = UseOf(at);
+      if (use == NameUse::kDefine || use == NameUse::kImport || use == NameUse::kNotAName) continue;
+      TSNode call = at.size() >= 2 ? at[at.size() - 2] : TSNode{};
+      if (!Is(call, "call") || !FieldIs(call, "function", at.back())) {
+        return fail(fn + " used otherwise than called");
+      }
+      TSNode args = Field(call, "arguments");
+      TSNode arg = ts_node_named_child_count(args) == 1 ? ts_node_named_child(args, 0) : TSNode{};
+      TSNode scope = EnclosingDef(at);
+      // A string literal whole: ValueMade's search reads the name it holds.
+      if (!ts_node_is_null(arg) && PlainString(tree, arg)) continue;
+      if (ts_node_is_null(arg) || !Is(arg, "identifier") || ts_node_is_null(scope)) {
+        return fail(fn + " called with an argument other than a local");
+      }
+      std::string_view local = TextOf(tree, arg);
+      if (!BoundToEnvironment(tree, scope, local)) {
+        return fail(fn + "(" + std::string(local) + ") with " + std::string(local) +
+                    " bound otherwise than to VLLM_ATTENTION_BACKEND's value");
+      }
+    }
+  }
+  return std::nullopt;
 }
 
 std::optional<Evidence> TreeIndex::ValueMade(const std::string& word, bool member, int depth) {

@@ -168,6 +168,28 @@ class TreeIndex {
   // false a constant bound to that name as a string) is made or read on in
   // code the served platform may run.
   std::optional<Evidence> ValueMade(const std::string& word, bool member, int depth);
+  // Where the tree may make a member of `_Backend` without naming it: the
+  // enum called or used as a value (`_Backend(3)`, `list(_Backend)`), an
+  // alias in its body, a lookup by a key other than a literal or a
+  // parameter whose every caller passes VLLM_ATTENTION_BACKEND's value.
+  std::optional<Evidence> EnumMadeOtherwise();
+  // Whether each call of `fn` in the tree passes, as its one argument, a
+  // local bound only to an expression reading VLLM_ATTENTION_BACKEND; else
+  // the first call that does not.
+  std::optional<Evidence> CallersPassEnvironment(const std::string& fn);
+  // VLLM_ATTENTION_BACKEND, and the constants the tree binds to that
+  // string; where code that may run sets the variable (any use but a read
+  // through os.environ.get, getenv, `in`, a load, envs' attribute).
+  std::vector<std::string> BackendVariableNames();
+  // Whether `key` of a lookup in `_Backend` (at the end of `at`) carries
+  // only a literal (which ValueMade reads) or VLLM_ATTENTION_BACKEND's
+  // value; else why not (path empty: the lookup's own place).
+  std::optional<Evidence> KeyCarriesEnvironment(const SyntaxTree& tree,
+                                                const std::vector<TSNode>& at, TSNode key);
+  // Whether every binding of `local` in `scope` is `local = EXPR`, EXPR
+  // reading the variable or a constant holding its name.
+  bool BoundToEnvironment(const SyntaxTree& tree, TSNode scope, std::string_view local);
+  std::optional<Evidence> BackendVariableWritten();
 
   struct FileState {
     std::string_view bytes;            // read_'s, or `own`
@@ -215,6 +237,7 @@ class TreeIndex {
   // MarkerMade's answers by marker text; a marker asked while its own
   // answer is being found counts as made (its evidence says so).
   std::map<std::string, std::optional<Evidence>> markers_made_;
+  std::optional<std::optional<Evidence>> enum_made_otherwise_;
   std::set<std::string> consulted_;
   std::shared_ptr<StatementCache> tables_;
 };

@@ -785,6 +785,16 @@ def c_backend_env(p, i, r):
            % (i, i), imports=["from app import selector", "from app import k%d" % i])
 
 
+def c_backend_env_set_concat(p, i, r):
+    # The program sets the variable itself, the backend's name split in two
+    # literals: the environment's default no longer holds.
+    p.knob(i, "backend_env_set_concat")
+    p.module("app/selector.py", SELECTOR)
+    p.main("os.environ.setdefault('VLLM_ATTENTION_BACKEND', 'ROCM_' 'FLASH')",
+           "if selector.which_attn_to_use() == selector._Backend.ROCM_FLASH:\n    k%d.f%d()"
+           % (i, i), imports=["import os", "from app import selector", "from app import k%d" % i])
+
+
 def c_backend_env_import(p, i, r):
     # Its module is imported only in the ROCm backend's branch, as the real
     # tree imports triton_flash_attention.
@@ -802,6 +812,12 @@ BACKEND_MADE = {
     "value": "_Backend.ROCM_FLASH",
     "getitem": "_Backend['ROCM_FLASH']",
     "members": "_Backend.__members__['ROCM_FLASH']",
+    # Without the member's name whole (helper probe): by value, by a name
+    # split or escaped, by position.
+    "by_value": "_Backend(3)",
+    "concat": "_Backend['ROCM_' 'FLASH']",
+    "escaped": "_Backend['ROCM_\\x46LASH']",
+    "listed": "list(_Backend)[2]",
     "default": None,
 }
 
