@@ -165,6 +165,11 @@ std::vector<Assumption> AssumptionsInForce(const LivenessFacts& facts) {
     out.push_back({EnvText(name, value), value.is_default});
   }
   out.push_back({PluginsText(facts), facts.plugins.empty() && facts.plugins_source.empty()});
+  // Loads no rule can declare otherwise (muhpatch-rules(5), dynamic-imports).
+  out.push_back(
+      {"unpickled data and logging's dictConfig import only modules the process has "
+       "imported or its configuration names (vLLM's default)",
+       true});
   return out;
 }
 

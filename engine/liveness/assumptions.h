@@ -71,7 +71,8 @@ struct Assumption {
 };
 
 // The platform, the compute capability, each variable of the facts'
-// environment and the plugins, in that order.
+// environment, the plugins, and the loads taken on assumption (unpickling,
+// dictConfig), in that order.
 std::vector<Assumption> AssumptionsInForce(const LivenessFacts& facts);
 
 }  // namespace muh

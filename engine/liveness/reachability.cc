@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <optional>
 #include <unordered_map>
 
@@ -547,20 +548,44 @@ namespace {
 // loaders of importlib.util and importlib.machinery, runpy, imp, and the
 // builtins exec and eval): their argument is never followed, so a dead
 // verdict needs them declared (`dynamic-imports:`, `imports-nothing:`).
-constexpr const char* kLoaders[] = {"import_module",
-                                    "__import__",
-                                    "spec_from_file_location",
-                                    "spec_from_loader",
-                                    "exec_module",
-                                    "load_module",
-                                    "SourceFileLoader",
-                                    "SourcelessFileLoader",
-                                    "run_path",
-                                    "run_module",
-                                    "load_source",
-                                    "load_compiled",
-                                    "exec",
-                                    "eval"};
+constexpr const char* kLoaders[] = {"import_module", "__import__", "spec_from_file_location",
+                                    "spec_from_loader", "exec_module", "load_module",
+                                    "SourceFileLoader", "SourcelessFileLoader", "run_path",
+                                    "run_module", "load_source", "load_compiled", "exec", "eval",
+                                    // The standard library's other loaders by
+                                    // name or of code in a string: pkgutil,
+                                    // pydoc, profile/cProfile, code.
+                                    "resolve_name", "runctx", "runsource", "runcode",
+                                    "InteractiveInterpreter", "InteractiveConsole"};
+
+// Loaders whose name alone is a common word: a load only as an attribute
+// of their module (`pydoc.locate(...)`, `mock.patch(...)`) or imported
+// from it (`from pydoc import locate`).
+struct QualifiedLoader {
+  const char* module;
+  const char* fn;
+};
+constexpr QualifiedLoader kQualifiedLoaders[] = {
+    {"pydoc", "locate"}, {"timeit", "timeit"}, {"timeit", "repeat"}, {"timeit", "Timer"},
+    {"cProfile", "run"}, {"profile", "run"},   {"pdb", "run"},       {"pdb", "runeval"},
+    {"mock", "patch"},   {"code", "interact"}, {"trace", "run"},     {"trace", "runctx"}};
+
+// Whether `fn` takes an object's dotted name (`pkg.mod.attr`, `pkg.mod:attr`).
+bool TakesDottedName(std::string_view fn) {
+  return fn == "resolve_name" || fn == "locate" || fn == "patch";
+}
+
+// What a dotted name's loader may import: any module under the name less
+// its last part (`mock.patch('multiprocessing.resource_tracker.register')`
+// imports from multiprocessing.resource_tracker).
+DynamicImportArgument DottedTarget(DynamicImportArgument arg) {
+  if (arg.kind != DynamicImportArgument::Kind::kLiteral) return arg;
+  std::size_t cut = arg.value.find(':');
+  if (cut == std::string::npos) cut = arg.value.rfind('.');
+  if (cut != std::string::npos) arg.value = arg.value.substr(0, cut);
+  arg.kind = DynamicImportArgument::Kind::kPrefix;
+  return arg;
+}
 
 // Whether `fn` takes a module's name (its argument may be followed).
 bool TakesModuleName(std::string_view fn) { return fn == "import_module" || fn == "__import__"; }
@@ -610,6 +635,52 @@ void Reachability::ScanDynamic(const std::string& path) {
       }
       DynamicImportArgument arg;  // kOpaque: never followed
       if (call && TakesModuleName(fn)) arg = ClassifyImportArgument(Arguments(lines, open));
+      if (call && TakesDottedName(fn))
+        arg = DottedTarget(ClassifyImportArgument(Arguments(lines, open)));
+      AddDynamic(path, k, arg);
+    }
+  }
+  for (const QualifiedLoader& l : kQualifiedLoaders) {
+    const std::vector<std::size_t>& occ = index_->Occurrences(path, l.fn);
+    if (occ.empty() || index_->Occurrences(path, l.module).empty()) continue;
+    const std::string_view* bytes = index_->Bytes(path);
+    if (bytes == nullptr) return;
+    std::string_view src = *bytes;
+    std::string dotted = std::string(l.module) + ".";
+    bool imported = false;  // `from MODULE import FN`
+    for (std::size_t o : index_->Occurrences(path, l.module)) {
+      std::size_t a = o + std::strlen(l.module);
+      while (a < src.size() && src[a] == ' ') ++a;
+      if (src.substr(a, 7) == "import " && src.substr(0, o).rfind("from") != std::string::npos) {
+        std::size_t eol = src.find('\n', a);
+        std::string_view names = src.substr(a, eol == std::string_view::npos ? eol : eol - a);
+        for (std::size_t i = names.find(l.fn); i != std::string_view::npos;
+             i = names.find(l.fn, i + 1)) {
+          bool left = i == 0 || !IsWordChar(names[i - 1]);
+          std::size_t e = i + std::strlen(l.fn);
+          bool right = e >= names.size() || !IsWordChar(names[e]);
+          imported = imported || (left && right);
+        }
+      }
+    }
+    for (std::size_t o : occ) {
+      bool qualified = o >= dotted.size() && src.substr(o - dotted.size(), dotted.size()) == dotted;
+      if (!qualified && !imported) continue;
+      const StatementTable* lines = index_->LinesBefore(path, o);
+      if (lines == nullptr) {
+        Unreadable(path);
+        return;
+      }
+      int k = lines->IndexAt(o);
+      if (k < 0 || !lines->InCode(o)) continue;
+      std::string_view kw = lines->Keyword(k);
+      if (kw == "import" || kw == "from" || kw == "def") continue;
+      std::size_t open = o + std::strlen(l.fn);
+      while (open < src.size() && src[open] == ' ') ++open;
+      DynamicImportArgument arg;  // kOpaque: never followed
+      if (open < src.size() && src[open] == '(' && TakesDottedName(l.fn)) {
+        arg = DottedTarget(ClassifyImportArgument(Arguments(*lines, open)));
+      }
       AddDynamic(path, k, arg);
     }
   }

@@ -299,6 +299,24 @@ def c_import_module_env(p, i, r):
            % (i, i, i), imports=["import importlib", "import os"])
 
 
+# The standard library's other loaders by a computed name (helper probe):
+# the module's name is never written whole, so no string names it.
+STDLIB_LOADERS = {
+    "resolve_name": ("import pkgutil", 'pkgutil.resolve_name("app.k" + "%d:f%d")()'),
+    "resolve_name_from": ("from pkgutil import resolve_name", 'resolve_name("app.k" + "%d.f%d")()'),
+    "pydoc_locate": ("import pydoc", 'pydoc.locate("app.k" + "%d.f%d")()'),
+    "timeit_import": ("import timeit", 'timeit.timeit("import app.k" + "%d as m; m.f%d()", number=1)'),
+}
+
+
+def stdlib_loader_construct(name):
+    def construct(p, i, r):
+        p.knob(i, "stdlib_" + name)
+        imp, call = STDLIB_LOADERS[name]
+        p.main(call % ((i,) * call.count("%d")), imports=[imp])
+    return construct
+
+
 def c_import_module_literal(p, i, r):
     p.knob(i, "import_module_literal")
     p.main('importlib.import_module("app.k%d").f%d()' % (i, i), imports=["import importlib"])
@@ -1268,6 +1286,7 @@ CONSTRUCTS.update({"dict_" + n: dict_construct(n) for n in DICTS})
 CONSTRUCTS.update({"import_" + n: import_construct(n) for n in IMPORTS})
 CONSTRUCTS.update({"flag_rebound_" + n: flag_construct(n) for n in FLAG_REBINDS})
 CONSTRUCTS.update({"backend_made_" + n: backend_made_construct(n) for n in BACKEND_MADE})
+CONSTRUCTS.update({"stdlib_" + n: stdlib_loader_construct(n) for n in STDLIB_LOADERS})
 CONSTRUCTS.update({"cond_" + n: condition_construct(n) for n in CONDITIONS})
 CONSTRUCTS.update({"call_" + n: call_construct(n) for n in CALLS})
 CONSTRUCTS.update({"platform_" + n: platform_construct(n)
