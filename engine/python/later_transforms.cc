@@ -115,23 +115,37 @@ std::optional<int64_t> SelfTransform::Apply(int64_t x) const {
   return out;
 }
 
-std::vector<SelfTransform> LaterTransforms(const SyntaxTree& tree, std::size_t begin,
-                                           std::size_t end) {
-  std::vector<SelfTransform> out;
-  TSNode v = ts_node_descendant_for_byte_range(tree.Root(), static_cast<uint32_t>(begin),
-                                               static_cast<uint32_t>(end));
-  TSNode assignment{};
-  std::string target = TargetOf(tree, v, &assignment);
-  if (target.empty()) return out;
+namespace {
+
+// A transform no rule of SelfTransform evaluates (op ""): the gate refuses.
+SelfTransform Opaque(const SyntaxTree& tree, TSNode n) {
+  SelfTransform t;
+  t.line = static_cast<int>(ts_node_start_point(n).row) + 1;
+  std::string_view text = TextOf(tree, n);
+  t.text = std::string(text.substr(0, text.find('\n')));
+  return t;
+}
+
+// The transforms of `target` (normalized) after `assignment`, the
+// statement that binds it: in the enclosing function, and, where the
+// function returns the dict or variable, in each function of the file that
+// binds the call's result (`cfg = get_default_config(...)`), `depth` deep.
+void Collect(const SyntaxTree& tree, TSNode assignment, const std::string& target, int depth,
+             std::vector<SelfTransform>* out) {
   // The function that holds it (or the module).
   TSNode scope = assignment;
   for (TSNode p = ts_node_parent(assignment); !ts_node_is_null(p); p = ts_node_parent(p)) {
     scope = p;
     if (Is(p, "function_definition")) break;
   }
+  // The variable, for a dict key's target (`config['K']`: `config`).
+  std::string variable = target.substr(0, target.find('['));
+  std::string key = target.size() > variable.size()
+                        ? target.substr(variable.size() + 1, target.size() - variable.size() - 2)
+                        : "";
   std::size_t after = ts_node_end_byte(assignment);
   std::vector<TSNode> stack{scope};
-  std::vector<TSNode> found;
+  std::vector<TSNode> found, aliases, merges, returns;
   while (!stack.empty()) {
     TSNode n = stack.back();
     stack.pop_back();
@@ -140,11 +154,29 @@ std::vector<SelfTransform> LaterTransforms(const SyntaxTree& tree, std::size_t b
     if ((augmented || Is(n, "assignment")) && ts_node_start_byte(n) >= after) {
       TSNode left = Field(n, "left");
       TSNode right = Field(n, "right");
-      if (!ts_node_is_null(left) && !ts_node_is_null(right) &&
-          Normal(TextOf(tree, left)) == target) {
-        found.push_back(n);
+      if (!ts_node_is_null(left) && !ts_node_is_null(right)) {
+        std::string l = Normal(TextOf(tree, left));
+        if (l == target) {
+          found.push_back(n);
+        } else if (!augmented && Is(left, "identifier") &&
+                   Reads(Normal(TextOf(tree, right)), target)) {
+          aliases.push_back(n);  // `bm = config['K']`
+        } else if (augmented && !key.empty() && l == variable) {
+          merges.push_back(n);  // `config |= {...}`
+        }
       }
     }
+    // `config.update(...)`: may store the key.
+    if (!key.empty() && Is(n, "call") && ts_node_start_byte(n) >= after) {
+      TSNode f = Field(n, "function");
+      if (Is(f, "attribute") && Normal(TextOf(tree, Field(f, "object"))) == variable) {
+        std::string_view m = TextOf(tree, Field(f, "attribute"));
+        if (m == "update" || m == "setdefault" || m == "__setitem__" || m == "__ior__") {
+          merges.push_back(n);
+        }
+      }
+    }
+    if (Is(n, "return_statement") && ts_node_start_byte(n) >= after) returns.push_back(n);
     PushNamedChildren(n, &stack);
   }
   // The value's own path up the tree: a transform in another branch of an
@@ -168,13 +200,24 @@ std::vector<SelfTransform> LaterTransforms(const SyntaxTree& tree, std::size_t b
     }
     return false;
   };
+  for (TSNode n : merges) {
+    if (exclusive(n)) continue;
+    // `config.update(OTHER=1)` with neither the key nor a splat stores none.
+    std::string text = Normal(TextOf(tree, n));
+    std::string unquoted = key.size() >= 2 ? key.substr(1, key.size() - 2) : key;
+    bool names_key = text.find(key) != std::string::npos ||
+                     text.find(unquoted + "=") != std::string::npos ||
+                     text.find("**") != std::string::npos || Is(n, "augmented_assignment");
+    TSNode args = Is(n, "call") ? Field(n, "arguments") : TSNode{};
+    for (TSNode a : ts_node_is_null(args) ? std::vector<TSNode>{} : NamedChildren(args)) {
+      names_key = names_key || !Is(a, "keyword_argument");  // a dict passed whole
+    }
+    if (names_key) out->push_back(Opaque(tree, n));
+  }
   for (TSNode n : found) {
     if (exclusive(n)) continue;
     TSNode right = Field(n, "right");
-    SelfTransform t;
-    t.line = static_cast<int>(ts_node_start_point(n).row) + 1;
-    std::string_view text = TextOf(tree, n);
-    t.text = std::string(text.substr(0, text.find('\n')));
+    SelfTransform t = Opaque(tree, n);
     TSNode operand{};
     if (Is(n, "augmented_assignment")) {
       TSNode op = Field(n, "operator");
@@ -184,10 +227,18 @@ std::vector<SelfTransform> LaterTransforms(const SyntaxTree& tree, std::size_t b
       operand = right;
     } else {
       // `X = X // 2`: the target, an operator, a literal; any other value
-      // that reads the target is a transform muhpatch cannot follow, and
-      // one that does not is a new value (the liveness analysis's).
-      if (!Reads(Normal(TextOf(tree, right)), target)) continue;
-      if (Is(right, "binary_operator") && Normal(TextOf(tree, Field(right, "left"))) == target) {
+      // that reads the target, or a name computed from it after the value
+      // (`bm = X`, then `X = bm // 2`), is a transform muhpatch cannot
+      // follow, and one that reads neither is a new value (the liveness
+      // analysis's).
+      std::string r = Normal(TextOf(tree, right));
+      bool through_alias = std::any_of(aliases.begin(), aliases.end(), [&](TSNode a) {
+        return ts_node_start_byte(a) < ts_node_start_byte(n) &&
+               Reads(r, Normal(TextOf(tree, Field(a, "left"))));
+      });
+      if (!Reads(r, target) && !through_alias) continue;
+      if (!through_alias && Is(right, "binary_operator") &&
+          Normal(TextOf(tree, Field(right, "left"))) == target) {
         TSNode op = Field(right, "operator");
         t.op = ts_node_is_null(op) ? "" : std::string(TextOf(tree, op));
         operand = Field(right, "right");
@@ -206,8 +257,41 @@ std::vector<SelfTransform> LaterTransforms(const SyntaxTree& tree, std::size_t b
         t.repeats = true;
       }
     }
-    out.push_back(std::move(t));
+    out->push_back(std::move(t));
   }
+  // The function returns the variable: its callers in this file that bind
+  // the result transform it there.
+  TSNode name = Is(scope, "function_definition") ? Field(scope, "name") : TSNode{};
+  bool returned = std::any_of(returns.begin(), returns.end(), [&](TSNode r) {
+    return !exclusive(r) && ts_node_named_child_count(r) == 1 &&
+           Normal(TextOf(tree, ts_node_named_child(r, 0))) == variable;
+  });
+  if (depth >= 3 || ts_node_is_null(name) || !returned) return;
+  std::string_view fn = TextOf(tree, name);
+  std::vector<TSNode> calls{tree.Root()};
+  while (!calls.empty()) {
+    TSNode n = calls.back();
+    calls.pop_back();
+    if (Is(n, "assignment") && Is(Field(n, "left"), "identifier") &&
+        Is(Field(n, "right"), "call") && TextOf(tree, Field(Field(n, "right"), "function")) == fn) {
+      std::string bound(TextOf(tree, Field(n, "left")));
+      Collect(tree, n, bound + target.substr(variable.size()), depth + 1, out);
+    }
+    PushNamedChildren(n, &calls);
+  }
+}
+
+}  // namespace
+
+std::vector<SelfTransform> LaterTransforms(const SyntaxTree& tree, std::size_t begin,
+                                           std::size_t end) {
+  std::vector<SelfTransform> out;
+  TSNode v = ts_node_descendant_for_byte_range(tree.Root(), static_cast<uint32_t>(begin),
+                                               static_cast<uint32_t>(end));
+  TSNode assignment{};
+  std::string target = TargetOf(tree, v, &assignment);
+  if (target.empty()) return out;
+  Collect(tree, assignment, target, 0, &out);
   std::sort(out.begin(), out.end(),
             [](const SelfTransform& a, const SelfTransform& b) { return a.line < b.line; });
   return out;

@@ -79,4 +79,36 @@ TEST_CASE("applied as Python computes it") {
   CHECK(unknown.Key() == " ?");
 }
 
+TEST_CASE("through an alias, a merge into the dict, or a caller that binds the result") {
+  // Helper probe: each halved the written BLOCK_SIZE_M past the gate.
+  std::string alias =
+      "def f(q):\n"
+      "    config = {'M': 64}\n"
+      "    bm = config['M']\n"
+      "    config['M'] = bm // 2\n"
+      "    return config\n";
+  CHECK(Of(alias, "config =", "64") == " ?@4");
+  std::string merge =
+      "def f(q):\n"
+      "    config = {'M': 64}\n"
+      "    config.update(OTHER=1)\n"
+      "    config.update(M=config['M'] // 2)\n"
+      "    config |= q\n"
+      "    config.update(q)\n"
+      "    return config\n";
+  CHECK(Of(merge, "config =", "64") == " ?@4  ?@5  ?@6");
+  std::string caller =
+      "def f(q):\n"
+      "    config = {'M': 64}\n"
+      "    return config\n"
+      "def g(q):\n"
+      "    cfg = f(q)\n"
+      "    cfg['M'] //= 2\n"
+      "    return cfg\n"
+      "def h(q):\n"
+      "    c = g(q)\n"
+      "    c['M'] += 16\n";
+  CHECK(Of(caller, "config =", "64") == "// 2@6 + 16@10");
+}
+
 }  // namespace muh
