@@ -44,8 +44,9 @@ bool RulePlanner::WrittenByMuhpatch(const SourceText& file, std::size_t begin,
   }
 }
 
-bool RulePlanner::ComputedAtRunTime(const Rule& rule, const SiteMatch& match, const Template& with,
-                                    const SourceText& file, const Capture& target) {
+bool RulePlanner::ComputedAtRunTime(const Rule& rule, const SiteMatch& /*match*/,
+                                    const Template& with, const SourceText& file,
+                                    const Capture& target) {
   // A template that keeps captured code (`{{@keep}} if {{@cond}} else ...`)
   // writes an expression itself; only a literal replaces a literal.
   for (const TemplatePart& p : with.parts()) {
@@ -71,7 +72,10 @@ bool RulePlanner::ComputedAtRunTime(const Rule& rule, const SiteMatch& match, co
   }
   Say(At(file.path(), target.begin, Severity::kError,
          fmt::format("rule '{}': {} is computed from {}: no literal to rewrite (it holds `{}`)",
-                     rule.id, v->assigned_to.empty() ? "@" + match.target : v->assigned_to,
+                     rule.id,
+                     !v->assigned_to.empty() ? v->assigned_to
+                     : !rule.knob.empty()    ? rule.knob
+                                             : std::string("the value"),
                      fmt::join(inputs, ", "), OneLine(target.text, 120))));
   return true;
 }

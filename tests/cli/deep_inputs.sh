@@ -50,7 +50,7 @@ set +e
 code=$?
 set -e
 [[ $code -eq 6 ]] || { tail -3 deep.err >&2; fail "an 8,000-deep value: diff exited $code, expected 6"; }
-want="deep/vllm/attention/ops/prefix_prefill.py:115:73: error: rule 'prefix-prefill-block': @value is computed from x7999, x7998, x7997, x7996, x7995, x7994, x7993, x7992, and 7992 more: no literal to rewrite (it holds \`7999 if x7999 else (7998 if x7998 else (7997 if x7997 else (7996 if x7996 else (7995 if x7995 else (7994 if x7994 els...\`)"
+want="deep/vllm/attention/ops/prefix_prefill.py:115:73: error: rule 'prefix-prefill-block': the value is computed from x7999, x7998, x7997, x7996, x7995, x7994, x7993, x7992, and 7992 more: no literal to rewrite (it holds \`7999 if x7999 else (7998 if x7998 else (7997 if x7997 else (7996 if x7996 else (7995 if x7995 else (7994 if x7994 els...\`)"
 grep -qxF "$want" deep.err || { head -c 600 deep.err >&2; fail "an 8,000-deep value: not the one-line refusal"; }
 echo "ok an 8,000-deep conditional value: the rule refuses it in one line (exit 6)"
 
