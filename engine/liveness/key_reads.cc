@@ -30,7 +30,10 @@ std::vector<Evidence> WholeLocals(TreeIndex* index, const Reachability& reach,
   for (const char* word : kWholeLocalsWords) {
     for (std::size_t o : index->Occurrences(path, word)) {
       int k = lines->IndexAt(o);
-      if (k < 0 || !lines->InCode(o) || !LineRuns(index, path, k)) continue;
+      // An f-string's fields are code (`f'{locals()}'`).
+      if (k < 0 || (!lines->InCode(o) && !InFString(*lines, o)) || !LineRuns(index, path, k)) {
+        continue;
+      }
       if (units.count(index->OutermostUnit(path, k)) == 0) continue;
       std::size_t a = o + std::strlen(word);
       while (a < src.size() && src[a] == ' ') ++a;

@@ -1007,6 +1007,8 @@ DICT_READS = {
     "locals_printed": "print(locals())",
     "vars_printed": "print(vars())",
     "frame_locals_printed": "import sys\nprint(sys._getframe().f_locals)",
+    "fstring_locals_printed": "print(f'{locals()}')",
+    "fstring_vars_printed": "print(f'tiles {vars()}')",
     "copy_printed": "c = config.copy(); print(c)",
     "dict_call_values": "c = dict(config)\nprint(*c.values())",
     "values_printed": "print(*config.values())",
