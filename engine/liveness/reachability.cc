@@ -548,15 +548,24 @@ namespace {
 // loaders of importlib.util and importlib.machinery, runpy, imp, and the
 // builtins exec and eval): their argument is never followed, so a dead
 // verdict needs them declared (`dynamic-imports:`, `imports-nothing:`).
-constexpr const char* kLoaders[] = {"import_module", "__import__", "spec_from_file_location",
-                                    "spec_from_loader", "exec_module", "load_module",
-                                    "SourceFileLoader", "SourcelessFileLoader", "run_path",
-                                    "run_module", "load_source", "load_compiled", "exec", "eval",
-                                    // The standard library's other loaders by
-                                    // name or of code in a string: pkgutil,
-                                    // pydoc, profile/cProfile, code.
-                                    "resolve_name", "runctx", "runsource", "runcode",
-                                    "InteractiveInterpreter", "InteractiveConsole"};
+constexpr const char* kLoaders[] = {
+    "import_module", "__import__", "spec_from_file_location", "spec_from_loader", "exec_module",
+    "load_module", "SourceFileLoader", "SourcelessFileLoader", "run_path", "run_module",
+    "load_source", "load_compiled", "exec", "eval",
+    // The standard library's other loaders by
+    // name or of code in a string: pkgutil,
+    // pydoc, profile/cProfile, code.
+    "resolve_name", "runctx", "runsource", "runcode", "InteractiveInterpreter",
+    "InteractiveConsole",
+    // unittest, doctest, pydoc, warnings,
+    // logging.config's resolvers, the
+    // debuggers and profilers (their run
+    // methods), importlib's find_spec (it
+    // imports the parents), pkgutil's; help()
+    // imports a module it is given by name.
+    "loadTestsFromName", "loadTestsFromNames", "DocTestSuite", "safeimport", "render_doc",
+    "_setoption", "BaseConfigurator", "DictConfigurator", "get_loader", "find_spec", "Bdb", "Pdb",
+    "Profile", "help"};
 
 // Loaders whose name alone is a common word: a load only as an attribute
 // of their module (`pydoc.locate(...)`, `mock.patch(...)`) or imported
@@ -565,21 +574,45 @@ struct QualifiedLoader {
   const char* module;
   const char* fn;
 };
-constexpr QualifiedLoader kQualifiedLoaders[] = {
-    {"pydoc", "locate"}, {"timeit", "timeit"}, {"timeit", "repeat"}, {"timeit", "Timer"},
-    {"cProfile", "run"}, {"profile", "run"},   {"pdb", "run"},       {"pdb", "runeval"},
-    {"mock", "patch"},   {"code", "interact"}, {"trace", "run"},     {"trace", "runctx"}};
+constexpr QualifiedLoader kQualifiedLoaders[] = {{"pydoc", "locate"},
+                                                 {"timeit", "timeit"},
+                                                 {"timeit", "repeat"},
+                                                 {"timeit", "Timer"},
+                                                 {"cProfile", "run"},
+                                                 {"profile", "run"},
+                                                 {"pdb", "run"},
+                                                 {"pdb", "runeval"},
+                                                 {"mock", "patch"},
+                                                 {"code", "interact"},
+                                                 {"trace", "run"},
+                                                 {"trace", "runctx"},
+                                                 {"trace", "Trace"},
+                                                 {"unittest", "main"},
+                                                 {"pkgutil", "get_data"},
+                                                 {"resources", "files"},
+                                                 {"resources", "read_text"},
+                                                 {"resources", "open_text"},
+                                                 {"resources", "read_binary"},
+                                                 {"resources", "open_binary"},
+                                                 {"resources", "path"},
+                                                 {"resources", "contents"},
+                                                 {"resources", "is_resource"}};
 
 // Whether `fn` takes an object's dotted name (`pkg.mod.attr`, `pkg.mod:attr`).
 bool TakesDottedName(std::string_view fn) {
-  return fn == "resolve_name" || fn == "locate" || fn == "patch";
+  return fn == "resolve_name" || fn == "locate" || fn == "patch" || fn == "find_spec" ||
+         fn == "get_loader";
 }
 
 // What a dotted name's loader may import: any module under the name less
 // its last part (`mock.patch('multiprocessing.resource_tracker.register')`
 // imports from multiprocessing.resource_tracker).
 DynamicImportArgument DottedTarget(DynamicImportArgument arg) {
-  if (arg.kind != DynamicImportArgument::Kind::kLiteral) return arg;
+  // A relative name (`find_spec('._C', 'vllm')`) resolves as import_module's.
+  if (arg.kind != DynamicImportArgument::Kind::kLiteral || arg.value.empty() ||
+      arg.value[0] == '.') {
+    return arg;
+  }
   std::size_t cut = arg.value.find(':');
   if (cut == std::string::npos) cut = arg.value.rfind('.');
   if (cut != std::string::npos) arg.value = arg.value.substr(0, cut);
@@ -606,11 +639,14 @@ void Reachability::ScanDynamic(const std::string& path) {
     for (std::size_t o : occ) {
       if (!lines.InCode(o)) continue;
       // `exec(...)` and `eval(...)` are the builtins; `model.eval()` is a method.
-      bool builtin = std::string_view(fn) == "exec" || std::string_view(fn) == "eval";
+      bool builtin = std::string_view(fn) == "exec" || std::string_view(fn) == "eval" ||
+                     std::string_view(fn) == "help";
       if (builtin && o > 0 && src[o - 1] == '.') continue;
       std::size_t open = o + std::char_traits<char>::length(fn);
       while (open < src.size() && src[open] == ' ') ++open;
       bool call = open < src.size() && src[open] == '(';
+      // `help(x)` is the builtin; `help="..."` is an argument's name.
+      if (std::string_view(fn) == "help" && !call) continue;
       int k = lines.IndexAt(o);
       // A def of a function by that name loads nothing. An import of the
       // loader binds its name, whose calls are found by the word, unless it

@@ -305,6 +305,10 @@ STDLIB_LOADERS = {
     "resolve_name": ("import pkgutil", 'pkgutil.resolve_name("app.k" + "%d:f%d")()'),
     "resolve_name_from": ("from pkgutil import resolve_name", 'resolve_name("app.k" + "%d.f%d")()'),
     "pydoc_locate": ("import pydoc", 'pydoc.locate("app.k" + "%d.f%d")()'),
+    "safeimport": ("import pydoc", 'pydoc.safeimport("app.k" + "%d").f%d()'),
+    "find_spec_parent": ("import importlib.util, sys",
+                         'try:\n    importlib.util.find_spec("app.k" + "%d.x")\nexcept ImportError:\n'
+                         '    pass\nsys.modules["app.k" + "%d"].f%d()'),
     "timeit_import": ("import timeit", 'timeit.timeit("import app.k" + "%d as m; m.f%d()", number=1)'),
 }
 
