@@ -794,12 +794,29 @@ std::optional<Evidence> TreeIndex::EnumMadeOtherwise() {
       std::vector<TSNode>& at = found->path;
       if (!Is(at.back(), "identifier") || TextOf(tree, at.back()) != kName) continue;
       NameUse use = UseOf(at);
-      if (use == NameUse::kImport || use == NameUse::kNotAName || InAnnotation(at)) continue;
+      // `import ... _Backend as B` names it in a dotted name of the alias.
+      TSNode aliased = at.size() >= 3 ? at[at.size() - 3] : TSNode{};
+      if (Is(aliased, "aliased_import") && FieldIs(aliased, "name", at[at.size() - 2])) {
+        // `from ... import _Backend as B`: B is the enum, by a name this
+        // search does not read.
+        made(q, k, "`_Backend` imported under another name");
+        break;
+      }
+      // `selector._Backend`: the module's attribute is the enum itself.
+      if (use == NameUse::kNotAName && NamesAttribute(at)) {
+        at.pop_back();
+        use = UseOf(at);
+      } else if (use == NameUse::kImport || use == NameUse::kNotAName) {
+        continue;
+      }
+      if (InAnnotation(at)) continue;
       TSNode parent = at.size() >= 2 ? at[at.size() - 2] : TSNode{};
       if (use == NameUse::kDefine) {
         if (!OnlyAutoMembers(tree, Field(parent, "body"))) {
           made(q, k, "`_Backend`'s body makes a member otherwise than by auto() (an alias)");
         }
+      } else if (Binds(use)) {
+        made(q, k, "`_Backend` bound otherwise than by its class statement");
       } else if (Is(parent, "attribute") && FieldIs(parent, "object", at.back())) {
         // `_Backend.MEMBER`: ValueMade reads it. `_Backend.__members__`
         // looks one up by a key, as `_Backend[...]` does.
@@ -838,6 +855,26 @@ std::optional<Evidence> TreeIndex::EnumMadeOtherwise() {
         }
       } else {
         made(q, k, "`_Backend` used as a value");
+      }
+      if (out) break;
+    }
+    if (out) break;
+    // A member's class reached from a member (`type(b)[name]`,
+    // `b.__class__[name]`), in a file that names the enum.
+    for (const char* word : {"__class__", "type"}) {
+      for (std::size_t o : Occurrences(q, word)) {
+        int k = lines->IndexAt(o);
+        if (k < 0 || !lines->InCode(o) || Guard(q, k).value == Tri::kFalse) continue;
+        auto found = parses.PathAt(o, std::strlen(word));
+        if (!found || found->tree == nullptr) continue;
+        std::vector<TSNode>& at = found->path;
+        bool of_member = std::string_view(word) == "__class__"
+                             ? NamesAttribute(at)
+                             : at.size() >= 3 && Is(at[at.size() - 2], "call") &&
+                                   FieldIs(at[at.size() - 2], "function", at.back());
+        if (!of_member) continue;
+        made(q, k, std::string("a member's class reached through `") + word + "`");
+        break;
       }
       if (out) break;
     }

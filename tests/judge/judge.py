@@ -840,6 +840,10 @@ BACKEND_MADE = {
     "concat": "_Backend['ROCM_' 'FLASH']",
     "escaped": "_Backend['ROCM_\\x46LASH']",
     "listed": "list(_Backend)[2]",
+    # The enum reached otherwise than by its name (second helper probe).
+    "module_attr": "selector._Backend(3)",
+    "type_of": "type(_Backend.FLASH_ATTN)(3)",
+    "class_of": "_Backend.FLASH_ATTN.__class__(3)",
     "default": None,
 }
 
