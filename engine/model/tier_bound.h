@@ -31,6 +31,7 @@ struct BoundConstant {
   std::size_t bound_at = 0;
   bool in_wrap = false;
   bool kept = false;  // a hand-tuned value kept at the site names it
+  bool site = false;  // the site is this module constant's value
 };
 
 // Evaluates `text` with `constants` (name -> its value's text). A name

@@ -45,7 +45,14 @@ std::set<std::string> FailReboundConstants(const LivenessAnalysis& analysis,
       auto file = files.find(site.path);
       if (file != files.end()) p = file->second.PositionOf(rebound->bound_at);
       std::string message =
-          rebound->kept
+          rebound->site
+              ? fmt::format(
+                    "rule '{}': the site is the value of the module constant {}, which {} may "
+                    "rebind at run time: the kernel need not get the value here, so nothing "
+                    "checks what it gets (set it where it is rebound, or read the override "
+                    "where it is used)",
+                    o.rule_id, rebound->name, Where(*by))
+          : rebound->kept
               ? fmt::format(
                     "rule '{}' keeps the hand-tuned value {}, a module constant, which {} may "
                     "rebind at run time: what the kernel gets is not known, so nothing checks "

@@ -13,6 +13,7 @@
 #include "engine/plan/rule_planner.h"
 #include "engine/python/assigned_values.h"
 #include "engine/python/py_literal.h"
+#include "engine/python/tier_chain.h"
 #include "engine/query/no_match.h"
 
 namespace muh {
@@ -224,7 +225,20 @@ void RulePlanner::PlanSites(const Rule& rule, const SourceText& file, const Foun
     }
     std::size_t before = outcome->found.size();
     PlanSite(rule, file, m, outcome);
-    if (outcome->found.size() > before) outcome->found.back().bound_constants = m.bound_constants;
+    if (outcome->found.size() > before) {
+      // The match's (tier bounds, a wrap's names) beside the site's own (a
+      // kept value's constant).
+      std::vector<BoundConstant>& bound = outcome->found.back().bound_constants;
+      bound.insert(bound.begin(), m.bound_constants.begin(), m.bound_constants.end());
+      // A module constant's value (`_PARTITION_SIZE = 512`): another module
+      // may store over it, and the kernel then gets that.
+      if (target != nullptr) {
+        if (std::optional<std::string> name =
+                ModuleConstantAt(*SyntaxTreeOf(file.path()), target->begin, target->end)) {
+          bound.push_back(BoundConstant{*name, target->begin, false, false, true});
+        }
+      }
+    }
     if (outcome->found.size() > before && !m.tier.empty()) {
       outcome->found.back().tier = m.tier;
       outcome->found.back().tier_index = m.tier_index;

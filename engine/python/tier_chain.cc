@@ -166,6 +166,23 @@ std::map<std::string, std::string> ModuleConstants(const SyntaxTree& tree,
   return out;
 }
 
+std::optional<std::string> ModuleConstantAt(const SyntaxTree& tree, std::size_t begin,
+                                            std::size_t end) {
+  std::vector<TSNode> path =
+      PathTo(tree.Root(), static_cast<std::uint32_t>(begin), static_cast<std::uint32_t>(end));
+  // module > expression_statement > assignment > the value
+  if (path.size() != 4 || !Is(path[1], "expression_statement") || !Is(path[2], "assignment")) {
+    return std::nullopt;
+  }
+  TSNode left = Field(path[2], "left");
+  TSNode right = Field(path[2], "right");
+  if (ts_node_is_null(left) || !Is(left, "identifier") || ts_node_is_null(right) ||
+      !ts_node_eq(right, path[3])) {
+    return std::nullopt;
+  }
+  return std::string(TextOf(tree, left));
+}
+
 std::optional<std::string> ConstantAt(const SyntaxTree& tree, std::size_t at,
                                       const std::string& name) {
   std::map<std::string, std::string> constants = ModuleConstants(tree);

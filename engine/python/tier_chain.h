@@ -63,6 +63,11 @@ std::map<std::string, std::string> FunctionConstants(const SyntaxTree& tree, TSN
                                                      std::size_t at,
                                                      std::map<std::string, std::string> module);
 
+// The name whose top-level `NAME = value` (or `NAME: T = value`) statement
+// has [begin, end) as its whole value; nullopt when it is none.
+std::optional<std::string> ModuleConstantAt(const SyntaxTree& tree, std::size_t begin,
+                                            std::size_t end);
+
 // The value of the name `name` read at byte `at`: a module constant, or a
 // function constant of each def around `at` (FunctionConstants, outermost
 // first); none inside a class body, or where nothing proves one.
