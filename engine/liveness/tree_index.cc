@@ -862,7 +862,25 @@ std::optional<Evidence> TreeIndex::EnumMadeOtherwise() {
     // A member's class reached from a member (`type(b)[name]`,
     // `b.__class__[name]`), in a file that names the enum.
     for (const char* word : {"__class__", "type"}) {
+      std::string_view src = lines->src();
       for (std::size_t o : Occurrences(q, word)) {
+        // Read the bytes first: `__class__` then `[` or `(`; `type(...)`
+        // then `[` or `(` (most files name `type` otherwise).
+        std::size_t a = o + std::strlen(word);
+        while (a < src.size() && src[a] == ' ') ++a;
+        bool is_type = std::string_view(word) == "type";
+        if (is_type) {
+          if (a >= src.size() || src[a] != '(' || (o > 0 && src[o - 1] == '.')) continue;
+          int depth = 0;
+          std::size_t e = a;
+          for (; e < src.size(); ++e) {
+            depth += src[e] == '(' ? 1 : src[e] == ')' ? -1 : 0;
+            if (depth == 0) break;
+          }
+          a = e + 1;
+          while (a < src.size() && src[a] == ' ') ++a;
+        }
+        if (a >= src.size() || (src[a] != '[' && src[a] != '(')) continue;
         int k = lines->IndexAt(o);
         if (k < 0 || !lines->InCode(o) || Guard(q, k).value == Tri::kFalse) continue;
         auto found = parses.PathAt(o, std::strlen(word));
