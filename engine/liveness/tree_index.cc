@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstring>
 #include <deque>
+#include <functional>
 
 #include "engine/base/text.h"
 #include "engine/liveness/module_escape.h"
@@ -656,6 +657,42 @@ bool TreeIndex::PlatformName(const std::string& path, const std::string& name) {
   return out;
 }
 
+namespace {
+
+// One occurrence of a word, as EachOccurrence gives it: its file, the
+// file's lines (through the prefix the last occurrence needs), their
+// top-level statements' parses, its offset and its line (>= 0).
+struct Occurrence {
+  const std::string& path;
+  const StatementTable& lines;
+  TopStatements& parses;
+  std::size_t offset;
+  int line;
+};
+
+// Calls visit for each occurrence of `word` in every file of `paths`
+// (those on no line skipped), until it returns an evidence, which is
+// returned; a file that cannot be read or parsed is one.
+std::optional<Evidence> EachOccurrence(
+    TreeIndex* index, const std::vector<std::string>& paths, const std::string& word,
+    const std::function<std::optional<Evidence>(const Occurrence&)>& visit) {
+  for (const std::string& q : paths) {
+    const std::vector<std::size_t>& occ = index->Occurrences(q, word);
+    if (occ.empty()) continue;
+    const StatementTable* lines = index->LinesBefore(q, occ.back());
+    if (lines == nullptr) return Evidence{q, 0, "the file could not be read or parsed"};
+    TopStatements parses(*lines);
+    for (std::size_t o : occ) {
+      int k = lines->IndexAt(o);
+      if (k < 0) continue;
+      if (std::optional<Evidence> e = visit(Occurrence{q, *lines, parses, o, k})) return e;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::optional<Evidence> TreeIndex::MarkerMade(const PlatformMarker& m) {
   constexpr std::string_view kEnum = "_Backend.";
   if (m.text.size() <= kEnum.size() || m.text.compare(0, kEnum.size(), kEnum) != 0) {
@@ -905,85 +942,80 @@ std::optional<Evidence> TreeIndex::EnumMadeOtherwise() {
 std::vector<std::string> TreeIndex::BackendVariableNames() {
   const std::string kVariable = "VLLM_ATTENTION_BACKEND";
   std::vector<std::string> names{kVariable};
-  for (const std::string& q : paths_) {
-    const std::vector<std::size_t>& occ = Occurrences(q, kVariable);
-    if (occ.empty()) continue;
-    const StatementTable* lines = LinesBefore(q, occ.back());
-    if (lines == nullptr) continue;
-    TopStatements parses(*lines);
-    for (std::size_t o : occ) {
-      auto literal = lines->InString(o) ? lines->StringAt(o) : std::nullopt;
-      if (!literal || literal->second - literal->first != kVariable.size() + 2) continue;
-      auto found = parses.PathAt(literal->first, literal->second - literal->first);
-      if (found && found->tree != nullptr && found->path.size() == 4 &&
-          Is(found->path[2], "assignment") && Is(Field(found->path[2], "left"), "identifier")) {
-        names.emplace_back(TextOf(*found->tree, Field(found->path[2], "left")));
-      }
+  EachOccurrence(this, paths_, kVariable, [&](const Occurrence& at) -> std::optional<Evidence> {
+    auto literal = at.lines.InString(at.offset) ? at.lines.StringAt(at.offset) : std::nullopt;
+    if (!literal || literal->second - literal->first != kVariable.size() + 2) return std::nullopt;
+    auto found = at.parses.PathAt(literal->first, literal->second - literal->first);
+    if (found && found->tree != nullptr && found->path.size() == 4 &&
+        Is(found->path[2], "assignment") && Is(Field(found->path[2], "left"), "identifier")) {
+      names.emplace_back(TextOf(*found->tree, Field(found->path[2], "left")));
     }
-  }
+    return std::nullopt;
+  });
   return names;
 }
 
 std::optional<Evidence> TreeIndex::BackendVariableWritten() {
   for (const std::string& name : BackendVariableNames()) {
-    for (const std::string& q : paths_) {
-      const std::vector<std::size_t>& occ = Occurrences(q, name);
-      if (occ.empty()) continue;
-      const StatementTable* lines = LinesBefore(q, occ.back());
-      if (lines == nullptr) return Evidence{q, 0, "the file could not be read or parsed"};
-      TopStatements parses(*lines);
-      for (std::size_t o : occ) {
-        int k = lines->IndexAt(o);
-        if (k < 0 || Guard(q, k).value == Tri::kFalse) continue;
-        bool quoted = lines->InString(o);
-        if (!quoted && !lines->InCode(o)) continue;
-        auto literal = quoted ? lines->StringAt(o) : std::nullopt;
-        if (quoted && (!literal || literal->second - literal->first != name.size() + 2)) continue;
-        std::size_t b = quoted ? literal->first : o;
-        std::size_t n = quoted ? name.size() + 2 : name.size();
-        auto found = parses.PathAt(b, n);
-        bool read = false;
-        if (found && found->tree != nullptr && !found->path.empty()) {
-          const SyntaxTree& tree = *found->tree;
-          std::vector<TSNode> at = found->path;
-          TSNode p = at.size() >= 2 ? at[at.size() - 2] : TSNode{};
-          TSNode g = at.size() >= 3 ? at[at.size() - 3] : TSNode{};
-          NameUse use = UseOf(at);
-          if (quoted) {
-            std::string_view callee =
-                Is(p, "argument_list") && Is(g, "call") ? TextOf(tree, Field(g, "function")) : "";
-            bool first = Is(p, "argument_list") && ts_node_eq(ts_node_named_child(p, 0), at.back());
-            auto ends = [&](std::string_view s) {
-              return callee.size() >= s.size() && callee.substr(callee.size() - s.size()) == s;
-            };
-            read = (first && (ends(".get") || ends("getenv"))) ||
-                   (Is(p, "pair") && FieldIs(p, "key", at.back())) ||
-                   (Is(p, "comparison_operator")) ||
-                   (Is(p, "assignment") && FieldIs(p, "right", at.back()) && at.size() == 4);
-            if (Is(p, "subscript") && FieldIs(p, "subscript", at.back())) {
+    std::optional<Evidence> set = EachOccurrence(
+        this, paths_, name, [&](const Occurrence& at_word) -> std::optional<Evidence> {
+          const StatementTable* lines = &at_word.lines;
+          std::size_t o = at_word.offset;
+          int k = at_word.line;
+          const std::string& q = at_word.path;
+          if (Guard(q, k).value == Tri::kFalse) return std::nullopt;
+          bool quoted = lines->InString(o);
+          if (!quoted && !lines->InCode(o)) return std::nullopt;
+          auto literal = quoted ? lines->StringAt(o) : std::nullopt;
+          if (quoted && (!literal || literal->second - literal->first != name.size() + 2)) {
+            return std::nullopt;
+          }
+          std::size_t b = quoted ? literal->first : o;
+          std::size_t n = quoted ? name.size() + 2 : name.size();
+          auto found = at_word.parses.PathAt(b, n);
+          bool read = false;
+          if (found && found->tree != nullptr && !found->path.empty()) {
+            const SyntaxTree& tree = *found->tree;
+            std::vector<TSNode> at = found->path;
+            TSNode p = at.size() >= 2 ? at[at.size() - 2] : TSNode{};
+            TSNode g = at.size() >= 3 ? at[at.size() - 3] : TSNode{};
+            NameUse use = UseOf(at);
+            if (quoted) {
+              std::string_view callee =
+                  Is(p, "argument_list") && Is(g, "call") ? TextOf(tree, Field(g, "function")) : "";
+              bool first =
+                  Is(p, "argument_list") && ts_node_eq(ts_node_named_child(p, 0), at.back());
+              auto ends = [&](std::string_view s) {
+                return callee.size() >= s.size() && callee.substr(callee.size() - s.size()) == s;
+              };
+              read = (first && (ends(".get") || ends("getenv"))) ||
+                     (Is(p, "pair") && FieldIs(p, "key", at.back())) ||
+                     (Is(p, "comparison_operator")) ||
+                     (Is(p, "assignment") && FieldIs(p, "right", at.back()) && at.size() == 4);
+              if (Is(p, "subscript") && FieldIs(p, "subscript", at.back())) {
+                at.pop_back();
+                read = UseOf(at) == NameUse::kRead;
+              }
+            } else if (use == NameUse::kImport || use == NameUse::kAssign) {
+              read = true;  // a carrier's own definition or import
+            } else if (use == NameUse::kNotAName && NamesAttribute(at)) {
               at.pop_back();
-              read = UseOf(at) == NameUse::kRead;
-            }
-          } else if (use == NameUse::kImport || use == NameUse::kAssign) {
-            read = true;  // a carrier's own definition or import
-          } else if (use == NameUse::kNotAName && NamesAttribute(at)) {
-            at.pop_back();
-            read = UseOf(at) == NameUse::kRead;  // `envs.VLLM_ATTENTION_BACKEND`
-          } else if (use == NameUse::kRead) {
-            read = true;
-            if (Is(p, "subscript") && FieldIs(p, "subscript", at.back())) {
-              at.pop_back();
-              read = UseOf(at) == NameUse::kRead;  // `os.environ[NAME]`, not stored to
+              read = UseOf(at) == NameUse::kRead;  // `envs.VLLM_ATTENTION_BACKEND`
+            } else if (use == NameUse::kRead) {
+              read = true;
+              if (Is(p, "subscript") && FieldIs(p, "subscript", at.back())) {
+                at.pop_back();
+                read = UseOf(at) == NameUse::kRead;  // `os.environ[NAME]`, not stored to
+              }
             }
           }
-        }
-        if (read) continue;
-        Evidence e = At(q, k);
-        e.what =
-            "the tree may set " + name + " itself, so the backend is not the default's: " + e.what;
-        return e;
-      }
-    }
+          if (read) return std::nullopt;
+          Evidence e = At(q, k);
+          e.what = "the tree may set " + name +
+                   " itself, so the backend is not the default's: " + e.what;
+          return e;
+        });
+    if (set) return set;
   }
   return std::nullopt;
 }
@@ -1033,46 +1065,42 @@ bool TreeIndex::BoundToEnvironment(const SyntaxTree& tree, TSNode scope, std::st
 }
 
 std::optional<Evidence> TreeIndex::CallersPassEnvironment(const std::string& fn) {
-  for (const std::string& q : paths_) {
-    const std::vector<std::size_t>& occ = Occurrences(q, fn);
-    if (occ.empty()) continue;
-    const StatementTable* lines = LinesBefore(q, occ.back());
-    if (lines == nullptr) return Evidence{q, 0, "the file could not be read or parsed"};
-    TopStatements parses(*lines);
-    for (std::size_t o : occ) {
-      int k = lines->IndexAt(o);
-      if (k < 0 || !lines->InCode(o) || Guard(q, k).value == Tri::kFalse) continue;
-      auto found = parses.PathAt(o, fn.size());
-      auto fail = [&](const std::string& how) {
-        Evidence e = At(q, k);
-        e.what = how + ", and `_Backend[...]` there may make any member: " + e.what;
-        return e;
-      };
-      if (!found || found->tree == nullptr) return fail("a use of " + fn + " that does not parse");
-      const SyntaxTree& tree = *found->tree;
-      std::vector<TSNode>& at = found->path;
-      NameUse use = UseOf(at);
-      if (use == NameUse::kDefine || use == NameUse::kImport || use == NameUse::kNotAName) continue;
-      TSNode call = at.size() >= 2 ? at[at.size() - 2] : TSNode{};
-      if (!Is(call, "call") || !FieldIs(call, "function", at.back())) {
-        return fail(fn + " used otherwise than called");
-      }
-      TSNode args = Field(call, "arguments");
-      TSNode arg = ts_node_named_child_count(args) == 1 ? ts_node_named_child(args, 0) : TSNode{};
-      TSNode scope = EnclosingDef(at);
-      // A string literal whole: ValueMade's search reads the name it holds.
-      if (!ts_node_is_null(arg) && PlainString(tree, arg)) continue;
-      if (ts_node_is_null(arg) || !Is(arg, "identifier") || ts_node_is_null(scope)) {
-        return fail(fn + " called with an argument other than a local");
-      }
-      std::string_view local = TextOf(tree, arg);
-      if (!BoundToEnvironment(tree, scope, local)) {
-        return fail(fn + "(" + std::string(local) + ") with " + std::string(local) +
-                    " bound otherwise than to VLLM_ATTENTION_BACKEND's value");
-      }
+  return EachOccurrence(this, paths_, fn, [&](const Occurrence& word) -> std::optional<Evidence> {
+    const std::string& q = word.path;
+    int k = word.line;
+    if (!word.lines.InCode(word.offset) || Guard(q, k).value == Tri::kFalse) return std::nullopt;
+    auto found = word.parses.PathAt(word.offset, fn.size());
+    auto fail = [&](const std::string& how) {
+      Evidence e = At(q, k);
+      e.what = how + ", and `_Backend[...]` there may make any member: " + e.what;
+      return e;
+    };
+    if (!found || found->tree == nullptr) return fail("a use of " + fn + " that does not parse");
+    const SyntaxTree& tree = *found->tree;
+    std::vector<TSNode>& at = found->path;
+    NameUse use = UseOf(at);
+    if (use == NameUse::kDefine || use == NameUse::kImport || use == NameUse::kNotAName) {
+      return std::nullopt;
     }
-  }
-  return std::nullopt;
+    TSNode call = at.size() >= 2 ? at[at.size() - 2] : TSNode{};
+    if (!Is(call, "call") || !FieldIs(call, "function", at.back())) {
+      return fail(fn + " used otherwise than called");
+    }
+    TSNode args = Field(call, "arguments");
+    TSNode arg = ts_node_named_child_count(args) == 1 ? ts_node_named_child(args, 0) : TSNode{};
+    TSNode scope = EnclosingDef(at);
+    // A string literal whole: ValueMade's search reads the name it holds.
+    if (!ts_node_is_null(arg) && PlainString(tree, arg)) return std::nullopt;
+    if (ts_node_is_null(arg) || !Is(arg, "identifier") || ts_node_is_null(scope)) {
+      return fail(fn + " called with an argument other than a local");
+    }
+    std::string_view local = TextOf(tree, arg);
+    if (!BoundToEnvironment(tree, scope, local)) {
+      return fail(fn + "(" + std::string(local) + ") with " + std::string(local) +
+                  " bound otherwise than to VLLM_ATTENTION_BACKEND's value");
+    }
+    return std::nullopt;
+  });
 }
 
 std::optional<Evidence> TreeIndex::ValueMade(const std::string& word, bool member, int depth) {

@@ -94,6 +94,28 @@ NameUse InDottedName(TSNode n, TSNode d, TSNode g) {
   return NameUse::kUnknown;
 }
 
+// Calls visit(depth, node, field) for every node under `root` (itself at
+// depth 0), in document order, by one cursor: no stack of its own however
+// deep a hostile file nests.
+void CursorWalk(TSNode root, const std::function<void(std::size_t, TSNode, const char*)>& visit) {
+  TSTreeCursor c = ts_tree_cursor_new(root);
+  std::size_t depth = 0;  // of the cursor's node below root
+  for (;;) {
+    visit(depth, ts_tree_cursor_current_node(&c), ts_tree_cursor_current_field_name(&c));
+    if (ts_tree_cursor_goto_first_child(&c)) {
+      ++depth;
+      continue;
+    }
+    while (!ts_tree_cursor_goto_next_sibling(&c)) {
+      if (depth == 0 || !ts_tree_cursor_goto_parent(&c)) {
+        ts_tree_cursor_delete(&c);
+        return;
+      }
+      --depth;
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<TSNode> PathTo(TSNode root, std::uint32_t begin, std::uint32_t end) {
@@ -213,27 +235,13 @@ bool NamesAttribute(const std::vector<TSNode>& path) {
 
 void ForEachNamedPath(TSNode root, const std::function<void(const std::vector<TSNode>&)>& visit) {
   std::vector<TSNode> path;
-  TSTreeCursor c = ts_tree_cursor_new(root);
-  std::size_t depth = 0;  // of the cursor's node below root
-  for (;;) {
-    TSNode n = ts_tree_cursor_current_node(&c);
+  CursorWalk(root, [&](std::size_t depth, TSNode n, const char*) {
     path.resize(depth);
     path.push_back(n);
     // Unnamed nodes are tokens, which hold no nodes: every node of the
     // path above `n` is named.
     if (ts_node_is_named(n)) visit(path);
-    if (ts_tree_cursor_goto_first_child(&c)) {
-      ++depth;
-      continue;
-    }
-    while (!ts_tree_cursor_goto_next_sibling(&c)) {
-      if (depth == 0 || !ts_tree_cursor_goto_parent(&c)) {
-        ts_tree_cursor_delete(&c);
-        return;
-      }
-      --depth;
-    }
-  }
+  });
 }
 
 namespace {
@@ -295,44 +303,27 @@ Owner OwnerOf(const std::vector<TSNode>& path, const std::vector<Owner>& owner, 
 
 void ForEachScopeBinding(TSNode scope,
                          const std::function<void(const std::vector<TSNode>&, NameUse)>& visit) {
-  std::vector<TSNode> path{scope};
-  std::vector<Owner> owner{Owner::kOwn};
-  TSTreeCursor c = ts_tree_cursor_new(scope);
-  std::size_t depth = 0;
-  for (;;) {
-    if (depth > 0) {
-      TSNode n = ts_tree_cursor_current_node(&c);
-      path.resize(depth);
-      owner.resize(depth);
-      Owner o = OwnerOf(path, owner, depth - 1, n, ts_tree_cursor_current_field_name(&c));
-      path.push_back(n);
-      owner.push_back(o);
-      if (Is(n, "identifier") && o != Owner::kOuter) {
-        NameUse use = UseOf(path);
-        bool walrus = path.size() >= 2 && Is(path[path.size() - 2], "named_expression");
-        bool counts = false;
-        if (o == Owner::kOwn) {
-          counts = Binds(use) && use != NameUse::kComprehend;
-        } else if (o == Owner::kComprehension) {
-          counts = (use == NameUse::kRebind && walrus) || use == NameUse::kUnknown;
-        } else {
-          counts = use == NameUse::kDeclare;
-        }
-        if (counts) visit(path, use);
-      }
+  std::vector<TSNode> path;
+  std::vector<Owner> owner;
+  CursorWalk(scope, [&](std::size_t depth, TSNode n, const char* field) {
+    path.resize(depth);
+    owner.resize(depth);
+    Owner o = depth == 0 ? Owner::kOwn : OwnerOf(path, owner, depth - 1, n, field);
+    path.push_back(n);
+    owner.push_back(o);
+    if (depth == 0 || !Is(n, "identifier") || o == Owner::kOuter) return;
+    NameUse use = UseOf(path);
+    bool walrus = path.size() >= 2 && Is(path[path.size() - 2], "named_expression");
+    bool counts = false;
+    if (o == Owner::kOwn) {
+      counts = Binds(use) && use != NameUse::kComprehend;
+    } else if (o == Owner::kComprehension) {
+      counts = (use == NameUse::kRebind && walrus) || use == NameUse::kUnknown;
+    } else {
+      counts = use == NameUse::kDeclare;
     }
-    if (ts_tree_cursor_goto_first_child(&c)) {
-      ++depth;
-      continue;
-    }
-    while (!ts_tree_cursor_goto_next_sibling(&c)) {
-      if (depth == 0 || !ts_tree_cursor_goto_parent(&c)) {
-        ts_tree_cursor_delete(&c);
-        return;
-      }
-      --depth;
-    }
-  }
+    if (counts) visit(path, use);
+  });
 }
 
 bool NamespaceWide(const SyntaxTree& tree, const std::vector<TSNode>& path) {
