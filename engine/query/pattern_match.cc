@@ -165,6 +165,9 @@ HandOff MatchPatterns(const ParsedQuery& query, const SyntaxTree& tree, const Ad
   // libtree-sitter's cursor sees them: such trees are its (fuzz_query found
   // corner after corner), and they are rare here.
   if (tree.HasError()) return HandOff::kSyntaxErrors;
+  // A tree that ends at byte 0 (an empty file) holds only nodes ending
+  // where libtree-sitter's cursor starts, which it skips: no match (fuzz_query).
+  if (ts_node_end_byte(tree.Root()) == 0) return HandOff::kNone;
   const std::vector<const SyntaxTree::Index*> indexes = {&tree.NodeIndex()};
   std::size_t nodes = 0;
   for (const SyntaxTree::Index* index : indexes) nodes += index->nodes.size();

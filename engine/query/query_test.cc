@@ -20,6 +20,14 @@ const char* kAssign = "(assignment left: (identifier) @name right: (_) @value)";
 const char* kSrc = "A = 1\nB = 2\nA_B = 3\nC = 'x'\n";
 }  // namespace
 
+TEST_CASE("an empty file matches nothing, as libtree-sitter's cursor sees it") {
+  // fuzz_query: `((_) @any)` matched the empty module at [0, 0); the
+  // cursor skips every node that ends where it starts.
+  CHECK(RunOn("((_) @any)", "").empty());
+  CHECK(RunOn("(module) @m", "").empty());
+  CHECK(RunOn("((_) @any)", "x").size() > 0);
+}
+
 TEST_CASE("#eq? keeps only equal captures") {
   auto m = RunOn(std::string("(") + kAssign + " (#eq? @name \"B\"))", kSrc);
   REQUIRE(m.size() == 1);
