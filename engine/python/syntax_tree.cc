@@ -202,12 +202,59 @@ std::optional<SyntaxProblem> FoldedName(TSNode root, std::string_view bytes) {
   return std::nullopt;
 }
 
+// Python's hard keywords, which never stand as a name.
+bool IsHardKeyword(std::string_view word) {
+  static constexpr std::string_view kKeywords[] = {
+      "False", "None",     "True",  "and",    "as",   "assert", "async",  "await",    "break",
+      "class", "continue", "def",   "del",    "elif", "else",   "except", "finally",  "for",
+      "from",  "global",   "if",    "import", "in",   "is",     "lambda", "nonlocal", "not",
+      "or",    "pass",     "raise", "return", "try",  "while",  "with",   "yield"};
+  return std::find(std::begin(kKeywords), std::end(kKeywords), word) != std::end(kKeywords);
+}
+
+// Where the grammar accepts what CPython rejects, and so may cut the
+// statements otherwise: tree-sitter lexes a keyword as a name wherever the
+// keyword cannot stand (`else: X = 3` after a statement that closes the
+// `if` reads as an annotated assignment to `else`; `x = pass`, `f(if=1)`),
+// and it still knows Python 2's `print x` and `exec "x"`. One cursor walk
+// over every node, so linear at any depth.
+std::optional<SyntaxProblem> KeywordAsName(TSNode root, std::string_view bytes) {
+  TSTreeCursor c = ts_tree_cursor_new(root);
+  std::optional<SyntaxProblem> found;
+  while (!found) {
+    TSNode n = ts_tree_cursor_current_node(&c);
+    const std::string_view type = ts_node_type(n);
+    if (type == "identifier") {
+      const std::uint32_t from = ts_node_start_byte(n);
+      const std::string_view word = bytes.substr(from, ts_node_end_byte(n) - from);
+      if (IsHardKeyword(word)) {
+        found = SyntaxProblem{from, "`" + std::string(word) +
+                                        "` is a keyword, yet the grammar reads it as a name "
+                                        "here: CPython rejects the statement"};
+      }
+    } else if (type == "print_statement" || type == "exec_statement") {
+      found = SyntaxProblem{ts_node_start_byte(n), "a Python 2 `" +
+                                                       std::string(type.substr(0, type.find('_'))) +
+                                                       "` statement, which CPython rejects"};
+    }
+    if (ts_tree_cursor_goto_first_child(&c)) continue;
+    bool more = false;
+    do {
+      more = ts_tree_cursor_goto_next_sibling(&c);
+    } while (!more && ts_tree_cursor_goto_parent(&c));
+    if (!more) break;
+  }
+  ts_tree_cursor_delete(&c);
+  return found;
+}
+
 }  // namespace
 
 SyntaxTree::SyntaxTree(TsTreePtr tree, std::string_view bytes)
     : tree_(std::move(tree)), bytes_(bytes) {
   if (tree_ && !ts_node_has_error(Root())) misread_ = Misread(Root(), bytes_);
   if (tree_ && !misread_ && !ts_node_has_error(Root())) misread_ = FoldedName(Root(), bytes_);
+  if (tree_ && !misread_ && !ts_node_has_error(Root())) misread_ = KeywordAsName(Root(), bytes_);
 }
 
 SyntaxTree::~SyntaxTree() = default;

@@ -36,7 +36,8 @@ class SyntaxTree {
   // stored elsewhere (byte for byte equal; the caller guarantees it).
   void Rebind(std::string_view same) { bytes_ = same; }
   // An ERROR or MISSING node, or a statement the grammar reads otherwise
-  // than CPython does (Misread in syntax_tree.cc): the tree is no proof.
+  // than CPython does, or accepts what CPython rejects (Misread, FoldedName,
+  // KeywordAsName in syntax_tree.cc): the tree is no proof.
   bool HasError() const { return ts_node_has_error(Root()) || misread_.has_value(); }
   // The first problem in the tree, if any.
   std::optional<SyntaxProblem> FirstProblem() const;

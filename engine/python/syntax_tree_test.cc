@@ -133,6 +133,40 @@ TEST_CASE("a name Python folds (NFKC) into another is a problem; text elsewhere 
   CHECK_FALSE(u.HasError());
 }
 
+TEST_CASE("a keyword the grammar reads as a name, or Python 2's print, is a problem") {
+  PythonParser parser;
+  struct Case {
+    std::string source;
+    std::string at;  // where the problem is
+    std::string what;
+  };
+  // The first: `else` after a statement that closed the `if` reads as an
+  // annotated assignment to a name `else`; CPython rejects the file.
+  const Case cases[] = {
+      {"if A:\n    K = 2\ne\nelse:\n    K = 3\n", "else", "`else` is a keyword"},
+      {"x = pass\n", "pass", "`pass` is a keyword"},
+      {"f(if=3)\n", "if=", "`if` is a keyword"},
+      {"y = x.await\n", "await", "`await` is a keyword"},
+      {"print x\n", "print", "Python 2 `print`"},
+      {"exec 'x'\n", "exec", "Python 2 `exec`"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.source);
+    SyntaxTree t = parser.Parse(c.source);
+    REQUIRE(t.HasError());
+    REQUIRE(t.FirstProblem());
+    CHECK(t.FirstProblem()->offset == c.source.find(c.at));
+    CHECK(t.FirstProblem()->what.find(c.what) != std::string::npos);
+  }
+  // Keywords as keywords, in comments and strings, soft keywords as names,
+  // and print and exec called: no problem.
+  const std::string fine =
+      "# if else pass\nimport os as o\nmatch = case = type = _ = 1\n"
+      "s = 'if \\n else' + \"\"\"for\n in\"\"\"\nprint(x if y else z)\nexec('1')\n"
+      "v = 0x1f if True else None\nlambda: (yield)\n";
+  CHECK_FALSE(parser.Parse(fine).HasError());
+}
+
 TEST_CASE("the prefilter: bytes past ASCII only in comments and plain strings hold no name") {
   CHECK_FALSE(MayHoldFoldedName("x = 1  # \xE6\x95\xB0\ny = '\xE6\x95\xB0'\n"));
   CHECK_FALSE(MayHoldFoldedName("\"\"\"\xE6\x95\xB0\n\xE6\x95\xB0\"\"\"\nz = b\"\\\"\xE6\"\n"));
