@@ -5,6 +5,7 @@
 #include <cstring>
 #include <deque>
 #include <functional>
+#include <unordered_map>
 
 #include "engine/base/text.h"
 #include "engine/liveness/module_escape.h"
@@ -492,40 +493,60 @@ class TopStatements {
     const Parsed* p = Of(k);
     if (p == nullptr) return std::nullopt;
     std::size_t rel = offset - p->begin;
-    return Found{&p->tree, PathTo(p->tree.Root(), static_cast<std::uint32_t>(rel),
-                                  static_cast<std::uint32_t>(rel + length))};
+    return Found{&p->tree, p->paths.PathTo(static_cast<std::uint32_t>(rel),
+                                           static_cast<std::uint32_t>(rel + length))};
   }
 
  private:
   struct Parsed {
     // Parsed in place: the tree is never moved.
     Parsed(std::size_t b, PythonParser* parser, std::string_view bytes)
-        : begin(b), tree(parser->Parse(bytes)) {}
+        : begin(b), tree(parser->Parse(bytes)), paths(tree.Root()) {}
     std::size_t begin;
     SyntaxTree tree;
+    mutable PathFinder paths;  // occurrences are asked in ascending order
   };
+  // Remembered by the top-level line that holds k: a statement of many
+  // lines is cut, and looked up, once.
   const Parsed* Of(int k) {
+    int top = k;
+    const std::vector<LogicalLine>& ls = lines_.lines();
+    while (ls[static_cast<std::size_t>(top)].parent != -1)
+      top = ls[static_cast<std::size_t>(top)].parent;
+    auto known = by_top_.find(top);
+    if (known != by_top_.end()) return known->second;
+    const Parsed* found = Cut(k);
+    by_top_.emplace(top, found);
+    return found;
+  }
+  const Parsed* Cut(int k) {
     std::string_view src = lines_.src();
     auto [begin, end] = TopStatement(lines_, k);
-    for (const Parsed& p : parsed_) {
-      if (p.begin == begin) return &p;
-    }
+    auto at = by_begin_.find(begin);
+    if (at != by_begin_.end()) return at->second;
     const Parsed& p = parsed_.emplace_back(begin, &parser_, src.substr(begin, end - begin));
-    if (!p.tree.HasError()) return &p;
+    if (!p.tree.HasError()) return by_begin_[begin] = &p;
     parsed_.pop_back();
     // Cut where the table's lines do not say (a lone clause): the whole.
-    for (const Parsed& w : parsed_) {
-      if (w.begin == 0 && w.tree.bytes().size() == src.size()) return &w;
+    if (!whole_tried_) {
+      whole_tried_ = true;
+      const Parsed& w = parsed_.emplace_back(0, &parser_, src);
+      if (!w.tree.HasError()) {
+        whole_ = &w;
+      } else {
+        parsed_.pop_back();
+      }
     }
-    const Parsed& whole = parsed_.emplace_back(0, &parser_, src);
-    if (!whole.tree.HasError()) return &whole;
-    parsed_.pop_back();
-    return nullptr;
+    return whole_;
   }
 
   const StatementTable& lines_;
   PythonParser parser_;
   std::deque<Parsed> parsed_;  // stable addresses
+  std::unordered_map<int, const Parsed*> by_top_;
+  std::unordered_map<std::size_t, const Parsed*> by_begin_;
+  const Parsed* whole_ = nullptr;
+  bool whole_tried_ = false;
 };
 
 }  // namespace

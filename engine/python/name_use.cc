@@ -118,31 +118,69 @@ void CursorWalk(TSNode root, const std::function<void(std::size_t, TSNode, const
 
 }  // namespace
 
-std::vector<TSNode> PathTo(TSNode root, std::uint32_t begin, std::uint32_t end) {
-  std::vector<TSNode> out{root};
-  TSTreeCursor c = ts_tree_cursor_new(root);
-  // Down to the child that spans the range, while one does.
-  bool found = true;
-  while (found && ts_tree_cursor_goto_first_child(&c)) {
-    found = false;
+namespace {
+
+bool Spans(TSNode n, std::uint32_t begin, std::uint32_t end) {
+  return ts_node_start_byte(n) <= begin && ts_node_end_byte(n) >= end &&
+         ts_node_end_byte(n) > begin;
+}
+
+}  // namespace
+
+PathFinder::PathFinder(TSNode root) : cursor_(ts_tree_cursor_new(root)), stack_{root} {}
+
+PathFinder::~PathFinder() { ts_tree_cursor_delete(&cursor_); }
+
+std::vector<TSNode> PathFinder::PathTo(std::uint32_t begin, std::uint32_t end) {
+  bool descend = true;
+  if (begin < last_begin_) {
+    ts_tree_cursor_reset(&cursor_, stack_.front());
+    stack_.resize(1);
+  } else {
+    // Up from the last answer to the first node that spans the range. A
+    // later sibling may: an earlier one ends before the last range began.
+    // A parent reached from its last child spans it only across children
+    // (none holds it alone), and is the answer's deepest node.
+    while (stack_.size() > 1 && !Spans(stack_.back(), begin, end)) {
+      if (ts_tree_cursor_goto_next_sibling(&cursor_)) {
+        stack_.back() = ts_tree_cursor_current_node(&cursor_);
+        descend = true;
+        continue;
+      }
+      ts_tree_cursor_goto_parent(&cursor_);
+      stack_.pop_back();
+      descend = false;
+    }
+  }
+  last_begin_ = begin;
+  // Down to the first child that spans the range, while one does.
+  while (descend && ts_tree_cursor_goto_first_child(&cursor_)) {
+    descend = false;
     do {
-      TSNode next = ts_tree_cursor_current_node(&c);
-      if (ts_node_start_byte(next) <= begin && ts_node_end_byte(next) >= end &&
-          ts_node_end_byte(next) > begin) {
-        // Unnamed tokens (`(`, `.`) are not the node asked for.
-        if (ts_node_is_named(next)) out.push_back(next);
-        found = true;
+      TSNode next = ts_tree_cursor_current_node(&cursor_);
+      if (Spans(next, begin, end)) {
+        stack_.push_back(next);
+        descend = true;
         break;
       }
-    } while (ts_tree_cursor_goto_next_sibling(&c));
+    } while (ts_tree_cursor_goto_next_sibling(&cursor_));
+    if (!descend) ts_tree_cursor_goto_parent(&cursor_);
   }
-  ts_tree_cursor_delete(&c);
-  // The smallest named node spanning the range exactly.
+  // Unnamed tokens (`(`, `.`) are not the node asked for; the smallest
+  // named node spanning the range exactly is.
+  std::vector<TSNode> out{stack_.front()};
+  for (std::size_t i = 1; i < stack_.size(); ++i) {
+    if (ts_node_is_named(stack_[i])) out.push_back(stack_[i]);
+  }
   while (out.size() > 1 &&
          (ts_node_start_byte(out.back()) != begin || ts_node_end_byte(out.back()) != end)) {
     out.pop_back();
   }
   return out;
+}
+
+std::vector<TSNode> PathTo(TSNode root, std::uint32_t begin, std::uint32_t end) {
+  return PathFinder(root).PathTo(begin, end);
 }
 
 NameUse UseOf(const std::vector<TSNode>& path) {

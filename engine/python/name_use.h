@@ -43,6 +43,25 @@ enum class NameUse : std::uint8_t {
 // which a walk up a deep tree cannot afford.
 std::vector<TSNode> PathTo(TSNode root, std::uint32_t begin, std::uint32_t end);
 
+// PathTo for many ranges of one tree: asked in ascending order of their
+// begin, it moves on from the last answer (up to the first node that
+// spans the next range, on through the siblings that follow), so a run of
+// ranges over the whole tree costs one walk, not one descent each, however
+// wide a block is. A range that begins before the last starts over.
+class PathFinder {
+ public:
+  explicit PathFinder(TSNode root);
+  PathFinder(const PathFinder&) = delete;
+  PathFinder& operator=(const PathFinder&) = delete;
+  ~PathFinder();
+  std::vector<TSNode> PathTo(std::uint32_t begin, std::uint32_t end);
+
+ private:
+  TSTreeCursor cursor_;
+  std::vector<TSNode> stack_;  // root down to the cursor's node
+  std::uint32_t last_begin_ = 0;
+};
+
 // What the last node of `path` (root first, as PathTo and a cursor walk
 // give it) does where it stands: an identifier, or an attribute or
 // subscript expression (`m.FLAG = 1` stores to `m.FLAG`: kAssign or

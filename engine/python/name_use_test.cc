@@ -259,4 +259,47 @@ TEST_CASE("a scope's bindings: its own, not a nested scope's, but a nested nonlo
   CHECK(ScopeBindings("x = 1\nclass C:\n    y = 2\nimport a.b\n") == "x:1 C:2 a:4");
 }
 
+TEST_CASE("PathFinder answers as PathTo does, range after range, and starts over when sent back") {
+  PythonParser parser;
+  const std::string source =
+      "import m\n"
+      "def f(a, b=(1, 2)):\n"
+      "    if a and m.X:\n"
+      "        m.X = [b, {a: b}]\n"
+      "    return (a if b else m.Y)\n"
+      "x = f(1) + f(2, b=3)\n";
+  SyntaxTree tree = parser.Parse(source);
+  REQUIRE_FALSE(tree.HasError());
+  // Every range of one to four bytes, and some wider: in ascending order of
+  // begin (a zero-width range and one across statements too), then a few
+  // sent back.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges;
+  const auto size = static_cast<std::uint32_t>(source.size());
+  for (std::uint32_t b = 0; b < size; ++b) {
+    for (std::uint32_t w : {0u, 1u, 2u, 3u, 4u, 9u, 30u}) {
+      if (b + w <= size) ranges.emplace_back(b, b + w);
+    }
+  }
+  ranges.emplace_back(5, 6);
+  ranges.emplace_back(40, 41);
+  ranges.emplace_back(0, size);
+  // Each named node's own range, in document order, as the callers ask
+  // for the names they find: each answer ends deep in the tree.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> nodes;
+  ForEachNamedPath(tree.Root(), [&](const std::vector<TSNode>& path) {
+    nodes.emplace_back(ts_node_start_byte(path.back()), ts_node_end_byte(path.back()));
+  });
+  for (const auto* asked : {&ranges, &nodes}) {
+    PathFinder finder(tree.Root());
+    for (const auto& [b, e] : *asked) {
+      CAPTURE(b);
+      CAPTURE(e);
+      const std::vector<TSNode> want = PathTo(tree.Root(), b, e);
+      const std::vector<TSNode> got = finder.PathTo(b, e);
+      REQUIRE(got.size() == want.size());
+      for (std::size_t i = 0; i < got.size(); ++i) CHECK(ts_node_eq(got[i], want[i]));
+    }
+  }
+}
+
 }  // namespace muh
