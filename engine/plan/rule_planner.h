@@ -77,8 +77,8 @@ class RulePlanner {
   bool WrittenByMuhpatch(const SourceText& file, std::size_t begin, std::size_t end) const;
   // Whether `target`, which a literal would replace, is computed at run
   // time from other names: then an error names them, and the rule fails.
-  bool ComputedAtRunTime(const Rule& rule, const SiteMatch& match, const Template& with,
-                         const SourceText& file, const Capture& target);
+  bool ComputedAtRunTime(const Rule& rule, const Template& with, const SourceText& file,
+                         const Capture& target);
   void AddEdit(const Edit& e, RuleOutcome* outcome);
 
   PlanContext& ctx_;

@@ -44,8 +44,7 @@ bool RulePlanner::WrittenByMuhpatch(const SourceText& file, std::size_t begin,
   }
 }
 
-bool RulePlanner::ComputedAtRunTime(const Rule& rule, const SiteMatch& /*match*/,
-                                    const Template& with, const SourceText& file,
+bool RulePlanner::ComputedAtRunTime(const Rule& rule, const Template& with, const SourceText& file,
                                     const Capture& target) {
   // A template that keeps captured code (`{{@keep}} if {{@cond}} else ...`)
   // writes an expression itself; only a literal replaces a literal.
@@ -117,7 +116,7 @@ void RulePlanner::PlanSite(const Rule& rule, const SourceText& file, const SiteM
   site.deletes = rule.action == ActionKind::kDeleteLines;
   switch (rule.action) {
     case ActionKind::kReplace: {
-      if (ComputedAtRunTime(rule, match, with, file, *target)) {
+      if (ComputedAtRunTime(rule, with, file, *target)) {
         outcome->status = RuleStatus::kFailed;
         return;
       }
