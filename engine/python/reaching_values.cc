@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "engine/python/assigned_values.h"
+#include "engine/python/name_use.h"
 #include "engine/python/ts_nodes.h"
 #include "engine/python/wrap_safety.h"
 
@@ -46,10 +47,18 @@ class Walker {
 
   // The values assigned to the variable that reach its first read (or the
   // function's end), by node.
-  std::vector<TSNode> Run(TSNode body) {
+  std::vector<TSNode> Run(TSNode fn) {
+    TSNode body = Field(fn, "body");
+    ScopeBindings(fn);
     NonlocalRebinding(body);
     LateClosures(body);
     State s;
+    // A parameter of the variable's name holds what the caller passed.
+    for (std::size_t i = 0; i < binds_.size(); ++i) {
+      if (binds_[i].use != NameUse::kParameter) continue;
+      met_[i] = true;
+      Opaque(binds_[i].holder, &s, true);
+    }
     Block(body, &s);
     if (at_use_) return *at_use_;
     State end = s;
@@ -91,6 +100,31 @@ class Walker {
       }
     }
     out->push_back(v);
+  }
+
+  // The first binding of the variable in the function's scope that the
+  // walk met neither where it follows it nor in code it proves does not
+  // run: a construct it does not model. Closed world: the value is then
+  // no proof.
+  std::optional<std::pair<std::string, std::size_t>> Unaccounted() const {
+    const std::string_view src = tree_.bytes();
+    for (std::size_t i = 0; i < binds_.size(); ++i) {
+      if (met_[i]) continue;
+      // The line that holds it, as written.
+      std::size_t from = src.rfind('\n', binds_[i].begin);
+      from = from == std::string_view::npos ? 0 : from + 1;
+      std::size_t to = src.find('\n', binds_[i].begin);
+      std::string_view text = src.substr(from, to == std::string_view::npos ? to : to - from);
+      while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+      while (!text.empty() && (text.back() == '\r' || text.back() == ' ')) text.remove_suffix(1);
+      return std::make_pair(
+          fmt::format("`{}` (line {}) binds {} in a way the analysis does not follow: no value "
+                      "of its own to rewrite",
+                      text, std::count(src.begin(), src.begin() + binds_[i].begin, '\n') + 1,
+                      q_.variable),
+          static_cast<std::size_t>(binds_[i].begin));
+    }
+    return std::nullopt;
   }
 
   std::string problem_;
@@ -167,57 +201,107 @@ class Walker {
     }
   }
 
-  // A target that binds the variable itself: the name, or the name inside
-  // a tuple or list of targets (`for BLOCK, W in ...`), not an attribute or
-  // a subscript.
-  bool TargetBinds(TSNode t) const {
-    if (ts_node_is_null(t)) return false;
-    if (Is(t, "identifier")) return Text(t) == q_.variable;
-    if (Is(t, "pattern_list") || Is(t, "tuple_pattern") || Is(t, "list_pattern") ||
-        Is(t, "list_splat_pattern") || Is(t, "parenthesized_expression") || Is(t, "tuple") ||
-        Is(t, "list") || Is(t, "expression_list") || Is(t, "as_pattern_target")) {
-      for (uint32_t i = 0; i < ts_node_named_child_count(t); ++i)
-        if (TargetBinds(ts_node_named_child(t, i))) return true;
+  // One identifier that binds the variable in the function's scope, as
+  // name_use reads it: which identifiers bind is decided there alone.
+  struct Binding {
+    std::uint32_t begin = 0;
+    NameUse use = NameUse::kUnknown;
+    bool walrus = false;  // `NAME := ...`, which Walrus follows
+    TSNode holder{};      // its parent: a parameter's node
+  };
+
+  void ScopeBindings(TSNode fn) {
+    ForEachScopeBinding(fn, [&](const std::vector<TSNode>& path, NameUse use) {
+      if (Text(path.back()) != q_.variable) return;
+      Binding b;
+      b.begin = ts_node_start_byte(path.back());
+      b.use = use;
+      b.holder = path[path.size() - 2];
+      b.walrus = Is(b.holder, "named_expression");
+      binds_.push_back(b);
+    });
+    met_.assign(binds_.size(), false);
+  }
+
+  // The bindings (other than `:=`) in the bytes [begin, end).
+  std::pair<std::size_t, std::size_t> BindingsIn(std::uint32_t begin, std::uint32_t end) const {
+    auto lo = std::lower_bound(binds_.begin(), binds_.end(), begin,
+                               [](const Binding& b, std::uint32_t o) { return b.begin < o; });
+    auto hi = std::lower_bound(lo, binds_.end(), end,
+                               [](const Binding& b, std::uint32_t o) { return b.begin < o; });
+    return {static_cast<std::size_t>(lo - binds_.begin()),
+            static_cast<std::size_t>(hi - binds_.begin())};
+  }
+  bool BindsIn(std::uint32_t begin, std::uint32_t end) const {
+    auto [lo, hi] = BindingsIn(begin, end);
+    for (std::size_t i = lo; i < hi; ++i) {
+      if (!binds_[i].walrus) return true;
     }
     return false;
+  }
+  // The walk has met every binding in [begin, end) (a `:=` only where
+  // said: Walrus follows those): it follows them, or the code does not
+  // run on this path.
+  void Meet(std::uint32_t begin, std::uint32_t end, bool walrus_too = false) {
+    auto [lo, hi] = BindingsIn(begin, end);
+    for (std::size_t i = lo; i < hi; ++i) met_[i] = met_[i] || walrus_too || !binds_[i].walrus;
+  }
+  void Meet(TSNode n, bool walrus_too = false) {
+    if (!ts_node_is_null(n)) Meet(ts_node_start_byte(n), ts_node_end_byte(n), walrus_too);
+  }
+  // Code that does not run on this path: every binding in it is met.
+  void Skip(TSNode n) { Meet(n, true); }
+
+  // A target that binds the variable itself: the name, or the name inside
+  // a tuple or list of targets (`for BLOCK, W in ...`), not an attribute or
+  // a subscript (name_use decides).
+  bool TargetBinds(TSNode t) const {
+    return !ts_node_is_null(t) && BindsIn(ts_node_start_byte(t), ts_node_end_byte(t));
   }
 
   // Every `:=` in `n` (its own scope: comprehensions count, lambdas and
   // nested definitions do not) that binds the variable: it may run, beside
   // what reached it.
   void Walrus(TSNode n, State* s) {
-    if (ts_node_is_null(n) || !s->live) return;
+    if (ts_node_is_null(n)) return;
+    if (!s->live) {
+      Skip(n);  // it does not run
+      return;
+    }
     std::vector<TSNode> stack{n};
     while (!stack.empty()) {
       TSNode c = stack.back();
       stack.pop_back();
       if (Is(c, "function_definition") || Is(c, "class_definition") || Is(c, "lambda")) continue;
-      if (Is(c, "named_expression") && IsVariable(Field(c, "name"))) Opaque(c, s, false);
+      if (Is(c, "named_expression") && IsVariable(Field(c, "name"))) {
+        Meet(Field(c, "name"), true);
+        Opaque(c, s, false);
+      }
       PushNamedChildren(c, &stack);
     }
   }
 
-  // `x as BLOCK` in a with item, an except clause or a case pattern
-  // (outside blocks): the name bound by `as`.
-  bool AsBinds(TSNode n) const {
-    std::vector<TSNode> stack{n};
-    while (!stack.empty()) {
-      TSNode c = stack.back();
-      stack.pop_back();
-      if (Is(c, "block")) continue;
-      if (Is(c, "as_pattern_target") && TargetBinds(c)) return true;
-      TSNode alias = Field(c, "alias");
-      if (!ts_node_is_null(alias) && TargetBinds(Unwrapped(alias))) return true;
-      // `except E as BLOCK` in grammars that spell it without a pattern.
-      for (uint32_t i = 0; i + 1 < ts_node_child_count(c); ++i) {
-        TSNode k = ts_node_child(c, i);
-        if (!ts_node_is_named(k) && std::string_view(ts_node_type(k)) == "as" &&
-            TargetBinds(ts_node_child(c, i + 1)))
-          return true;
+  // The bytes of a with item, an except clause or a case clause before
+  // its guard or block: where `as BLOCK` or a pattern binds.
+  std::pair<std::uint32_t, std::uint32_t> Head(TSNode n) const {
+    std::uint32_t end = ts_node_end_byte(n);
+    for (TSNode k : NamedChildren(n)) {
+      if (Is(k, "block") || Is(k, "if_clause")) {
+        end = ts_node_start_byte(k);
+        break;
       }
-      PushNamedChildren(c, &stack);
     }
-    return false;
+    return {ts_node_start_byte(n), end};
+  }
+  // `x as BLOCK` in a with item, an except clause or a case pattern
+  // (outside blocks): the name bound by `as`, or a capture.
+  bool AsBinds(TSNode n) const {
+    auto [begin, end] = Head(n);
+    return BindsIn(begin, end);
+  }
+  void MeetHead(TSNode n) {
+    auto [begin, end] = Head(n);
+    Meet(begin, end);
   }
 
   // An import statement that binds the variable (`import BLOCK`, `from m
@@ -225,15 +309,8 @@ class Walker {
   bool ImportBinds(TSNode st) const {
     for (TSNode c : NamedChildren(st)) {
       if (Is(c, "wildcard_import")) return true;
-      if (Is(st, "import_from_statement") && ts_node_eq(c, Field(st, "module_name"))) continue;
-      if (Is(c, "aliased_import")) {
-        TSNode alias = Field(c, "alias");
-        if (!ts_node_is_null(alias) && Text(alias) == q_.variable) return true;
-      } else if (Is(c, "dotted_name") && ts_node_named_child_count(c) > 0) {
-        if (Text(ts_node_named_child(c, 0)) == q_.variable) return true;
-      }
     }
-    return false;
+    return TargetBinds(st);
   }
 
   // A function nested in the walked one that rebinds the variable through
@@ -390,7 +467,7 @@ class Walker {
                 Is(n, "future_import_statement")) &&
                ImportBinds(n)) {
       AddOpaque(n, out);
-    } else if (Is(n, "except_clause") && AsBinds(n)) {
+    } else if ((Is(n, "except_clause") || Is(n, "except_group_clause")) && AsBinds(n)) {
       AddOpaque(n, out);
     } else if (Is(n, "with_clause") && AsBinds(n)) {
       AddOpaque(n, out);
@@ -402,24 +479,8 @@ class Walker {
   }
 
   // Whether a case clause's patterns capture the variable (a bare name;
-  // `Color.RED` is a value pattern).
-  bool CaseCaptures(TSNode c) const {
-    for (TSNode k : NamedChildren(c)) {
-      if (Is(k, "block") || Is(k, "if_clause")) continue;
-      std::vector<TSNode> names{k};
-      while (!names.empty()) {
-        TSNode n = names.back();
-        names.pop_back();
-        if (IsVariable(n) && !Is(ts_node_parent(n), "dotted_name")) return true;
-        if (Is(n, "dotted_name") && ts_node_named_child_count(n) == 1 &&
-            IsVariable(ts_node_named_child(n, 0)))
-          return true;
-        for (uint32_t j = 0; j < ts_node_named_child_count(n); ++j)
-          names.push_back(ts_node_named_child(n, j));
-      }
-    }
-    return false;
-  }
+  // `Color.RED` is a value pattern: name_use decides).
+  bool CaseCaptures(TSNode c) const { return AsBinds(c); }
 
   void AddOpaque(TSNode n, std::vector<TSNode>* out) {
     if (!IsOpaque(n)) opaque_.push_back(n);
@@ -446,7 +507,10 @@ class Walker {
 
   void Block(TSNode block, State* s) {
     for (TSNode st : NamedChildren(block)) {
-      if (!s->live) break;
+      if (!s->live) {
+        Skip(st);  // after a return, raise, break or continue: never runs
+        continue;
+      }
       Statement(st, s);
     }
   }
@@ -454,6 +518,9 @@ class Walker {
   void Assignment(TSNode a, State* s) {
     TSNode left = Field(a, "left");
     TSNode right = Field(a, "right");
+    // `NAME: T` binds nothing (it only makes NAME local); any other target
+    // is followed below.
+    Meet(left);
     if (!ts_node_is_null(right)) {
       if (Is(right, "assignment")) {
         Assignment(right, s);  // `a = b = 1`: b first
@@ -518,6 +585,7 @@ class Walker {
           Assignment(e, s);
         } else if (Is(e, "augmented_assignment") && IsVariable(Field(e, "left"))) {
           // `BLOCK += 1` reads BLOCK first: the value there is the knob's.
+          Meet(Field(e, "left"));
           NoteReads(e, *s);
           Walrus(e, s);
           s->defs = {e};
@@ -542,6 +610,7 @@ class Walker {
           body.defs.push_back(d);
       }
       if (is_for && TargetBinds(Field(st, "left"))) Opaque(st, &body, true);
+      if (is_for) Meet(Field(st, "left"));
       State none;
       none.live = false;
       breaks_.push_back(none);
@@ -572,6 +641,7 @@ class Walker {
           NoteReads(c, *s);
           Walrus(c, s);
           if (s->live && AsBinds(c)) Opaque(c, s, true);
+          MeetHead(c);
         }
       }
     } else if (Is(st, "try_statement")) {
@@ -581,20 +651,24 @@ class Walker {
       Block(Field(st, "body"), s);
       State any = Union(before, *s);
       for (TSNode c : NamedChildren(st)) {
-        if (!Is(c, "except_clause") && !Is(c, "finally_clause") && !Is(c, "else_clause")) continue;
+        // A handler: `except` or `except*` (each handler of a group may run).
+        const bool handler = Is(c, "except_clause") || Is(c, "except_group_clause");
+        if (!handler && !Is(c, "finally_clause") && !Is(c, "else_clause")) continue;
         for (uint32_t j = 0; j < ts_node_named_child_count(c); ++j) {
           TSNode b = ts_node_named_child(c, j);
           if (!Is(b, "block")) continue;
           State h = Is(c, "else_clause") ? *s : any;
-          if (Is(c, "except_clause") && h.live && AsBinds(c)) Opaque(c, &h, true);
+          if (handler && h.live && AsBinds(c)) Opaque(c, &h, true);
+          if (handler) MeetHead(c);
           Block(b, &h);
-          *s = Is(c, "except_clause") ? Union(*s, h) : h;
+          *s = handler ? Union(*s, h) : h;
         }
       }
     } else if (Is(st, "match_statement")) {
       Match(st, s);
     } else if (Is(st, "return_statement") || Is(st, "raise_statement")) {
       NoteReads(st, *s);
+      Walrus(st, s);
       if (Is(st, "return_statement")) returned_.push_back(*s);
       s->live = false;
     } else if (Is(st, "function_definition") || Is(st, "class_definition") ||
@@ -604,9 +678,11 @@ class Walker {
       TSNode def = Is(st, "decorated_definition") ? Field(st, "definition") : st;
       TSNode name = ts_node_is_null(def) ? def : Field(def, "name");
       if (s->live && !ts_node_is_null(name) && IsVariable(name)) Opaque(st, s, true);
+      Meet(name);
     } else if (Is(st, "import_statement") || Is(st, "import_from_statement") ||
                Is(st, "future_import_statement")) {
       if (s->live && ImportBinds(st)) Opaque(st, s, true);
+      Meet(st);
     } else if (Is(st, "delete_statement")) {
       // `del BLOCK` (or `del d['KEY']`) unbinds it: no value reaches past
       // it; deleting anything else reads.
@@ -623,6 +699,7 @@ class Walker {
                                 IsVariable(Field(t, "value")) && IsKey(Field(t, "subscript")))) {
             unbinds = true;
           }
+          if (IsVariable(t)) Meet(t);
         }
       }
       if (unbinds) {
@@ -631,6 +708,7 @@ class Walker {
         NoteReads(st, *s);
       }
     } else if (Is(st, "global_statement") || Is(st, "nonlocal_statement")) {
+      Meet(st);
       for (uint32_t i = 0; i < ts_node_named_child_count(st); ++i) {
         if (!IsVariable(ts_node_named_child(st, i))) continue;
         Problem(st, fmt::format("{} is declared `{}` (line {}): any call may rebind it, which the "
@@ -659,6 +737,7 @@ class Walker {
         State b = in;
         // The pattern binds first, then the guard reads.
         if (b.live && CaseCaptures(c)) Opaque(c, &b, true);
+        MeetHead(c);
         TSNode body{};
         for (TSNode k : NamedChildren(c)) {
           if (Is(k, "block")) {
@@ -698,12 +777,17 @@ class Walker {
         State b = in;
         Block(body, &b);
         out = Union(out, b);
+      } else {
+        Skip(body);  // the condition is false on this path
       }
       certain = t == Truth::kTrue;
     };
     clause(Field(st, "condition"), Field(st, "consequence"));
     for (TSNode c : NamedChildren(st)) {
-      if (certain) break;
+      if (certain) {
+        Skip(c);  // an earlier clause surely runs
+        continue;
+      }
       if (Is(c, "elif_clause"))
         clause(Field(c, "condition"), Field(c, "consequence"));
       else if (Is(c, "else_clause"))
@@ -721,6 +805,8 @@ class Walker {
   std::map<std::size_t, std::vector<TSNode>> loop_defs_;  // LoopDefs, by the loop's byte
   std::optional<std::vector<TSNode>> at_use_;
   std::vector<State> returned_;
+  std::vector<Binding> binds_;  // ScopeBindings, in document order
+  std::vector<bool> met_;       // by binds_' index: Meet
 };
 
 void Functions(const SyntaxTree& tree, TSNode root, const std::string& name,
@@ -840,13 +926,22 @@ ReachingValues FindReachingValues(const SyntaxTree& tree, const ValueQuestion& q
     std::optional<FixedNames> fixed;  // made once, where a value is shared
     Walker here(tree, q, core_true);
     Walker there(tree, q, !core_true);
-    std::vector<TSNode> defs = here.Run(body);
-    std::vector<TSNode> other_defs = there.Run(body);
+    std::vector<TSNode> defs = here.Run(fn);
+    std::vector<TSNode> other_defs = there.Run(fn);
     if (!here.problem_.empty()) {
       out.problem = here.problem_;
       out.problem_at = here.problem_at_;
       out.values.clear();
       return out;
+    }
+    // Closed world, on either path: a binding neither walk followed.
+    for (const Walker* w : {&here, &there}) {
+      if (auto unaccounted = w->Unaccounted()) {
+        out.problem = unaccounted->first;
+        out.problem_at = unaccounted->second;
+        out.values.clear();
+        return out;
+      }
     }
     std::vector<TSNode> leaves, other;
     for (TSNode d : defs) here.Leaves(d, &leaves);

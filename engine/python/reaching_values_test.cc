@@ -245,4 +245,67 @@ TEST_CASE("the rewrite that changes a shared value on one path only") {
   CHECK(OnThisPath("cap(80)", false, "(8) + (16)", "c.x") == "((8) + (16)) if cap(80) else c.x");
 }
 
+TEST_CASE("closed world: a binding the walk does not follow is refused, naming it") {
+  const std::string tail = "    if cap(80):\n        BLOCK = 128\n    run(BLOCK)\n";
+  auto refused = [](const std::string& r, const std::string& what) {
+    CAPTURE(r);
+    CHECK(r.rfind("problem: ", 0) == 0);
+    CHECK(r.find(what) != std::string::npos);
+    CHECK(r.find("does not follow") != std::string::npos);
+  };
+  // `:=` in a nested def's default, a decorator or a lambda's default runs
+  // in f's scope, where the def or lambda stands.
+  refused(Below("    BLOCK = 64\n    def g(y=(BLOCK := 8)):\n        pass\n" + tail),
+          "`def g(y=(BLOCK := 8)):` (line 3)");
+  refused(Below("    BLOCK = 64\n    @deco(BLOCK := 8)\n    def g():\n        pass\n" + tail),
+          "line 3");
+  refused(Below("    BLOCK = 64\n    h = lambda y=(BLOCK := 8): y\n" + tail), "line 3");
+  // A type alias, a `:=` in a subscript target or in a del.
+  refused(Below("    BLOCK = 64\n    del d[(BLOCK := 8)]\n" + tail), "line 3");
+  refused(Below("    BLOCK = 64\n    type BLOCK = int\n" + tail), "line 3");
+  refused(Below("    BLOCK = 64\n    d[(BLOCK := 8)] = 1\n" + tail), "line 3");
+  // A nested def's `global BLOCK` may rebind a module BLOCK, not f's: the
+  // walk does not model it, so it refuses.
+  refused(Below("    BLOCK = 64\n    def g():\n        global BLOCK\n        BLOCK = 1\n" + tail),
+          "line 4");
+}
+
+TEST_CASE("closed world: code that does not run on the path, and a parameter, are accounted") {
+  // An `except*` handler is a handler.
+  CHECK(Below("    BLOCK = 64\n    try:\n        go()\n    except* E:\n        BLOCK = 8\n"
+              "    if cap(80):\n        BLOCK = 128\n    run(BLOCK)\n") == "64 8");
+  // After return, under a condition false on this path, after an `if`
+  // that surely holds: no refusal.
+  CHECK(Below("    BLOCK = 64\n    if cap(80):\n        BLOCK = 128\n    run(BLOCK)\n    return\n"
+              "    BLOCK = 8\n") == "64");
+  CHECK(Below("    BLOCK = 64\n    if cap(80):\n        BLOCK = (BLOCK := 8)\n    run(BLOCK)\n") ==
+        "64");
+  CHECK(Below("    BLOCK = 64\n    if not cap(80):\n        pass\n    elif (BLOCK := 9):\n"
+              "        pass\n    run(BLOCK)\n") == "64~");
+  // A parameter of the knob's name that reaches the read is its value.
+  CHECK(Below("    run(BLOCK)\n", "cap(80)", false, "BLOCK", "",
+              "\ndef g(BLOCK=4):\n    run(BLOCK)\n") != "");
+  const std::string r = Below("    if cap(80):\n        BLOCK = 64\n    run(BLOCK)\n", "cap(80)",
+                              false, "BLOCK", "", "\n");
+  CHECK(r.find("assigned nowhere") != std::string::npos);
+  std::string source = "def f(BLOCK=4):\n    if cap(80):\n        BLOCK = 64\n    run(BLOCK)\n";
+  PythonParser parser;
+  SyntaxTree tree = parser.Parse(source);
+  ValueQuestion q;
+  q.function = "f";
+  q.variable = "BLOCK";
+  std::size_t at = 0;
+  std::string error;
+  q.condition = *ParseBranchCondition("cap(80)", &at, &error);
+  q.condition_as_written = "cap(80)";
+  q.holds = false;
+  ReachingValues below = FindReachingValues(tree, q);
+  CHECK(below.problem.find("is bound by `BLOCK=4` (line 1)") != std::string::npos);
+  q.holds = true;
+  ReachingValues above = FindReachingValues(tree, q);
+  CHECK(above.problem.empty());
+  REQUIRE(above.values.size() == 1);
+  CHECK(above.values[0].text == "64");
+}
+
 }  // namespace muh

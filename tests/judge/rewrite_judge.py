@@ -323,6 +323,24 @@ VALUE_OF = {
                            "{N} = tr('k', {N} if isinstance({N}, int) else {N}())\nreturn {N}, x",
     "walrus_value_shared": "{N} = (y := {a})\nx = {c} if {C} else {d}\ntr('k', {N})\ntr('w', y)\n"
                            "return {N}, x",
+    # Bindings of the function's own name that its flow walk does not
+    # model: a `:=` in a nested def's default, a decorator, a lambda's
+    # default or a subscript target. Each runs where it stands, in the
+    # function's scope. And `except*`, a handler as `except` is.
+    "walrus_def_default": "{N} = {a}\ndef g(y=({N} := {b})):\n    return y\n"
+                          "x = {c} if {C} else {d}\ntr('k', {N})\nreturn {N}, x",
+    "walrus_decorator": "{N} = {a}\n@(({N} := {b}) and (lambda fn: fn))\ndef g():\n    pass\n"
+                        "x = {c} if {C} else {d}\ntr('k', {N})\nreturn {N}, x",
+    "walrus_lambda_default": "{N} = {a}\nh = lambda y=({N} := {b}): y\n"
+                             "x = {c} if {C} else {d}\ntr('k', {N})\nreturn {N}, x",
+    "walrus_subscript_target": "{N} = {a}\nbox = [0]\nbox[({N} := {b}) * 0] = 1\n"
+                               "x = {c} if {C} else {d}\ntr('k', {N})\nreturn {N}, x",
+    "except_star": "{N} = {a}\ntry:\n    if flag:\n        raise ExceptionGroup('g', [ValueError({b})])\n"
+                   "except* ValueError:\n    {N} = {b}\nx = {c} if {C} else {d}\n"
+                   "tr('k', {N})\nreturn {N}, x",
+    "except_star_as": "{N} = {a}\ntry:\n    if flag:\n        raise ExceptionGroup('g', [ValueError({b})])\n"
+                      "except* ValueError as {N}:\n    pass\nx = {c} if {C} else {d}\n"
+                      "tr('k', {N})\nreturn {N}, x",
     "cond_value_other_path": "{N} = {a} if {C} else {b}\nif flag:\n    {N} = {c}\ntr('k', {N})\n"
                              "return {N}",
     "early_return_cond": "if {C}:\n    return tr('x', 0)\n{N} = {a}\ntr('k', {N})\nreturn {N}",
