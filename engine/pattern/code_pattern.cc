@@ -322,7 +322,8 @@ PatternConstraint WhereTest(const WhereConstraint& w) {
 // `*merge_failed` when the alternatives bind different captures.
 bool CompileShared(const std::vector<std::string>& alternatives, const CodePattern& p,
                    PatternTree* out, CompiledPattern* compiled, CodePatternError* error,
-                   const std::string& target, std::size_t* failing, bool* merge_failed) {
+                   const std::string& target, std::size_t* failing, bool* merge_failed,
+                   const PatternWrap& wrap) {
   HiddenNames hidden;
   std::vector<PatternConstraint> constraints;
   std::vector<std::string> captures;
@@ -342,6 +343,7 @@ bool CompileShared(const std::vector<std::string>& alternatives, const CodePatte
     std::optional<TSNode> r = inner.Root(tree, error);
     root = PatternNode();
     if (!r || !inner.Build(*r, &root, error)) return false;
+    if (wrap) root = wrap(std::move(root));
     if (i == 0) {
       compiled->knob = KnobOf(sub, *r, target);
       compiled->shape = ShapeOf(sub, *r, target);
@@ -354,7 +356,7 @@ bool CompileShared(const std::vector<std::string>& alternatives, const CodePatte
     if (p.inside.empty()) break;
     // An expression lies below a statement of the body, never is one
     // (unless the inside places it below a `$$$` of its own: set below).
-    root.min_depth = inner.expression_ ? 1 : 0;
+    root.min_depth = inner.expression_ && !wrap ? 1 : 0;
     desc.children.push_back(std::move(root));
   }
   *failing = 0;
@@ -417,13 +419,14 @@ bool CompileCodePattern(const CodePattern& p, CompiledPattern* out, CodePatternE
 
 bool CompileCodePatterns(const std::vector<std::string>& alternatives, const CodePattern& p,
                          CompiledPattern* out, CodePatternError* error, std::size_t* failing,
-                         const std::string& target) {
+                         const std::string& target, const PatternWrap& wrap) {
   *failing = 0;
   bool merge_failed = false;
   if (alternatives.size() > 1 && !p.inside.empty()) {
     CompiledPattern shared;
     PatternTree tree;
-    if (CompileShared(alternatives, p, &tree, &shared, error, target, failing, &merge_failed)) {
+    if (CompileShared(alternatives, p, &tree, &shared, error, target, failing, &merge_failed,
+                      wrap)) {
       shared.trees.push_back(std::move(tree));
       *out = std::move(shared);
       return true;
@@ -438,7 +441,7 @@ bool CompileCodePatterns(const std::vector<std::string>& alternatives, const Cod
     PatternTree tree;
     std::size_t ignored = 0;
     if (!CompileShared({alternatives[i]}, p, &tree, &compiled, error, target, &ignored,
-                       &merge_failed))
+                       &merge_failed, wrap))
       return false;
     all.trees.push_back(std::move(tree));
     if (all.knob.empty()) {

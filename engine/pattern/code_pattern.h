@@ -25,6 +25,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,11 @@ struct CodePattern {
   std::string inside;  // empty: matched anywhere
   std::vector<WhereConstraint> where;
 };
+
+// Applied to each alternative's own tree before `inside:` holds it (a tier
+// family's `if` around the statement, tier_rule.h): what it returns is a
+// statement of the body.
+using PatternWrap = std::function<PatternNode(PatternNode)>;
 
 struct CodePatternError {
   enum class Part { kPattern, kInside, kWhere };
@@ -84,6 +90,6 @@ bool CompileCodePattern(const CodePattern& p, CompiledPattern* out, CodePatternE
 // else one tree each. `*failing`: the alternative at fault.
 bool CompileCodePatterns(const std::vector<std::string>& alternatives, const CodePattern& p,
                          CompiledPattern* out, CodePatternError* error, std::size_t* failing,
-                         const std::string& target = "");
+                         const std::string& target = "", const PatternWrap& wrap = {});
 
 }  // namespace muh

@@ -177,10 +177,19 @@ std::optional<CompiledPattern> CompilePattern(const RawPattern& r, const FinderC
   CompiledPattern compiled;
   CodePatternError e;
   std::size_t failing = 0;
-  if (CompileCodePatterns(alternatives, p, &compiled, &e, &failing, check.target)) {
-    // A tier family's statement, in any clause of a chain (tier_rule.h).
+  // A tier family's statement, in any clause of a chain (tier_rule.h),
+  // which `inside:` then holds.
+  PatternWrap wrap;
+  if (r.tiers.key.present) {
+    const std::string variable = r.tiers.variable.value;
+    wrap = [variable](PatternNode statement) { return TierNode(variable, statement); };
+  }
+  if (CompileCodePatterns(alternatives, p, &compiled, &e, &failing, check.target, wrap)) {
     if (r.tiers.key.present) {
-      for (PatternTree& t : compiled.trees) t = TierPattern(r.tiers.variable.value, t);
+      for (PatternTree& t : compiled.trees) {
+        t.constraints.push_back(TierConstraint(r.tiers.variable.value));
+        FinishPatternTree(&t);
+      }
     }
     return compiled;
   }

@@ -127,7 +127,7 @@ std::optional<TierChainShape> DeclaredTierChain(const RawTiers& raw) {
   return out;
 }
 
-PatternTree TierPattern(const std::string& variable, const PatternTree& statement) {
+PatternNode TierNode(const std::string& variable, const PatternNode& statement) {
   using Kind = PatternNode::Kind;
   auto node = [](const std::string& type, std::vector<PatternNode> children) {
     PatternNode n;
@@ -136,7 +136,7 @@ PatternTree TierPattern(const std::string& variable, const PatternTree& statemen
     n.children = std::move(children);
     return n;
   };
-  PatternNode set = statement.root;
+  PatternNode set = statement;
   // An expression (`config['BLOCK_SIZE_M'] = 16`) is a statement of its own.
   auto ends = [&](const std::string& suffix) {
     const std::string& t = set.type;
@@ -152,7 +152,7 @@ PatternTree TierPattern(const std::string& variable, const PatternTree& statemen
     n.field = ts_language_field_id_for_name(python, name, static_cast<uint32_t>(strlen(name)));
     return n;
   };
-  set.source = statement.root.source;
+  set.source = statement.source;
   PatternNode block = node("block", {set});
   block.source = set.source;
   PatternNode clauses;
@@ -164,10 +164,12 @@ PatternTree TierPattern(const std::string& variable, const PatternTree& statemen
   condition.kind = Kind::kMetavariable;
   condition.capture = "_pcond";
   condition.source = variable;
-  PatternTree out;
+  PatternNode out = node("if_statement", {field(condition, "condition"), std::move(clauses)});
   out.source = statement.source;
-  out.root = node("if_statement", {field(condition, "condition"), std::move(clauses)});
-  out.root.source = statement.root.source;
+  return out;
+}
+
+PatternConstraint TierConstraint(const std::string& variable) {
   PatternConstraint names;
   names.kind = PatternConstraint::Kind::kRegex;
   names.capture = "_pcond";
@@ -175,7 +177,14 @@ PatternTree TierPattern(const std::string& variable, const PatternTree& statemen
   re2::RE2::Options options;
   options.set_log_errors(false);
   names.regex = std::make_shared<const re2::RE2>(names.texts[0], options);
-  out.constraints.push_back(std::move(names));
+  return names;
+}
+
+PatternTree TierPattern(const std::string& variable, const PatternTree& statement) {
+  PatternTree out;
+  out.source = statement.source;
+  out.root = TierNode(variable, statement.root);
+  out.constraints.push_back(TierConstraint(variable));
   for (const PatternConstraint& c : statement.constraints) out.constraints.push_back(c);
   FinishPatternTree(&out);
   return out;

@@ -39,4 +39,10 @@ std::optional<TierChainShape> DeclaredTierChain(const RawTiers& raw);
 // clause's condition (tier_chain.h).
 PatternTree TierPattern(const std::string& variable, const PatternTree& statement);
 
+// The two halves of TierPattern, for a pattern compiled with `inside:`
+// (CodePattern::wrap): the chain's node around the statement's, and the
+// constraint that its condition names `variable`.
+PatternNode TierNode(const std::string& variable, const PatternNode& statement);
+PatternConstraint TierConstraint(const std::string& variable);
+
 }  // namespace muh
