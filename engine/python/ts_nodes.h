@@ -11,15 +11,19 @@
 
 namespace muh {
 
+// False for a null node (an absent field: the right side of `m: int`),
+// which ts_node_type cannot read.
 inline bool Is(TSNode n, std::string_view type) {
-  return std::string_view(ts_node_type(n)) == type;
+  return !ts_node_is_null(n) && std::string_view(ts_node_type(n)) == type;
 }
 
 inline TSNode Field(TSNode n, std::string_view name) {
   return ts_node_child_by_field_name(n, name.data(), static_cast<uint32_t>(name.size()));
 }
 
+// Empty for a null node, as Is is false for it.
 inline std::string_view TextOf(const SyntaxTree& tree, TSNode n) {
+  if (ts_node_is_null(n)) return {};
   return tree.bytes().substr(ts_node_start_byte(n), ts_node_end_byte(n) - ts_node_start_byte(n));
 }
 
