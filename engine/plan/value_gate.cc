@@ -108,7 +108,13 @@ void CheckReached(const ValueSource& values, const Template& with, ValueOrigin o
   // Each value reached, with the statements that made it.
   std::vector<std::pair<int64_t, std::string>> reached{{std::stoll(*literal), ""}};
   for (const SelfTransform& t : transforms) {
-    if (std::find(accounted.begin(), accounted.end(), t.Key()) != accounted.end()) continue;
+    // Each transform the domain accounts for, once: a second `// 2` (an
+    // alias halved again) is the code's own.
+    auto known = std::find(accounted.begin(), accounted.end(), t.Key());
+    if (known != accounted.end()) {
+      accounted.erase(known);
+      continue;
+    }
     std::vector<std::pair<int64_t, std::string>> more;
     for (const auto& [x, how] : reached) {
       std::optional<int64_t> y = t.Apply(x);

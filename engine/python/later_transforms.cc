@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <string_view>
 
+#include "engine/python/name_use.h"
 #include "engine/python/ts_nodes.h"
 
 namespace muh {
@@ -126,6 +128,217 @@ SelfTransform Opaque(const SyntaxTree& tree, TSNode n) {
   return t;
 }
 
+// The statement that holds the last node of `path` (root first): the node
+// below the nearest block or module.
+TSNode StatementOf(const std::vector<TSNode>& path) {
+  for (std::size_t i = path.size() - 1; i > 0; --i) {
+    if (Is(path[i - 1], "block") || Is(path[i - 1], "module")) return path[i];
+  }
+  return path.back();
+}
+
+// Whether the value at path[i] is only tested: an operand of a comparison
+// or a boolean test.
+bool Tested(const std::vector<TSNode>& path, std::size_t i) {
+  if (i == 0) return false;
+  TSNode p = path[i - 1];
+  return Is(p, "comparison_operator") || Is(p, "boolean_operator") || Is(p, "not_operator") ||
+         ((Is(p, "if_statement") || Is(p, "elif_clause") || Is(p, "while_statement")) &&
+          ts_node_eq(Field(p, "condition"), path[i]));
+}
+
+// Whether the value at path[i] is a whole argument of a call
+// (`triton.cdiv(n, BLOCK)`, `BLOCK_M=BLOCK`) or returned whole.
+bool PassedWhole(const std::vector<TSNode>& path, std::size_t i) {
+  if (i == 0) return false;
+  TSNode p = path[i - 1];
+  if (Is(p, "argument_list") || Is(p, "return_statement")) return true;
+  return Is(p, "keyword_argument") && ts_node_eq(Field(p, "value"), path[i]);
+}
+
+// Whether `n` is a string literal whose text (normalized) is `key`.
+bool IsKeyText(const SyntaxTree& tree, TSNode n, const std::string& key) {
+  return Is(n, "string") && Normal(TextOf(tree, n)) == key;
+}
+
+bool IsExpressionStep(TSNode n) {
+  return Is(n, "binary_operator") || Is(n, "unary_operator") || Is(n, "parenthesized_expression") ||
+         Is(n, "conditional_expression") || Is(n, "call") || Is(n, "argument_list") ||
+         Is(n, "subscript") || Is(n, "tuple") || Is(n, "list") || Is(n, "attribute");
+}
+
+// How one later use of the value goes on (Follow).
+enum class Onward {
+  kFollowed,  // passed on as it is, tested, read as another key: the kernel gets it as checked
+  kAlias,     // `Y = <the value>`: Y is followed in its place
+  kCallee,    // the dict passed whole to a call: the callee is followed, or it is unknown
+  kUnknown,   // a change muhpatch does not evaluate
+};
+
+// Where a value computed from the knob (`BLOCK // 2`, `block_m - 1`) goes:
+// into a keyword argument (`BLOCK_M=BLOCK // 2`), or a `:=` of the knob,
+// is a change the kernel may get (kUnknown); a positional argument, a
+// comparison or another name's value is taken for a size or a count
+// (muhpatch-rules(5): Triton launches take tile sizes by keyword).
+Onward Derived(const std::vector<TSNode>& path, std::size_t i) {
+  while (i > 0 && IsExpressionStep(path[i - 1]) && !Is(path[i - 1], "argument_list")) --i;
+  if (i == 0) return Onward::kUnknown;
+  TSNode p = path[i - 1];
+  if (Is(p, "keyword_argument") || Is(p, "named_expression")) return Onward::kUnknown;
+  return Onward::kFollowed;
+}
+
+// Closed world for the value's later life in its function: each later use
+// of the variable (`BLOCK`; for a key, the dict `config`) that `handled`
+// (a self-transform, a merge: Collect reads those) does not hold is one of
+// Onward's: see there. `onward(kind, path)` is told of aliases and
+// callees; every kUnknown use's statement becomes a transform the gate
+// cannot evaluate.
+void Follow(const SyntaxTree& tree, TSNode scope, std::size_t after, const std::string& variable,
+            const std::string& key, const std::vector<TSNode>& handled,
+            const std::function<bool(TSNode)>& exclusive,
+            const std::function<bool(Onward, const std::vector<TSNode>&)>& onward,
+            std::vector<SelfTransform>* out) {
+  auto inside = [](TSNode n, TSNode outer) {
+    return ts_node_start_byte(outer) <= ts_node_start_byte(n) &&
+           ts_node_end_byte(n) <= ts_node_end_byte(outer);
+  };
+  std::vector<TSNode> flagged;
+  ForEachNamedPath(scope, [&](const std::vector<TSNode>& path) {
+    TSNode n = path.back();
+    if (ts_node_start_byte(n) < after || !Is(n, "identifier") || TextOf(tree, n) != variable) {
+      return;
+    }
+    std::size_t i = path.size() - 1;
+    if (i == 0) return;
+    for (TSNode h : handled) {
+      if (inside(n, h)) return;
+    }
+    TSNode statement = StatementOf(path);
+    if (exclusive(statement)) return;
+    TSNode p = path[i - 1];
+    // A def, lambda or class between it and the function: run when called.
+    bool nested = false;
+    for (std::size_t j = 1; j + 1 < path.size(); ++j) {
+      nested = nested || Is(path[j], "function_definition") || Is(path[j], "lambda") ||
+               Is(path[j], "class_definition");
+    }
+    // The node that stands for the value: the name, or the key's read.
+    std::size_t unit = i;
+    Onward how = Onward::kUnknown;
+    NameUse use = UseOf(path);
+    if (nested) {
+      how = Onward::kUnknown;
+    } else if (!key.empty() && Is(p, "subscript") && ts_node_eq(Field(p, "value"), n)) {
+      TSNode k = Field(p, "subscript");
+      if (Is(k, "string") && !IsKeyText(tree, k, key)) {
+        how = Onward::kFollowed;  // another key, read or written
+      } else if (Is(k, "string")) {
+        unit = i - 1;
+        how = UseOf(std::vector<TSNode>(path.begin(), path.end() - 1)) == NameUse::kRead
+                  ? Onward::kAlias  // decided below, as the name's
+                  : Onward::kUnknown;
+      }
+    } else if (!key.empty() && Is(p, "attribute") && ts_node_eq(Field(p, "object"), n) && i >= 2 &&
+               Is(path[i - 2], "call") && TextOf(tree, Field(p, "attribute")) == "get") {
+      TSNode args = Field(path[i - 2], "arguments");
+      TSNode first = ts_node_is_null(args) || ts_node_named_child_count(args) == 0
+                         ? TSNode{}
+                         : ts_node_named_child(args, 0);
+      if (Is(first, "string") && !IsKeyText(tree, first, key)) {
+        how = Onward::kFollowed;
+      } else if (Is(first, "string")) {
+        unit = i - 2;
+        how = Onward::kAlias;  // decided below, as the name's
+      }
+    } else if (use == NameUse::kAssign && Is(p, "assignment")) {
+      // `BLOCK = ...` or `config = ...` anew; one that reads it copies or
+      // computes it (`config = {**config, ...}`).
+      TSNode right = Field(p, "right");
+      how = !Reads(Normal(TextOf(tree, right)), variable) ? Onward::kFollowed : Onward::kUnknown;
+    } else if (use == NameUse::kRead) {
+      how = key.empty() ? Onward::kAlias : Onward::kCallee;  // decided below
+      if (!key.empty() && Is(p, "return_statement")) how = Onward::kFollowed;
+    }
+    if (how == Onward::kAlias) {
+      // The value itself (a name, or the key's read): passed on whole,
+      // tested, bound to another name (followed there), or computed from.
+      std::vector<TSNode> at(path.begin(), path.begin() + static_cast<std::ptrdiff_t>(unit) + 1);
+      TSNode up = unit > 0 ? path[unit - 1] : TSNode{};
+      if (PassedWhole(path, unit) || Tested(path, unit)) {
+        how = Onward::kFollowed;
+      } else if (Is(up, "assignment") && ts_node_eq(Field(up, "right"), path[unit]) &&
+                 Is(Field(up, "left"), "identifier")) {
+        how = onward(Onward::kAlias, at) ? Onward::kFollowed : Onward::kUnknown;
+      } else {
+        how = Derived(path, unit);
+      }
+    } else if (how == Onward::kCallee) {
+      // The dict itself: returned (above), or passed whole to a call, which
+      // may change it (followed into a function of this file); any other
+      // use (an alias, a copy, `for k in config`) is not followed.
+      if (Is(p, "argument_list") ||
+          (Is(p, "keyword_argument") && ts_node_eq(Field(p, "value"), n))) {
+        how = onward(Onward::kCallee, path) ? Onward::kFollowed : Onward::kUnknown;
+      } else if (Is(p, "assignment") && ts_node_eq(Field(p, "right"), n) &&
+                 Is(Field(p, "left"), "identifier")) {
+        how = onward(Onward::kAlias, path) ? Onward::kFollowed : Onward::kUnknown;
+      } else if (Is(p, "dictionary_splat") && i >= 2 && Is(path[i - 2], "argument_list")) {
+        how = Onward::kFollowed;  // `kernel[grid](..., **config)`: its keys as they are
+      } else {
+        how = Onward::kUnknown;
+      }
+    }
+    if (how == Onward::kFollowed) return;
+    for (TSNode f : flagged) {
+      if (ts_node_eq(f, statement)) return;
+    }
+    flagged.push_back(statement);
+    out->push_back(Opaque(tree, statement));
+  });
+}
+
+// The parameter of the module-level function `name` of this file that
+// takes `arg` (an argument of `args`, or a keyword argument), or nullopt:
+// no such function, a `*splat` before it, no such parameter.
+std::optional<TSNode> Parameter(const SyntaxTree& tree, std::string_view name, TSNode args,
+                                TSNode arg) {
+  TSNode def{};
+  for (TSNode st : NamedChildren(tree.Root())) {
+    TSNode d = Is(st, "decorated_definition") ? Field(st, "definition") : st;
+    if (Is(d, "function_definition") && TextOf(tree, Field(d, "name")) == name) def = d;
+  }
+  if (ts_node_is_null(def) || Is(ts_node_parent(def), "decorated_definition")) return std::nullopt;
+  std::vector<TSNode> params;  // the names, in order
+  for (TSNode q : NamedChildren(Field(def, "parameters"))) {
+    TSNode id = Is(q, "identifier") ? q : Field(q, "name");
+    if (Is(q, "typed_parameter")) id = ts_node_named_child(q, 0);
+    if (Is(q, "list_splat_pattern") || Is(q, "dictionary_splat_pattern") ||
+        Is(q, "keyword_separator") || Is(q, "positional_separator") || !Is(id, "identifier")) {
+      params.push_back(TSNode{});
+      continue;
+    }
+    params.push_back(id);
+  }
+  if (Is(arg, "keyword_argument")) {
+    std::string_view want = TextOf(tree, Field(arg, "name"));
+    for (TSNode id : params) {
+      if (!ts_node_is_null(id) && TextOf(tree, id) == want) return id;
+    }
+    return std::nullopt;
+  }
+  std::size_t index = 0;
+  for (TSNode a : NamedChildren(args)) {
+    if (ts_node_eq(a, arg)) break;
+    if (Is(a, "list_splat") || Is(a, "dictionary_splat") || Is(a, "keyword_argument")) {
+      return std::nullopt;
+    }
+    ++index;
+  }
+  if (index >= params.size() || ts_node_is_null(params[index])) return std::nullopt;
+  return params[index];
+}
+
 // The transforms of `target` (normalized) after `assignment`, the
 // statement that binds it: in the enclosing function, and, where the
 // function returns the dict or variable, in each function of the file that
@@ -236,7 +449,9 @@ void Collect(const SyntaxTree& tree, TSNode assignment, const std::string& targe
         return ts_node_start_byte(a) < ts_node_start_byte(n) &&
                Reads(r, Normal(TextOf(tree, Field(a, "left"))));
       });
-      if (!Reads(r, target) && !through_alias) continue;
+      // `config['K'] = config.get('K') // 2` reads it too.
+      bool by_get = !key.empty() && r.find(variable + ".get(" + key) != std::string::npos;
+      if (!Reads(r, target) && !through_alias && !by_get) continue;
       if (!through_alias && Is(right, "binary_operator") &&
           Normal(TextOf(tree, Field(right, "left"))) == target) {
         TSNode op = Field(right, "operator");
@@ -259,6 +474,37 @@ void Collect(const SyntaxTree& tree, TSNode assignment, const std::string& targe
     }
     out->push_back(std::move(t));
   }
+  // Every other later use, in a function (a module's names are read by
+  // other modules too, which this does not see).
+  if (Is(scope, "function_definition")) {
+    std::vector<TSNode> handled = found;
+    handled.insert(handled.end(), merges.begin(), merges.end());
+    auto onward = [&](Onward how, const std::vector<TSNode>& path) {
+      if (depth >= 3) return false;
+      if (how == Onward::kAlias) {
+        // `Y = <the value>`, or `c = config`: Y in its place.
+        TSNode assign = path[path.size() - 2];
+        std::string alias(TextOf(tree, Field(assign, "left")));
+        bool whole_dict = !key.empty() && TextOf(tree, path.back()) == variable;
+        Collect(tree, assign, whole_dict ? alias + "[" + key + "]" : alias, depth + 1, out);
+        return true;
+      }
+      // The dict passed to a function of this file: its parameter there.
+      std::size_t k = path.size() - 1;
+      bool keyword = Is(path[k - 1], "keyword_argument");
+      TSNode args = path[k - (keyword ? 2 : 1)];
+      TSNode call = ts_node_parent(args);
+      TSNode fn = Field(call, "function");
+      if (!Is(fn, "identifier")) return false;
+      std::optional<TSNode> param =
+          Parameter(tree, TextOf(tree, fn), args, keyword ? path[k - 1] : path[k]);
+      if (!param) return false;
+      Collect(tree, *param, std::string(TextOf(tree, *param)) + "[" + key + "]", depth + 1, out);
+      return true;
+    };
+    Follow(tree, Field(scope, "body"), after, variable, key.empty() ? "" : Normal(key), handled,
+           exclusive, onward, out);
+  }
   // The function returns the variable: its callers in this file that bind
   // the result transform it there.
   TSNode name = Is(scope, "function_definition") ? Field(scope, "name") : TSNode{};
@@ -266,6 +512,12 @@ void Collect(const SyntaxTree& tree, TSNode assignment, const std::string& targe
     return !exclusive(r) && ts_node_named_child_count(r) == 1 &&
            Normal(TextOf(tree, ts_node_named_child(r, 0))) == variable;
   });
+  // A decorator may change what the function returns.
+  TSNode around = ts_node_is_null(name) ? TSNode{} : ts_node_parent(scope);
+  if (returned && !ts_node_is_null(around) && Is(around, "decorated_definition")) {
+    out->push_back(Opaque(tree, around));
+    return;
+  }
   if (depth >= 3 || ts_node_is_null(name) || !returned) return;
   std::string_view fn = TextOf(tree, name);
   std::vector<TSNode> calls{tree.Root()};
@@ -291,9 +543,33 @@ std::vector<SelfTransform> LaterTransforms(const SyntaxTree& tree, std::size_t b
   TSNode assignment{};
   std::string target = TargetOf(tree, v, &assignment);
   if (target.empty()) return out;
+  // A key's value in a dict display: a `**splat` or the same key after it
+  // in the display may replace it.
+  TSNode pair = v;
+  while (!ts_node_is_null(pair) && !Is(pair, "pair") && !Is(pair, "assignment")) {
+    pair = ts_node_parent(pair);
+  }
+  if (!ts_node_is_null(pair) && Is(pair, "pair")) {
+    TSNode dict = ts_node_parent(pair);
+    std::string key = Normal(TextOf(tree, Field(pair, "key")));
+    for (TSNode later : NamedChildren(dict)) {
+      if (ts_node_start_byte(later) <= ts_node_start_byte(pair)) continue;
+      if (Is(later, "dictionary_splat") ||
+          (Is(later, "pair") && Normal(TextOf(tree, Field(later, "key"))) == key)) {
+        out.push_back(Opaque(tree, later));
+      }
+    }
+  }
   Collect(tree, assignment, target, 0, &out);
-  std::sort(out.begin(), out.end(),
-            [](const SelfTransform& a, const SelfTransform& b) { return a.line < b.line; });
+  std::stable_sort(out.begin(), out.end(),
+                   [](const SelfTransform& a, const SelfTransform& b) { return a.line < b.line; });
+  // One statement met twice (through an alias and as itself) counts once.
+  out.erase(std::unique(out.begin(), out.end(),
+                        [](const SelfTransform& a, const SelfTransform& b) {
+                          return a.line == b.line && a.text == b.text && a.op == b.op &&
+                                 a.operand == b.operand && a.repeats == b.repeats;
+                        }),
+            out.end());
   return out;
 }
 

@@ -111,4 +111,51 @@ TEST_CASE("through an alias, a merge into the dict, or a caller that binds the r
   CHECK(Of(caller, "config =", "64") == "// 2@6 + 16@10");
 }
 
+TEST_CASE("closed world: a later use the gate does not follow is a transform it cannot evaluate") {
+  // Helper probe of 79d4d6a: each of these changed what the kernel got,
+  // with exit 0. The dict's value: an alias of the whole dict, a helper
+  // that takes it, a key computed at run time, .get, a copy, a decorator.
+  const std::string head = "def f(q):\n    config = {'M': 64, 'N': 32}\n";
+  CHECK(Of(head + "    c = config\n    c['M'] //= 2\n    return config\n", "config =", "64") ==
+        "// 2@4");
+  CHECK(Of("def _halve(d):\n    d['M'] //= 2\n" + head + "    _halve(config)\n    return config\n",
+           "config =", "64") == "// 2@2");
+  CHECK(Of(head + "    k = 'M'\n    config[k] //= 2\n", "config =", "64") == " ?@4");
+  CHECK(Of(head + "    config['M'] = config.get('M') // 2\n", "config =", "64") == " ?@3");
+  CHECK(Of(head + "    config = dict(config, M=1)\n", "config =", "64") == " ?@3");
+  CHECK(Of(head + "    config = {**config, **q}\n", "config =", "64") == " ?@3");
+  CHECK(Of(head + "    log(config)\n", "config =", "64") == " ?@3");
+  CHECK(Of("@deco\n" + head + "    return config\n", "config =", "64") == " ?@1");
+  // A `**splat` or the same key after the entry in the display.
+  CHECK(Of("def f(q):\n    config = {'M': 64, **q}\n", "config =", "64") == " ?@2");
+  // Followed: another key, the key passed whole or tested, the dict
+  // returned, splatted into a call, or passed to a function of the file.
+  CHECK(Of("def k(x, cfg):\n    return launch(**cfg)\n" + head +
+               "    config['N'] = 16\n    if config['M'] > 8:\n        run(config['M'], "
+               "b=config.get('N'))\n    k(1, config)\n    return config\n",
+           "config =", "64")
+            .empty());
+  // The name's value: in arithmetic passed by keyword, a `:=` of it, an
+  // alias halved; a size computed from it and passed by position is not
+  // the knob (muhpatch-rules(5)).
+  const std::string block = "def g(q):\n    BLOCK = 64\n";
+  CHECK(Of(block + "    k[1](BLOCK_M=BLOCK // 2)\n", "BLOCK =", "64") == " ?@3");
+  CHECK(Of(block + "    n = cdiv(q, (BLOCK := BLOCK // 2))\n", "BLOCK =", "64") == " ?@3");
+  CHECK(Of(block + "    B = BLOCK\n    B //= 2\n    k[1](BLOCK_M=B)\n", "BLOCK =", "64") ==
+        "// 2@4");
+  CHECK(Of(block + "    pad = q * (BLOCK - 1)\n    k[1](pad, BLOCK_M=BLOCK)\n", "BLOCK =", "64")
+            .empty());
+}
+
+TEST_CASE("an annotated name without a value, and a decorated class, are no crash") {
+  // The rewrite judge's `annotated` shape: `BLOCK: int` after the value.
+  CHECK(Of("def g(q):\n    BLOCK: int = 64\n    BLOCK: int\n    k(BLOCK_M=BLOCK)\n", "BLOCK:", "64")
+            .empty());
+  // A helper probe's SIGSEGV: `m: int` has no right side.
+  CHECK(Of("@dataclass\nclass Cfg:\n    m: int\n\n    def f(self):\n        knob = 128\n"
+           "        return knob\n",
+           "knob =", "128")
+            .empty());
+}
+
 }  // namespace muh

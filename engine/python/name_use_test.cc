@@ -292,7 +292,7 @@ TEST_CASE("PathFinder answers as PathTo does, range after range, and starts over
   for (const auto* asked : {&ranges, &nodes}) {
     PathFinder finder(tree.Root());
     for (const auto& range : *asked) {
-      const std::uint32_t b = range.first;  // not a structured binding: CAPTURE's lambda
+      const std::uint32_t b = range.first;   // not a structured binding: CAPTURE's lambda
       const std::uint32_t e = range.second;  // takes it (clang 14 refuses those)
       CAPTURE(b);
       CAPTURE(e);
