@@ -10,6 +10,7 @@
 
 #include "engine/liveness/assumptions.h"
 #include "engine/liveness/key_reads.h"
+#include "engine/liveness/module_escape.h"
 #include "engine/liveness/overwrite.h"
 #include "engine/liveness/prose.h"
 #include "engine/liveness/reachability.h"
@@ -248,7 +249,12 @@ std::vector<std::string> LivenessAnalysis::UnusedDynamicImports() const {
 
 std::optional<Evidence> LivenessAnalysis::RebindingElsewhere(const std::string& path,
                                                              const std::string& name) const {
-  return state_->index.ReboundElsewhere(path, name);
+  if (auto by = state_->index.ReboundElsewhere(path, name)) return by;
+  // Its module's object used as a value anywhere, run or not (`setattr(m,
+  // "_" + k, v)`, `vars(m)`, a registry): a name built at run time may be
+  // this one.
+  return ModuleEscape(
+      &state_->index, [](const std::string&) { return true; }, path);
 }
 
 std::size_t LivenessAnalysis::modules_reached() const { return state_->reach.reached_count(); }

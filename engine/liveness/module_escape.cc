@@ -11,11 +11,41 @@ namespace muh {
 
 namespace {
 
+// Whether the package `package`'s `__init__` rebinds its attribute `name`,
+// at its top level, to what its submodule of that name holds by the same
+// name (`from .fused_moe import fused_moe`): then `from package import name`
+// gets that object, not the submodule's. Read lexically, from the top-level
+// from-imports of the package's own file.
+bool InitShadows(TreeIndex* index, const std::string& package, const std::string& name) {
+  const std::string* init = index->modules().PathOf(package);
+  if (init == nullptr || !IsPackageInit(*init)) return false;
+  const std::vector<std::size_t>& occ = index->Occurrences(*init, name);
+  if (occ.empty()) return false;
+  const StatementTable* lines = index->LinesBefore(*init, occ.back());
+  if (lines == nullptr) return false;
+  for (std::size_t o : occ) {
+    int j = lines->IndexAt(o);
+    if (j < 0 || !lines->InCode(o) || lines->lines()[static_cast<std::size_t>(j)].parent != -1 ||
+        lines->Keyword(j) != "from") {
+      continue;
+    }
+    auto stmt = ParseImport(lines->Code(j));
+    if (!stmt) continue;
+    auto from = ResolveRelative(package, true, stmt->level, stmt->from_module);
+    if (!from || *from != package + "." + name) continue;
+    for (const ImportedName& n : stmt->names) {
+      if ((n.alias.empty() && n.name == name) || n.alias == name) return true;
+    }
+  }
+  return false;
+}
+
 // The names an import statement in `q` binds to the object of `module`: an
 // alias, the module's last name (`from a import M`), or its whole dotted
 // name (`import a.M`, used as `a.M`).
-std::vector<std::string> Bindings(const ModuleMap& modules, const std::string& q,
+std::vector<std::string> Bindings(TreeIndex* index, const std::string& q,
                                   const ImportStatement& stmt, const std::string& module) {
+  const ModuleMap& modules = index->modules();
   std::vector<std::string> out;
   for (const ImportedName& n : stmt.names) {
     std::string target = n.name;
@@ -25,6 +55,8 @@ std::vector<std::string> Bindings(const ModuleMap& modules, const std::string& q
       auto from = ResolveRelative(*me, IsPackageInit(q), stmt.level, stmt.from_module);
       if (!from) continue;
       target = from->empty() ? n.name : *from + "." + n.name;
+      // `from pkg import M` where pkg's __init__ rebinds M.
+      if (target == module && !from->empty() && InitShadows(index, *from, n.name)) continue;
     }
     if (target != module) continue;
     if (!n.alias.empty()) {
@@ -79,7 +111,7 @@ std::optional<Evidence> EscapeIn(TreeIndex* index, const std::string& q, const s
     std::string_view kw = lines->Keyword(j);
     if (kw != "import" && kw != "from") continue;
     if (auto stmt = ParseImport(lines->Code(j))) {
-      for (std::string& b : Bindings(index->modules(), q, *stmt, module)) {
+      for (std::string& b : Bindings(index, q, *stmt, module)) {
         bound.push_back(std::move(b));
       }
     }
@@ -104,7 +136,7 @@ std::optional<Evidence> EscapeIn(TreeIndex* index, const std::string& q, const s
       if (kw == "import" || kw == "from") continue;
       Evidence e = index->At(q, j);
       e.what = "the module object " + module + " is used as a value (" + b +
-               "), and code may reach its functions by a name built at run time: " + e.what;
+               "), and code may reach its names by one built at run time: " + e.what;
       return e;
     }
   }
@@ -136,7 +168,7 @@ std::optional<Evidence> ModuleEscape(TreeIndex* index,
         if (!own->InCode(o)) continue;
         Evidence e = index->At(path, own->IndexAt(o));
         e.what = "the namespace of " + *module + " is taken as a value (" + word +
-                 "), and code may reach its functions by a name built at run time: " + e.what;
+                 "), and code may reach its names by one built at run time: " + e.what;
         return e;
       }
     }
