@@ -551,7 +551,7 @@ namespace {
 constexpr const char* kLoaders[] = {
     "import_module", "__import__", "spec_from_file_location", "spec_from_loader", "exec_module",
     "load_module", "SourceFileLoader", "SourcelessFileLoader", "run_path", "run_module",
-    "load_source", "load_compiled", "exec", "eval",
+    "load_source", "load_compiled", "exec", "eval", "_gcd_import",
     // The standard library's other loaders by
     // name or of code in a string: pkgutil,
     // pydoc, profile/cProfile, code.
@@ -621,7 +621,42 @@ DynamicImportArgument DottedTarget(DynamicImportArgument arg) {
 }
 
 // Whether `fn` takes a module's name (its argument may be followed).
-bool TakesModuleName(std::string_view fn) { return fn == "import_module" || fn == "__import__"; }
+bool TakesModuleName(std::string_view fn) {
+  return fn == "import_module" || fn == "__import__" || fn == "_gcd_import";
+}
+
+// Whether `__import__`'s arguments `args` give a fromlist (`fromlist=`, or
+// a fourth argument): each of its names may be a submodule, imported too.
+bool GivesFromlist(std::string_view args) {
+  if (args.find("fromlist") != std::string_view::npos) return true;
+  int depth = 0;
+  int commas = 0;
+  char quote = 0;
+  for (char c : args) {
+    if (quote != 0) {
+      if (c == quote) quote = 0;
+      continue;
+    }
+    if (c == '\'' || c == '"') quote = c;
+    if (c == '(' || c == '[' || c == '{') ++depth;
+    if (c == ')' || c == ']' || c == '}') --depth;
+    if (c == ',' && depth == 0) ++commas;
+  }
+  return commas >= 3;
+}
+
+// What `__import__(NAME, ..., fromlist)` may load: NAME, and any module
+// under it (the fromlist's names are not followed).
+DynamicImportArgument WithFromlist(DynamicImportArgument arg) {
+  if (arg.kind == DynamicImportArgument::Kind::kLiteral && !arg.value.empty() &&
+      arg.value[0] != '.' && arg.package.empty()) {
+    arg.value += ".";
+    arg.kind = DynamicImportArgument::Kind::kPrefix;
+  } else if (arg.kind != DynamicImportArgument::Kind::kPrefix || !arg.package.empty()) {
+    arg.kind = DynamicImportArgument::Kind::kOpaque;
+  }
+  return arg;
+}
 
 }  // namespace
 
@@ -670,7 +705,11 @@ void Reachability::ScanDynamic(const std::string& path) {
         call = false;
       }
       DynamicImportArgument arg;  // kOpaque: never followed
-      if (call && TakesModuleName(fn)) arg = ClassifyImportArgument(Arguments(lines, open));
+      if (call && TakesModuleName(fn)) {
+        std::string_view args = Arguments(lines, open);
+        arg = ClassifyImportArgument(args);
+        if (std::string_view(fn) == "__import__" && GivesFromlist(args)) arg = WithFromlist(arg);
+      }
       if (call && TakesDottedName(fn))
         arg = DottedTarget(ClassifyImportArgument(Arguments(lines, open)));
       AddDynamic(path, k, arg);

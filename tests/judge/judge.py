@@ -395,6 +395,14 @@ def c_dunder_import(p, i, r):
     p.main('__import__("app.k%d", fromlist=["f%d"]).f%d()' % (i, i, i))
 
 
+def c_dunder_import_fromlist(p, i, r):
+    # `__import__(pkg, fromlist=[name])` imports pkg.name as well: a dead
+    # verdict on 7301f17 (a helper probe).
+    p.knob(i, "dunder_import_fromlist")
+    p.main('n%d = "k" + str(%d)' % (i, i), 'p%d = __import__("app", fromlist=[n%d])' % (i, i),
+           'getattr(p%d, n%d).f%d()' % (i, i, i))
+
+
 def c_sys_modules(p, i, r):
     p.knob(i, "sys_modules")
     p.main('sys.modules["app.k" + "%d"].f%d()' % (i, i),
