@@ -173,6 +173,40 @@ std::optional<Evidence> ModuleEscape(TreeIndex* index,
       }
     }
   }
+  // Any module's object reached by a name: a function's `__globals__`,
+  // `inspect.getmodule(...)`, `sys.modules` asked by a key other than a
+  // literal naming another module (`sys.modules.get(__name__)`,
+  // `sys.modules[f.__module__]`), anywhere that runs.
+  for (const std::string& q : index->paths()) {
+    if (!reached(q)) continue;
+    const std::string_view* bytes = nullptr;
+    for (const char* word : {"__globals__", "getmodule", "modules"}) {
+      for (std::size_t o : index->Occurrences(q, word)) {
+        if (bytes == nullptr) bytes = index->Bytes(q);
+        if (bytes == nullptr) break;
+        std::string_view src = *bytes;
+        if (word == std::string_view("modules")) {
+          if (o < 4 || src.substr(o - 4, 4) != "sys.") continue;
+          // `sys.modules["other.module"]`: that module, not this one.
+          std::size_t a = o + 7;
+          if (src.substr(a, 1) == "[") {
+            auto literal = StringLiteralValue(src.substr(a + 1, src.find(']', a) - a - 1));
+            if (literal && *literal != *module) continue;
+          }
+        }
+        const StatementTable* at = index->LinesBefore(q, o);
+        if (at == nullptr) return Evidence{q, 0, "the file could not be read or parsed"};
+        if (!at->InCode(o)) continue;
+        int j = at->IndexAt(o);
+        if (j < 0 || at->Keyword(j) == "import" || at->Keyword(j) == "from") continue;
+        Evidence e = index->At(q, j);
+        e.what = std::string("a module's object is reached by a name (") + word +
+                 "), so code may reach the names of " + *module +
+                 " by one built at run time: " + e.what;
+        return e;
+      }
+    }
+  }
   std::string last = module->substr(module->rfind('.') + 1);
   for (const std::string& q : index->paths()) {
     if (!reached(q)) continue;

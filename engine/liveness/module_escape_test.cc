@@ -41,5 +41,22 @@ TEST_CASE("a module object used as a value escapes, wherever it goes") {
   }
 }
 
+TEST_CASE("a module's object reached by a name escapes every module: sys.modules, __globals__") {
+  // A helper probe of 7301f17: each reached k's functions by a built name
+  // while only `sys.modules[__name__]` was known.
+  for (const char* text : {"import sys\nimport app.k\ngetattr(sys.modules.get('app.k'), 'f')()\n",
+                           "import sys\nfrom app.k import f\nsys.modules[f.__module__].f()\n",
+                           "import os\nfrom app.k import f\nf.__globals__['f']()\n",
+                           "import inspect\nfrom app.k import f\ninspect.getmodule(f).f()\n",
+                           "import sys\nimport app.k\nsys.modules['app.k'].f()\n"}) {
+    auto e = EscapeIn(text);
+    REQUIRE_MESSAGE(e, text);
+    CHECK(e->path == "app/main.py");
+    CHECK(e->line == 3);
+  }
+  // Another module asked by its literal name is not this one.
+  CHECK_FALSE(EscapeIn("import sys\nsys.modules['os'].getcwd()\n"));
+}
+
 }  // namespace
 }  // namespace muh
