@@ -184,6 +184,14 @@ class Evaluator {
     if (predicate && ctx_.platform_name && !ctx_.platform_name(fn.substr(0, fn.find('.')))) {
       return ConditionResult{};  // a function of the program's own by that name
     }
+    if (predicate && ctx_.predicate_redefined) {
+      if (std::optional<Evidence> own = ctx_.predicate_redefined(name)) {
+        ConditionResult open;
+        open.why = own->what + " (" + own->path + ":" + std::to_string(own->line) + ")";
+        open.evidence.push_back(*own);
+        return open;
+      }
+    }
     if (auto platforms = PredicatePlatforms(name)) {
       if (ts_node_named_child_count(args) != 0) return ConditionResult{};
       if (ctx_.consulted) ctx_.consulted(kPlatformAssumption);

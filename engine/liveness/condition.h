@@ -40,6 +40,9 @@ struct ConditionContext {
   // in code the served platform may run: the marker then decides nothing,
   // whatever the environment. Unset: nowhere.
   std::function<std::optional<Evidence>(const PlatformMarker&)> marker_made;
+  // Where the tree defines a predicate otherwise than vLLM does
+  // (predicate_definitions.h): it then decides nothing. Unset: nowhere.
+  std::function<std::optional<Evidence>(std::string_view name)> predicate_redefined;
 };
 
 struct ConditionResult {

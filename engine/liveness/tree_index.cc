@@ -9,6 +9,7 @@
 
 #include "engine/base/text.h"
 #include "engine/liveness/module_escape.h"
+#include "engine/liveness/predicate_definitions.h"
 #include "engine/liveness/prose.h"
 #include "engine/python/name_use.h"
 #include "engine/python/prefix_cut.h"
@@ -324,6 +325,14 @@ ConditionContext TreeIndex::ConditionsIn(const std::string& path) {
     return PlatformName(path, std::string(name));
   };
   ctx.marker_made = [this](const PlatformMarker& m) { return MarkerMade(m); };
+  ctx.predicate_redefined = [this](std::string_view name) {
+    auto key = std::string(name);
+    auto known = predicates_.find(key);
+    if (known != predicates_.end()) return known->second;
+    std::optional<Evidence> found = PredicateRedefined(this, key);
+    predicates_.emplace(key, found);
+    return found;
+  };
   return ctx;
 }
 

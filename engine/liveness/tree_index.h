@@ -234,6 +234,7 @@ class TreeIndex {
   mutable int last_index_ = -1;                         // PathIndex's last answer
   std::map<std::pair<std::string, std::string>, std::optional<ConstantFlag>> flags_;
   std::map<std::pair<std::string, std::string>, bool> platform_names_;
+  std::map<std::string, std::optional<Evidence>> predicates_;  // PredicateRedefined, by name
   // MarkerMade's answers by marker text; a marker asked while its own
   // answer is being found counts as made (its evidence says so).
   std::map<std::string, std::optional<Evidence>> markers_made_;
