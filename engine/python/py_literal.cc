@@ -15,7 +15,7 @@ class IntEval {
   explicit IntEval(std::string_view s) : s_(s) {}
 
   std::optional<int64_t> Run() {
-    auto v = Sum();
+    auto v = Or();
     Skip();
     if (!v || i_ != s_.size()) return std::nullopt;
     return v;
@@ -30,6 +30,56 @@ class IntEval {
     if (s_.substr(i_, tok.size()) != tok) return false;
     i_ += tok.size();
     return true;
+  }
+  // Python's binary levels below `+`: `|`, then `^`, then `&`, then the
+  // shifts (`1 << 4` is 16; a negative count is an error, no value).
+  std::optional<int64_t> Or() {
+    auto v = Xor();
+    while (v && !Ahead("||") && Eat("|")) {
+      auto r = Xor();
+      if (!r) return std::nullopt;
+      *v |= *r;
+    }
+    return v;
+  }
+  std::optional<int64_t> Xor() {
+    auto v = And();
+    while (v && Eat("^")) {
+      auto r = And();
+      if (!r) return std::nullopt;
+      *v ^= *r;
+    }
+    return v;
+  }
+  std::optional<int64_t> And() {
+    auto v = Shift();
+    while (v && !Ahead("&&") && Eat("&")) {
+      auto r = Shift();
+      if (!r) return std::nullopt;
+      *v &= *r;
+    }
+    return v;
+  }
+  std::optional<int64_t> Shift() {
+    auto v = Sum();
+    while (v) {
+      bool left = Eat("<<");
+      if (!left && !Eat(">>")) break;
+      auto n = Sum();
+      if (!n || *n < 0) return std::nullopt;
+      if (left) {
+        if (*v != 0 && (*n > 62 || __builtin_mul_overflow(*v, int64_t{1} << *n, &*v))) {
+          return std::nullopt;
+        }
+      } else {
+        v = *n > 63 ? (*v < 0 ? -1 : 0) : *v >> *n;  // floors, as Python's
+      }
+    }
+    return v;
+  }
+  bool Ahead(std::string_view tok) {
+    Skip();
+    return s_.substr(i_, tok.size()) == tok;
   }
   std::optional<int64_t> Sum() {
     auto v = Product();
@@ -78,6 +128,11 @@ class IntEval {
       return -*v;
     }
     if (Eat("+")) return Unary();
+    if (Eat("~")) {  // -(x + 1)
+      auto v = Unary();
+      if (!v) return std::nullopt;
+      return ~*v;
+    }
     return Power();
   }
   std::optional<int64_t> Power() {
@@ -97,7 +152,7 @@ class IntEval {
     if (Eat("(")) {
       Deeper deeper(this);
       if (!deeper.ok) return std::nullopt;
-      auto v = Sum();
+      auto v = Or();
       if (!v || !Eat(")")) return std::nullopt;
       return v;
     }

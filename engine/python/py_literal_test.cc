@@ -56,6 +56,27 @@ TEST_CASE("signs and powers bind as Python binds them") {
   CHECK(CanonicalLiteral(std::string(50, '(') + "1" + std::string(50, ')')) == "1");
 }
 
+TEST_CASE("shifts and bitwise operators bind as Python binds them") {
+  // Each expected value is what CPython prints (a hand-tuned `1 << 4`
+  // was no constant, and failed its kernel's check).
+  CHECK(CanonicalLiteral("1 << 4") == "16");
+  CHECK(CanonicalLiteral("32 >> 1") == "16");
+  CHECK(CanonicalLiteral("-5 >> 1") == "-3");
+  CHECK(CanonicalLiteral("~15") == "-16");
+  CHECK(CanonicalLiteral("~-1") == "0");
+  CHECK(CanonicalLiteral("1 << 4 | 1") == "17");
+  CHECK(CanonicalLiteral("6 & 3 ^ 1") == "3");
+  CHECK(CanonicalLiteral("2 + 1 << 2") == "12");
+  CHECK(CanonicalLiteral("1 << 62") == "4611686018427387904");
+  CHECK(CanonicalLiteral("-1 << 3") == "-8");
+  CHECK(CanonicalLiteral("(1 << 4) * 2") == "32");
+  CHECK(CanonicalLiteral("0x10 | 0b1") == "17");
+  CHECK_FALSE(CanonicalLiteral("1 << 63").has_value());  // past int64: no value read
+  CHECK_FALSE(CanonicalLiteral("1 << -1").has_value());  // ValueError
+  CHECK_FALSE(CanonicalLiteral("1 < 2").has_value());
+  CHECK_FALSE(CanonicalLiteral("1 <<").has_value());
+}
+
 TEST_CASE("other constants") {
   CHECK(CanonicalLiteral("'BLOCK_M'") == "\"BLOCK_M\"");
   CHECK(CanonicalLiteral(" True ") == "True");
