@@ -187,11 +187,20 @@ std::optional<Evidence> ModuleEscape(TreeIndex* index,
         std::string_view src = *bytes;
         if (word == std::string_view("modules")) {
           if (o < 4 || src.substr(o - 4, 4) != "sys.") continue;
-          // `sys.modules["other.module"]`: that module, not this one.
+          // `sys.modules["other.module"]`: that module, not this one; in
+          // another file, `sys.modules[__name__]` (or `.get(__name__)`)
+          // is that file's own.
           std::size_t a = o + 7;
-          if (src.substr(a, 1) == "[") {
-            auto literal = StringLiteralValue(src.substr(a + 1, src.find(']', a) - a - 1));
+          std::size_t key = src.substr(a, 1) == "["       ? a + 1
+                            : src.substr(a, 5) == ".get(" ? a + 5
+                                                          : 0;
+          if (key != 0) {
+            std::size_t end = src.find_first_of("],)", key);
+            std::string_view k =
+                Trim(src.substr(key, end == std::string_view::npos ? 0 : end - key));
+            auto literal = StringLiteralValue(k);
             if (literal && *literal != *module) continue;
+            if (k == "__name__" && q != path) continue;
           }
         }
         const StatementTable* at = index->LinesBefore(q, o);

@@ -54,8 +54,11 @@ TEST_CASE("a module's object reached by a name escapes every module: sys.modules
     CHECK(e->path == "app/main.py");
     CHECK(e->line == 3);
   }
-  // Another module asked by its literal name is not this one.
+  // Another module asked by its literal name is not this one, and another
+  // file's `sys.modules[__name__]` is that file's own.
   CHECK_FALSE(EscapeIn("import sys\nsys.modules['os'].getcwd()\n"));
+  CHECK_FALSE(EscapeIn("import sys\nsetattr(sys.modules[__name__], 'X', 1)\n"));
+  CHECK_FALSE(EscapeIn("import sys\nsys.modules.get(__name__).X = 1\n"));
 }
 
 }  // namespace
