@@ -552,6 +552,10 @@ constexpr const char* kLoaders[] = {
     "import_module", "__import__", "spec_from_file_location", "spec_from_loader", "exec_module",
     "load_module", "SourceFileLoader", "SourcelessFileLoader", "run_path", "run_module",
     "load_source", "load_compiled", "exec", "eval", "_gcd_import",
+    // A code object compiled from a file and called (`FunctionType(compile(
+    // src, path, "exec"), ns)()`), and the C API through ctypes
+    // (`ctypes.pythonapi.PyImport_ImportModule`, `PyRun_SimpleString`).
+    "compile", "pythonapi",
     // The standard library's other loaders by
     // name or of code in a string: pkgutil,
     // pydoc, profile/cProfile, code.
@@ -675,7 +679,7 @@ void Reachability::ScanDynamic(const std::string& path) {
       if (!lines.InCode(o)) continue;
       // `exec(...)` and `eval(...)` are the builtins; `model.eval()` is a method.
       bool builtin = std::string_view(fn) == "exec" || std::string_view(fn) == "eval" ||
-                     std::string_view(fn) == "help";
+                     std::string_view(fn) == "help" || std::string_view(fn) == "compile";
       if (builtin && o > 0 && src[o - 1] == '.') continue;
       std::size_t open = o + std::char_traits<char>::length(fn);
       while (open < src.size() && src[open] == ' ') ++open;

@@ -403,6 +403,23 @@ def c_dunder_import_fromlist(p, i, r):
            'getattr(p%d, n%d).f%d()' % (i, i, i))
 
 
+def c_compile_function(p, i, r):
+    # A file of the package found by listing it, compiled and called as a
+    # function: a load by no import (a helper probe of f93f1eb: dead where
+    # CPython ran it).
+    p.knob(i, "compile_function")
+    p.main('here%d = os.path.dirname(__file__)' % i,
+           'for fn%d in sorted(os.listdir(here%d)):' % (i, i),
+           '    if fn%d.endswith(".py") and fn%d[1:-3] == str(%d) and fn%d[:1] == "k":'
+           % (i, i, i, i),
+           '        ns%d = {"__name__": "app." + fn%d[:-3]}' % (i, i),
+           '        path%d = os.path.join(here%d, fn%d)' % (i, i, i),
+           '        types.FunctionType(compile(open(path%d).read(), path%d, "exec"), ns%d)()'
+           % (i, i, i),
+           '        [v() for k, v in list(ns%d.items()) if k[:1] == "f" and callable(v)]' % i,
+           imports=["import os", "import types"])
+
+
 def c_sys_modules(p, i, r):
     p.knob(i, "sys_modules")
     p.main('sys.modules["app.k" + "%d"].f%d()' % (i, i),
