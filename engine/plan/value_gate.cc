@@ -120,10 +120,10 @@ void CheckReached(const ValueSource& values, const Template& with, ValueOrigin o
       std::optional<int64_t> y = t.Apply(x);
       if (!y) {
         outside(
-            fmt::format("line {} (`{}`) changes it on the way to the kernel{}, and "
+            fmt::format("line {} (`{}`) may change it on the way to the kernel{}, and "
                         "what the kernel then gets is not known",
                         t.line, OneLine(t.text, 60),
-                        t.repeats ? " in a loop" : " in a way muhpatch cannot evaluate"));
+                        t.repeats ? ", in a loop" : ", in a way muhpatch does not follow"));
         return;
       }
       more.emplace_back(*y, fmt::format("{}line {} (`{}`)", how.empty() ? "" : how + ", then ",

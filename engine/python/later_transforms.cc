@@ -95,7 +95,9 @@ std::optional<int64_t> SelfTransform::Apply(int64_t x) const {
   if (!operand || repeats) return std::nullopt;
   int64_t c = *operand;
   int64_t out = 0;
-  if (op == "*") {
+  if (op == "=") {
+    out = c;  // bound anew
+  } else if (op == "*") {
     if (__builtin_mul_overflow(x, c, &out)) return std::nullopt;
   } else if (op == "+") {
     if (__builtin_add_overflow(x, c, &out)) return std::nullopt;
@@ -147,15 +149,6 @@ bool Tested(const std::vector<TSNode>& path, std::size_t i) {
           ts_node_eq(Field(p, "condition"), path[i]));
 }
 
-// Whether the value at path[i] is a whole argument of a call
-// (`triton.cdiv(n, BLOCK)`, `BLOCK_M=BLOCK`) or returned whole.
-bool PassedWhole(const std::vector<TSNode>& path, std::size_t i) {
-  if (i == 0) return false;
-  TSNode p = path[i - 1];
-  if (Is(p, "argument_list") || Is(p, "return_statement")) return true;
-  return Is(p, "keyword_argument") && ts_node_eq(Field(p, "value"), path[i]);
-}
-
 // Whether `n` is a string literal whose text (normalized) is `key`.
 bool IsKeyText(const SyntaxTree& tree, TSNode n, const std::string& key) {
   return Is(n, "string") && Normal(TextOf(tree, n)) == key;
@@ -172,20 +165,48 @@ enum class Onward {
   kFollowed,  // passed on as it is, tested, read as another key: the kernel gets it as checked
   kAlias,     // `Y = <the value>`: Y is followed in its place
   kCallee,    // the dict passed whole to a call: the callee is followed, or it is unknown
+  kDerived,   // `Y = <computed from the value>`: Y's uses are followed as computed ones
   kUnknown,   // a change muhpatch does not evaluate
 };
 
-// Where a value computed from the knob (`BLOCK // 2`, `block_m - 1`) goes:
-// into a keyword argument (`BLOCK_M=BLOCK // 2`), or a `:=` of the knob,
-// is a change the kernel may get (kUnknown); a positional argument, a
-// comparison or another name's value is taken for a size or a count
-// (muhpatch-rules(5): Triton launches take tile sizes by keyword).
-Onward Derived(const std::vector<TSNode>& path, std::size_t i) {
-  while (i > 0 && IsExpressionStep(path[i - 1]) && !Is(path[i - 1], "argument_list")) --i;
+using OnwardFn = std::function<bool(Onward, const std::vector<TSNode>&)>;
+
+// Where a value computed from the knob (`BLOCK // 2`, `int(BLOCK / 4)`,
+// `block_m - 1`, `[BLOCK]`) goes, through the expressions, argument lists
+// and calls that hold it: into a keyword argument (`BLOCK_M=int(BLOCK /
+// 4)`), a `:=`, or a store into a container or attribute, it is a change
+// the kernel may get (kUnknown); bound to a name, that name's uses are
+// followed the same way (`onward` kDerived); in a statement of its own, a
+// test or a return, it is taken for a size or a count (muhpatch-rules(5):
+// Triton launches take tile sizes by keyword).
+Onward Derived(const std::vector<TSNode>& path, std::size_t i, const OnwardFn& onward) {
+  while (i > 0 && IsExpressionStep(path[i - 1])) --i;
   if (i == 0) return Onward::kUnknown;
   TSNode p = path[i - 1];
   if (Is(p, "keyword_argument") || Is(p, "named_expression")) return Onward::kUnknown;
+  if ((Is(p, "assignment") || Is(p, "augmented_assignment")) &&
+      ts_node_eq(Field(p, "right"), path[i])) {
+    if (!Is(Field(p, "left"), "identifier")) return Onward::kUnknown;
+    std::vector<TSNode> at(path.begin(), path.begin() + static_cast<std::ptrdiff_t>(i));
+    return onward(Onward::kDerived, at) ? Onward::kFollowed : Onward::kUnknown;
+  }
   return Onward::kFollowed;
+}
+
+// Calls that only read a dict passed to them whole: printing, logging,
+// its length, a type test.
+bool ReadsOnly(const SyntaxTree& tree, TSNode call) {
+  TSNode fn = Field(call, "function");
+  std::string_view name = TextOf(tree, Is(fn, "attribute") ? Field(fn, "attribute") : fn);
+  static constexpr std::string_view kPlain[] = {"str", "repr", "len",  "print", "isinstance",
+                                                "id",  "type", "hash", "bool",  "format"};
+  static constexpr std::string_view kLogging[] = {"debug",     "info",     "warning", "error",
+                                                  "exception", "critical", "log"};
+  if (Is(fn, "identifier")) {
+    return std::find(std::begin(kPlain), std::end(kPlain), name) != std::end(kPlain);
+  }
+  return Is(fn, "attribute") &&
+         std::find(std::begin(kLogging), std::end(kLogging), name) != std::end(kLogging);
 }
 
 // Closed world for the value's later life in its function: each later use
@@ -196,19 +217,44 @@ Onward Derived(const std::vector<TSNode>& path, std::size_t i) {
 // cannot evaluate.
 void Follow(const SyntaxTree& tree, TSNode scope, std::size_t after, const std::string& variable,
             const std::string& key, const std::vector<TSNode>& handled,
-            const std::function<bool(TSNode)>& exclusive,
-            const std::function<bool(Onward, const std::vector<TSNode>&)>& onward,
+            const std::function<bool(TSNode)>& exclusive, const OnwardFn& onward, bool derived,
             std::vector<SelfTransform>* out) {
   auto inside = [](TSNode n, TSNode outer) {
     return ts_node_start_byte(outer) <= ts_node_start_byte(n) &&
            ts_node_end_byte(n) <= ts_node_end_byte(outer);
   };
   std::vector<TSNode> flagged;
+  // Once a statement, named by the line of the use (a launch's
+  // `BLOCK_M=int(BLOCK / 4),`, not its first line).
+  auto flag = [&](TSNode statement, TSNode use) {
+    for (TSNode f : flagged) {
+      if (ts_node_eq(f, statement)) return;
+    }
+    flagged.push_back(statement);
+    SelfTransform t = Opaque(tree, statement);
+    std::string_view src = tree.bytes();
+    std::size_t at = ts_node_start_byte(use);
+    std::size_t from = src.rfind('\n', at);
+    from = from == std::string_view::npos ? 0 : from + 1;
+    std::size_t to = src.find('\n', at);
+    std::string_view text = src.substr(from, to == std::string_view::npos ? to : to - from);
+    while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+    while (!text.empty() && (text.back() == '\r' || text.back() == ' ')) text.remove_suffix(1);
+    t.line = static_cast<int>(ts_node_start_point(use).row) + 1;
+    t.text = std::string(text);
+    out->push_back(std::move(t));
+  };
   ForEachNamedPath(scope, [&](const std::vector<TSNode>& path) {
     TSNode n = path.back();
-    if (ts_node_start_byte(n) < after || !Is(n, "identifier") || TextOf(tree, n) != variable) {
+    if (ts_node_start_byte(n) < after || !Is(n, "identifier")) return;
+    // Code in a string run where it stands may change anything.
+    if (!derived && (TextOf(tree, n) == "exec" || TextOf(tree, n) == "eval") && path.size() >= 2 &&
+        Is(path[path.size() - 2], "call")) {
+      TSNode st = StatementOf(path);
+      if (!exclusive(st)) flag(st, n);
       return;
     }
+    if (TextOf(tree, n) != variable) return;
     std::size_t i = path.size() - 1;
     if (i == 0) return;
     for (TSNode h : handled) {
@@ -229,6 +275,11 @@ void Follow(const SyntaxTree& tree, TSNode scope, std::size_t after, const std::
     NameUse use = UseOf(path);
     if (nested) {
       how = Onward::kUnknown;
+    } else if (derived) {
+      // A value computed from the knob: where it goes decides.
+      how = Tested(path, i) || Is(p, "return_statement") ? Onward::kFollowed
+            : use == NameUse::kRead                      ? Derived(path, i, onward)
+                                                         : Onward::kFollowed;  // bound anew
     } else if (!key.empty() && Is(p, "subscript") && ts_node_eq(Field(p, "value"), n)) {
       TSNode k = Field(p, "subscript");
       if (Is(k, "string") && !IsKeyText(tree, k, key)) {
@@ -265,36 +316,51 @@ void Follow(const SyntaxTree& tree, TSNode scope, std::size_t after, const std::
       // tested, bound to another name (followed there), or computed from.
       std::vector<TSNode> at(path.begin(), path.begin() + static_cast<std::ptrdiff_t>(unit) + 1);
       TSNode up = unit > 0 ? path[unit - 1] : TSNode{};
-      if (PassedWhole(path, unit) || Tested(path, unit)) {
+      // Passed whole by keyword (the launch's `BLOCK_M=BLOCK`), tested or
+      // returned: as it is. A positional argument: the call's result is a
+      // value computed from it (`int(BLOCK)`, `triton.cdiv(n, BLOCK)`).
+      bool keyword = Is(up, "keyword_argument") && ts_node_eq(Field(up, "value"), path[unit]);
+      if (keyword || Tested(path, unit) || Is(up, "return_statement")) {
         how = Onward::kFollowed;
       } else if (Is(up, "assignment") && ts_node_eq(Field(up, "right"), path[unit]) &&
                  Is(Field(up, "left"), "identifier")) {
         how = onward(Onward::kAlias, at) ? Onward::kFollowed : Onward::kUnknown;
       } else {
-        how = Derived(path, unit);
+        how = Derived(path, unit, onward);
       }
     } else if (how == Onward::kCallee) {
       // The dict itself: returned (above), or passed whole to a call, which
       // may change it (followed into a function of this file); any other
       // use (an alias, a copy, `for k in config`) is not followed.
-      if (Is(p, "argument_list") ||
-          (Is(p, "keyword_argument") && ts_node_eq(Field(p, "value"), n))) {
+      TSNode call = Is(p, "argument_list")                ? path[i - 2]
+                    : i >= 3 && Is(p, "keyword_argument") ? path[i - 3]
+                                                          : TSNode{};
+      if (Is(call, "call") && ReadsOnly(tree, call)) {
+        how = Onward::kFollowed;
+      } else if (Is(p, "argument_list") ||
+                 (Is(p, "keyword_argument") && ts_node_eq(Field(p, "value"), n))) {
         how = onward(Onward::kCallee, path) ? Onward::kFollowed : Onward::kUnknown;
       } else if (Is(p, "assignment") && ts_node_eq(Field(p, "right"), n) &&
                  Is(Field(p, "left"), "identifier")) {
         how = onward(Onward::kAlias, path) ? Onward::kFollowed : Onward::kUnknown;
-      } else if (Is(p, "dictionary_splat") && i >= 2 && Is(path[i - 2], "argument_list")) {
-        how = Onward::kFollowed;  // `kernel[grid](..., **config)`: its keys as they are
+      } else if (Is(p, "dictionary_splat") && i >= 3 && Is(path[i - 2], "argument_list")) {
+        // `kernel[grid](..., **config)`: its keys as they are; a function
+        // of the file gets a copy it may change (`_fix(**config)`).
+        TSNode fn = Field(path[i - 3], "function");
+        bool ours = false;
+        for (TSNode st :
+             Is(fn, "identifier") ? NamedChildren(tree.Root()) : std::vector<TSNode>{}) {
+          TSNode d = Is(st, "decorated_definition") ? Field(st, "definition") : st;
+          ours = ours || (Is(d, "function_definition") &&
+                          TextOf(tree, Field(d, "name")) == TextOf(tree, fn));
+        }
+        how = ours ? Onward::kUnknown : Onward::kFollowed;
       } else {
         how = Onward::kUnknown;
       }
     }
     if (how == Onward::kFollowed) return;
-    for (TSNode f : flagged) {
-      if (ts_node_eq(f, statement)) return;
-    }
-    flagged.push_back(statement);
-    out->push_back(Opaque(tree, statement));
+    flag(statement, n);
   });
 }
 
@@ -451,7 +517,22 @@ void Collect(const SyntaxTree& tree, TSNode assignment, const std::string& targe
       });
       // `config['K'] = config.get('K') // 2` reads it too.
       bool by_get = !key.empty() && r.find(variable + ".get(" + key) != std::string::npos;
-      if (!Reads(r, target) && !through_alias && !by_get) continue;
+      if (!Reads(r, target) && !through_alias && !by_get) {
+        // A name bound anew after the value (`if fp16: BLOCK = 8`): on the
+        // paths through it the kernel gets that value, which is checked
+        // too (a literal), or is not known. A dict's key written anew is
+        // another site's (its own rule's).
+        if (!key.empty() || exclusive(n)) continue;
+        std::optional<int64_t> literal =
+            Is(right, "integer") ? Integer(TextOf(tree, right)) : std::nullopt;
+        SelfTransform anew = Opaque(tree, n);
+        if (literal) {
+          anew.op = "=";
+          anew.operand = literal;
+        }
+        out->push_back(std::move(anew));
+        continue;
+      }
       if (!through_alias && Is(right, "binary_operator") &&
           Normal(TextOf(tree, Field(right, "left"))) == target) {
         TSNode op = Field(right, "operator");
@@ -479,7 +560,17 @@ void Collect(const SyntaxTree& tree, TSNode assignment, const std::string& targe
   if (Is(scope, "function_definition")) {
     std::vector<TSNode> handled = found;
     handled.insert(handled.end(), merges.begin(), merges.end());
-    auto onward = [&](Onward how, const std::vector<TSNode>& path) {
+    int derived_budget = 16;  // names computed from the value, followed in this function
+    OnwardFn onward = [&](Onward how, const std::vector<TSNode>& path) {
+      if (how == Onward::kDerived) {
+        // `Y = <computed from it>`: Y's later uses, as computed ones.
+        if (--derived_budget < 0) return false;
+        TSNode assign = path.back();
+        std::string name(TextOf(tree, Field(assign, "left")));
+        Follow(tree, Field(scope, "body"), ts_node_end_byte(assign), name, "", {}, exclusive,
+               onward, true, out);
+        return true;
+      }
       if (depth >= 3) return false;
       if (how == Onward::kAlias) {
         // `Y = <the value>`, or `c = config`: Y in its place.
@@ -503,7 +594,7 @@ void Collect(const SyntaxTree& tree, TSNode assignment, const std::string& targe
       return true;
     };
     Follow(tree, Field(scope, "body"), after, variable, key.empty() ? "" : Normal(key), handled,
-           exclusive, onward, out);
+           exclusive, onward, false, out);
   }
   // The function returns the variable: its callers in this file that bind
   // the result transform it there.

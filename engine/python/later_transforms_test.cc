@@ -147,6 +147,35 @@ TEST_CASE("closed world: a later use the gate does not follow is a transform it 
             .empty());
 }
 
+TEST_CASE("closed world: a computed value, through calls, containers and names") {
+  // A second helper probe (f93f1eb): each gave the kernel 8 or 4, exit 0.
+  const std::string block = "def g(q):\n    BLOCK = 64\n";
+  CHECK(Of(block + "    k[1](q,\n         BLOCK_M=int(BLOCK / 4))\n", "BLOCK =", "64") == " ?@4");
+  CHECK(Of(block + "    k[1](BLOCK_M=_h(BLOCK))\n", "BLOCK =", "64") == " ?@3");
+  CHECK(Of(block + "    l = [BLOCK]\n    l[0] //= 4\n    k[1](BLOCK_M=l[0])\n", "BLOCK =", "64") ==
+        " ?@5");
+  CHECK(Of(block + "    B2 = BLOCK // 4\n    k[1](BLOCK_M=B2)\n", "BLOCK =", "64") == " ?@4");
+  // A name bound anew after it: a literal is checked as what the kernel
+  // gets on that path.
+  CHECK(Of(block + "    if q:\n        BLOCK = 8\n    k[1](BLOCK_M=BLOCK)\n", "BLOCK =", "64") ==
+        "= 8@4");
+  // Sizes and counts: a positional argument, a statement of its own.
+  CHECK(Of(block + "    grid = (q, cdiv(q, BLOCK))\n    k[grid](BLOCK_M=BLOCK)\n", "BLOCK =", "64")
+            .empty());
+  const std::string head = "def f(q):\n    config = {'M': 64, 'N': 32}\n";
+  // `**config` into a function of the file, the knob into another key, exec.
+  CHECK(Of("def _fix(**kw):\n    kw['M'] //= 4\n    return kw\n" + head +
+               "    return _fix(**config)\n",
+           "config =", "64") == " ?@6");
+  CHECK(Of(head + "    config['N'] = config['M'] // 4\n", "config =", "64") == " ?@3");
+  CHECK(Of(head + "    exec(\"config['M'] = 8\")\n", "config =", "64") == " ?@3");
+  // Reads only: logging, len, print, str.
+  CHECK(Of(head + "    logger.debug('%s', config)\n    assert len(config) == 2\n    print(config)\n"
+                  "    s = str(config)\n    return config\n",
+           "config =", "64")
+            .empty());
+}
+
 TEST_CASE("an annotated name without a value, and a decorated class, are no crash") {
   // The rewrite judge's `annotated` shape: `BLOCK: int` after the value.
   CHECK(Of("def g(q):\n    BLOCK: int = 64\n    BLOCK: int\n    k(BLOCK_M=BLOCK)\n", "BLOCK:", "64")
