@@ -763,8 +763,57 @@ void Reachability::ScanDynamic(const std::string& path) {
       AddDynamic(path, k, arg);
     }
   }
+  ScanChildInterpreters(path);
   ScanImportPath(path);
   ScanLoaderModules(path);
+}
+
+void Reachability::ScanChildInterpreters(const std::string& path) {
+  // A child interpreter (`subprocess.run([sys.executable, ...])`) runs tree
+  // code too: `-m "literal"` that module (followed as an import of it),
+  // `__file__` this file (run already), anything else a load whose target
+  // is not seen.
+  const std::vector<std::size_t>& occ = index_->Occurrences(path, "executable");
+  if (occ.empty()) return;
+  const std::string_view* bytes = index_->Bytes(path);
+  if (bytes == nullptr) return;
+  std::string_view src = *bytes;
+  for (std::size_t o : occ) {
+    if (o < 4 || src.substr(o - 4, 4) != "sys.") continue;
+    const StatementTable* lines = index_->LinesBefore(path, o);
+    if (lines == nullptr) {
+      Unreadable(path);
+      return;
+    }
+    int k = lines->IndexAt(o);
+    if (k < 0 || !lines->InCode(o)) continue;
+    // What follows `sys.executable,` in the statement.
+    std::size_t begin = 0;
+    std::string_view stmt = lines->StatementAt(k, o, &begin);
+    std::size_t at = o + std::strlen("executable") - begin;
+    std::string_view rest = at <= stmt.size() ? stmt.substr(at) : std::string_view{};
+    auto next = [&rest]() {
+      while (!rest.empty() &&
+             (rest.front() == ',' || std::isspace(static_cast<unsigned char>(rest.front())) != 0)) {
+        rest.remove_prefix(1);
+      }
+      std::size_t end = rest.find_first_of(",])");
+      std::string_view token = Trim(rest.substr(0, end));
+      rest = end == std::string_view::npos ? std::string_view{} : rest.substr(end);
+      return token;
+    };
+    std::string_view first = next();
+    if (first == "__file__") continue;
+    DynamicImportArgument arg;  // kOpaque
+    if (StringLiteralValue(first) == std::optional<std::string>("-m")) {
+      std::optional<std::string> module = StringLiteralValue(next());
+      if (module && !module->empty() && (*module)[0] != '.') {
+        arg.kind = DynamicImportArgument::Kind::kLiteral;
+        arg.value = *module;
+      }
+    }
+    AddDynamic(path, k, arg);
+  }
 }
 
 void Reachability::AddDynamic(const std::string& path, int k, const DynamicImportArgument& arg) {

@@ -115,6 +115,8 @@ class Reachability {
   // A load at line `k` of `path` (by a dynamic import or a loader), unless
   // it never runs or a fact declares that it loads nothing of the tree.
   void AddDynamic(const std::string& path, int k, const DynamicImportArgument& arg);
+  // A child interpreter started with sys.executable: a load (ScanDynamic).
+  void ScanChildInterpreters(const std::string& path);
   // Literal values the lines of `path` that run assign to `name`
   // (`name = "a.b"`, `name="a.b"`), prefixes marked by a trailing '*'.
   const std::vector<std::string>& LiteralsAssignedTo(const std::string& path,

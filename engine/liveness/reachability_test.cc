@@ -264,3 +264,30 @@ TEST_CASE("a dynamic import in a one-line def or after ';' is seen") {
 }
 
 }  // namespace muh
+
+namespace muh {
+
+TEST_CASE("a child interpreter started with sys.executable is a load: -m a literal, else opaque") {
+  // A helper probe of f93f1eb: a child running a tree module by a
+  // computed name ran a site muhpatch called dead.
+  struct Case {
+    const char* main;
+    bool other;  // app/other.py reached
+    int opaque;  // loads not followed
+  };
+  const Case cases[] = {
+      {"import subprocess, sys\nsubprocess.run([sys.executable, '-m', 'app.other'])\n", true, 0},
+      {"import subprocess, sys\nsubprocess.run([sys.executable, __file__])\n", false, 0},
+      {"import subprocess, sys\nn = 'app.' + 'other'\nsubprocess.run([sys.executable, '-m', n])\n",
+       false, 1},
+      {"import os, sys\nos.system(sys.executable + ' ' + 'app/other.py')\n", false, 1},
+      {"import sys\nprint(sys.executable)\n", false, 1},
+  };
+  for (const Case& c : cases) {
+    Reach r({{"app/__init__.py", ""}, {"app/main.py", c.main}, {"app/other.py", ""}});
+    CHECK_MESSAGE(r.run->Reached("app/other.py") == c.other, c.main);
+    CHECK_MESSAGE(r.run->opaque().size() == static_cast<std::size_t>(c.opaque), c.main);
+  }
+}
+
+}  // namespace muh
