@@ -16,4 +16,11 @@ std::string_view Trim(std::string_view s) {
   return s;
 }
 
+std::string_view LineAround(std::string_view src, std::size_t offset) {
+  std::size_t from = offset == 0 ? std::string_view::npos : src.rfind('\n', offset - 1);
+  from = from == std::string_view::npos ? 0 : from + 1;
+  std::size_t to = src.find('\n', offset);
+  return Trim(src.substr(from, to == std::string_view::npos ? to : to - from));
+}
+
 }  // namespace muh

@@ -1,6 +1,7 @@
 // Small helpers on source text shared by the lexical scanners and reports.
 #pragma once
 
+#include <cstddef>
 #include <string_view>
 
 namespace muh {
@@ -11,5 +12,8 @@ bool IsWordChar(char c);
 
 // `s` without leading and trailing whitespace (std::isspace, "C" locale).
 std::string_view Trim(std::string_view s);
+
+// The physical line of `src` that holds byte `offset`, trimmed (Trim).
+std::string_view LineAround(std::string_view src, std::size_t offset);
 
 }  // namespace muh

@@ -5,6 +5,7 @@
 #include <functional>
 #include <string_view>
 
+#include "engine/base/text.h"
 #include "engine/python/name_use.h"
 #include "engine/python/ts_nodes.h"
 
@@ -232,16 +233,8 @@ void Follow(const SyntaxTree& tree, TSNode scope, std::size_t after, const std::
     }
     flagged.push_back(statement);
     SelfTransform t = Opaque(tree, statement);
-    std::string_view src = tree.bytes();
-    std::size_t at = ts_node_start_byte(use);
-    std::size_t from = src.rfind('\n', at);
-    from = from == std::string_view::npos ? 0 : from + 1;
-    std::size_t to = src.find('\n', at);
-    std::string_view text = src.substr(from, to == std::string_view::npos ? to : to - from);
-    while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-    while (!text.empty() && (text.back() == '\r' || text.back() == ' ')) text.remove_suffix(1);
     t.line = static_cast<int>(ts_node_start_point(use).row) + 1;
-    t.text = std::string(text);
+    t.text = std::string(LineAround(tree.bytes(), ts_node_start_byte(use)));
     out->push_back(std::move(t));
   };
   ForEachNamedPath(scope, [&](const std::vector<TSNode>& path) {

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string_view>
 
+#include "engine/base/text.h"
 #include "engine/python/assigned_values.h"
 #include "engine/python/name_use.h"
 #include "engine/python/ts_nodes.h"
@@ -110,13 +111,7 @@ class Walker {
     const std::string_view src = tree_.bytes();
     for (std::size_t i = 0; i < binds_.size(); ++i) {
       if (met_[i]) continue;
-      // The line that holds it, as written.
-      std::size_t from = src.rfind('\n', binds_[i].begin);
-      from = from == std::string_view::npos ? 0 : from + 1;
-      std::size_t to = src.find('\n', binds_[i].begin);
-      std::string_view text = src.substr(from, to == std::string_view::npos ? to : to - from);
-      while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-      while (!text.empty() && (text.back() == '\r' || text.back() == ' ')) text.remove_suffix(1);
+      std::string_view text = LineAround(src, binds_[i].begin);  // as written
       return std::make_pair(
           fmt::format("`{}` (line {}) binds {} in a way the analysis does not follow: no value "
                       "of its own to rewrite",
