@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "engine/base/text.h"
+#include "engine/liveness/process_launch.h"
 
 namespace muh {
 
@@ -664,6 +665,83 @@ DynamicImportArgument WithFromlist(DynamicImportArgument arg) {
 
 }  // namespace
 
+template <class OnCall>
+bool Reachability::ForEachQualifiedCall(const std::string& path, std::string_view module,
+                                        std::string_view fn, OnCall&& on_call) {
+  std::string fn_word(fn);
+  const std::vector<std::size_t>& occ = index_->Occurrences(path, fn_word);
+  if (occ.empty() || index_->Occurrences(path, std::string(module)).empty()) return true;
+  const std::string_view* bytes = index_->Bytes(path);
+  if (bytes == nullptr) return false;
+  std::string_view src = *bytes;
+  // The qualifiers the module goes by (`import subprocess as sp`), and
+  // whether the function is imported by its own name (`from subprocess
+  // import run`) or another (`... import run as go`, followed as `go`).
+  std::set<std::string> qualifiers = {std::string(module)};
+  std::set<std::string> bare;
+  for (std::size_t o : index_->Occurrences(path, std::string(module))) {
+    std::size_t eol = src.find('\n', o);
+    std::string_view line = src.substr(o, eol == std::string_view::npos ? eol : eol - o);
+    std::size_t bol = src.rfind('\n', o);
+    std::string_view lead = Trim(src.substr(bol == std::string_view::npos ? 0 : bol + 1,
+                                            o - (bol == std::string_view::npos ? 0 : bol + 1)));
+    std::string_view rest = Trim(line.substr(module.size()));
+    if (lead == "import" && rest.rfind("as ", 0) == 0) {
+      std::string_view alias = Trim(rest.substr(3));
+      std::size_t e = 0;
+      while (e < alias.size() && IsWordChar(alias[e])) ++e;
+      if (e > 0) qualifiers.insert(std::string(alias.substr(0, e)));
+    }
+    if (lead == "from" && rest.rfind("import", 0) == 0) {
+      std::string_view names = rest.substr(6);
+      for (std::size_t i = names.find(fn); i != std::string_view::npos; i = names.find(fn, i + 1)) {
+        bool left = i == 0 || !IsWordChar(names[i - 1]);
+        std::size_t e = i + fn.size();
+        if (!left || (e < names.size() && IsWordChar(names[e]))) continue;
+        std::string_view after = Trim(names.substr(e));
+        if (after.rfind("as ", 0) == 0) {
+          std::string_view alias = Trim(after.substr(3));
+          std::size_t a = 0;
+          while (a < alias.size() && IsWordChar(alias[a])) ++a;
+          if (a > 0) bare.insert(std::string(alias.substr(0, a)));
+        } else {
+          bare.insert(fn_word);
+        }
+      }
+    }
+  }
+  auto visit = [&](const std::string& word, bool need_qualifier) {
+    for (std::size_t o : index_->Occurrences(path, word)) {
+      bool qualified = false;
+      for (const std::string& q : qualifiers) {
+        qualified = qualified || (o > q.size() && src[o - 1] == '.' &&
+                                  src.substr(o - q.size() - 1, q.size()) == q &&
+                                  (o == q.size() + 1 || !IsWordChar(src[o - q.size() - 2])));
+      }
+      if (need_qualifier && !qualified) continue;
+      if (!need_qualifier && o > 0 && src[o - 1] == '.') continue;
+      const StatementTable* lines = index_->LinesBefore(path, o);
+      if (lines == nullptr) {
+        Unreadable(path);
+        return false;
+      }
+      int k = lines->IndexAt(o);
+      if (k < 0 || !lines->InCode(o)) continue;
+      std::string_view kw = lines->Keyword(k);
+      if (kw == "import" || kw == "from" || kw == "def") continue;
+      std::size_t open = o + word.size();
+      while (open < src.size() && src[open] == ' ') ++open;
+      on_call(*lines, k, open);
+    }
+    return true;
+  };
+  if (!visit(fn_word, true)) return false;
+  for (const std::string& b : bare) {
+    if (!visit(b, false)) return false;
+  }
+  return true;
+}
+
 void Reachability::ScanDynamic(const std::string& path) {
   for (const char* fn : kLoaders) {
     const std::vector<std::size_t>& occ = index_->Occurrences(path, fn);
@@ -720,50 +798,18 @@ void Reachability::ScanDynamic(const std::string& path) {
     }
   }
   for (const QualifiedLoader& l : kQualifiedLoaders) {
-    const std::vector<std::size_t>& occ = index_->Occurrences(path, l.fn);
-    if (occ.empty() || index_->Occurrences(path, l.module).empty()) continue;
-    const std::string_view* bytes = index_->Bytes(path);
-    if (bytes == nullptr) return;
-    std::string_view src = *bytes;
-    std::string dotted = std::string(l.module) + ".";
-    bool imported = false;  // `from MODULE import FN`
-    for (std::size_t o : index_->Occurrences(path, l.module)) {
-      std::size_t a = o + std::strlen(l.module);
-      while (a < src.size() && src[a] == ' ') ++a;
-      if (src.substr(a, 7) == "import " && src.substr(0, o).rfind("from") != std::string::npos) {
-        std::size_t eol = src.find('\n', a);
-        std::string_view names = src.substr(a, eol == std::string_view::npos ? eol : eol - a);
-        for (std::size_t i = names.find(l.fn); i != std::string_view::npos;
-             i = names.find(l.fn, i + 1)) {
-          bool left = i == 0 || !IsWordChar(names[i - 1]);
-          std::size_t e = i + std::strlen(l.fn);
-          bool right = e >= names.size() || !IsWordChar(names[e]);
-          imported = imported || (left && right);
-        }
-      }
-    }
-    for (std::size_t o : occ) {
-      bool qualified = o >= dotted.size() && src.substr(o - dotted.size(), dotted.size()) == dotted;
-      if (!qualified && !imported) continue;
-      const StatementTable* lines = index_->LinesBefore(path, o);
-      if (lines == nullptr) {
-        Unreadable(path);
-        return;
-      }
-      int k = lines->IndexAt(o);
-      if (k < 0 || !lines->InCode(o)) continue;
-      std::string_view kw = lines->Keyword(k);
-      if (kw == "import" || kw == "from" || kw == "def") continue;
-      std::size_t open = o + std::strlen(l.fn);
-      while (open < src.size() && src[open] == ' ') ++open;
-      DynamicImportArgument arg;  // kOpaque: never followed
-      if (open < src.size() && src[open] == '(' && TakesDottedName(l.fn)) {
-        arg = DottedTarget(ClassifyImportArgument(Arguments(*lines, open)));
-      }
-      AddDynamic(path, k, arg);
-    }
+    bool readable = ForEachQualifiedCall(
+        path, l.module, l.fn, [&](const StatementTable& lines, int k, std::size_t open) {
+          DynamicImportArgument arg;  // kOpaque: never followed
+          if (open < lines.src().size() && lines.src()[open] == '(' && TakesDottedName(l.fn)) {
+            arg = DottedTarget(ClassifyImportArgument(Arguments(lines, open)));
+          }
+          AddDynamic(path, k, arg);
+        });
+    if (!readable) return;
   }
   ScanChildInterpreters(path);
+  ScanProcessLaunches(path);
   ScanImportPath(path);
   ScanLoaderModules(path);
 }
@@ -813,6 +859,38 @@ void Reachability::ScanChildInterpreters(const std::string& path) {
       }
     }
     AddDynamic(path, k, arg);
+  }
+}
+
+void Reachability::ScanProcessLaunches(const std::string& path) {
+  // Any other process the code starts may be a Python interpreter running
+  // tree code: only a command written out, whose program is no
+  // interpreter, shell or launcher, is none (process_launch.h).
+  std::size_t n = 0;
+  const ProcessLauncher* launchers = ProcessLaunchers(&n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const ProcessLauncher& l = launchers[i];
+    bool readable = ForEachQualifiedCall(
+        path, l.module, l.fn, [&](const StatementTable& lines, int k, std::size_t open) {
+          std::string_view src = lines.src();
+          bool call = open < src.size() && src[open] == '(';
+          ChildProcess child = call ? ClassifyLaunch(l.fn, Arguments(lines, open))
+                                    : ChildProcess{};  // taken as a value: opaque
+          DynamicImportArgument arg;                   // kOpaque
+          switch (child.kind) {
+            case ChildProcess::Kind::kNotPython:
+            case ChildProcess::Kind::kSysExecutable:
+              return;
+            case ChildProcess::Kind::kModule:
+              arg.kind = DynamicImportArgument::Kind::kLiteral;
+              arg.value = child.module;
+              break;
+            case ChildProcess::Kind::kOpaque:
+              break;
+          }
+          AddDynamic(path, k, arg);
+        });
+    if (!readable) return;
   }
 }
 

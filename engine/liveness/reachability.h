@@ -117,6 +117,16 @@ class Reachability {
   void AddDynamic(const std::string& path, int k, const DynamicImportArgument& arg);
   // A child interpreter started with sys.executable: a load (ScanDynamic).
   void ScanChildInterpreters(const std::string& path);
+  // Any other process started (subprocess, os.system, os.exec*, ...): a
+  // load unless its command is written out and runs no Python.
+  void ScanProcessLaunches(const std::string& path);
+  // Calls `on_call(lines, k, open)` for each call in code of `module.fn`
+  // (or an `import module as q` alias's `q.fn`), or of `fn` imported from
+  // the module under its name or an alias; `open` is the offset after the
+  // name and blanks. False when the file cannot be read.
+  template <class OnCall>
+  bool ForEachQualifiedCall(const std::string& path, std::string_view module, std::string_view fn,
+                            OnCall&& on_call);
   // Literal values the lines of `path` that run assign to `name`
   // (`name = "a.b"`, `name="a.b"`), prefixes marked by a trailing '*'.
   const std::vector<std::string>& LiteralsAssignedTo(const std::string& path,

@@ -291,3 +291,34 @@ TEST_CASE("a child interpreter started with sys.executable is a load: -m a liter
 }
 
 }  // namespace muh
+
+namespace muh {
+
+TEST_CASE(
+    "any other process started is a load unless its command is written out and runs no Python") {
+  // A helper probe of ef5c477 left open: `os.system("python -m x")` and a
+  // command built elsewhere ran a tree module while the site was dead.
+  struct Case {
+    const char* main;
+    bool other;  // app/other.py reached
+    int opaque;  // loads not followed
+  };
+  const Case cases[] = {
+      {"import subprocess\nsubprocess.check_output(['/sbin/ldconfig', '-p'])\n", false, 0},
+      {"import os\nos.system('python -m app.other')\n", true, 0},
+      {"import subprocess as sp\nsp.run(['python3', '-m', 'app.other'])\n", true, 0},
+      {"from subprocess import run as go\ngo(cmd)\n", false, 1},
+      {"from subprocess import Popen\nPopen(cmd)\n", false, 1},
+      {"import subprocess\ncmd = ['python', 'x.py']\nsubprocess.run(cmd)\n", false, 1},
+      {"import os\nos.execvp('python', ['python', '-m', 'app.other'])\n", true, 0},
+      {"import subprocess\nrun = subprocess.run\n", false, 1},  // taken as a value
+      {"def run(x):\n    pass\nrun(cmd)\n", false, 0},          // not subprocess's
+  };
+  for (const Case& c : cases) {
+    Reach r({{"app/__init__.py", ""}, {"app/main.py", c.main}, {"app/other.py", ""}});
+    CHECK_MESSAGE(r.run->Reached("app/other.py") == c.other, c.main);
+    CHECK_MESSAGE(r.run->opaque().size() == static_cast<std::size_t>(c.opaque), c.main);
+  }
+}
+
+}  // namespace muh
