@@ -188,6 +188,18 @@ int Dispatch(int argc, char** argv) {
     return kExitBadInput;
   }
   if (help->parsed()) return PrintHelp(app, global.help_topic);
+  // An empty argument (an unset variable in a CI script) names nothing:
+  // taken as "not given", `verify RULES ''` would check no tree and pass.
+  for (const auto& [sub, spec] : subs) {
+    if (!sub->parsed()) continue;
+    for (const CLI::Option* o : sub->get_options()) {
+      for (const std::string& r : o->results()) {
+        if (!r.empty()) continue;
+        std::cerr << "muhpatch: error: " << o->get_name() << ": an empty argument names nothing\n";
+        return kExitBadInput;
+      }
+    }
+  }
   SetColourMode(global.colour);
   SetUpLogging(verbosity, global.quiet);
   SetExplainDerivations(opts.explain);

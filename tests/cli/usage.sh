@@ -48,6 +48,14 @@ usage_error "muhpatch: error: unknown command 'frobnicate'" frobnicate rules.yam
 usage_error "muhpatch: error: A subcommand is required"
 usage_error "muhpatch: error: The following argument was not expected: --bogus" diff --bogus rules.yaml tree
 
+# An empty argument (an unset variable in CI) is an error, never "not given"
+# (a helper probe of 3cee5a3: `verify RULES ''` said clean, checking nothing).
+usage_error "muhpatch: error: TREE: an empty argument names nothing" verify rules.yaml ''
+usage_error "muhpatch: error: RULES: an empty argument names nothing" verify '' tree
+usage_error "muhpatch: error: --patch: an empty argument names nothing" verify --patch '' rules.yaml tree
+usage_error "muhpatch: error: -o: an empty argument names nothing" diff -o '' rules.yaml tree
+usage_error "muhpatch: error: --hw: an empty argument names nothing" model --hw ''
+
 # --- help ----------------------------------------------------------------------------
 for h in --help -h; do
   mp "$h"
