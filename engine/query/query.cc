@@ -26,6 +26,10 @@ struct Query::Predicate {
 
 namespace {
 
+// Nesting beyond any query a rule needs; our parser and libtree-sitter's
+// recurse by level (a helper probe: 50,000 levels overflowed the stack).
+constexpr int kMaxQueryDepth = 256;
+
 std::string_view NodeText(std::string_view bytes, TSNode node) {
   uint32_t b = ts_node_start_byte(node);
   uint32_t e = ts_node_end_byte(node);
@@ -121,6 +125,11 @@ bool HoldsFor(const Query::Predicate& p, std::string_view text) {
 
 std::unique_ptr<Query> Query::Compile(std::string_view source, QueryError* error,
                                       QueryEngine engine) {
+  if (std::size_t at = TooDeep(source, kMaxQueryDepth); at != std::string_view::npos) {
+    error->offset = at;
+    error->message = fmt::format("query nests deeper than {} levels", kMaxQueryDepth);
+    return nullptr;
+  }
   if (std::size_t at = StackedQuantifier(source); at != std::string_view::npos) {
     error->offset = at;
     error->message = "query syntax error: a quantifier cannot follow another quantifier";
@@ -336,6 +345,8 @@ static void EmitIfHolds(const std::vector<Query::Predicate>& preds,
 }
 
 bool Query::NeedsTreeSitterToCompile(std::string_view source) {
+  // Too deep for either parser: Compile says so, without parsing.
+  if (TooDeep(source, kMaxQueryDepth) != std::string_view::npos) return false;
   return !ParseQuery(source, tree_sitter_python());
 }
 

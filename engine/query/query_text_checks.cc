@@ -76,6 +76,25 @@ std::size_t StackedQuantifier(std::string_view s) {
   return std::string_view::npos;
 }
 
+std::size_t TooDeep(std::string_view s, int limit) {
+  int depth = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (c == '"') {
+      for (++i; i < s.size() && s[i] != '"'; ++i) {
+        if (s[i] == '\\') ++i;
+      }
+    } else if (c == ';') {
+      while (i < s.size() && s[i] != '\n') ++i;
+    } else if (c == '(' || c == '[') {
+      if (++depth > limit) return i;
+    } else if (c == ')' || c == ']') {
+      --depth;
+    }
+  }
+  return std::string_view::npos;
+}
+
 std::size_t FieldOnPredicate(std::string_view s) {
   for (std::size_t i = 0; i < s.size(); ++i) {
     char c = s[i];

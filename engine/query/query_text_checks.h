@@ -25,6 +25,10 @@ void SuggestCapture(std::string_view source, QueryError* error);
 // `((x)?)?`), or npos. libtree-sitter 0.20.7 crashes or loops on these
 // instead of reporting an error; we refuse them first. Conservative: it
 // also refuses the harmless `(a (b)?)?`.
+// The offset of the first `(` or `[` nested deeper than `limit` (outside
+// strings and comments), or npos: the parsers of queries recurse by level.
+std::size_t TooDeep(std::string_view s, int limit);
+
 std::size_t StackedQuantifier(std::string_view s);
 
 // Offset of a field name put in front of a predicate (`key: (#eq? @k "x")`,

@@ -31,4 +31,13 @@ TEST_CASE("an unknown capture gets the closest defined one") {
   CHECK(e.message == "query unknown capture 'valeu' (did you mean '@value'?)");
 }
 
+TEST_CASE("nesting deeper than the limit is found at its first bracket, not in strings") {
+  CHECK(TooDeep("((x))", 2) == std::string_view::npos);
+  CHECK(TooDeep("(([x]))", 2) == 2);
+  CHECK(TooDeep("(x (#eq? @x \"((((\"))", 2) == std::string_view::npos);
+  CHECK(TooDeep("; ((((\n(x)", 2) == std::string_view::npos);
+  std::string deep = std::string(50000, '(') + "_" + std::string(50000, ')');
+  CHECK(TooDeep(deep, 256) == 256);
+}
+
 }  // namespace muh
