@@ -9,6 +9,7 @@
 
 #include "engine/base/text.h"
 #include "engine/liveness/module_escape.h"
+#include "engine/liveness/platform_state.h"
 #include "engine/liveness/predicate_definitions.h"
 #include "engine/liveness/prose.h"
 #include "engine/python/name_use.h"
@@ -330,6 +331,7 @@ ConditionContext TreeIndex::ConditionsIn(const std::string& path) {
     auto known = predicates_.find(key);
     if (known != predicates_.end()) return known->second;
     std::optional<Evidence> found = PredicateRedefined(this, key);
+    if (!found) found = PlatformStateRebound(this, key);
     predicates_.emplace(key, found);
     return found;
   };
