@@ -143,6 +143,18 @@ std::optional<Evidence> EscapeIn(TreeIndex* index, const std::string& q, const s
   return std::nullopt;
 }
 
+// Whether line `k` lies inside a def or lambda's body.
+bool InsideDef(const StatementTable& lines, int k) {
+  if (k < 0) return false;
+  const std::vector<LogicalLine>& ls = lines.lines();
+  for (int p = ls[static_cast<std::size_t>(k)].parent; p >= 0;
+       p = ls[static_cast<std::size_t>(p)].parent) {
+    std::string_view kw = lines.Keyword(p);
+    if (kw == "def" || kw == "async") return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::optional<Evidence> ModuleEscape(TreeIndex* index,
@@ -154,18 +166,21 @@ std::optional<Evidence> ModuleEscape(TreeIndex* index,
   // sys.modules[__name__].
   if (const std::string_view* bytes = index->Bytes(path)) {
     std::string_view src = *bytes;
-    for (const char* word : {"globals", "vars", "__name__"}) {
+    for (const char* word : {"globals", "vars", "locals", "__name__"}) {
       for (std::size_t o : index->Occurrences(path, word)) {
         std::size_t a = o + std::string_view(word).size();
         std::string_view next = src.substr(a, 2);
+        bool local = word == std::string_view("locals");
         bool taken = word == std::string_view("globals") ||
-                     (word == std::string_view("vars") && next == "()") ||
+                     ((word == std::string_view("vars") || local) && next == "()") ||
                      (word == std::string_view("__name__") && next.substr(0, 1) == "]" && o >= 12 &&
                       src.substr(o - 12, 12) == "sys.modules[");
         if (!taken) continue;
         const StatementTable* own = index->LinesBefore(path, o);
         if (own == nullptr) break;  // unparsed: as before, no claim from this file
         if (!own->InCode(o)) continue;
+        // A bare locals() is the module's namespace only outside any def.
+        if (local && InsideDef(*own, own->IndexAt(o))) continue;
         Evidence e = index->At(path, own->IndexAt(o));
         e.what = "the namespace of " + *module + " is taken as a value (" + word +
                  "), and code may reach its names by one built at run time: " + e.what;
@@ -173,14 +188,15 @@ std::optional<Evidence> ModuleEscape(TreeIndex* index,
       }
     }
   }
-  // Any module's object reached by a name: a function's `__globals__`,
+  // Any module's object reached by a name: a function's `__globals__`, a
+  // frame's `f_globals`,
   // `inspect.getmodule(...)`, `sys.modules` asked by a key other than a
   // literal naming another module (`sys.modules.get(__name__)`,
   // `sys.modules[f.__module__]`), anywhere that runs.
   for (const std::string& q : index->paths()) {
     if (!reached(q)) continue;
     const std::string_view* bytes = nullptr;
-    for (const char* word : {"__globals__", "getmodule", "modules"}) {
+    for (const char* word : {"__globals__", "f_globals", "getmodule", "modules"}) {
       for (std::size_t o : index->Occurrences(q, word)) {
         if (bytes == nullptr) bytes = index->Bytes(q);
         if (bytes == nullptr) break;

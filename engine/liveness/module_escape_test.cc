@@ -63,3 +63,29 @@ TEST_CASE("a module's object reached by a name escapes every module: sys.modules
 
 }  // namespace
 }  // namespace muh
+
+namespace muh {
+namespace {
+
+TEST_CASE("a frame's f_globals and a module-level locals() reach the module by a built name") {
+  // A helper probe of 3cee5a3: sys._getframe().f_globals[name]() and
+  // `for n in dir(): locals()[n]()` at module level called a function
+  // muhpatch thought no one named.
+  CHECK(EscapeIn("import sys\ndef run(n):\n    sys._getframe().f_globals[n]()\n"));
+  std::map<std::string, std::string> files = {
+      {"app/__init__.py", ""},
+      {"app/k.py",
+       "def zork():\n    pass\nfor n in dir():\n    if n[:2] == 'zo':\n        locals()[n]()\n"},
+      {"app/main.py", "import app.k\n"}};
+  ReadFn read = [&files](const std::string& p) -> std::optional<std::string_view> {
+    return std::string_view(files.at(p));
+  };
+  LivenessFacts facts;
+  TreeIndex index({"app/__init__.py", "app/k.py", "app/main.py"}, read, facts);
+  CHECK(ModuleEscape(
+      &index, [](const std::string&) { return true; }, "app/k.py"));
+  CHECK_FALSE(EscapeIn("def g():\n    x = 1\n    return locals()\n"));  // the def's own
+}
+
+}  // namespace
+}  // namespace muh

@@ -570,7 +570,13 @@ constexpr const char* kLoaders[] = {
     // imports a module it is given by name.
     "loadTestsFromName", "loadTestsFromNames", "DocTestSuite", "safeimport", "render_doc",
     "_setoption", "BaseConfigurator", "DictConfigurator", "get_loader", "find_spec", "Bdb", "Pdb",
-    "Profile", "help"};
+    "Profile", "help",
+    // doctest's runners of docstrings and files, unittest's discovery,
+    // pydoc's importfile, site's .pth reader, logging's file
+    // configuration, and breakpoint() (PYTHONBREAKPOINT names a callable
+    // to import).
+    "run_docstring_examples", "testmod", "testfile", "DocFileSuite", "discover", "importfile",
+    "addsitedir", "fileConfig", "breakpoint"};
 
 // Loaders whose name alone is a common word: a load only as an attribute
 // of their module (`pydoc.locate(...)`, `mock.patch(...)`) or imported
@@ -757,7 +763,8 @@ void Reachability::ScanDynamic(const std::string& path) {
       if (!lines.InCode(o)) continue;
       // `exec(...)` and `eval(...)` are the builtins; `model.eval()` is a method.
       bool builtin = std::string_view(fn) == "exec" || std::string_view(fn) == "eval" ||
-                     std::string_view(fn) == "help" || std::string_view(fn) == "compile";
+                     std::string_view(fn) == "help" || std::string_view(fn) == "compile" ||
+                     std::string_view(fn) == "breakpoint";
       if (builtin && o > 0 && src[o - 1] == '.') continue;
       std::size_t open = o + std::char_traits<char>::length(fn);
       while (open < src.size() && src[open] == ' ') ++open;
@@ -961,15 +968,31 @@ void Reachability::ScanImportPath(const std::string& path) {
     bool sys_path = std::string_view(word) == "path";
     for (std::size_t o : index_->Occurrences(path, word)) {
       if (sys_path) {
+        // `from sys import path`: the list under another name, which any
+        // statement may change.
+        std::size_t line_start = src.rfind('\n', o);
+        line_start = line_start == std::string_view::npos ? 0 : line_start + 1;
+        std::string_view head = Trim(src.substr(line_start, o - line_start));
+        if (head.rfind("from sys import", 0) == 0) {
+          const StatementTable* lines = index_->LinesBefore(path, o);
+          if (lines == nullptr) {
+            Unreadable(path);
+            return;
+          }
+          int k = lines->IndexAt(o);
+          if (k >= 0 && lines->InCode(o)) AddDynamic(path, k, DynamicImportArgument{});
+          continue;
+        }
         if (o < 4 || src.substr(o - 4, 4) != "sys.") continue;
         std::size_t a = o + 4;
         while (a < src.size() && src[a] == ' ') ++a;
         std::string_view next = src.substr(a, 8);
-        bool changes = next.substr(0, 1) == "[" || next.substr(0, 2) == "+=" ||
-                       (next.substr(0, 1) == "=" && next.substr(0, 2) != "==") ||
-                       next.substr(0, 7) == ".insert" || next.substr(0, 7) == ".append" ||
-                       next.substr(0, 7) == ".extend";
-        if (!changes) continue;
+        // Closed world: only a read of it changes nothing; taken as a
+        // value (`p = sys.path`, an argument) it may be changed anywhere.
+        bool reads = next.substr(0, 7) == ".count(" || next.substr(0, 7) == ".index(" ||
+                     next.substr(0, 2) == "==" || next.substr(0, 2) == "!=" ||
+                     next.substr(0, 6) == ".copy(";
+        if (reads) continue;
       }
       if (!LoadAtWord(path, o)) return;
     }

@@ -322,3 +322,31 @@ TEST_CASE(
 }
 
 }  // namespace muh
+
+namespace muh {
+
+TEST_CASE("doctest, unittest discovery, pydoc, site, logging files and breakpoint are loads") {
+  // A helper probe of 3cee5a3: each loaded app/other.py while muhpatch
+  // called its site dead. sys.path under another name may be changed too.
+  const char* mains[] = {
+      "import doctest\ndoctest.run_docstring_examples(g, {})\n",
+      "import doctest\ndoctest.testmod()\n",
+      "import unittest\nunittest.TestLoader().discover('.', pattern='o*.py')\n",
+      "import pydoc\npydoc.importfile(p)\n",
+      "import site\nsite.addsitedir(d)\n",
+      "import logging.config\nlogging.config.fileConfig(f)\n",
+      "import os\nos.environ['PYTHONBREAKPOINT'] = n\nbreakpoint()\n",
+      "import sys\np = sys.path\np.insert(0, d)\nimport other\n",
+      "from sys import path\npath.insert(0, d)\nimport other\n",
+  };
+  for (const char* main : mains) {
+    Reach r({{"app/__init__.py", ""}, {"app/main.py", main}, {"app/other.py", ""}});
+    CHECK_MESSAGE(r.run->opaque().size() == 1, main);
+  }
+  Reach read({{"app/__init__.py", ""},
+              {"app/main.py", "import sys\nn = sys.path.count(d)\n"},
+              {"app/other.py", ""}});
+  CHECK(read.run->opaque().empty());
+}
+
+}  // namespace muh
