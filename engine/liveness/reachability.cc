@@ -992,6 +992,19 @@ void Reachability::ScanImportPath(const std::string& path) {
         bool reads = next.substr(0, 7) == ".count(" || next.substr(0, 7) == ".index(" ||
                      next.substr(0, 2) == "==" || next.substr(0, 2) == "!=" ||
                      next.substr(0, 6) == ".copy(";
+        // `x in sys.path`, `for p in sys.path`, or an argument of a
+        // builtin that only reads it (`print(sys.path)`, `list(...)`).
+        std::size_t b = o - 4;
+        while (b > 0 && src[b - 1] == ' ') --b;
+        std::string_view before = src.substr(b >= 8 ? b - 8 : 0, b >= 8 ? 8 : b);
+        auto ends = [&](std::string_view w) {
+          return before.size() >= w.size() && before.substr(before.size() - w.size()) == w &&
+                 (before.size() == w.size() || !IsWordChar(before[before.size() - w.size() - 1]));
+        };
+        for (std::string_view w :
+             {"in", "print(", "len(", "list(", "tuple(", "str(", "repr(", "sorted(", "set("}) {
+          reads = reads || ends(w);
+        }
         if (reads) continue;
       }
       if (!LoadAtWord(path, o)) return;

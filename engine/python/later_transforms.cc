@@ -1,6 +1,7 @@
 #include "engine/python/later_transforms.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdint>
 #include <functional>
 #include <string_view>
@@ -150,9 +151,42 @@ bool Tested(const std::vector<TSNode>& path, std::size_t i) {
           ts_node_eq(Field(p, "condition"), path[i]));
 }
 
-// Whether `n` is a string literal whose text (normalized) is `key`.
-bool IsKeyText(const SyntaxTree& tree, TSNode n, const std::string& key) {
-  return Is(n, "string") && Normal(TextOf(tree, n)) == key;
+// The value of the string literal `n` as a dict key: its text without
+// prefix and quotes; nullopt where that is not its value (an f-string
+// with a field, an escape sequence). A bytes literal is never a str key:
+// it gets a value no str key has.
+std::optional<std::string> KeyValue(const SyntaxTree& tree, TSNode n) {
+  if (!Is(n, "string")) return std::nullopt;
+  std::string_view t = TextOf(tree, n);
+  std::size_t q = 0;
+  bool raw = false;
+  bool formatted = false;
+  bool bytes = false;
+  while (q < t.size() && t[q] != '\'' && t[q] != '"') {
+    char c = static_cast<char>(std::tolower(static_cast<unsigned char>(t[q])));
+    raw = raw || c == 'r';
+    formatted = formatted || c == 'f';
+    bytes = bytes || c == 'b';
+    ++q;
+  }
+  std::string_view body = t.substr(q);
+  bool triple = body.size() >= 6 && body[0] == body[1] && body[1] == body[2];
+  std::size_t quote = triple ? 3 : 1;
+  if (body.size() < 2 * quote) return std::nullopt;
+  body = body.substr(quote, body.size() - 2 * quote);
+  if (formatted && body.find('{') != std::string_view::npos) return std::nullopt;
+  if (!raw && body.find('\\') != std::string_view::npos) return std::nullopt;
+  if (bytes) return "\x01bytes:" + std::string(body);
+  return std::string(body);
+}
+
+// Whether the string literal `n` is the key `key` (a literal's text,
+// normalized): true or false where its value is known, nullopt otherwise.
+std::optional<bool> IsKeyText(const SyntaxTree& tree, TSNode n, const std::string& key) {
+  std::optional<std::string> v = KeyValue(tree, n);
+  if (!v) return std::nullopt;
+  std::string want = key.size() >= 2 ? key.substr(1, key.size() - 2) : key;
+  return *v == want;
 }
 
 bool IsExpressionStep(TSNode n) {
@@ -275,9 +309,10 @@ void Follow(const SyntaxTree& tree, TSNode scope, std::size_t after, const std::
                                                          : Onward::kFollowed;  // bound anew
     } else if (!key.empty() && Is(p, "subscript") && ts_node_eq(Field(p, "value"), n)) {
       TSNode k = Field(p, "subscript");
-      if (Is(k, "string") && !IsKeyText(tree, k, key)) {
+      std::optional<bool> same = IsKeyText(tree, k, key);
+      if (same == std::optional<bool>(false)) {
         how = Onward::kFollowed;  // another key, read or written
-      } else if (Is(k, "string")) {
+      } else if (same) {
         unit = i - 1;
         how = UseOf(std::vector<TSNode>(path.begin(), path.end() - 1)) == NameUse::kRead
                   ? Onward::kAlias  // decided below, as the name's
@@ -289,9 +324,10 @@ void Follow(const SyntaxTree& tree, TSNode scope, std::size_t after, const std::
       TSNode first = ts_node_is_null(args) || ts_node_named_child_count(args) == 0
                          ? TSNode{}
                          : ts_node_named_child(args, 0);
-      if (Is(first, "string") && !IsKeyText(tree, first, key)) {
+      std::optional<bool> same = IsKeyText(tree, first, key);
+      if (same == std::optional<bool>(false)) {
         how = Onward::kFollowed;
-      } else if (Is(first, "string")) {
+      } else if (same) {
         unit = i - 2;
         how = Onward::kAlias;  // decided below, as the name's
       }
@@ -638,8 +674,16 @@ std::vector<SelfTransform> LaterTransforms(const SyntaxTree& tree, std::size_t b
     std::string key = Normal(TextOf(tree, Field(pair, "key")));
     for (TSNode later : NamedChildren(dict)) {
       if (ts_node_start_byte(later) <= ts_node_start_byte(pair)) continue;
-      if (Is(later, "dictionary_splat") ||
-          (Is(later, "pair") && Normal(TextOf(tree, Field(later, "key"))) == key)) {
+      // A later key that may equal it: the same text, or a literal whose
+      // value is the same or not known (`f'K'`, an escape).
+      bool same_key = false;
+      if (Is(later, "pair")) {
+        TSNode lk = Field(later, "key");
+        same_key = Normal(TextOf(tree, lk)) == key;
+        if (Is(lk, "string"))
+          same_key = same_key || IsKeyText(tree, lk, key) != std::optional<bool>(false);
+      }
+      if (Is(later, "dictionary_splat") || same_key) {
         out.push_back(Opaque(tree, later));
       }
     }

@@ -60,6 +60,30 @@ TEST_CASE("a dict key's value, through the dict display or the key") {
   CHECK(Of(f, "config = ", "32") == "* 2@10?");
 }
 
+TEST_CASE("a key written with a prefix is the key its value names") {
+  // A helper probe of 3cee5a3: config[f"BLOCK_SIZE_M"] //= 4 was taken for
+  // another key; the kernel got 4.
+  std::string f =
+      "def f(m):\n"
+      "    config = {'BLOCK_SIZE_M': 64}\n"
+      "    if m:\n"
+      "        config[f\"BLOCK_SIZE_M\"] //= 4\n"
+      "    config[r'BLOCK_SIZE_M'] += 16\n"
+      "    config[b'BLOCK_SIZE_M'] = 8\n"
+      "    config['BLOCK_SIZE_N'] = 8\n"
+      "    return config\n";
+  // Not evaluated (the key's text differs), but no longer passed over:
+  // each is a transform the gate refuses, naming its line.
+  CHECK(Of(f, "config = ", "64") == " ?@4  ?@5");
+  // A key whose value is not known may be it: a transform not evaluated.
+  std::string g =
+      "def f(k):\n"
+      "    config = {'BLOCK_SIZE_M': 64, f'{k}': 8}\n"
+      "    config['\\x42LOCK_SIZE_M'] = 2\n"
+      "    return config\n";
+  CHECK(Of(g, "config = ", "64") == " ?@2  ?@3");
+}
+
 TEST_CASE("applied as Python computes it") {
   auto make = [](std::string op, std::optional<int64_t> operand) {
     SelfTransform t;
