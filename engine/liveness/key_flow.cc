@@ -58,10 +58,8 @@ class Flow {
         Read(index_->At(path, k), "**" + var + " passes every key");
         continue;
       }
-      std::size_t b = o;
-      while (b > 0 && (src[b - 1] == ' ' || src[b - 1] == '\n' || src[b - 1] == '\r')) --b;
-      std::size_t a = o + var.size();
-      while (a < src.size() && std::isspace(static_cast<unsigned char>(src[a]))) ++a;
+      std::size_t b = lines->CodeBefore(o);
+      std::size_t a = lines->CodeAfter(o + var.size());
       char prev = b > 0 ? src[b - 1] : '\n';
       char next = a < src.size() ? src[a] : '\n';
       char next2 = a + 1 < src.size() ? src[a + 1] : '\n';

@@ -92,10 +92,8 @@ KeyReadResult ReadsOfKey(TreeIndex* index, const Reachability& reach, const std:
         doubt();
         continue;
       }
-      std::size_t b = o - 1;
-      while (b > 0 && std::isspace(static_cast<unsigned char>(src[b - 1]))) --b;
-      std::size_t a = o + key.size() + 1;
-      while (a < src.size() && std::isspace(static_cast<unsigned char>(src[a]))) ++a;
+      std::size_t b = lines->CodeBefore(o - 1);
+      std::size_t a = lines->CodeAfter(o + key.size() + 1);
       bool subscript = b > 0 && src[b - 1] == '[' && a < src.size() && src[a] == ']';
       if (subscript) {
         std::size_t after = a + 1;

@@ -224,6 +224,10 @@ TEST_CASE("dict keys that nothing reached reads are dead") {
   CHECK(bn.reason.find("'BN'") != std::string::npos);
   CHECK(f.At("app/config.py", "\"GROUP\": 8", "8").state == Liveness::kDead);
   CHECK(f.At("app/config.py", "\"BM\": 16", "16").state == Liveness::kLive);
+  SiteLiveness commented = f.At("app/config.py", "'BN2': 32", "32");
+  INFO(Describe(commented));
+  CHECK(commented.state == Liveness::kDead);
+  CHECK(commented.reason.find("'BN2'") != std::string::npos);
 }
 
 TEST_CASE("without the entry module every verdict beyond local ones is unknown") {

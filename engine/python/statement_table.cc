@@ -321,6 +321,38 @@ bool StatementTable::InCode(std::size_t offset) const {
   return !InRanges(parts_->strings, offset) && !InRanges(parts_->comments, offset);
 }
 
+std::size_t StatementTable::CodeBefore(std::size_t offset) const {
+  std::size_t b = std::min(offset, src_.size());
+  while (b > 0) {
+    char c = src_[b - 1];
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\\') {
+      --b;
+      continue;
+    }
+    auto it = std::upper_bound(parts_->comments.begin(), parts_->comments.end(), b - 1,
+                               [](std::size_t off, const Range& r) { return off < r.first; });
+    if (it == parts_->comments.begin()) break;
+    --it;
+    if (b - 1 >= it->second) break;
+    b = it->first;  // a comment: before its `#`
+  }
+  return b;
+}
+
+std::size_t StatementTable::CodeAfter(std::size_t offset) const {
+  std::size_t a = offset;
+  while (a < src_.size()) {
+    char c = src_[a];
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\\') {
+      ++a;
+      continue;
+    }
+    if (c != '#' || !InRanges(parts_->comments, a)) break;
+    while (a < src_.size() && src_[a] != '\n' && src_[a] != '\r') ++a;
+  }
+  return a;
+}
+
 bool StatementTable::InString(std::size_t offset) const {
   return InRanges(parts_->strings, offset);
 }

@@ -57,6 +57,12 @@ class StatementTable {
   // The string literal holding `offset` (from its opening quote to after its
   // closing one; a prefix such as `f` or `rb` stands before it), if any.
   std::optional<std::pair<std::uint32_t, std::uint32_t>> StringAt(std::size_t offset) const;
+  // Past the blanks, line continuations and comments before `offset`: the
+  // offset just after the code byte before it (0 when none). And the
+  // first offset at or after `offset` that is none of those. A comment
+  // between two tokens changes nothing in Python, nor here.
+  std::size_t CodeBefore(std::size_t offset) const;
+  std::size_t CodeAfter(std::size_t offset) const;
   // The line's code text, and its first word (`if`, `from`, `def` ...; empty
   // when it starts with punctuation).
   std::string_view Code(int k) const;

@@ -201,4 +201,16 @@ TEST_CASE("logical lines: `;` and backslashes join, decorators and clauses stand
   CHECK(ls[12].end == src.size());
 }
 
+TEST_CASE("code before and after an offset skips blanks, continuations and comments") {
+  std::string src = "x = {\n    'a': 1,  # one\n    # alone\n    'b': 2 \\\n}\n";
+  auto t = StatementTable::Build(src);
+  REQUIRE(t);
+  std::size_t b = src.find("'b'");
+  CHECK(t->CodeBefore(b) == src.find(",  #") + 1);
+  std::size_t two = src.find("2 ") + 1;
+  CHECK(src[t->CodeAfter(two)] == '}');
+  CHECK(t->CodeBefore(0) == 0);
+  CHECK(t->CodeAfter(src.size()) == src.size());
+}
+
 }  // namespace muh
