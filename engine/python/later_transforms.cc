@@ -225,7 +225,15 @@ Onward Derived(const std::vector<TSNode>& path, std::size_t i, const OnwardFn& o
     std::vector<TSNode> at(path.begin(), path.begin() + static_cast<std::ptrdiff_t>(i));
     return onward(Onward::kDerived, at) ? Onward::kFollowed : Onward::kUnknown;
   }
-  return Onward::kFollowed;
+  // Closed world: a statement of its own, a return or a test ends it;
+  // anything else (a dict or set display, a splat, a comprehension, an
+  // f-string, a loop's iterable, a lambda) may carry it on unseen (a
+  // helper probe of 3cee5a3: `**{'BLOCK_M': BLOCK // 4}` gave the kernel 8).
+  if (Is(p, "expression_statement") || Is(p, "return_statement") || Tested(path, i) ||
+      Is(p, "assert_statement")) {
+    return Onward::kFollowed;
+  }
+  return Onward::kUnknown;
 }
 
 // Calls that only read a dict passed to them whole: printing, logging,
@@ -349,8 +357,16 @@ void Follow(const SyntaxTree& tree, TSNode scope, std::size_t after, const std::
       // returned: as it is. A positional argument: the call's result is a
       // value computed from it (`int(BLOCK)`, `triton.cdiv(n, BLOCK)`).
       bool keyword = Is(up, "keyword_argument") && ts_node_eq(Field(up, "value"), path[unit]);
-      if (keyword || Tested(path, unit) || Is(up, "return_statement")) {
+      // By keyword to a launch (`kernel[grid](BLOCK_M=BLOCK)`): what the
+      // kernel gets. To a function of this file: its parameter there,
+      // followed. To any other call (`dict(BLOCK_M=BLOCK)`, a helper of
+      // another module): not followed (a helper probe of 3cee5a3).
+      TSNode call = keyword && unit >= 3 ? path[unit - 3] : TSNode{};
+      bool launch = Is(call, "call") && Is(Field(call, "function"), "subscript");
+      if ((keyword && launch) || Tested(path, unit) || Is(up, "return_statement")) {
         how = Onward::kFollowed;
+      } else if (keyword) {
+        how = onward(Onward::kCallee, at) ? Onward::kFollowed : Onward::kUnknown;
       } else if (Is(up, "assignment") && ts_node_eq(Field(up, "right"), path[unit]) &&
                  Is(Field(up, "left"), "identifier")) {
         how = onward(Onward::kAlias, at) ? Onward::kFollowed : Onward::kUnknown;
@@ -373,17 +389,13 @@ void Follow(const SyntaxTree& tree, TSNode scope, std::size_t after, const std::
                  Is(Field(p, "left"), "identifier")) {
         how = onward(Onward::kAlias, path) ? Onward::kFollowed : Onward::kUnknown;
       } else if (Is(p, "dictionary_splat") && i >= 3 && Is(path[i - 2], "argument_list")) {
-        // `kernel[grid](..., **config)`: its keys as they are; a function
-        // of the file gets a copy it may change (`_fix(**config)`).
+        // `kernel[grid](..., **config)`: its keys as they are. Any other
+        // callee gets a copy it may change (`_fix(**config)`), or keeps
+        // it (`SimpleNamespace(**config)`, then `vars(ns)`): not followed
+        // (a helper probe of 3cee5a3).
         TSNode fn = Field(path[i - 3], "function");
-        bool ours = false;
-        for (TSNode st :
-             Is(fn, "identifier") ? NamedChildren(tree.Root()) : std::vector<TSNode>{}) {
-          TSNode d = Is(st, "decorated_definition") ? Field(st, "definition") : st;
-          ours = ours || (Is(d, "function_definition") &&
-                          TextOf(tree, Field(d, "name")) == TextOf(tree, fn));
-        }
-        how = ours ? Onward::kUnknown : Onward::kFollowed;
+        how = Is(fn, "subscript") || ReadsOnly(tree, path[i - 3]) ? Onward::kFollowed
+                                                                  : Onward::kUnknown;
       } else {
         how = Onward::kUnknown;
       }
@@ -619,7 +631,8 @@ void Collect(const SyntaxTree& tree, TSNode assignment, const std::string& targe
       std::optional<TSNode> param =
           Parameter(tree, TextOf(tree, fn), args, keyword ? path[k - 1] : path[k]);
       if (!param) return false;
-      Collect(tree, *param, std::string(TextOf(tree, *param)) + "[" + key + "]", depth + 1, out);
+      std::string held(TextOf(tree, *param));
+      Collect(tree, *param, key.empty() ? held : held + "[" + key + "]", depth + 1, out);
       return true;
     };
     Follow(tree, Field(scope, "body"), after, variable, key.empty() ? "" : Normal(key), handled,

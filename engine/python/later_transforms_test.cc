@@ -84,6 +84,38 @@ TEST_CASE("a key written with a prefix is the key its value names") {
   CHECK(Of(g, "config = ", "64") == " ?@2  ?@3");
 }
 
+TEST_CASE(
+    "closed world: a computed value ends only in a statement, a positional argument, a test or a "
+    "return") {
+  // A helper probe of 3cee5a3: each line gave the kernel BLOCK_M 8 with
+  // exit 0. Followed: the launch's keyword, a test, a size.
+  const char* escapes[] = {
+      "    k[(1,)](q, **{'BLOCK_M': BLOCK // 4})\n",
+      "    k[(1,)](q, BLOCK_M=min({BLOCK // 4}))\n",
+      "    k[(1,)](q, BLOCK_M=[*[BLOCK // 4]][0])\n",
+      "    k[(1,)](q, BLOCK_M=next(b // 4 for b in [BLOCK]))\n",
+      "    k[(1,)](q, BLOCK_M=int(f'{BLOCK // 4}'))\n",
+      "    kw = dict(BLOCK_M=BLOCK)\n",
+      "    _launch(q, blk=BLOCK)\n",
+      "    ns = types.SimpleNamespace(**{'B': BLOCK})\n",
+  };
+  for (const char* line : escapes) {
+    std::string f = std::string("def _launch(q, blk):\n    k[(1,)](q, BLOCK_M=blk // 4)\n\n") +
+                    "def f(q):\n    BLOCK = 64\n" + line + "    return q\n";
+    CHECK_MESSAGE(!Of(f, "BLOCK = ", "64").empty(), std::string(line));
+  }
+  const char* followed[] = {
+      "    grid = (q, triton.cdiv(q, BLOCK))\n    k[grid](q, BLOCK_M=BLOCK)\n",
+      "    if BLOCK // 2 > 8:\n        pass\n",
+      "    _launch(q, blk=BLOCK)\n",  // its parameter, passed on whole
+  };
+  for (const char* line : followed) {
+    std::string f = std::string("def _launch(q, blk):\n    k[(1,)](q, BLOCK_M=blk)\n\n") +
+                    "def f(q):\n    BLOCK = 64\n" + line + "    return q\n";
+    CHECK_MESSAGE(Of(f, "BLOCK = ", "64").empty(), std::string(line));
+  }
+}
+
 TEST_CASE("applied as Python computes it") {
   auto make = [](std::string op, std::optional<int64_t> operand) {
     SelfTransform t;
@@ -153,12 +185,16 @@ TEST_CASE("closed world: a later use the gate does not follow is a transform it 
   // A `**splat` or the same key after the entry in the display.
   CHECK(Of("def f(q):\n    config = {'M': 64, **q}\n", "config =", "64") == " ?@2");
   // Followed: another key, the key passed whole or tested, the dict
-  // returned, splatted into a call, or passed to a function of the file.
-  CHECK(Of("def k(x, cfg):\n    return launch(**cfg)\n" + head +
+  // returned, splatted into a launch, or passed to a function of the file.
+  CHECK(Of("def k(x, cfg):\n    return launch[x](**cfg)\n" + head +
                "    config['N'] = 16\n    if config['M'] > 8:\n        run(config['M'], "
                "b=config.get('N'))\n    k(1, config)\n    return config\n",
            "config =", "64")
             .empty());
+  // Splatted into any other call, it is not followed (3cee5a3's probe:
+  // SimpleNamespace(**config), then vars(ns)).
+  CHECK(Of("def k(x, cfg):\n    return launch(**cfg)\n" + head + "    k(1, config)\n",
+           "config =", "64") == " ?@2");
   // The name's value: in arithmetic passed by keyword, a `:=` of it, an
   // alias halved; a size computed from it and passed by position is not
   // the knob (muhpatch-rules(5)).
@@ -176,8 +212,9 @@ TEST_CASE("closed world: a computed value, through calls, containers and names")
   const std::string block = "def g(q):\n    BLOCK = 64\n";
   CHECK(Of(block + "    k[1](q,\n         BLOCK_M=int(BLOCK / 4))\n", "BLOCK =", "64") == " ?@4");
   CHECK(Of(block + "    k[1](BLOCK_M=_h(BLOCK))\n", "BLOCK =", "64") == " ?@3");
+  // The store into the list is refused too, since 3cee5a3's probe.
   CHECK(Of(block + "    l = [BLOCK]\n    l[0] //= 4\n    k[1](BLOCK_M=l[0])\n", "BLOCK =", "64") ==
-        " ?@5");
+        " ?@4  ?@5");
   CHECK(Of(block + "    B2 = BLOCK // 4\n    k[1](BLOCK_M=B2)\n", "BLOCK =", "64") == " ?@4");
   // A name bound anew after it: a literal is checked as what the kernel
   // gets on that path.
@@ -202,7 +239,8 @@ TEST_CASE("closed world: a computed value, through calls, containers and names")
 
 TEST_CASE("an annotated name without a value, and a decorated class, are no crash") {
   // The rewrite judge's `annotated` shape: `BLOCK: int` after the value.
-  CHECK(Of("def g(q):\n    BLOCK: int = 64\n    BLOCK: int\n    k(BLOCK_M=BLOCK)\n", "BLOCK:", "64")
+  CHECK(Of("def g(q):\n    BLOCK: int = 64\n    BLOCK: int\n    k[1](BLOCK_M=BLOCK)\n",
+           "BLOCK:", "64")
             .empty());
   // A helper probe's SIGSEGV: `m: int` has no right side.
   CHECK(Of("@dataclass\nclass Cfg:\n    m: int\n\n    def f(self):\n        knob = 128\n"
