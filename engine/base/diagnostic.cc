@@ -16,8 +16,31 @@ const char* SeverityName(Severity s) {
   return "error";
 }
 
+std::string EscapeControls(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    unsigned char u = static_cast<unsigned char>(c);
+    if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if ((u < 0x20 && c != '\t') || u == 0x7f) {
+      out += fmt::format("\\x{:02x}", u);
+    } else {
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
 std::string Diagnostic::Format() const {
-  std::string where = file;
+  // A diagnostic is one line: a newline or an escape sequence from a file
+  // name, a rule file or the source (a helper probe of 3cee5a3: a file
+  // named "c\n::warning file=...::x.py" printed a GitHub workflow command)
+  // is shown escaped, as git shows such names.
+  std::string where = EscapeControls(file);
+  std::string message = EscapeControls(this->message);
   if (line > 0) {
     where += fmt::format(":{}", line);
     if (column > 0) where += fmt::format(":{}", column);

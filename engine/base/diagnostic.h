@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace muh {
@@ -26,6 +27,10 @@ struct Diagnostic {
   // whole place when `file` is empty (a message about the run itself).
   std::string Format() const;
 };
+
+// `text` with its control bytes but tab written as escapes (`\n`, `\r`,
+// `\x1b`): what a one-line message may quote of untrusted text.
+std::string EscapeControls(std::string_view text);
 
 Diagnostic MakeError(std::string file, int line, int column, std::string message);
 Diagnostic MakeNote(std::string file, int line, int column, std::string message);
