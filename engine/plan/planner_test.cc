@@ -162,6 +162,22 @@ TEST_CASE("a rule that found nothing names its candidates") {
 
 namespace muh {
 
+TEST_CASE("a deleted statement takes its trailing comment; other code on its line refuses") {
+  // A helper probe of 3cee5a3: `use_v1 = True  # noqa` could not be deleted.
+  const std::string rule =
+      std::string(kHeader) +
+      "  - id: d\n    files: a.py\n    query: '((expression_statement (assignment left: "
+      "(identifier) @n)) @s (#eq? @n \"U\"))'\n    delete: s\n";
+  Fixture f(rule, {{"a.py", "A = 1\nU = True  # noqa\nB = 2\n"}});
+  PlanResult r = f.Run();
+  REQUIRE(r.new_contents.count("a.py") == 1);
+  CHECK(r.new_contents.at("a.py") == "A = 1\nB = 2\n");
+  Fixture g(rule, {{"a.py", "A = 1\nU = True; B = 2  # two\n"}});
+  PlanResult s = g.Run();
+  CHECK(s.new_contents.empty());
+  CHECK(Messages(s).find("cannot delete '@s': its lines hold other code") != std::string::npos);
+}
+
 TEST_CASE("deleting the empty module of an empty file plans nothing") {
   for (const char* text : {"", "\n", "\r\n", "\n\n"}) {
     CAPTURE(text);

@@ -255,8 +255,13 @@ void RulePlanner::PlanSite(const Rule& rule, const SourceText& file, const SiteM
           last + 1 < file.LineCount() ? file.LineStart(last + 1) : file.bytes().size();
       std::string_view before(file.bytes().data() + begin, target->begin - begin);
       std::string_view after(file.bytes().data() + target->end, end - target->end);
+      // A comment after the statement on its last line goes with it
+      // (`use_v1 = True  # noqa`): it is about the line deleted.
+      std::size_t code_after = after.find_first_not_of(" \t\r\n");
+      bool only_comment = code_after != std::string_view::npos && after[code_after] == '#' &&
+                          after.find('\n', code_after) >= after.find_last_not_of("\r\n");
       if (before.find_first_not_of(" \t") != std::string_view::npos ||
-          after.find_first_not_of(" \t\r\n") != std::string_view::npos) {
+          (code_after != std::string_view::npos && !only_comment)) {
         Say(At(file.path(), target->begin, Severity::kError,
                fmt::format("rule '{}': cannot delete '@{}': its lines hold other code", rule.id,
                            match.target)));
