@@ -60,7 +60,7 @@ const std::vector<std::string>& PlanContext::Scope(const std::vector<std::string
   return scopes_.emplace(patterns, std::move(paths)).first->second;
 }
 
-void PlanContext::ParseAll() {
+std::size_t PlanContext::ParseAll() {
   // Parse every file up front, one worker per core; planning then only
   // looks trees up. Each worker owns its parser. Largest first, so that the
   // workers finish together. The worker that parses a file also builds the
@@ -77,10 +77,40 @@ void PlanContext::ParseAll() {
       for (const std::string& path : Scope(pre.files)) queries[path].insert(pre.query.get());
     }
   }
+  // A file only a precondition reads, lacking every literal its queries
+  // need (a tree-wide `absent:` over vllm/**), is never parsed: CheckPreconditions
+  // skips it the same way (Query::MayMatchBytes). One no rule reads at all
+  // is parsed when something asks for its tree.
+  std::set<std::string> ruled;
+  for (const Rule& rule : rules_.rules) {
+    for (const std::string& path : Scope(rule.files)) ruled.insert(path);
+  }
+  std::set<std::string> precondition_may_match;
+  for (const Rule& rule : rules_.rules) {
+    for (const Precondition& pre : rule.preconditions) {
+      for (const std::string& path : Scope(pre.files)) {
+        if (ruled.count(path) != 0 || precondition_may_match.count(path) != 0) continue;
+        auto f = files_.find(path);
+        if (f != files_.end() && pre.query->MayMatchBytes(f->second.bytes())) {
+          precondition_may_match.insert(path);
+        }
+      }
+    }
+  }
   std::vector<const SourceText*> todo;
+  std::size_t skipped = 0;
   for (const auto& [path, file] : files_) {
+    // A file no query of this plan reads waits for Tree(), if anything asks.
+    bool precondition_only = ruled.count(path) == 0;
+    if (precondition_only && precondition_may_match.count(path) == 0) {
+      ++skipped;
+      continue;
+    }
     if (trees_.count(path) == 0) todo.push_back(&file);
   }
+  logging::Debug("plan: {} files no rule reads and no precondition may match: not parsed yet",
+                 skipped);
+
   std::stable_sort(todo.begin(), todo.end(), [](const SourceText* a, const SourceText* b) {
     return a->bytes().size() > b->bytes().size();
   });
@@ -98,6 +128,7 @@ void PlanContext::ParseAll() {
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t2).count());
   });
   for (std::size_t i = 0; i < todo.size(); ++i) trees_[todo[i]->path()] = std::move(parsed[i]);
+  return todo.size();
 }
 
 void PlanContext::UseTrees(Trees trees) {

@@ -42,7 +42,7 @@ class PlanContext {
 
   // Parses every file now, on the workers, and indexes each for the queries
   // the rules will run there.
-  void ParseAll();
+  std::size_t ParseAll();  // how many files it parsed
   // Trees already parsed, each borrowing bytes equal to its file's here.
   void UseTrees(Trees trees);
   // The tree of `path`, parsed on first use.

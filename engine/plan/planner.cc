@@ -62,8 +62,8 @@ PlanDraft DraftPlan(const RuleSet& rules, const std::map<std::string, SourceText
   };
   PlanDraft d;
   d.context_ = std::make_unique<PlanContext>(rules, files, tree_paths, written);
-  d.context_->ParseAll();
-  logging::Debug("plan: {} files parsed: {:.1f} ms", files.size(), ms());
+  std::size_t parsed = d.context_->ParseAll();
+  logging::Debug("plan: {} of {} files parsed: {:.1f} ms", parsed, files.size(), ms());
   d.plans_ = plan::PlanRules(*d.context_);
   logging::Debug("plan: rules matched, edits planned: {:.1f} ms", ms());
   return d;

@@ -25,6 +25,9 @@ bool RulePlanner::CheckPreconditions(const Rule& rule, RuleOutcome* outcome) {
     std::optional<Diagnostic> first_match;
     int found = 0;
     for (const std::string& path : Scope(pre.files)) {
+      // A file lacking the literals the query needs is not parsed (a
+      // tree-wide precondition would otherwise parse the whole tree).
+      if (!pre.query->MayMatchBytes(ctx_.files().at(path).bytes())) continue;
       std::vector<QueryMatch> m = pre.query->Run(*SyntaxTreeOf(path));
       if (found == 0 && !m.empty()) {
         first_match = At(path, m.front().Begin(), Severity::kNote,

@@ -111,7 +111,10 @@ TEST_CASE("our matcher and libtree-sitter's agree on every fixture file" *
   for (const std::string& s : sources) trees.push_back(parser.Parse(s));
 
   std::size_t compared = 0;
-  for (const std::string& text : queries) {
+  std::size_t bi100_ours = 0;
+  const std::size_t constructs = std::size(kConstructs);
+  for (std::size_t qi = 0; qi < queries.size(); ++qi) {
+    const std::string& text = queries[qi];
     CAPTURE(text);
     QueryError err;
     auto mine = Query::Compile(text, &err);
@@ -122,7 +125,14 @@ TEST_CASE("our matcher and libtree-sitter's agree on every fixture file" *
     bool left =
         std::find_if(std::begin(kLeftToTreeSitter), std::end(kLeftToTreeSitter),
                      [&](const char* t) { return text == t; }) != std::end(kLeftToTreeSitter);
-    CHECK(mine->UsesTreeSitterMatcher() == left);
+    // The constructs: exactly as listed. The rule file's queries: ours
+    // mostly; a few (the v2 preconditions' anchored `(comment)*`, a
+    // top-level alternation) go to libtree-sitter, and must agree too.
+    if (qi < constructs) {
+      CHECK(mine->UsesTreeSitterMatcher() == left);
+    } else if (!mine->UsesTreeSitterMatcher()) {
+      ++bi100_ours;
+    }
     CHECK(mine->capture_names() == theirs->capture_names());
     CHECK(mine->RequiredLiterals() == theirs->RequiredLiterals());
     for (std::size_t i = 0; i < files.size(); ++i) {
@@ -134,6 +144,10 @@ TEST_CASE("our matcher and libtree-sitter's agree on every fixture file" *
     }
   }
   CHECK(compared > 10000);
+  MESSAGE(bi100_ours << " of " << queries.size() - constructs << " rule-file queries ours");
+  // 6 of 17 at 897d455: the bare-raise, call-first, bound-once and
+  // replaced-elsewhere preconditions, the use_v1 override and its done-when.
+  CHECK(bi100_ours * 5 >= (queries.size() - constructs) * 3);
 }
 
 TEST_CASE(

@@ -227,27 +227,50 @@ std::vector<Query::LiteralGroup> Query::LiteralGroups(bool flag_identifiers) con
   // A literal is required only when every pattern requires it; with one
   // pattern (the common case) that is simply its own groups.
   if (predicates_.size() != 1) return {};
+  return PatternLiteralGroups(0, flag_identifiers);
+}
+
+std::vector<Query::LiteralGroup> Query::PatternLiteralGroups(std::size_t i,
+                                                             bool flag_identifiers) const {
   std::vector<LiteralGroup> groups;
-  for (const Predicate& p : predicates_[0]) {
+  for (const Predicate& p : predicates_[i]) {
     if (p.rhs_is_capture) continue;
     // A predicate on a capture that may be absent holds vacuously then, so
     // its literal is not required.
     bool required = false;
     if (patterns_) {
-      required = patterns_->patterns[0].required_captures[p.capture];
+      required = patterns_->patterns[i].required_captures[p.capture];
     } else {
-      TSQuantifier q = ts_query_capture_quantifier_for_id(tree_sitter_.Get(), 0, p.capture);
+      TSQuantifier q = ts_query_capture_quantifier_for_id(tree_sitter_.Get(),
+                                                          static_cast<uint32_t>(i), p.capture);
       required = q == TSQuantifierOne || q == TSQuantifierOneOrMore;
     }
     if (!required) continue;
     if (p.op == Predicate::Op::kEq || p.op == Predicate::Op::kAnyOf) {
       bool identifier =
           flag_identifiers && patterns_ &&
-          CapturesOnlyIdentifiers(patterns_->patterns[0], patterns_->language, p.capture);
+          CapturesOnlyIdentifiers(patterns_->patterns[i], patterns_->language, p.capture);
       groups.push_back(LiteralGroup{p.strings, identifier});
     }
   }
   return groups;
+}
+
+bool Query::MayMatchBytes(std::string_view bytes) const {
+  // Some pattern must find every group's literal (one of its
+  // alternatives) in the bytes; a pattern that requires none may match
+  // anything.
+  for (std::size_t i = 0; i < predicates_.size(); ++i) {
+    bool all = true;
+    for (const LiteralGroup& g : PatternLiteralGroups(i, false)) {
+      bool any = std::any_of(g.texts.begin(), g.texts.end(), [&](const std::string& t) {
+        return bytes.find(t) != std::string_view::npos;
+      });
+      all = all && any;
+    }
+    if (all) return true;
+  }
+  return predicates_.empty();
 }
 
 bool Query::UsesTreeSitterMatcher() const { return !patterns_; }

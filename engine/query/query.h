@@ -80,6 +80,10 @@ class Query : public SiteQuery {
   // some group cannot match. Drawn from #eq? and #any-of? against strings.
   std::vector<std::vector<std::string>> RequiredLiterals() const;
 
+  // False only when no pattern can match a file of these bytes: each
+  // needs a literal of its #eq?/#any-of? predicates that they lack.
+  bool MayMatchBytes(std::string_view bytes) const;
+
   // The same groups, each flagged when the capture it names can only be an
   // identifier.
   std::vector<LiteralGroup> RequiredLiteralGroups() const override;
@@ -123,6 +127,8 @@ class Query : public SiteQuery {
   // RequiredLiteralGroups, with the identifier flags worked out only when
   // asked (RequiredLiterals runs on every file the search reads).
   std::vector<LiteralGroup> LiteralGroups(bool flag_identifiers) const;
+  // Pattern i's groups alone.
+  std::vector<LiteralGroup> PatternLiteralGroups(std::size_t i, bool flag_identifiers) const;
 
   // What QueryBudgetExceeded says: the query's first line and `limit`.
   std::string OverBudget(const std::string& limit) const;

@@ -265,3 +265,25 @@ TEST_CASE("a query matches inside one top-level statement unless its root may be
 }
 
 }  // namespace muh
+
+namespace muh {
+
+TEST_CASE("a query may match a file only if some pattern finds its literals there") {
+  // A tree-wide precondition parses only the files that hold its words.
+  QueryError err;
+  auto q = Query::Compile(
+      "([(assignment (attribute attribute: (identifier) @n)) (tuple (attribute attribute: "
+      "(identifier) @n))] (#eq? @n \"paged_attention_v2\"))\n"
+      "((string (string_content) @s) (#any-of? @s \"a_name\" \"b_name\"))",
+      &err);
+  REQUIRE_MESSAGE(q, err.message);
+  CHECK_FALSE(q->MayMatchBytes("x = 1\n"));
+  CHECK(q->MayMatchBytes("ops.paged_attention_v2 = f\n"));
+  CHECK(q->MayMatchBytes("setattr(ops, 'b_name', f)\n"));
+  // A pattern with no literal may match anything.
+  auto any = Query::Compile("((identifier) @n (#eq? @n \"zz\")) (integer) @i", &err);
+  REQUIRE_MESSAGE(any, err.message);
+  CHECK(any->MayMatchBytes("x = 1\n"));
+}
+
+}  // namespace muh

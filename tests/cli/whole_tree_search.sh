@@ -41,9 +41,12 @@ rm -rf t && cp -a pristine t && mkfifo t/vllm/secret.py
 run "a FIFO outside every rule's files" 2 "$muhpatch" verify rules.yaml t --patch committed.diff
 has "FIFO" "t/vllm/secret.py: error: not a regular file (a FIFO)"
 rm -rf t && cp -a pristine t
-{ cat "t/$knob"; head -c $((16 * 1024 * 1024)) /dev/zero | tr '\0' '#'; } >t/vllm/huge.py
+# Outside vllm/: the rules' own files (a precondition reads vllm/**) are
+# loaded before the search, and an oversized one there is a load error.
+mkdir -p t/tools
+{ cat "t/$knob"; head -c $((16 * 1024 * 1024)) /dev/zero | tr '\0' '#'; } >t/tools/huge.py
 run "a file over 16 MiB" 2 "$muhpatch" verify rules.yaml t --patch committed.diff
-has "oversized" "t/vllm/huge.py: error: file is larger than the limit of 16777216 bytes"
+has "oversized" "t/tools/huge.py: error: file is larger than the limit of 16777216 bytes"
 "$muhpatch" verify rules.yaml t --patch committed.diff --format json >out 2>/dev/null || true
 grep -q '"kind": *"unreadable"' out || { cat out >&2; fail "json lacks kind unreadable"; }
 echo "ok unreadable files: exit 2, located"
