@@ -276,6 +276,25 @@ WriteResult Recovery::Steps() {
     none.cause = FailureCause::kBadInput;
     return none;
   }
+  // Every file it names must lie in the tree as it is now: a directory on
+  // the way replaced by a symlink to elsewhere (a helper probe of 3cee5a3:
+  // vllm/d -> ../../outside) would have recovery rename over a file
+  // outside it. Lexical checks (no `..`, not absolute) are ParseJournal's.
+  for (const JournalEntry& e : journal_.entries) {
+    std::string dir = io::DirName(io::JoinRoot(real_root_, e.target));
+    std::string real;
+    if (io::RealPath(dir, &real) && !io::IsWithin(real, real_root_)) {
+      errs_->push_back(MakeError(
+          kJournalName, 0, 0,
+          "the journal of an interrupted apply names " + e.target +
+              ", whose directory now resolves outside the tree (" + real +
+              "); muhpatch changes nothing while it is there. Once the files it names hold what "
+              "you want, rm " +
+              Typed(kJournalName) + " and run apply again"));
+      none.cause = FailureCause::kBadInput;
+      return none;
+    }
+  }
   for (const JournalEntry& e : journal_.entries) {
     Found f;
     f.entry = &e;

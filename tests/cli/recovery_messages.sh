@@ -110,3 +110,30 @@ diff -r -x .muhpatch-journal pristine c >/dev/null || fail "a corrupted journal:
 eval "$command"
 "$muhpatch" apply rules.yaml c >/dev/null 2>err || { cat err >&2; fail "apply after '$command' failed"; }
 ok "a corrupted journal: exit 2, and '$command' as printed clears it"
+
+# A journal naming a file under a directory that is now a symlink out of
+# the tree (a helper probe of 3cee5a3: recovery renamed a staged file over
+# one outside it): exit 2, nothing outside touched.
+rm -rf j outside && mkdir -p j/vllm outside && printf 'X = 1\n' >j/vllm/k.py
+echo precious >outside/x.py
+printf 'EVIL\n' >outside/.x.py.muhpatch-tmp.1.new
+cp outside/x.py outside/.x.py.muhpatch-tmp.1.old
+ln -s ../../outside j/vllm/d
+python3 - <<'PY'
+def fnv(b):
+    h = 14695981039346656037
+    for c in b:
+        h = ((h ^ c) * 1099511628211) & 0xffffffffffffffff
+    return "%016x" % h
+old = open("outside/x.py", "rb").read()
+new = open("outside/.x.py.muhpatch-tmp.1.new", "rb").read()
+open("j/.muhpatch-journal", "w").write(
+    "muhpatch-journal 1\nstate committing\nfile vllm/d/x.py vllm/d/.x.py.muhpatch-tmp.1.new "
+    "vllm/d/.x.py.muhpatch-tmp.1.old %d %s %d %s\nend\n" % (len(old), fnv(old), len(new), fnv(new)))
+PY
+code=0
+"$muhpatch" apply rules.yaml j >/dev/null 2>err || code=$?
+[[ $code -eq 2 ]] || { cat err >&2; fail "a journal through a symlink out of the tree: exit $code, expected 2"; }
+grep -qF "whose directory now resolves outside the tree" err || { cat err >&2; fail "a journal through a symlink: no reason"; }
+[[ $(cat outside/x.py) == precious ]] || fail "a journal through a symlink: the file outside changed"
+ok "a journal naming a file through a symlink out of the tree: exit 2, nothing outside touched"
