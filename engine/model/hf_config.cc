@@ -60,7 +60,9 @@ bool WorkloadFromHfConfig(std::string_view json, Workload* w, std::vector<std::s
   Json root;
   try {
     root = Json::parse(json.begin(), json.end());
-  } catch (const Json::parse_error& e) {
+  } catch (const Json::exception& e) {
+    // A parse error, and a number out of range (`1e400`, a helper probe of
+    // 3cee5a3: it was an internal error, exit 4): bad input either way.
     errors->push_back("malformed JSON: " + WithoutPrefix(e.what()));
     return false;
   }

@@ -85,6 +85,10 @@ TEST_CASE("config.json: errors name the key, and nothing is set") {
   REQUIRE(errors.size() == 1);
   CHECK(errors[0].rfind("malformed JSON: parse error at line 2, column 8", 0) == 0);
   errors.clear();
+  // A number out of range is bad input too, not an internal error.
+  CHECK_FALSE(WorkloadFromHfConfig(R"({"num_attention_heads": 1e400})", &w, &errors));
+  CHECK(errors == std::vector<std::string>{"malformed JSON: number overflow parsing '1e400'"});
+  errors.clear();
   CHECK_FALSE(WorkloadFromHfConfig("[1, 2]", &w, &errors));
   CHECK(errors == std::vector<std::string>{"a config.json must be a JSON object"});
 }
