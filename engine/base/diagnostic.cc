@@ -40,13 +40,13 @@ std::string Diagnostic::Format() const {
   // named "c\n::warning file=...::x.py" printed a GitHub workflow command)
   // is shown escaped, as git shows such names.
   std::string where = EscapeControls(file);
-  std::string message = EscapeControls(this->message);
+  std::string said = EscapeControls(message);
   if (line > 0) {
     where += fmt::format(":{}", line);
     if (column > 0) where += fmt::format(":{}", column);
   }
-  if (where.empty()) return fmt::format("{}: {}", SeverityName(severity), message);
-  return fmt::format("{}: {}: {}", where, SeverityName(severity), message);
+  if (where.empty()) return fmt::format("{}: {}", SeverityName(severity), said);
+  return fmt::format("{}: {}: {}", where, SeverityName(severity), said);
 }
 
 Diagnostic MakeError(std::string file, int line, int column, std::string message) {
