@@ -195,6 +195,32 @@ bool IsExpressionStep(TSNode n) {
          Is(n, "subscript") || Is(n, "tuple") || Is(n, "list") || Is(n, "attribute");
 }
 
+// Whether decorator `d` is functools' lru_cache or cache (`@functools.
+// lru_cache(maxsize=None)`, `@cache` imported from functools): the
+// function then returns what its body returns, the same object each time.
+bool MemoizesOnly(const SyntaxTree& tree, TSNode d) {
+  std::string text = Normal(TextOf(tree, d));
+  if (!text.empty() && text[0] == '@') text.erase(0, 1);
+  std::size_t paren = text.find('(');
+  std::string fn = text.substr(0, paren);
+  if (fn == "functools.lru_cache" || fn == "functools.cache") return true;
+  if (fn != "lru_cache" && fn != "cache") return false;
+  // The bare name must be functools' in this file.
+  std::string_view src = tree.bytes();
+  for (std::size_t at = src.find("from functools import"); at != std::string_view::npos;
+       at = src.find("from functools import", at + 1)) {
+    std::size_t eol = src.find('\n', at);
+    std::string_view names = src.substr(at, eol == std::string_view::npos ? eol : eol - at);
+    for (std::size_t i = names.find(fn); i != std::string_view::npos; i = names.find(fn, i + 1)) {
+      bool left = !IsWordChar(names[i - 1]);
+      std::size_t e = i + fn.size();
+      bool right = e >= names.size() || !IsWordChar(names[e]);
+      if (left && right && names.substr(e).find(" as ") != 0) return true;
+    }
+  }
+  return false;
+}
+
 // How one later use of the value goes on (Follow).
 enum class Onward {
   kFollowed,  // passed on as it is, tested, read as another key: the kernel gets it as checked
@@ -645,11 +671,20 @@ void Collect(const SyntaxTree& tree, TSNode assignment, const std::string& targe
     return !exclusive(r) && ts_node_named_child_count(r) == 1 &&
            Normal(TextOf(tree, ts_node_named_child(r, 0))) == variable;
   });
-  // A decorator may change what the function returns.
+  // A decorator may change what the function returns; functools' caches
+  // return what it returned (a helper probe of 3cee5a3: lru_cache on
+  // get_default_config failed every fused-MoE rule).
   TSNode around = ts_node_is_null(name) ? TSNode{} : ts_node_parent(scope);
   if (returned && !ts_node_is_null(around) && Is(around, "decorated_definition")) {
-    out->push_back(Opaque(tree, around));
-    return;
+    bool caches_only = true;
+    for (TSNode d : NamedChildren(around)) {
+      if (!Is(d, "decorator")) continue;
+      caches_only = caches_only && MemoizesOnly(tree, d);
+    }
+    if (!caches_only) {
+      out->push_back(Opaque(tree, around));
+      return;
+    }
   }
   if (depth >= 3 || ts_node_is_null(name) || !returned) return;
   std::string_view fn = TextOf(tree, name);

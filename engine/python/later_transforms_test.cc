@@ -182,6 +182,14 @@ TEST_CASE("closed world: a later use the gate does not follow is a transform it 
   CHECK(Of(head + "    config = {**config, **q}\n", "config =", "64") == " ?@3");
   CHECK(Of(head + "    log(config)\n", "config =", "64") == " ?@3");
   CHECK(Of("@deco\n" + head + "    return config\n", "config =", "64") == " ?@1");
+  // functools' caches return what the body returns.
+  CHECK(Of("import functools\n@functools.lru_cache(maxsize=None)\n" + head + "    return config\n",
+           "config =", "64")
+            .empty());
+  CHECK(Of("from functools import cache\n@cache\n" + head + "    return config\n", "config =", "64")
+            .empty());
+  CHECK(Of("from functools import cache as c\n@cache\n" + head + "    return config\n",
+           "config =", "64") == " ?@2");
   // A `**splat` or the same key after the entry in the display.
   CHECK(Of("def f(q):\n    config = {'M': 64, **q}\n", "config =", "64") == " ?@2");
   // Followed: another key, the key passed whole or tested, the dict
