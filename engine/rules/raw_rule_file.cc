@@ -229,6 +229,11 @@ bool ReadRuleFile(const std::string& display_path, const std::string& text, RawR
     reader.Error(root.Mark(), "a rule file must be a mapping with 'version' and 'rules'");
     return false;
   }
+  // A repeated key (two `with:` in a rule) is an error, never last-wins (a
+  // helper probe of 3cee5a3).
+  std::size_t before_duplicates = errors->size();
+  reader.NoDuplicateKeys(root);
+  if (errors->size() != before_duplicates) return false;
   reader.CheckKeys(root, kTopKeys, "rule file");
   YAML::Node version = root["version"];
   if (!version || !version.IsScalar() || version.as<std::string>() != "1") {

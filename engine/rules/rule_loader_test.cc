@@ -181,3 +181,15 @@ TEST_CASE("constraint errors point into the expression") {
 }
 
 }  // namespace muh
+
+namespace muh {
+
+TEST_CASE("a key repeated in a mapping is an error at the second, naming the first") {
+  // A helper probe of 3cee5a3: the second `with:` won in silence.
+  CHECK(Errors(std::string(kGood) + "    with: \"7\"\n") ==
+        "r.yaml:12:5: error: duplicate key 'with' (first at line 11)\n");
+  CHECK(Errors(std::string(kGood) + "version: 1\n") ==
+        "r.yaml:12:1: error: duplicate key 'version' (first at line 1)\n");
+}
+
+}  // namespace muh

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <map>
 
 #include "engine/base/edit_distance.h"
 
@@ -24,6 +25,34 @@ std::string PythonLiteral(const std::string& yaml_scalar) {
 
 void YamlReader::Error(const YAML::Mark& m, const std::string& msg) {
   errors_->push_back(MakeError(path_, m.line + 1, m.column + 1, msg));
+}
+
+void YamlReader::NoDuplicateKeys(const YAML::Node& node) {
+  // Iteratively: a deep document must not exhaust the stack (YAML aliases
+  // are shared nodes, each walked once per reference: the parser bounds
+  // nesting, and the loader its size).
+  std::vector<YAML::Node> todo{node};
+  std::size_t walked = 0;
+  while (!todo.empty() && ++walked < 1000000) {
+    YAML::Node n = todo.back();
+    todo.pop_back();
+    if (n.IsMap()) {
+      std::map<std::string, int> seen;  // key -> its first line
+      for (const auto& kv : n) {
+        if (kv.first.IsScalar()) {
+          std::string k = kv.first.Scalar();
+          auto [it, fresh] = seen.emplace(k, kv.first.Mark().line + 1);
+          if (!fresh) {
+            Error(kv.first.Mark(),
+                  fmt::format("duplicate key '{}' (first at line {})", k, it->second));
+          }
+        }
+        todo.push_back(kv.second);
+      }
+    } else if (n.IsSequence()) {
+      for (const auto& item : n) todo.push_back(item);
+    }
+  }
 }
 
 bool YamlReader::Scalar(const YAML::Node& key, const YAML::Node& value, RawScalar* out) {

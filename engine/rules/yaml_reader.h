@@ -36,6 +36,10 @@ class YamlReader {
   // An error at `m` (yaml-cpp's marks are 0-based).
   void Error(const YAML::Mark& m, const std::string& msg);
 
+  // An error at each key repeated in a mapping anywhere under `node`:
+  // yaml-cpp keeps both entries, and a reader would take one in silence.
+  void NoDuplicateKeys(const YAML::Node& node);
+
   // Location of byte `offset` inside the scalar that starts at `mark`.
   RuleLoc OffsetLoc(const YAML::Mark& mark, std::size_t offset) const;
   std::size_t LeadingSpaces(std::size_t at) const;
