@@ -1,6 +1,8 @@
 #include "engine/base/text.h"
 
+#include <algorithm>
 #include <cctype>
+#include <vector>
 
 namespace muh {
 
@@ -21,6 +23,33 @@ std::string_view LineAround(std::string_view src, std::size_t offset) {
   from = from == std::string_view::npos ? 0 : from + 1;
   std::size_t to = src.find('\n', offset);
   return Trim(src.substr(from, to == std::string_view::npos ? to : to - from));
+}
+
+std::vector<std::string_view> SplitTopLevel(std::string_view text) {
+  std::vector<std::string_view> out;
+  int depth = 0;
+  char quote = 0;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (quote != 0) {
+      if (c == '\\')
+        ++i;
+      else if (c == quote)
+        quote = 0;
+      continue;
+    }
+    if (c == '\'' || c == '"') quote = c;
+    if (c == '(' || c == '[' || c == '{') ++depth;
+    if (c == ')' || c == ']' || c == '}') --depth;
+    if (c == ',' && depth == 0) {
+      out.push_back(Trim(text.substr(start, i - start)));
+      start = i + 1;
+    }
+  }
+  std::string_view last = Trim(text.substr(std::min(start, text.size())));
+  if (!last.empty()) out.push_back(last);
+  return out;
 }
 
 }  // namespace muh

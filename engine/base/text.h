@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <string_view>
+#include <vector>
 
 namespace muh {
 
@@ -15,5 +16,9 @@ std::string_view Trim(std::string_view s);
 
 // The physical line of `src` that holds byte `offset`, trimmed (Trim).
 std::string_view LineAround(std::string_view src, std::size_t offset);
+
+// The comma-separated items of `text` at bracket depth 0 (an argument
+// list's inside), each trimmed; quotes and brackets are skipped over.
+std::vector<std::string_view> SplitTopLevel(std::string_view text);
 
 }  // namespace muh

@@ -259,10 +259,9 @@ class Scan {
           return Found(q, *lines, k, std::string(fn) + " is taken as a value here");
         }
         std::string_view args = ArgumentsAt(src, open);
-        std::size_t comma = TopComma(args);
-        std::string_view object = Trim(args.substr(0, comma));
-        std::string_view rest = comma == std::string_view::npos ? "" : args.substr(comma + 1);
-        std::string_view attr = Trim(rest.substr(0, TopComma(rest)));
+        std::vector<std::string_view> parts = SplitTopLevel(args);
+        std::string_view object = parts.empty() ? std::string_view{} : parts[0];
+        std::string_view attr = parts.size() < 2 ? std::string_view{} : parts[1];
         std::optional<std::string> literal = StringLiteralValue(attr);
         if (literal) {
           bool rests =
@@ -297,26 +296,6 @@ class Scan {
       if (c == ')' && --depth == 0) return src.substr(open + 1, i - open - 1);
     }
     return src.substr(open + 1);
-  }
-
-  static std::size_t TopComma(std::string_view s) {
-    int depth = 0;
-    char quote = 0;
-    for (std::size_t i = 0; i < s.size(); ++i) {
-      char c = s[i];
-      if (quote != 0) {
-        if (c == '\\')
-          ++i;
-        else if (c == quote)
-          quote = 0;
-        continue;
-      }
-      if (c == '\'' || c == '"') quote = c;
-      if (c == '(' || c == '[' || c == '{') ++depth;
-      if (c == ')' || c == ']' || c == '}') --depth;
-      if (c == ',' && depth == 0) return i;
-    }
-    return std::string_view::npos;
   }
 
   TreeIndex* index_;

@@ -55,34 +55,6 @@ bool TakesOneCommand(std::string_view fn) {
          fn == "Popen" || fn == "spawn";
 }
 
-// The arguments at depth 0, trimmed; quotes and brackets are skipped over.
-std::vector<std::string_view> SplitTopLevel(std::string_view text) {
-  std::vector<std::string_view> out;
-  int depth = 0;
-  char quote = 0;
-  std::size_t start = 0;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (quote != 0) {
-      if (c == '\\')
-        ++i;
-      else if (c == quote)
-        quote = 0;
-      continue;
-    }
-    if (c == '\'' || c == '"') quote = c;
-    if (c == '(' || c == '[' || c == '{') ++depth;
-    if (c == ')' || c == ']' || c == '}') --depth;
-    if (c == ',' && depth == 0) {
-      out.push_back(Trim(text.substr(start, i - start)));
-      start = i + 1;
-    }
-  }
-  std::string_view last = Trim(text.substr(std::min(start, text.size())));
-  if (!last.empty()) out.push_back(last);
-  return out;
-}
-
 // `name=value` at depth 0: the keyword's name, else empty.
 std::string_view KeywordName(std::string_view arg) {
   std::size_t i = 0;
