@@ -259,6 +259,11 @@ TEST_CASE("the cases where a first version of our matcher differed from libtree-
   // One impossible pattern makes libtree-sitter refuse the whole query.
   CHECK(Query::Compile("(module (_) @a) (module \"else\")", &err) == nullptr);
   CHECK(err.message == "query impossible pattern structure");
+  // libtree-sitter reads `_!alternative` as one unknown node name, not a
+  // wildcard with a negated field (found by fuzz_query).
+  CHECK(Query::Compile("(if_statement condition: (_!alternative) @c)", &err) == nullptr);
+  CHECK(Query::Compile("(if_statement condition: (_?) @c)", &err) == nullptr);
+  CHECK(Query::Compile("(if_statement condition: (_ !alternative) @c)", &err) != nullptr);
   // A name may not start with '.' (libtree-sitter: syntax error).
   CHECK(Query::Compile("(identifier) @.x", &err) == nullptr);
   CHECK(err.message == "query syntax error");

@@ -18,6 +18,10 @@ bool IsNameChar(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
 }
 
+// libtree-sitter reads an identifier on through '?' and '!' as well, so
+// `_!alternative` is one (unknown) node name, not a wildcard and a negation.
+bool ContinuesIdentifier(char c) { return IsNameChar(c) || c == '?' || c == '!'; }
+
 // Thrown when the text leaves the subset. ParseQuery catches it and
 // returns nullopt, so it never leaves this file.
 struct NotInSubset {};
@@ -134,6 +138,11 @@ class Parser {
     ++i_;
   }
 
+  // Whether the `_` at i is the wildcard rather than the start of a name.
+  bool BareUnderscoreAt(std::size_t i) const {
+    return i + 1 >= s_.size() || !ContinuesIdentifier(s_[i + 1]);
+  }
+
   std::string Name() {
     std::size_t b = i_;
     if (Peek() == '.') throw NotInSubset{};  // libtree-sitter: not a first character
@@ -217,7 +226,7 @@ class Parser {
     QueryNode node;
     Expect('(');
     Skip();
-    if (Peek() == '_' && !IsNameChar(i_ + 1 < s_.size() ? s_[i_ + 1] : ' ')) {
+    if (Peek() == '_' && BareUnderscoreAt(i_)) {
       ++i_;
       node.kind = QueryNode::Kind::kAnyNamed;
     } else {
@@ -266,7 +275,7 @@ class Parser {
       QueryChild child;
       child.immediate = pending_anchor;
       pending_anchor = false;
-      if (IsNameChar(c) && !(c == '_' && !IsNameChar(i_ + 1 < s_.size() ? s_[i_ + 1] : ' '))) {
+      if (IsNameChar(c) && !(c == '_' && BareUnderscoreAt(i_))) {
         std::string field = Name();
         if (Peek() != ':') throw NotInSubset{};
         ++i_;
@@ -327,7 +336,7 @@ class Parser {
     } else if (c == '"') {
       node.kind = QueryNode::Kind::kAnonymous;
       node.symbols = Symbols(StringLiteral(), TSSymbolTypeAnonymous);
-    } else if (c == '_' && !IsNameChar(i_ + 1 < s_.size() ? s_[i_ + 1] : ' ')) {
+    } else if (c == '_' && BareUnderscoreAt(i_)) {
       ++i_;
       node.kind = QueryNode::Kind::kAny;
     } else if (c == '[') {
@@ -383,7 +392,7 @@ class Parser {
     ++i_;
     QueryPredicate p;
     std::size_t b = i_;
-    while (i_ < s_.size() && (IsNameChar(s_[i_]) || s_[i_] == '?' || s_[i_] == '!')) ++i_;
+    while (i_ < s_.size() && ContinuesIdentifier(s_[i_])) ++i_;
     if (i_ == b) throw NotInSubset{};
     p.name = std::string(s_.substr(b, i_ - b));
     for (Skip(); Peek() != ')'; Skip()) {
