@@ -65,7 +65,9 @@ int OpenRun(const CommandOptions& opts, TreeAccess access, OpenedRun* run) {
     InputOptions with = opts.inputs;
     with.tree_facts = ReadTreeFacts(run->inputs.rules, w.files, w.tree_paths);
     if (!with.tree_facts.empty()) {
+      std::shared_ptr<QueryCache> queries = std::move(run->inputs.queries);
       run->inputs = Inputs{};
+      run->inputs.queries = std::move(queries);
       if (!LoadInputs(with, &run->inputs, &run->errors)) return kExitBadInput;
     } else if (opts.inputs.say_unused_measurements) {
       SayUnusedMeasurements(*run->inputs.model);

@@ -239,7 +239,8 @@ bool LoadInputsFromText(const InputOptions& opts, const std::string& rules_text,
   out->model = BuildModel(opts, profile, raw, errors);
   if (!out->model) return false;
   if (opts.rules_path.empty()) return true;
-  if (!CheckRules(raw, out->model, &out->rules, errors)) return false;
+  if (!out->queries) out->queries = std::make_shared<QueryCache>();
+  if (!CheckRules(raw, out->model, &out->rules, errors, out->queries.get())) return false;
   if (!opts.serve_args_path.empty()) {
     // Its environment assignments are the deployment's (the workload was
     // read from it above).

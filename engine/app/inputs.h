@@ -11,6 +11,7 @@
 
 #include "engine/base/diagnostic.h"
 #include "engine/model/model_values.h"
+#include "engine/query/query_cache.h"
 #include "engine/rules/rule.h"
 
 namespace muh {
@@ -42,6 +43,9 @@ struct InputOptions {
 struct Inputs {
   std::shared_ptr<const ModelValues> model;
   RuleSet rules;  // empty when no rule file was named
+  // The rule file's compiled queries: a second load of the same file (with
+  // the tree's facts) given this cache compiles nothing again.
+  std::shared_ptr<QueryCache> queries;
 };
 
 // Says on stderr which measurement rows the model does not use: those for

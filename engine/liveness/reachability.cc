@@ -543,6 +543,20 @@ void Reachability::ScanImport(const std::string& path, const StatementTable& tab
 
 namespace {
 
+// Whether the loader's name at `o` is, by the bytes around it alone, no
+// load: `exec`, `eval`, `help`, `compile` and `breakpoint` are builtins,
+// so `model.eval()` (an attribute) is a method; `help(x)` is the builtin,
+// `help="..."` an argument's name.
+bool SkippedByItsBytes(std::string_view src, std::size_t o, std::string_view fn) {
+  bool builtin =
+      fn == "exec" || fn == "eval" || fn == "help" || fn == "compile" || fn == "breakpoint";
+  if (builtin && o > 0 && src[o - 1] == '.') return true;
+  if (fn != "help") return false;
+  std::size_t open = o + fn.size();
+  while (open < src.size() && src[open] == ' ') ++open;
+  return open >= src.size() || src[open] != '(';
+}
+
 // The calls that load code other than by an import statement. The first
 // two take a module's name, which the analysis may follow; the others run
 // code from a file, a spec or a string, which may import anything (the
@@ -752,6 +766,14 @@ void Reachability::ScanDynamic(const std::string& path) {
   for (const char* fn : kLoaders) {
     const std::vector<std::size_t>& occ = index_->Occurrences(path, fn);
     if (occ.empty()) continue;
+    // `model.eval()`, `torch.compile(...)`, `help="..."`: skipped below
+    // whatever the parse says, so a file holding only such needs none.
+    const std::string_view* bytes = index_->Bytes(path);
+    if (bytes != nullptr && std::none_of(occ.begin(), occ.end(), [&](std::size_t o) {
+          return !SkippedByItsBytes(*bytes, o, fn);
+        })) {
+      continue;
+    }
     const StatementTable* table = index_->Lines(path);
     if (table == nullptr) {
       Unreadable(path);
@@ -760,17 +782,10 @@ void Reachability::ScanDynamic(const std::string& path) {
     const StatementTable& lines = *table;
     std::string_view src = lines.src();
     for (std::size_t o : occ) {
-      if (!lines.InCode(o)) continue;
-      // `exec(...)` and `eval(...)` are the builtins; `model.eval()` is a method.
-      bool builtin = std::string_view(fn) == "exec" || std::string_view(fn) == "eval" ||
-                     std::string_view(fn) == "help" || std::string_view(fn) == "compile" ||
-                     std::string_view(fn) == "breakpoint";
-      if (builtin && o > 0 && src[o - 1] == '.') continue;
+      if (!lines.InCode(o) || SkippedByItsBytes(src, o, fn)) continue;
       std::size_t open = o + std::char_traits<char>::length(fn);
       while (open < src.size() && src[open] == ' ') ++open;
       bool call = open < src.size() && src[open] == '(';
-      // `help(x)` is the builtin; `help="..."` is an argument's name.
-      if (std::string_view(fn) == "help" && !call) continue;
       int k = lines.IndexAt(o);
       // A def of a function by that name loads nothing. An import of the
       // loader binds its name, whose calls are found by the word, unless it

@@ -450,7 +450,7 @@ std::vector<std::string> KindQueryTexts(const RawRule& r) {
 }
 
 bool CheckRuleFile(const RawRuleFile& raw, std::shared_ptr<const ValueSource> model, RuleSet* out,
-                   std::vector<Diagnostic>* errors) {
+                   std::vector<Diagnostic>* errors, QueryCache* shared_queries) {
   std::size_t errors_before = errors->size();
   YamlReader reader(raw.path, raw.text, errors);
   out->path = raw.path;
@@ -468,7 +468,8 @@ bool CheckRuleFile(const RawRuleFile& raw, std::shared_ptr<const ValueSource> mo
   } else {
     out->values = out->table;
   }
-  QueryCache queries;
+  QueryCache own_queries;
+  QueryCache& queries = shared_queries != nullptr ? *shared_queries : own_queries;
   std::vector<std::string> texts;
   for (const RawRule& r : raw.rules) {
     for (std::string& t : KindQueryTexts(r)) texts.push_back(std::move(t));

@@ -11,6 +11,7 @@
 
 #include "engine/base/diagnostic.h"
 #include "engine/model/value_source.h"
+#include "engine/query/query_cache.h"
 #include "engine/rules/raw_rule_file.h"
 #include "engine/rules/rule.h"
 
@@ -18,9 +19,10 @@ namespace muh {
 
 // Checks `raw` into `out`. Names in templates resolve against the file's
 // own `values:` table and `model` (may be null: the table alone); a name in
-// both is an error. Pure.
+// both is an error. Queries compile into `queries` when given (see
+// CheckRules). Pure.
 bool CheckRuleFile(const RawRuleFile& raw, std::shared_ptr<const ValueSource> model, RuleSet* out,
-                   std::vector<Diagnostic>* errors);
+                   std::vector<Diagnostic>* errors, QueryCache* queries = nullptr);
 
 // The query texts the kind of site `r` names compiles (its `query:`; a
 // `pattern:` compiles to nodes, not text), for compiling up front; none when

@@ -39,9 +39,9 @@ bool ReadRules(const std::string& display_path, const std::string& text, RawRule
 }
 
 bool CheckRules(const RawRuleFile& raw, std::shared_ptr<const ValueSource> model, RuleSet* out,
-                std::vector<Diagnostic>* errors) {
+                std::vector<Diagnostic>* errors, QueryCache* queries) {
   return Guarded(raw.path, errors,
-                 [&] { return CheckRuleFile(raw, std::move(model), out, errors); });
+                 [&] { return CheckRuleFile(raw, std::move(model), out, errors, queries); });
 }
 
 bool LoadRules(const std::string& display_path, const std::string& text,

@@ -12,6 +12,7 @@
 
 #include "engine/base/diagnostic.h"
 #include "engine/model/value_source.h"
+#include "engine/query/query_cache.h"
 #include "engine/rules/raw_rule_file.h"
 #include "engine/rules/rule.h"
 
@@ -22,9 +23,11 @@ bool ReadRules(const std::string& display_path, const std::string& text, RawRule
                std::vector<Diagnostic>* errors);
 
 // Step 2: checks what step 1 read against the values of `model` (may be
-// null: the file's `values:` table alone).
+// null: the file's `values:` table alone). Queries compile into `queries`
+// when given (a second check of the same file, with other facts, then
+// compiles none again), else into a cache of this call's own.
 bool CheckRules(const RawRuleFile& raw, std::shared_ptr<const ValueSource> model, RuleSet* out,
-                std::vector<Diagnostic>* errors);
+                std::vector<Diagnostic>* errors, QueryCache* queries = nullptr);
 
 // Both steps, for callers whose model does not depend on the file. Pure.
 bool LoadRules(const std::string& display_path, const std::string& text,

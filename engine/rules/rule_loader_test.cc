@@ -40,6 +40,21 @@ TEST_CASE("a good rule file loads") {
   CHECK(set.table->Find("size")->text == "1024");
 }
 
+TEST_CASE("a second check of the same file given the first's cache compiles no query again") {
+  RawRuleFile raw;
+  std::vector<Diagnostic> errs;
+  std::string text = std::string(kGood) + "    done-when: ((identifier) @n (#eq? @n \"_P\"))\n";
+  REQUIRE(ReadRules("r.yaml", text, &raw, &errs));
+  QueryCache cache;
+  RuleSet first, second, own;
+  REQUIRE(CheckRules(raw, {}, &first, &errs, &cache));
+  REQUIRE(CheckRules(raw, {}, &second, &errs, &cache));
+  REQUIRE(CheckRules(raw, {}, &own, &errs));
+  REQUIRE(first.rules[0].done_when);
+  CHECK(first.rules[0].done_when == second.rules[0].done_when);
+  CHECK(first.rules[0].done_when != own.rules[0].done_when);
+}
+
 TEST_CASE("malformed YAML") {
   CHECK(Errors("version: 1\nrules: [\n  - id: x\n") ==
         "r.yaml:3:3: error: malformed YAML: illegal block entry\n");
