@@ -5,6 +5,8 @@
 #include <cctype>
 #include <limits>
 
+#include "engine/python/py_literal.h"
+
 namespace muh {
 
 namespace {
@@ -34,11 +36,21 @@ std::vector<Token> Tokens(std::string_view s) {
     Token t;
     t.offset = i;
     if (std::isdigit(static_cast<unsigned char>(c))) {
+      // Numbers are Python's integer literals (a tier bound is Python text):
+      // `1_024`, `0x40`, `0o100`, `0b1000000`.
       std::size_t j = i;
-      while (j < s.size() && (std::isdigit(static_cast<unsigned char>(s[j])) || s[j] == '_')) ++j;
-      if (j < s.size() && IsNameChar(s[j])) throw Failure{"a number may hold only digits", i};
+      std::optional<int64_t> v = ReadIntegerLiteral(s, &j);
+      if (!v) {
+        std::size_t e = i;
+        while (e < s.size() && IsNameChar(s[e])) ++e;
+        std::string_view text = s.substr(i, e - i);
+        bool digits = text[0] != '0' && text.find_first_not_of("0123456789_") == text.npos;
+        throw Failure{digits ? std::string("the number is too large")
+                             : fmt::format("`{}` is no integer literal", text),
+                      i};
+      }
       t.kind = Token::Kind::kNumber;
-      t.text = std::string(s.substr(i, j - i));
+      t.text = std::to_string(*v);
       i = j;
     } else if (IsNameChar(c)) {
       std::size_t j = i;

@@ -57,6 +57,11 @@ TEST_CASE("names are listed once, in order") {
         std::vector<std::string>{"BLOCK_M", "BLOCK_N", "head_dim"});
 }
 
+TEST_CASE("numbers are Python's integer literals") {
+  CHECK(Holds("0x40 + 1_024 + 0o10 + 0b11 == 1099", {}));
+  CHECK(Holds("0X_40 == 64", {}));
+}
+
 TEST_CASE("parse errors say what and where") {
   auto err = [](const char* text) {
     ConstraintParse p = ParseConstraint(text);
@@ -71,7 +76,9 @@ TEST_CASE("parse errors say what and where") {
         "8: '/' is not part of the constraint language (numbers, names, + - * // %, "
         "comparisons, and/or/not, parentheses)");
   CHECK(err("BLOCK_M > 2 BLOCK_N") == "12: unexpected 'BLOCK_N'");
-  CHECK(err("12ab > 1") == "0: a number may hold only digits");
+  CHECK(err("12ab > 1") == "0: `12ab` is no integer literal");
+  CHECK(err("032 > 1") == "0: `032` is no integer literal");
+  CHECK(err("0x2g > 1") == "0: `0x2g` is no integer literal");
   CHECK(err("99999999999999999999 > 1") == "0: the number is too large");
   CHECK(err("and") == "0: unexpected 'and'");
   CHECK(err(std::string(200, '(').c_str()).find("nests too deeply") != std::string::npos);

@@ -7,6 +7,50 @@
 
 namespace muh {
 
+std::optional<int64_t> ReadIntegerLiteral(std::string_view s, std::size_t* at) {
+  std::size_t i = *at;
+  int base = 10;
+  if (i + 1 < s.size() && s[i] == '0') {
+    char p = static_cast<char>(std::tolower(static_cast<unsigned char>(s[i + 1])));
+    base = p == 'x' ? 16 : p == 'o' ? 8 : p == 'b' ? 2 : 10;
+    if (base != 10) i += 2;
+  }
+  std::size_t start = i;
+  int64_t v = 0;
+  bool digit_before = base != 10;  // `0x_1f` is valid: `_` after the prefix
+  int digits = 0;
+  bool leading_zero = false, nonzero = false;
+  while (i < s.size()) {
+    char c = s[i];
+    if (c == '_') {
+      if (!digit_before || i + 1 >= s.size()) return std::nullopt;
+      digit_before = false;
+      ++i;
+      continue;
+    }
+    int d = std::isdigit(static_cast<unsigned char>(c)) ? c - '0'
+            : std::isxdigit(static_cast<unsigned char>(c))
+                ? 10 + std::tolower(static_cast<unsigned char>(c)) - 'a'
+                : -1;
+    if (d < 0 || d >= base) {
+      if (std::isalnum(static_cast<unsigned char>(c))) return std::nullopt;  // `0x2g`, `8e3`
+      break;
+    }
+    if (digits == 0 && d == 0) leading_zero = true;
+    if (d != 0) nonzero = true;
+    if (__builtin_mul_overflow(v, base, &v) || __builtin_add_overflow(v, d, &v)) {
+      return std::nullopt;
+    }
+    digit_before = true;
+    ++digits;
+    ++i;
+  }
+  if (digits == 0 || !digit_before || i == start) return std::nullopt;
+  if (base == 10 && leading_zero && nonzero) return std::nullopt;  // `032`
+  *at = i;
+  return v;
+}
+
 namespace {
 
 // Recursive-descent evaluator over a tiny, overflow-checked integer grammar.
@@ -160,50 +204,7 @@ class IntEval {
     return Integer();
   }
 
-  // A Python integer literal: decimal (no leading zero but in `0`, `00`),
-  // `0x`, `0o` or `0b` with their digits, `_` only between digits. `0x20`
-  // is 32, as CPython reads it; `032` is no literal (a SyntaxError).
-  std::optional<int64_t> Integer() {
-    int base = 10;
-    if (i_ + 1 < s_.size() && s_[i_] == '0') {
-      char p = static_cast<char>(std::tolower(static_cast<unsigned char>(s_[i_ + 1])));
-      base = p == 'x' ? 16 : p == 'o' ? 8 : p == 'b' ? 2 : 10;
-      if (base != 10) i_ += 2;
-    }
-    std::size_t start = i_;
-    int64_t v = 0;
-    bool digit_before = base != 10;  // `0x_1f` is valid: `_` after the prefix
-    int digits = 0;
-    bool leading_zero = false, nonzero = false;
-    while (i_ < s_.size()) {
-      char c = s_[i_];
-      if (c == '_') {
-        if (!digit_before || i_ + 1 >= s_.size()) return std::nullopt;
-        digit_before = false;
-        ++i_;
-        continue;
-      }
-      int d = std::isdigit(static_cast<unsigned char>(c)) ? c - '0'
-              : std::isxdigit(static_cast<unsigned char>(c))
-                  ? 10 + std::tolower(static_cast<unsigned char>(c)) - 'a'
-                  : -1;
-      if (d < 0 || d >= base) {
-        if (std::isalnum(static_cast<unsigned char>(c))) return std::nullopt;  // `0x2g`, `8e3`
-        break;
-      }
-      if (digits == 0 && d == 0) leading_zero = true;
-      if (d != 0) nonzero = true;
-      if (__builtin_mul_overflow(v, base, &v) || __builtin_add_overflow(v, d, &v)) {
-        return std::nullopt;
-      }
-      digit_before = true;
-      ++digits;
-      ++i_;
-    }
-    if (digits == 0 || !digit_before || i_ == start) return std::nullopt;
-    if (base == 10 && leading_zero && nonzero) return std::nullopt;  // `032`
-    return v;
-  }
+  std::optional<int64_t> Integer() { return ReadIntegerLiteral(s_, &i_); }
 
   // Nesting past kMaxDepth (signs, parentheses) is no constant we read:
   // the evaluation gives up instead of exhausting the stack.

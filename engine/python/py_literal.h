@@ -2,6 +2,7 @@
 // equals `32768`, `'x'` equals `"x"`, `(8)` equals `8`.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -12,6 +13,12 @@ namespace muh {
 // evaluate: integers with + - * // % ** and parentheses, True/False/None, or a
 // plain string literal. nullopt for anything else.
 std::optional<std::string> CanonicalLiteral(std::string_view text);
+
+// A Python integer literal at `*at` in `s`: decimal (no leading zero but in
+// `0`, `00`), `0x`, `0o` or `0b` with their digits, `_` only between digits,
+// as CPython reads it. On success `*at` is past it; nullopt for no literal
+// (`032`, `0x2g`, `8e3`, `1__0`) or one past int64.
+std::optional<int64_t> ReadIntegerLiteral(std::string_view s, std::size_t* at);
 
 // True when both texts denote the same constant, or are the same text.
 bool SameValue(std::string_view a, std::string_view b);
