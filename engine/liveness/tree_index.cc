@@ -742,23 +742,6 @@ std::optional<Evidence> TreeIndex::MarkerMade(const PlatformMarker& m) {
 
 namespace {
 
-bool FieldIs(TSNode parent, const char* field, TSNode n) {
-  TSNode c = Field(parent, field);
-  return !ts_node_is_null(c) && ts_node_eq(c, n);
-}
-
-// Whether the last node of `path` stands in an annotation (`x: T`,
-// `-> T`, `Optional[T]` there), where it makes nothing.
-bool InAnnotation(const std::vector<TSNode>& path) {
-  for (std::size_t i = path.size(); i-- > 1;) {
-    if (Is(path[i], "type")) return true;
-    if (Is(path[i - 1], "function_definition") && FieldIs(path[i - 1], "return_type", path[i])) {
-      return true;
-    }
-  }
-  return false;
-}
-
 // Whether `n` is one string literal with no escape and no field: its
 // bytes are its value.
 bool PlainString(const SyntaxTree& tree, TSNode n) {

@@ -240,6 +240,18 @@ using OnwardFn = std::function<bool(Onward, const std::vector<TSNode>&)>;
 // followed the same way (`onward` kDerived); in a statement of its own, a
 // test or a return, it is taken for a size or a count (muhpatch-rules(5):
 // Triton launches take tile sizes by keyword).
+// The names an assignment's target binds when it is a name or a flat
+// tuple of names (`a, b = ...`, `(a, b) = ...`); empty for anything else.
+std::vector<TSNode> TargetNames(TSNode left) {
+  if (Is(left, "identifier")) return {left};
+  if (!Is(left, "pattern_list") && !Is(left, "tuple_pattern")) return {};
+  std::vector<TSNode> names = NamedChildren(left);
+  for (TSNode n : names) {
+    if (!Is(n, "identifier")) return {};
+  }
+  return names;
+}
+
 Onward Derived(const std::vector<TSNode>& path, std::size_t i, const OnwardFn& onward) {
   while (i > 0 && IsExpressionStep(path[i - 1])) --i;
   if (i == 0) return Onward::kUnknown;
@@ -247,7 +259,8 @@ Onward Derived(const std::vector<TSNode>& path, std::size_t i, const OnwardFn& o
   if (Is(p, "keyword_argument") || Is(p, "named_expression")) return Onward::kUnknown;
   if ((Is(p, "assignment") || Is(p, "augmented_assignment")) &&
       ts_node_eq(Field(p, "right"), path[i])) {
-    if (!Is(Field(p, "left"), "identifier")) return Onward::kUnknown;
+    // `a, b = f(BLOCK)`: each name holds a value computed from it.
+    if (TargetNames(Field(p, "left")).empty()) return Onward::kUnknown;
     std::vector<TSNode> at(path.begin(), path.begin() + static_cast<std::ptrdiff_t>(i));
     return onward(Onward::kDerived, at) ? Onward::kFollowed : Onward::kUnknown;
   }
@@ -276,6 +289,38 @@ bool ReadsOnly(const SyntaxTree& tree, TSNode call) {
   }
   return Is(fn, "attribute") &&
          std::find(std::begin(kLogging), std::end(kLogging), name) != std::end(kLogging);
+}
+
+// Whether `call` calls a function of vllm._custom_ops, the kernels'
+// bindings (`ops.invoke_fused_moe_kernel(..., config, ...)`): what it is
+// passed is what the kernel gets (a stated assumption, muhpatch-rules(5):
+// the gate reads one file, and that module wraps the kernels' entry
+// points). Only through a name that the file binds once, by `from vllm
+// import _custom_ops as NAME` or `import vllm._custom_ops as NAME`.
+bool KernelBinding(const SyntaxTree& tree, TSNode call) {
+  TSNode fn = Field(call, "function");
+  if (!Is(fn, "attribute") || !Is(Field(fn, "object"), "identifier")) return false;
+  std::string_view name = TextOf(tree, Field(fn, "object"));
+  int bindings = 0;
+  bool binding = false;
+  ForEachNamedPath(tree.Root(), [&](const std::vector<TSNode>& path) {
+    TSNode n = path.back();
+    if (!Is(n, "identifier") || TextOf(tree, n) != name) return;
+    NameUse use = UseOf(path);
+    if (use == NameUse::kRead || use == NameUse::kNotAName) return;
+    ++bindings;
+    TSNode aliased = path.size() >= 2 ? path[path.size() - 2] : TSNode{};
+    TSNode stmt = path.size() >= 3 ? path[path.size() - 3] : TSNode{};
+    if (use != NameUse::kImport || !Is(aliased, "aliased_import") ||
+        !FieldIs(aliased, "alias", n) || path.size() != 4) {
+      return;
+    }
+    std::string_view imported = TextOf(tree, Field(aliased, "name"));
+    binding = (Is(stmt, "import_from_statement") &&
+               TextOf(tree, Field(stmt, "module_name")) == "vllm" && imported == "_custom_ops") ||
+              (Is(stmt, "import_statement") && imported == "vllm._custom_ops");
+  });
+  return binding && bindings == 1;
 }
 
 // Closed world for the value's later life in its function: each later use
@@ -388,7 +433,8 @@ void Follow(const SyntaxTree& tree, TSNode scope, std::size_t after, const std::
       // followed. To any other call (`dict(BLOCK_M=BLOCK)`, a helper of
       // another module): not followed (a helper probe of 3cee5a3).
       TSNode call = keyword && unit >= 3 ? path[unit - 3] : TSNode{};
-      bool launch = Is(call, "call") && Is(Field(call, "function"), "subscript");
+      bool launch = Is(call, "call") &&
+                    (Is(Field(call, "function"), "subscript") || KernelBinding(tree, call));
       if ((keyword && launch) || Tested(path, unit) || Is(up, "return_statement")) {
         how = Onward::kFollowed;
       } else if (keyword) {
@@ -406,7 +452,7 @@ void Follow(const SyntaxTree& tree, TSNode scope, std::size_t after, const std::
       TSNode call = Is(p, "argument_list")                ? path[i - 2]
                     : i >= 3 && Is(p, "keyword_argument") ? path[i - 3]
                                                           : TSNode{};
-      if (Is(call, "call") && ReadsOnly(tree, call)) {
+      if (Is(call, "call") && (ReadsOnly(tree, call) || KernelBinding(tree, call))) {
         how = Onward::kFollowed;
       } else if (Is(p, "argument_list") ||
                  (Is(p, "keyword_argument") && ts_node_eq(Field(p, "value"), n))) {
@@ -420,8 +466,10 @@ void Follow(const SyntaxTree& tree, TSNode scope, std::size_t after, const std::
         // it (`SimpleNamespace(**config)`, then `vars(ns)`): not followed
         // (a helper probe of 3cee5a3).
         TSNode fn = Field(path[i - 3], "function");
-        how = Is(fn, "subscript") || ReadsOnly(tree, path[i - 3]) ? Onward::kFollowed
-                                                                  : Onward::kUnknown;
+        how =
+            Is(fn, "subscript") || ReadsOnly(tree, path[i - 3]) || KernelBinding(tree, path[i - 3])
+                ? Onward::kFollowed
+                : Onward::kUnknown;
       } else {
         how = Onward::kUnknown;
       }
@@ -476,6 +524,28 @@ std::optional<TSNode> Parameter(const SyntaxTree& tree, std::string_view name, T
 // statement that binds it: in the enclosing function, and, where the
 // function returns the dict or variable, in each function of the file that
 // binds the call's result (`cfg = get_default_config(...)`), `depth` deep.
+// How far the value is followed: through aliases, callees, and callers
+// (get_default_config, try_get_optimal_moe_config's partial, fused_experts,
+// invoke_fused_moe_kernel is four); deeper is a refusal.
+constexpr int kMaxFollow = 6;
+
+void Callers(const SyntaxTree& tree, TSNode within, std::string_view fn, const std::string& suffix,
+             int depth, std::vector<SelfTransform>* out, TSNode bound_by = TSNode{});
+
+// The module-level function that holds the last node of `path`; null when
+// none, or when a def, lambda or class between them makes it another's.
+TSNode EnclosingFunction(const std::vector<TSNode>& path) {
+  for (std::size_t j = path.size() - 1; j-- > 0;) {
+    TSNode a = path[j];
+    if (Is(a, "lambda") || Is(a, "class_definition")) return TSNode{};
+    if (!Is(a, "function_definition")) continue;
+    TSNode holder = j > 0 ? path[j - 1] : TSNode{};
+    if (Is(holder, "decorated_definition")) holder = j > 1 ? path[j - 2] : TSNode{};
+    return Is(holder, "module") ? a : TSNode{};
+  }
+  return TSNode{};
+}
+
 void Collect(const SyntaxTree& tree, TSNode assignment, const std::string& target, int depth,
              std::vector<SelfTransform>* out) {
   // The function that holds it (or the module).
@@ -587,9 +657,17 @@ void Collect(const SyntaxTree& tree, TSNode assignment, const std::string& targe
       if (!Reads(r, target) && !through_alias && !by_get) {
         // A name bound anew after the value (`if fp16: BLOCK = 8`): on the
         // paths through it the kernel gets that value, which is checked
-        // too (a literal), or is not known. A dict's key written anew is
-        // another site's (its own rule's).
-        if (!key.empty() || exclusive(n)) continue;
+        // too (a literal), or is not known. A dict's key written anew in
+        // the value's own function is another site's (its own rule's, or
+        // the site-multiplied check's); through an alias (`cfg = config`,
+        // then `cfg['K'] = 64`) or in a caller that binds the returned dict,
+        // no rule sees it, and the kernel may get that value instead (a
+        // helper probe of f751cf4): refused.
+        if (exclusive(n)) continue;
+        if (!key.empty()) {
+          if (depth > 0) out->push_back(Opaque(tree, n));
+          continue;
+        }
         std::optional<int64_t> literal =
             Is(right, "integer") ? Integer(TextOf(tree, right)) : std::nullopt;
         SelfTransform anew = Opaque(tree, n);
@@ -622,6 +700,24 @@ void Collect(const SyntaxTree& tree, TSNode assignment, const std::string& targe
     }
     out->push_back(std::move(t));
   }
+  // An alias of the dict bound before the value (`cfg = config`, then the
+  // tiers, then `cfg['K'] = 64`) is the same object: its later uses are
+  // followed as the dict's (a helper probe of f751cf4).
+  if (!key.empty() && Is(scope, "function_definition") && depth < kMaxFollow) {
+    std::vector<TSNode> earlier{Field(scope, "body")};
+    while (!earlier.empty()) {
+      TSNode n = earlier.back();
+      earlier.pop_back();
+      if (ts_node_start_byte(n) >= ts_node_start_byte(assignment)) continue;
+      if (Is(n, "function_definition") || Is(n, "lambda") || Is(n, "class_definition")) continue;
+      if (Is(n, "assignment") && Is(Field(n, "left"), "identifier") &&
+          Normal(TextOf(tree, Field(n, "right"))) == variable) {
+        Collect(tree, n, std::string(TextOf(tree, Field(n, "left"))) + "[" + key + "]", depth + 1,
+                out);
+      }
+      PushNamedChildren(n, &earlier);
+    }
+  }
   // Every other later use, in a function (a module's names are read by
   // other modules too, which this does not see).
   if (Is(scope, "function_definition")) {
@@ -631,14 +727,15 @@ void Collect(const SyntaxTree& tree, TSNode assignment, const std::string& targe
     OnwardFn onward = [&](Onward how, const std::vector<TSNode>& path) {
       if (how == Onward::kDerived) {
         // `Y = <computed from it>`: Y's later uses, as computed ones.
-        if (--derived_budget < 0) return false;
         TSNode assign = path.back();
-        std::string name(TextOf(tree, Field(assign, "left")));
-        Follow(tree, Field(scope, "body"), ts_node_end_byte(assign), name, "", {}, exclusive,
-               onward, true, out);
+        for (TSNode bound : TargetNames(Field(assign, "left"))) {
+          if (--derived_budget < 0) return false;
+          Follow(tree, Field(scope, "body"), ts_node_end_byte(assign),
+                 std::string(TextOf(tree, bound)), "", {}, exclusive, onward, true, out);
+        }
         return true;
       }
-      if (depth >= 3) return false;
+      if (depth >= kMaxFollow) return false;
       if (how == Onward::kAlias) {
         // `Y = <the value>`, or `c = config`: Y in its place.
         TSNode assign = path[path.size() - 2];
@@ -686,19 +783,63 @@ void Collect(const SyntaxTree& tree, TSNode assignment, const std::string& targe
       return;
     }
   }
-  if (depth >= 3 || ts_node_is_null(name) || !returned) return;
-  std::string_view fn = TextOf(tree, name);
-  std::vector<TSNode> calls{tree.Root()};
-  while (!calls.empty()) {
-    TSNode n = calls.back();
-    calls.pop_back();
-    if (Is(n, "assignment") && Is(Field(n, "left"), "identifier") &&
-        Is(Field(n, "right"), "call") && TextOf(tree, Field(Field(n, "right"), "function")) == fn) {
-      std::string bound(TextOf(tree, Field(n, "left")));
-      Collect(tree, n, bound + target.substr(variable.size()), depth + 1, out);
-    }
-    PushNamedChildren(n, &calls);
+  if (depth >= kMaxFollow || ts_node_is_null(name) || !returned) return;
+  Callers(tree, tree.Root(), TextOf(tree, name), target.substr(variable.size()), depth, out);
+}
+
+// The uses of `fn`, a function of this file that returns the dict (or
+// value), within `within`: each call whose result is bound to a name
+// (`cfg = fn(...)`: cfg's later life, Collect), returned by a function of
+// the file (`return fn(...)`: that function's callers in turn), or a
+// `functools.partial(fn, ...)` bound to a name (that name's calls, in its
+// function). Any other use (`fn(...)['K']`, `kernel(**fn(...))`, fn passed
+// as a value) hands the result on where this does not follow: a transform
+// the gate cannot evaluate (closed world; a helper probe of f751cf4: a
+// store in fused_experts, through partial, went unseen). `bound_by`: the
+// assignment that binds `fn` (the partial's), whose target is no use.
+void Callers(const SyntaxTree& tree, TSNode within, std::string_view fn, const std::string& suffix,
+             int depth, std::vector<SelfTransform>* out, TSNode bound_by) {
+  if (depth >= kMaxFollow) {
+    out->push_back(Opaque(tree, within));
+    return;
   }
+  ForEachNamedPath(within, [&](const std::vector<TSNode>& path) {
+    TSNode n = path.back();
+    if (!Is(n, "identifier") || TextOf(tree, n) != fn || path.size() < 2) return;
+    TSNode p = path[path.size() - 2];
+    if (Is(p, "function_definition") && FieldIs(p, "name", n)) return;  // its def
+    if (!ts_node_is_null(bound_by) && ts_node_eq(p, bound_by) && FieldIs(p, "left", n)) return;
+    if (Is(p, "attribute") && FieldIs(p, "attribute", n)) return;  // another object's
+    if (InAnnotation(path) || UseOf(path) == NameUse::kImport) return;
+    TSNode up = path.size() >= 3 ? path[path.size() - 3] : TSNode{};
+    TSNode upper = path.size() >= 4 ? path[path.size() - 4] : TSNode{};
+    if (Is(p, "call") && FieldIs(p, "function", n)) {
+      if (Is(up, "assignment") && FieldIs(up, "right", p) && Is(Field(up, "left"), "identifier")) {
+        std::string bound(TextOf(tree, Field(up, "left")));
+        Collect(tree, up, bound + suffix, depth + 1, out);
+        return;
+      }
+      if (Is(up, "return_statement")) {
+        TSNode g = EnclosingFunction(path);
+        if (!ts_node_is_null(g)) {
+          Callers(tree, tree.Root(), TextOf(tree, Field(g, "name")), suffix, depth + 1, out);
+          return;
+        }
+      }
+    }
+    // `h = functools.partial(fn, ...)`: h's calls are fn's.
+    if (Is(p, "argument_list") && ts_node_eq(ts_node_named_child(p, 0), n) && Is(up, "call")) {
+      std::string_view callee = TextOf(tree, Field(up, "function"));
+      if ((callee == "functools.partial" || callee == "partial") && Is(upper, "assignment") &&
+          FieldIs(upper, "right", up) && Is(Field(upper, "left"), "identifier")) {
+        TSNode g = EnclosingFunction(path);
+        TSNode scope = ts_node_is_null(g) ? tree.Root() : Field(g, "body");
+        Callers(tree, scope, TextOf(tree, Field(upper, "left")), suffix, depth + 1, out, upper);
+        return;
+      }
+    }
+    out->push_back(Opaque(tree, StatementOf(path)));
+  });
 }
 
 }  // namespace

@@ -7,12 +7,17 @@
 
 namespace muh {
 
-namespace {
-
-bool FieldIs(TSNode parent, const char* field, TSNode n) {
-  TSNode c = Field(parent, field);
-  return !ts_node_is_null(c) && ts_node_eq(c, n);
+bool InAnnotation(const std::vector<TSNode>& path) {
+  for (std::size_t i = path.size(); i-- > 1;) {
+    if (Is(path[i], "type")) return true;
+    if (Is(path[i - 1], "function_definition") && FieldIs(path[i - 1], "return_type", path[i])) {
+      return true;
+    }
+  }
+  return false;
 }
+
+namespace {
 
 // Parents that hold a target or a part of one and say nothing themselves:
 // the use is the enclosing construct's. `lone`: the node is still the

@@ -70,6 +70,10 @@ class PathFinder {
 // deeper nest is kUnknown.
 NameUse UseOf(const std::vector<TSNode>& path);
 
+// Whether the last node of `path` (root first) stands in an annotation
+// (`x: T`, `-> T`, `Optional[T]` there), where it makes nothing.
+bool InAnnotation(const std::vector<TSNode>& path);
+
 // Calls visit(path) for every named node under `root` (itself included),
 // in document order, with the nodes from `root` down to it: one cursor
 // walk, which keeps no stack of its own however deep a hostile file nests.

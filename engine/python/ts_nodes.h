@@ -21,6 +21,12 @@ inline TSNode Field(TSNode n, std::string_view name) {
   return ts_node_child_by_field_name(n, name.data(), static_cast<uint32_t>(name.size()));
 }
 
+// Whether `n` is `parent`'s child in `field`.
+inline bool FieldIs(TSNode parent, const char* field, TSNode n) {
+  TSNode c = Field(parent, field);
+  return !ts_node_is_null(c) && ts_node_eq(c, n);
+}
+
 // Empty for a null node, as Is is false for it.
 inline std::string_view TextOf(const SyntaxTree& tree, TSNode n) {
   if (ts_node_is_null(n)) return {};
