@@ -35,6 +35,18 @@ bool StartsAt(std::string_view s, std::size_t i, std::string_view word) {
   return s.substr(i, word.size()) == word;
 }
 
+// Whether the lambda's body ends at `i` (past the getenv call's `)`): the
+// next code is the dict's `,` or `}`, after blanks and comments. Anything
+// else goes on with the call's value (`os.getenv(N) or "ROCM_FLASH"`,
+// `... if os.getenv(N) else ...`: a helper probe of f751cf4 read those as
+// unset).
+bool LambdaEndsAt(std::string_view s, std::size_t i) {
+  for (i = Skip(s, i); i < s.size() && s[i] == '#'; i = Skip(s, i)) {
+    while (i < s.size() && s[i] != '\n') ++i;
+  }
+  return i < s.size() && (s[i] == ',' || s[i] == '}');
+}
+
 }  // namespace
 
 bool IsVllmBackendName(std::string_view name) {
@@ -101,15 +113,17 @@ EnvValue EnvDefault(std::string_view s, const std::string& name, int* line) {
       EnvValue found;
       found.source = "vLLM's default";
       found.is_default = true;
-      if (i < s.size() && s[i] == ')') return found;
+      if (i < s.size() && s[i] == ')') return LambdaEndsAt(s, i + 1) ? found : out;
       if (i >= s.size() || s[i] != ',') return out;
       i = Skip(s, i + 1);
       if (StartsAt(s, i, "None")) {
-        if (Skip(s, i + 4) < s.size() && s[Skip(s, i + 4)] == ')') return found;
+        std::size_t close = Skip(s, i + 4);
+        if (close < s.size() && s[close] == ')' && LambdaEndsAt(s, close + 1)) return found;
         return out;
       }
       std::optional<std::string> value = Quoted(s, i, &end);
-      if (!value || Skip(s, end) >= s.size() || s[Skip(s, end)] != ')') return out;
+      std::size_t close = value ? Skip(s, end) : s.size();
+      if (close >= s.size() || s[close] != ')' || !LambdaEndsAt(s, close + 1)) return out;
       found.value = *value;
       return found;
     }

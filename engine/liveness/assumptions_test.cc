@@ -80,6 +80,22 @@ TEST_CASE("vLLM's default of a variable is read from its envs.py") {
   CHECK_FALSE(EnvDefault(envs, "VLLM_Y").value);
   CHECK_FALSE(EnvDefault(envs, "VLLM_Z").known);  // computed
   CHECK_FALSE(EnvDefault(envs, "VLLM_W").known);  // not there
+  // The call's value goes on: the default is not the call's (a helper
+  // probe of f751cf4). A comment after the entry is no code.
+  std::string on =
+      "x = {'A': lambda: os.getenv('A') or f\"{V}_FLASH\",\n"
+      "     'B': lambda: os.getenv('B', None) and None or 'X',\n"
+      "     'C': lambda: os.getenv('C') if os.getenv('C') else 'ROCM_FLASH',\n"
+      "     'D': lambda: os.getenv('D', 'auto') + '_FLASH',\n"
+      "     'E': lambda: os.getenv('E')  # the default\n"
+      "     ,\n"
+      "     'F': lambda: os.getenv('F', 'x')}\n";
+  for (const char* name : {"A", "B", "C", "D"}) {
+    CAPTURE(name);
+    CHECK_FALSE(EnvDefault(on, name).known);
+  }
+  CHECK(EnvDefault(on, "E").known);
+  CHECK(EnvDefault(on, "F").value == std::optional<std::string>("x"));
 }
 
 TEST_CASE("assumptions read as status prints them, and a variable varies both ways") {

@@ -118,6 +118,19 @@ TEST_CASE("a marker decides nothing where the tree itself makes its value") {
   CHECK(tuned.state != Liveness::kDead);
 }
 
+TEST_CASE("a predicate's name bound to another function is not the platform's") {
+  // `from vllm.utils import is_pin_memory_available as is_hip`: CPython
+  // calls is_pin_memory_available, True on CUDA (a helper probe of f751cf4:
+  // the ROCm backend's autotune list was called dead).
+  Fixture f("predicate_alias");
+  SiteLiveness aliased = f.At("app/rocm_aliased.py", "BLOCK = 64", "64");
+  INFO(Describe(aliased));
+  CHECK(aliased.state != Liveness::kDead);
+  SiteLiveness own = f.At("app/rocm_own.py", "BLOCK = 32", "32");
+  INFO(Describe(own));
+  CHECK(own.state == Liveness::kDead);
+}
+
 TEST_CASE("has_device_capability branches follow the compute capability") {
   Fixture f("capability");
   SiteLiveness big = f.At("app/tile.py", "128 if current", "128");

@@ -646,6 +646,11 @@ bool TreeIndex::PlatformName(const std::string& path, const std::string& name) {
         std::string bound = n.alias;
         if (bound.empty()) bound = stmt->is_from ? n.name : n.name.substr(0, n.name.find('.'));
         if (bound != name) continue;
+        // `from vllm.utils import is_pin_memory_available as is_hip`: the
+        // name is another function's (a helper probe of f751cf4 ran the
+        // ROCm backend's autotune list muhpatch called dead). Only a name
+        // imported under its own name is the platform's.
+        if (stmt->is_from && !n.alias.empty() && n.alias != n.name) return false;
         std::string from = n.name;
         if (stmt->is_from) {
           if (me == nullptr) return false;
