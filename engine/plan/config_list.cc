@@ -8,6 +8,7 @@
 
 #include "engine/python/py_literal.h"
 #include "engine/python/syntax_tree.h"
+#include "engine/python/ts_nodes.h"
 
 namespace muh {
 
@@ -95,6 +96,32 @@ std::string KeyList(const std::vector<std::string>& keys) {
   return out;
 }
 
+// The arguments of triton.autotune that leave every entry of its list in
+// the benchmark (Triton 2 and 3). Any other (`prune_configs_by`, whose
+// early_config_prune or perf_model may drop the appended entries unrun; a
+// third positional argument, which is that; a splat) is no proof that an
+// appended entry is ever tried: the offset of the first such, or npos.
+std::size_t PrunesOrUnknown(const SyntaxTree& tree, TSNode list) {
+  TSNode arg = ts_node_parent(list);
+  TSNode args = Is(arg, "keyword_argument") ? ts_node_parent(arg) : arg;
+  if (!Is(args, "argument_list")) return std::string_view::npos;
+  static constexpr std::string_view kKept[] = {
+      "configs",   "key",    "reset_to_zero", "restore_value",  "pre_hook",
+      "post_hook", "warmup", "rep",           "use_cuda_graph", "do_bench"};
+  int positional = 0;
+  for (TSNode a : NamedChildren(args)) {
+    if (Is(a, "comment")) continue;
+    if (Is(a, "keyword_argument")) {
+      std::string_view name = TextOf(tree, ts_node_child_by_field_name(a, "name", 4));
+      if (std::find(std::begin(kKept), std::end(kKept), name) != std::end(kKept)) continue;
+    } else if (!Is(a, "list_splat") && !Is(a, "dictionary_splat") && ++positional <= 2) {
+      continue;
+    }
+    return ts_node_start_byte(a);
+  }
+  return std::string_view::npos;
+}
+
 }  // namespace
 
 bool PlanConfigAppend(const SourceText& file, const SyntaxTree& tree, std::size_t list_begin,
@@ -112,6 +139,17 @@ bool PlanConfigAppend(const SourceText& file, const SyntaxTree& tree, std::size_
   *error_offset = list_begin;
   if (ts_node_is_null(list)) {
     *error = "the 'append-to' capture is not a list literal";
+    return false;
+  }
+  if (std::size_t at = PrunesOrUnknown(tree, list); at != std::string_view::npos) {
+    *error_offset = at;
+    std::string_view arg = std::string_view(bytes).substr(at, 40);
+    arg = arg.substr(0, arg.find_first_of("=\r\n"));
+    *error = fmt::format(
+        "rule '{}': the autotune call's `{}` may drop appended entries before they are "
+        "benchmarked (only configs, key, reset_to_zero, restore_value, pre_hook, post_hook, "
+        "warmup, rep, use_cuda_graph and do_bench keep every entry in the run): no rewrite",
+        rule_id, arg);
     return false;
   }
   std::vector<Entry> live;
