@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <set>
+
 #include "engine/app/pre_image.h"
 #include "engine/app/site_liveness.h"
 #include "engine/base/exit_codes.h"
@@ -76,7 +78,18 @@ int RunDiffFromBase(const CommandOptions& opts) {
   PlanResult plan = PlanWithLiveness(run.inputs, w, pre.files, opts.include_dead, &pre.files);
   ReportPlan(run, opts, plan);
   KeptPlan kept = KeepHandTuned(pre.files, plan, now);
+  // A kept value passes the kernel's check as the model's does: the tree's
+  // own plan said where one fails (a helper probe of f751cf4: a tier tuned
+  // by hand to 200 was recorded, exit 0, and verify then failed on it).
+  std::set<std::string> failing;
   for (const HandTunedRecord& r : kept.hand_tuned) {
+    const Diagnostic* error = now.FirstError(r.rule_id);
+    if (error == nullptr || !failing.insert(r.rule_id).second) continue;
+    logging::Diag(w.Shown(*error).Format());
+    plan.diagnostics.push_back(*error);
+  }
+  for (const HandTunedRecord& r : kept.hand_tuned) {
+    if (failing.count(r.rule_id) != 0) continue;
     logging::Diag(w.Shown(Diagnostic{r.path, r.line, 0, Severity::kNote,
                                      fmt::format("rule '{}' keeps the value tuned by hand here, "
                                                  "and the patch records it as hand-tuned",
@@ -84,7 +97,8 @@ int RunDiffFromBase(const CommandOptions& opts) {
                       .Format());
   }
   plan.new_contents = kept.new_contents;
-  if (int code = WriteDiffOutput(opts, RenderPatch(pre.files, plan, kept.hand_tuned), true);
+  if (int code =
+          WriteDiffOutput(opts, RenderPatch(pre.files, plan, kept.hand_tuned), true, plan.ok());
       code != kExitClean) {
     return code;
   }

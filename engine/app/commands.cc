@@ -341,7 +341,8 @@ int RunDiff(const CommandOptions& opts) {
   // --format markdown: the pull-request summary (pr_summary.h) instead.
   bool markdown = opts.format == "markdown";
   if (int code = WriteDiffOutput(
-          opts, markdown ? FormatPrSummary(w.files, plan) : RenderPatch(w.files, plan), !markdown);
+          opts, markdown ? FormatPrSummary(w.files, plan) : RenderPatch(w.files, plan), !markdown,
+          plan.ok());
       code != kExitClean) {
     return code;
   }
@@ -349,7 +350,7 @@ int RunDiff(const CommandOptions& opts) {
   return plan.ok() ? kExitClean : kExitRulesFailed;
 }
 
-int WriteDiffOutput(const CommandOptions& opts, const std::string& out, bool is_patch) {
+int WriteDiffOutput(const CommandOptions& opts, const std::string& out, bool is_patch, bool whole) {
   std::string err;
   if (opts.output_path.empty()) {
     if (WriteStdout(is_patch && ColourStdout() ? ColourUnifiedDiff(out) : out, &err)) {
@@ -357,6 +358,16 @@ int WriteDiffOutput(const CommandOptions& opts, const std::string& out, bool is_
     }
     ReportErrors({MakeError("stdout", 0, 0, err)});
     return kExitInternal;
+  }
+  if (!whole) {
+    // A helper probe of f751cf4: verify's own `next:` command, run after a
+    // rule had failed, wrote an empty patch over the one under review, and
+    // verify then passed.
+    logging::Diag(fmt::format("muhpatch: error: {}: not written, and kept as it was: the rules "
+                              "failed (the errors above); fix them and run this again",
+                              opts.output_path),
+                  /*important=*/true);
+    return kExitClean;
   }
   std::string before;
   if (out.empty() && ReadWholeFile(opts.output_path, &before, &err) && !before.empty()) {

@@ -61,8 +61,11 @@ void ReportPlan(const OpenedRun& run, const CommandOptions& opts, const PlanResu
 
 // Writes diff's product: to -o FILE atomically, saying so when an empty
 // patch replaces a non-empty one, else to stdout (coloured as --color says
-// when it is a patch). kExitClean, or kExitInternal after reporting why not.
-int WriteDiffOutput(const CommandOptions& opts, const std::string& out, bool is_patch);
+// when it is a patch). A product that is not `whole` (some rules failed)
+// goes to stdout only: -o FILE is left as it was, and says so (it may hold
+// the patch under review, which the rules that planned alone would
+// replace). kExitClean, or kExitInternal after reporting why not.
+int WriteDiffOutput(const CommandOptions& opts, const std::string& out, bool is_patch, bool whole);
 
 // The plan over the opened tree with every site's liveness recorded (the
 // analysis runs beside the plan's draft: PlanWithLiveness) and, unless `include_dead`, the dead

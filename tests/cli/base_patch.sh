@@ -14,7 +14,9 @@
 #      lines of p.diff: the rule's status line records the tuned line as
 #      hand-tuned, and its `+` line holds 128; every other hunk stays;
 #   5. verify is then clean, `git apply -R --check` takes the new patch, and
-#      the command run again changes nothing (the record keeps the value).
+#      the command run again changes nothing (the record keeps the value);
+#   6. the tier tuned by hand to 200, which the kernel does not take: the
+#      command exits 6 naming the check at that line, and p.diff is kept.
 set -euo pipefail
 muhpatch=$(realpath "$1")
 repo=$(cd "$(dirname "$0")/../.." && pwd)
@@ -95,7 +97,19 @@ OUT
   cp p.diff kept.diff
   "$muhpatch" -q diff --base-patch p.diff -o p.diff rules.yaml t
   cmp -s kept.diff p.diff || fail "$name: a second run did not keep the record"
-  echo "ok $name: verify advises '$next'; it keeps every hunk, records the tuned tier at line $line, and verify is then clean"
+
+  # 6. Tuned by hand to a value the kernel does not take: the command fails
+  #    (exit 6) at that line, naming the check, and -o p.diff stays as it was.
+  sed -i "${line}s/= [0-9]*\$/= 200/" "t/$moe"
+  code=0
+  "$muhpatch" -q diff --base-patch p.diff -o p.diff rules.yaml t 2>err || code=$?
+  [[ $code -eq 6 ]] || { cat err >&2; fail "$name: a kept value failing its kernel's check: exit $code, expected 6"; }
+  grep -q "^t/$moe:$line:[0-9]*: error: rule 'fused-moe-tier-block-m' keeps '200', a hand-tuned value that fails its kernel's check" err ||
+    { cat err >&2; fail "$name: the failing kept value is not named at its line"; }
+  grep -qxF "muhpatch: error: p.diff: not written, and kept as it was: the rules failed (the errors above); fix them and run this again" err ||
+    { cat err >&2; fail "$name: -o on a failed run does not say it kept the file"; }
+  cmp -s kept.diff p.diff || fail "$name: a failed run changed p.diff"
+  echo "ok $name: verify advises '$next'; it keeps every hunk, records the tuned tier at line $line, and verify is then clean; a kept value the kernel does not take fails and leaves p.diff"
 }
 
 # shellcheck source=lib/on_trees.sh
