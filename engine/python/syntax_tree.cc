@@ -248,6 +248,104 @@ std::optional<SyntaxProblem> KeywordAsName(TSNode root, std::string_view bytes) 
   return found;
 }
 
+// Whether a tab stands in some line's leading blanks.
+bool TabInIndent(std::string_view bytes) {
+  bool leading = true;
+  for (char c : bytes) {
+    if (c == '\n' || c == '\r') {
+      leading = true;
+    } else if (c == '\t' && leading) {
+      return true;
+    } else if (c != ' ' && c != '\f') {
+      leading = false;
+    }
+  }
+  return false;
+}
+
+// Whether `n`, a child of a node of type `up` ("" for the root), begins a
+// logical line where it stands: a statement of a block or the module, a
+// clause (`elif`, `else`, `except`, `finally`, `case`), a decorator, or the
+// def or class it decorates.
+bool BeginsLogicalLine(TSNode n, std::string_view up) {
+  std::string_view type = ts_node_type(n);
+  if (type == "elif_clause" || type == "else_clause" || type == "except_clause" ||
+      type == "except_group_clause" || type == "finally_clause" || type == "case_clause" ||
+      type == "decorator") {
+    return true;
+  }
+  // A comment is no logical line: CPython reads no indentation from it.
+  if (!ts_node_is_named(n) || type == "comment") return false;
+  return up == "module" || up == "block" || up == "decorated_definition";
+}
+
+// CPython's TabError: the indentation of the logical lines, read with a tab
+// as 8 columns and as 1, must order the lines alike (the tokenizer's
+// indstack and altindstack). tree-sitter-python reads a tab as 8 columns
+// only, so it takes a file CPython rejects (a helper probe of f751cf4: one
+// tab in fused_moe.py, and apply rewrote the file with exit 0).
+std::optional<SyntaxProblem> InconsistentTabs(TSNode root, std::string_view bytes) {
+  if (!TabInIndent(bytes)) return std::nullopt;
+  std::vector<int> cols{0}, alts{0};
+  std::size_t last = std::string_view::npos;
+  TSTreeCursor c = ts_tree_cursor_new(root);
+  std::optional<SyntaxProblem> found;
+  auto check = [&](std::size_t at) {
+    std::size_t begin = at;
+    while (begin > 0 && bytes[begin - 1] != '\n' && bytes[begin - 1] != '\r') --begin;
+    int col = 0, alt = 0;
+    for (std::size_t i = begin; i < at; ++i) {
+      if (bytes[i] == ' ') {
+        ++col;
+        ++alt;
+      } else if (bytes[i] == '\t') {
+        col = (col / 8 + 1) * 8;
+        ++alt;
+      } else if (bytes[i] == '\f') {
+        col = alt = 0;
+      } else {
+        return;  // not the first code on its line
+      }
+    }
+    bool bad = false;
+    if (col == cols.back()) {
+      bad = alt != alts.back();
+    } else if (col > cols.back()) {
+      bad = alt <= alts.back();
+      cols.push_back(col);
+      alts.push_back(alt);
+    } else {
+      while (cols.size() > 1 && col < cols.back()) {
+        cols.pop_back();
+        alts.pop_back();
+      }
+      bad = col == cols.back() && alt != alts.back();
+    }
+    if (bad) found = SyntaxProblem{begin, "inconsistent use of tabs and spaces in indentation"};
+  };
+  std::vector<std::string_view> parents;  // the cursor's ancestors' types
+  while (!found) {
+    TSNode n = ts_tree_cursor_current_node(&c);
+    std::size_t at = ts_node_start_byte(n);
+    if (at != last && BeginsLogicalLine(n, parents.empty() ? "" : parents.back())) {
+      last = at;
+      check(at);
+    }
+    if (ts_tree_cursor_goto_first_child(&c)) {
+      parents.push_back(ts_node_type(n));
+      continue;
+    }
+    bool more = false;
+    while (!(more = ts_tree_cursor_goto_next_sibling(&c))) {
+      if (!ts_tree_cursor_goto_parent(&c)) break;
+      parents.pop_back();
+    }
+    if (!more) break;
+  }
+  ts_tree_cursor_delete(&c);
+  return found;
+}
+
 }  // namespace
 
 SyntaxTree::SyntaxTree(TsTreePtr tree, std::string_view bytes)
@@ -255,6 +353,7 @@ SyntaxTree::SyntaxTree(TsTreePtr tree, std::string_view bytes)
   if (tree_ && !ts_node_has_error(Root())) misread_ = Misread(Root(), bytes_);
   if (tree_ && !misread_ && !ts_node_has_error(Root())) misread_ = FoldedName(Root(), bytes_);
   if (tree_ && !misread_ && !ts_node_has_error(Root())) misread_ = KeywordAsName(Root(), bytes_);
+  if (tree_ && !misread_ && !ts_node_has_error(Root())) misread_ = InconsistentTabs(Root(), bytes_);
 }
 
 SyntaxTree::~SyntaxTree() = default;

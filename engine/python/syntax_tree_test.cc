@@ -13,6 +13,36 @@ TEST_CASE("valid Python parses without problems") {
   CHECK(std::string(ts_node_type(tree.Root())) == "module");
 }
 
+TEST_CASE("indentation CPython reads as a TabError is a problem; consistent tabs are none") {
+  // Each verdict is CPython 3's (compile()).
+  struct Case {
+    const char* src;
+    bool tab_error;
+  };
+  const Case cases[] = {
+      {"if x:\n\tif y:\n\t\ta = 1\n\tb = 2\nelse:\n        c = 3\n", false},
+      {"if x:\n\ta = 1\n        b = 2\n", true},
+      {"if x:\n        a = 1\n\tb = 2\n", true},
+      {"def f():\n\tif x:\n\t        a = 1\n\telse:\n\t\tb = 2\n", false},
+      {"def f():\n    x = (1,\n\t2)\n\treturn x\n", true},
+      {"def f():\n    s = '''\n\tq'''\n    return s\n", false},
+      {"class A:\n\t@d\n\tdef f(self):\n\t\tpass\n", false},
+      {"if x:\n    a = 1\n\t# c\n    b = 2\n", false},
+      {"if x:\n  \ta = 1\n  \tb = 2\n", false},
+      {"if x:\n  \ta = 1\n\tb = 2\n", true},
+      {"try:\n\ta = 1\nexcept E:\n        b = 2\nfinally:\n    c = 3\n", false},
+  };
+  PythonParser parser;
+  for (const Case& c : cases) {
+    CAPTURE(std::string(c.src));
+    std::string src = c.src;
+    SyntaxTree tree = parser.Parse(src);
+    std::optional<SyntaxProblem> p = tree.FirstProblem();
+    CHECK_MESSAGE(p.has_value() == c.tab_error, (p ? p->what : std::string()));
+    if (p && c.tab_error) CHECK(p->what == "inconsistent use of tabs and spaces in indentation");
+  }
+}
+
 TEST_CASE("the first problem is located") {
   PythonParser parser;
   std::string src = "x = 1\ny = (2\nz = 3\n";
