@@ -4,6 +4,7 @@
 
 #include <set>
 
+#include "engine/app/foreign_hunks.h"
 #include "engine/app/pre_image.h"
 #include "engine/app/site_liveness.h"
 #include "engine/base/exit_codes.h"
@@ -97,9 +98,20 @@ int RunDiffFromBase(const CommandOptions& opts) {
                       .Format());
   }
   plan.new_contents = kept.new_contents;
-  if (int code =
-          WriteDiffOutput(opts, RenderPatch(pre.files, plan, kept.hand_tuned), true, plan.ok());
-      code != kExitClean) {
+  std::string rendered = RenderPatch(pre.files, plan, kept.hand_tuned);
+  if (plan.ok()) {
+    std::vector<Diagnostic> foreign = ForeignHunks(run.inputs.rules, base, patch);
+    if (!foreign.empty()) {
+      Report(foreign);
+      if (!opts.output_path.empty()) {
+        logging::Diag(
+            fmt::format("muhpatch: error: {}: not written, and kept as it was", opts.output_path),
+            /*important=*/true);
+      }
+      return kExitBadInput;
+    }
+  }
+  if (int code = WriteDiffOutput(opts, rendered, true, plan.ok()); code != kExitClean) {
     return code;
   }
   return plan.ok() ? kExitClean : kExitRulesFailed;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "engine/app/foreign_hunks.h"
 #include "engine/app/kept_sites.h"
 #include "engine/app/next_command.h"
 #include "engine/app/site_liveness.h"
@@ -386,6 +387,20 @@ CheckResult CheckCommittedPatch(const VerifyInput& in) {
     CheckResult r = Drift(fmt::format("{} makes a change muhpatch never makes; next: {}",
                                       in.patch.path, in.next.refresh));
     r.findings = std::move(other);
+    return r;
+  }
+  // Hunks in files no rule reads: no patch made again keeps them.
+  std::vector<Finding> foreign;
+  for (Diagnostic& d : ForeignHunks(in.inputs.rules, in.patch.path, in.patch.files)) {
+    d.message = "drift: " + d.message;
+    foreign.push_back({"patch-change", d, {}, ""});
+  }
+  if (!foreign.empty()) {
+    CheckResult r = Drift(fmt::format(
+        "{} holds a change muhpatch did not make (each hunk above): take it out of the patch, "
+        "then verify again",
+        in.patch.path));
+    r.findings = std::move(foreign);
     return r;
   }
   std::vector<Finding> unreadable;
