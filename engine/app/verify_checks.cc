@@ -389,20 +389,6 @@ CheckResult CheckCommittedPatch(const VerifyInput& in) {
     r.findings = std::move(other);
     return r;
   }
-  // Hunks in files no rule reads: no patch made again keeps them.
-  std::vector<Finding> foreign;
-  for (Diagnostic& d : ForeignHunks(in.inputs.rules, in.patch.path, in.patch.files)) {
-    d.message = "drift: " + d.message;
-    foreign.push_back({"patch-change", d, {}, ""});
-  }
-  if (!foreign.empty()) {
-    CheckResult r = Drift(fmt::format(
-        "{} holds a change muhpatch did not make (each hunk above): take it out of the patch, "
-        "then verify again",
-        in.patch.path));
-    r.findings = std::move(foreign);
-    return r;
-  }
   std::vector<Finding> unreadable;
   for (const FilePatch& fp : in.patch.files) {
     std::string ignored;
@@ -416,6 +402,20 @@ CheckResult CheckCommittedPatch(const VerifyInput& in) {
     CheckResult r = Drift(fmt::format("{} names a file the tree does not have; next: {}",
                                       in.patch.path, in.next.refresh));
     r.findings = std::move(unreadable);
+    return r;
+  }
+  // Hunks in files no rule reads: no patch made again keeps them.
+  std::vector<Finding> foreign;
+  for (Diagnostic& d : ForeignHunks(in.inputs.rules, in.patch.path, in.patch.files)) {
+    d.message = "drift: " + d.message;
+    foreign.push_back({"patch-change", d, {}, ""});
+  }
+  if (!foreign.empty()) {
+    CheckResult r = Drift(fmt::format(
+        "{} holds a change muhpatch did not make (each hunk above): take it out of the patch, "
+        "then verify again",
+        in.patch.path));
+    r.findings = std::move(foreign);
     return r;
   }
   const std::string stale = fmt::format(
