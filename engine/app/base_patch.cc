@@ -99,7 +99,8 @@ int RunDiffFromBase(const CommandOptions& opts) {
   }
   plan.new_contents = kept.new_contents;
   std::string rendered = RenderPatch(pre.files, plan, kept.hand_tuned);
-  if (plan.ok()) {
+  // Under --rule the other rules' files count as no rule's: not asked then.
+  if (plan.ok() && opts.inputs.only_rules.empty()) {
     std::vector<Diagnostic> foreign = ForeignHunks(run.inputs.rules, base, patch);
     if (!foreign.empty()) {
       Report(foreign);

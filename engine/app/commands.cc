@@ -342,7 +342,7 @@ int RunDiff(const CommandOptions& opts) {
   bool markdown = opts.format == "markdown";
   if (int code = WriteDiffOutput(
           opts, markdown ? FormatPrSummary(w.files, plan) : RenderPatch(w.files, plan), !markdown,
-          plan.ok());
+          markdown || plan.ok());
       code != kExitClean) {
     return code;
   }

@@ -61,10 +61,11 @@ void ReportPlan(const OpenedRun& run, const CommandOptions& opts, const PlanResu
 
 // Writes diff's product: to -o FILE atomically, saying so when an empty
 // patch replaces a non-empty one, else to stdout (coloured as --color says
-// when it is a patch). A product that is not `whole` (some rules failed)
-// goes to stdout only: -o FILE is left as it was, and says so (it may hold
+// when it is a patch). A patch that is not `whole` (some rules failed) is
+// not written to -o FILE, which is left as it was, and says so (it may hold
 // the patch under review, which the rules that planned alone would
-// replace). kExitClean, or kExitInternal after reporting why not.
+// replace); to stdout it goes as it is. kExitClean, or kExitInternal after
+// reporting why not.
 int WriteDiffOutput(const CommandOptions& opts, const std::string& out, bool is_patch, bool whole);
 
 // The plan over the opened tree with every site's liveness recorded (the

@@ -406,7 +406,10 @@ CheckResult CheckCommittedPatch(const VerifyInput& in) {
   }
   // Hunks in files no rule reads: no patch made again keeps them.
   std::vector<Finding> foreign;
-  for (Diagnostic& d : ForeignHunks(in.inputs.rules, in.patch.path, in.patch.files)) {
+  // Under --rule the other rules' files count as no rule's: not asked then.
+  for (Diagnostic& d : in.opts.inputs.only_rules.empty()
+                           ? ForeignHunks(in.inputs.rules, in.patch.path, in.patch.files)
+                           : std::vector<Diagnostic>{}) {
     d.message = "drift: " + d.message;
     foreign.push_back({"patch-change", d, {}, ""});
   }

@@ -104,10 +104,12 @@ std::string KeyList(const std::vector<std::string>& keys) {
 std::size_t PrunesOrUnknown(const SyntaxTree& tree, TSNode list) {
   TSNode arg = ts_node_parent(list);
   TSNode args = Is(arg, "keyword_argument") ? ts_node_parent(arg) : arg;
-  if (!Is(args, "argument_list")) return std::string_view::npos;
+  // A list the call does not take directly (`configs = [...]`, then
+  // `autotune(configs=configs, ...)`): its call's arguments are not seen.
+  if (!Is(args, "argument_list")) return ts_node_start_byte(list);
   static constexpr std::string_view kKept[] = {
-      "configs",   "key",    "reset_to_zero", "restore_value",  "pre_hook",
-      "post_hook", "warmup", "rep",           "use_cuda_graph", "do_bench"};
+      "configs", "key", "reset_to_zero",  "restore_value", "pre_hook",     "post_hook",
+      "warmup",  "rep", "use_cuda_graph", "do_bench",      "cache_results"};
   int positional = 0;
   for (TSNode a : NamedChildren(args)) {
     if (Is(a, "comment")) continue;
@@ -143,12 +145,21 @@ bool PlanConfigAppend(const SourceText& file, const SyntaxTree& tree, std::size_
   }
   if (std::size_t at = PrunesOrUnknown(tree, list); at != std::string_view::npos) {
     *error_offset = at;
+    if (at == list_begin) {
+      *error = fmt::format(
+          "rule '{}': the list is not an argument of the call that takes it, so that call's "
+          "other arguments (a prune_configs_by may drop appended entries unrun) are not seen: "
+          "no rewrite",
+          rule_id);
+      return false;
+    }
     std::string_view arg = std::string_view(bytes).substr(at, 40);
     arg = arg.substr(0, arg.find_first_of("=\r\n"));
     *error = fmt::format(
         "rule '{}': the autotune call's `{}` may drop appended entries before they are "
         "benchmarked (only configs, key, reset_to_zero, restore_value, pre_hook, post_hook, "
-        "warmup, rep, use_cuda_graph and do_bench keep every entry in the run): no rewrite",
+        "warmup, rep, use_cuda_graph, do_bench and cache_results keep every entry in the run): "
+        "no rewrite",
         rule_id, arg);
     return false;
   }

@@ -4,6 +4,9 @@
 #include <cctype>
 #include <cstdint>
 #include <functional>
+#include <map>
+#include <optional>
+#include <set>
 #include <string_view>
 
 #include "engine/base/text.h"
@@ -297,30 +300,54 @@ bool ReadsOnly(const SyntaxTree& tree, TSNode call) {
 // the gate reads one file, and that module wraps the kernels' entry
 // points). Only through a name that the file binds once, by `from vllm
 // import _custom_ops as NAME` or `import vllm._custom_ops as NAME`.
-bool KernelBinding(const SyntaxTree& tree, TSNode call) {
-  TSNode fn = Field(call, "function");
-  if (!Is(fn, "attribute") || !Is(Field(fn, "object"), "identifier")) return false;
-  std::string_view name = TextOf(tree, Field(fn, "object"));
-  int bindings = 0;
-  bool binding = false;
+// The names the file binds once, by a module-level `from vllm import
+// _custom_ops as NAME` or `import vllm._custom_ops as NAME`: one walk.
+std::set<std::string> KernelBindingNames(const SyntaxTree& tree) {
+  std::map<std::string, int> bindings;
+  std::set<std::string> imported;
   ForEachNamedPath(tree.Root(), [&](const std::vector<TSNode>& path) {
     TSNode n = path.back();
-    if (!Is(n, "identifier") || TextOf(tree, n) != name) return;
+    if (!Is(n, "identifier")) return;
     NameUse use = UseOf(path);
     if (use == NameUse::kRead || use == NameUse::kNotAName) return;
-    ++bindings;
+    std::string name(TextOf(tree, n));
+    ++bindings[name];
     TSNode aliased = path.size() >= 2 ? path[path.size() - 2] : TSNode{};
     TSNode stmt = path.size() >= 3 ? path[path.size() - 3] : TSNode{};
     if (use != NameUse::kImport || !Is(aliased, "aliased_import") ||
         !FieldIs(aliased, "alias", n) || path.size() != 4) {
       return;
     }
-    std::string_view imported = TextOf(tree, Field(aliased, "name"));
-    binding = (Is(stmt, "import_from_statement") &&
-               TextOf(tree, Field(stmt, "module_name")) == "vllm" && imported == "_custom_ops") ||
-              (Is(stmt, "import_statement") && imported == "vllm._custom_ops");
+    std::string_view from = TextOf(tree, Field(aliased, "name"));
+    if ((Is(stmt, "import_from_statement") && TextOf(tree, Field(stmt, "module_name")) == "vllm" &&
+         from == "_custom_ops") ||
+        (Is(stmt, "import_statement") && from == "vllm._custom_ops")) {
+      imported.insert(name);
+    }
   });
-  return binding && bindings == 1;
+  std::set<std::string> out;
+  for (const std::string& name : imported) {
+    if (bindings[name] == 1) out.insert(name);
+  }
+  return out;
+}
+
+// What one gate evaluation has done: each (statement, target) collected
+// and each function's callers searched once, within a budget of steps (a
+// reviewer of 7a8534e: callers m wide and 5 deep took m^5 tree walks); the
+// kernel bindings' names, found once.
+struct GateWork {
+  int steps = 2000;
+  std::set<std::pair<std::uint32_t, std::string>> collected;
+  std::set<std::pair<std::uint32_t, std::string>> callers;
+  std::optional<std::set<std::string>> kernel_names;
+};
+
+bool KernelBinding(const SyntaxTree& tree, TSNode call, GateWork* work) {
+  TSNode fn = Field(call, "function");
+  if (!Is(fn, "attribute") || !Is(Field(fn, "object"), "identifier")) return false;
+  if (!work->kernel_names) work->kernel_names = KernelBindingNames(tree);
+  return work->kernel_names->count(std::string(TextOf(tree, Field(fn, "object")))) != 0;
 }
 
 // Closed world for the value's later life in its function: each later use
@@ -332,7 +359,7 @@ bool KernelBinding(const SyntaxTree& tree, TSNode call) {
 void Follow(const SyntaxTree& tree, TSNode scope, std::size_t after, const std::string& variable,
             const std::string& key, const std::vector<TSNode>& handled,
             const std::function<bool(TSNode)>& exclusive, const OnwardFn& onward, bool derived,
-            std::vector<SelfTransform>* out) {
+            std::vector<SelfTransform>* out, GateWork* work) {
   auto inside = [](TSNode n, TSNode outer) {
     return ts_node_start_byte(outer) <= ts_node_start_byte(n) &&
            ts_node_end_byte(n) <= ts_node_end_byte(outer);
@@ -434,7 +461,7 @@ void Follow(const SyntaxTree& tree, TSNode scope, std::size_t after, const std::
       // another module): not followed (a helper probe of 3cee5a3).
       TSNode call = keyword && unit >= 3 ? path[unit - 3] : TSNode{};
       bool launch = Is(call, "call") &&
-                    (Is(Field(call, "function"), "subscript") || KernelBinding(tree, call));
+                    (Is(Field(call, "function"), "subscript") || KernelBinding(tree, call, work));
       if ((keyword && launch) || Tested(path, unit) || Is(up, "return_statement")) {
         how = Onward::kFollowed;
       } else if (keyword) {
@@ -452,7 +479,7 @@ void Follow(const SyntaxTree& tree, TSNode scope, std::size_t after, const std::
       TSNode call = Is(p, "argument_list")                ? path[i - 2]
                     : i >= 3 && Is(p, "keyword_argument") ? path[i - 3]
                                                           : TSNode{};
-      if (Is(call, "call") && (ReadsOnly(tree, call) || KernelBinding(tree, call))) {
+      if (Is(call, "call") && (ReadsOnly(tree, call) || KernelBinding(tree, call, work))) {
         how = Onward::kFollowed;
       } else if (Is(p, "argument_list") ||
                  (Is(p, "keyword_argument") && ts_node_eq(Field(p, "value"), n))) {
@@ -466,10 +493,10 @@ void Follow(const SyntaxTree& tree, TSNode scope, std::size_t after, const std::
         // it (`SimpleNamespace(**config)`, then `vars(ns)`): not followed
         // (a helper probe of 3cee5a3).
         TSNode fn = Field(path[i - 3], "function");
-        how =
-            Is(fn, "subscript") || ReadsOnly(tree, path[i - 3]) || KernelBinding(tree, path[i - 3])
-                ? Onward::kFollowed
-                : Onward::kUnknown;
+        how = Is(fn, "subscript") || ReadsOnly(tree, path[i - 3]) ||
+                      KernelBinding(tree, path[i - 3], work)
+                  ? Onward::kFollowed
+                  : Onward::kUnknown;
       } else {
         how = Onward::kUnknown;
       }
@@ -530,7 +557,8 @@ std::optional<TSNode> Parameter(const SyntaxTree& tree, std::string_view name, T
 constexpr int kMaxFollow = 6;
 
 void Callers(const SyntaxTree& tree, TSNode within, std::string_view fn, const std::string& suffix,
-             int depth, std::vector<SelfTransform>* out, TSNode bound_by = TSNode{});
+             int depth, std::vector<SelfTransform>* out, GateWork* work,
+             TSNode bound_by = TSNode{});
 
 // The module-level function that holds the last node of `path`; null when
 // none, or when a def, lambda or class between them makes it another's.
@@ -547,7 +575,12 @@ TSNode EnclosingFunction(const std::vector<TSNode>& path) {
 }
 
 void Collect(const SyntaxTree& tree, TSNode assignment, const std::string& target, int depth,
-             std::vector<SelfTransform>* out) {
+             std::vector<SelfTransform>* out, GateWork* work) {
+  if (!work->collected.emplace(ts_node_start_byte(assignment), target).second) return;
+  if (--work->steps < 0) {
+    out->push_back(Opaque(tree, assignment));
+    return;
+  }
   // The function that holds it (or the module).
   TSNode scope = assignment;
   for (TSNode p = ts_node_parent(assignment); !ts_node_is_null(p); p = ts_node_parent(p)) {
@@ -700,23 +733,45 @@ void Collect(const SyntaxTree& tree, TSNode assignment, const std::string& targe
     }
     out->push_back(std::move(t));
   }
-  // An alias of the dict bound before the value (`cfg = config`, then the
-  // tiers, then `cfg['K'] = 64`) is the same object: its later uses are
-  // followed as the dict's (a helper probe of f751cf4).
+  // Closed world before the value too: an alias of the dict bound before it
+  // (`cfg = config`, then the tiers, then `cfg['K'] = 64`) is the same
+  // object, its later uses followed as the dict's; any other use that may
+  // keep the dict (`cfg = other = config`, `(cfg := config)`, `[config]`, a
+  // tuple, a call, a def or lambda that closes over it) fails the rule
+  // there (a helper probe and a review of f751cf4). Reads and writes of its
+  // keys, its methods, its own bindings and tests keep nothing.
   if (!key.empty() && Is(scope, "function_definition") && depth < kMaxFollow) {
-    std::vector<TSNode> earlier{Field(scope, "body")};
-    while (!earlier.empty()) {
-      TSNode n = earlier.back();
-      earlier.pop_back();
-      if (ts_node_start_byte(n) >= ts_node_start_byte(assignment)) continue;
-      if (Is(n, "function_definition") || Is(n, "lambda") || Is(n, "class_definition")) continue;
-      if (Is(n, "assignment") && Is(Field(n, "left"), "identifier") &&
-          Normal(TextOf(tree, Field(n, "right"))) == variable) {
-        Collect(tree, n, std::string(TextOf(tree, Field(n, "left"))) + "[" + key + "]", depth + 1,
-                out);
+    ForEachNamedPath(Field(scope, "body"), [&](const std::vector<TSNode>& path) {
+      TSNode n = path.back();
+      if (ts_node_start_byte(n) >= ts_node_start_byte(assignment) || !Is(n, "identifier") ||
+          TextOf(tree, n) != variable || path.size() < 2) {
+        return;
       }
-      PushNamedChildren(n, &earlier);
-    }
+      TSNode p = path[path.size() - 2];
+      bool nested = false;
+      for (std::size_t j = 1; j + 1 < path.size(); ++j) {
+        nested = nested || Is(path[j], "function_definition") || Is(path[j], "lambda") ||
+                 Is(path[j], "class_definition");
+      }
+      if (exclusive(StatementOf(path))) return;  // another branch of the value's `if`
+      if (!nested) {
+        if (Is(p, "subscript") && FieldIs(p, "value", n)) return;  // a key, read or written
+        // A method of it (`config.update(...)` before the value, which
+        // the value then overwrites): no alias.
+        if (Is(p, "attribute") && FieldIs(p, "object", n)) return;
+        if (Is(p, "assignment") && FieldIs(p, "left", n)) return;  // bound anew
+        if (Tested(path, path.size() - 1)) return;
+        if (Is(p, "assignment") && FieldIs(p, "right", n) && Is(Field(p, "left"), "identifier") &&
+            !Is(ts_node_parent(p), "assignment")) {
+          Collect(tree, p, std::string(TextOf(tree, Field(p, "left"))) + "[" + key + "]", depth + 1,
+                  out, work);
+          return;
+        }
+        TSNode call = Is(p, "argument_list") ? ts_node_parent(p) : TSNode{};
+        if (Is(call, "call") && ReadsOnly(tree, call)) return;
+      }
+      out->push_back(Opaque(tree, StatementOf(path)));
+    });
   }
   // Every other later use, in a function (a module's names are read by
   // other modules too, which this does not see).
@@ -731,7 +786,7 @@ void Collect(const SyntaxTree& tree, TSNode assignment, const std::string& targe
         for (TSNode bound : TargetNames(Field(assign, "left"))) {
           if (--derived_budget < 0) return false;
           Follow(tree, Field(scope, "body"), ts_node_end_byte(assign),
-                 std::string(TextOf(tree, bound)), "", {}, exclusive, onward, true, out);
+                 std::string(TextOf(tree, bound)), "", {}, exclusive, onward, true, out, work);
         }
         return true;
       }
@@ -741,7 +796,7 @@ void Collect(const SyntaxTree& tree, TSNode assignment, const std::string& targe
         TSNode assign = path[path.size() - 2];
         std::string alias(TextOf(tree, Field(assign, "left")));
         bool whole_dict = !key.empty() && TextOf(tree, path.back()) == variable;
-        Collect(tree, assign, whole_dict ? alias + "[" + key + "]" : alias, depth + 1, out);
+        Collect(tree, assign, whole_dict ? alias + "[" + key + "]" : alias, depth + 1, out, work);
         return true;
       }
       // The dict passed to a function of this file: its parameter there.
@@ -755,11 +810,11 @@ void Collect(const SyntaxTree& tree, TSNode assignment, const std::string& targe
           Parameter(tree, TextOf(tree, fn), args, keyword ? path[k - 1] : path[k]);
       if (!param) return false;
       std::string held(TextOf(tree, *param));
-      Collect(tree, *param, key.empty() ? held : held + "[" + key + "]", depth + 1, out);
+      Collect(tree, *param, key.empty() ? held : held + "[" + key + "]", depth + 1, out, work);
       return true;
     };
     Follow(tree, Field(scope, "body"), after, variable, key.empty() ? "" : Normal(key), handled,
-           exclusive, onward, false, out);
+           exclusive, onward, false, out, work);
   }
   // The function returns the variable: its callers in this file that bind
   // the result transform it there.
@@ -784,7 +839,7 @@ void Collect(const SyntaxTree& tree, TSNode assignment, const std::string& targe
     }
   }
   if (depth >= kMaxFollow || ts_node_is_null(name) || !returned) return;
-  Callers(tree, tree.Root(), TextOf(tree, name), target.substr(variable.size()), depth, out);
+  Callers(tree, tree.Root(), TextOf(tree, name), target.substr(variable.size()), depth, out, work);
 }
 
 // The uses of `fn`, a function of this file that returns the dict (or
@@ -798,8 +853,9 @@ void Collect(const SyntaxTree& tree, TSNode assignment, const std::string& targe
 // store in fused_experts, through partial, went unseen). `bound_by`: the
 // assignment that binds `fn` (the partial's), whose target is no use.
 void Callers(const SyntaxTree& tree, TSNode within, std::string_view fn, const std::string& suffix,
-             int depth, std::vector<SelfTransform>* out, TSNode bound_by) {
-  if (depth >= kMaxFollow) {
+             int depth, std::vector<SelfTransform>* out, GateWork* work, TSNode bound_by) {
+  if (!work->callers.emplace(ts_node_start_byte(within), std::string(fn) + suffix).second) return;
+  if (depth >= kMaxFollow || --work->steps < 0) {
     out->push_back(Opaque(tree, within));
     return;
   }
@@ -816,13 +872,13 @@ void Callers(const SyntaxTree& tree, TSNode within, std::string_view fn, const s
     if (Is(p, "call") && FieldIs(p, "function", n)) {
       if (Is(up, "assignment") && FieldIs(up, "right", p) && Is(Field(up, "left"), "identifier")) {
         std::string bound(TextOf(tree, Field(up, "left")));
-        Collect(tree, up, bound + suffix, depth + 1, out);
+        Collect(tree, up, bound + suffix, depth + 1, out, work);
         return;
       }
       if (Is(up, "return_statement")) {
         TSNode g = EnclosingFunction(path);
         if (!ts_node_is_null(g)) {
-          Callers(tree, tree.Root(), TextOf(tree, Field(g, "name")), suffix, depth + 1, out);
+          Callers(tree, tree.Root(), TextOf(tree, Field(g, "name")), suffix, depth + 1, out, work);
           return;
         }
       }
@@ -830,11 +886,12 @@ void Callers(const SyntaxTree& tree, TSNode within, std::string_view fn, const s
     // `h = functools.partial(fn, ...)`: h's calls are fn's.
     if (Is(p, "argument_list") && ts_node_eq(ts_node_named_child(p, 0), n) && Is(up, "call")) {
       std::string_view callee = TextOf(tree, Field(up, "function"));
-      if ((callee == "functools.partial" || callee == "partial") && Is(upper, "assignment") &&
-          FieldIs(upper, "right", up) && Is(Field(upper, "left"), "identifier")) {
+      if (callee == "functools.partial" && Is(upper, "assignment") && FieldIs(upper, "right", up) &&
+          Is(Field(upper, "left"), "identifier")) {
         TSNode g = EnclosingFunction(path);
         TSNode scope = ts_node_is_null(g) ? tree.Root() : Field(g, "body");
-        Callers(tree, scope, TextOf(tree, Field(upper, "left")), suffix, depth + 1, out, upper);
+        Callers(tree, scope, TextOf(tree, Field(upper, "left")), suffix, depth + 1, out, work,
+                upper);
         return;
       }
     }
@@ -877,7 +934,8 @@ std::vector<SelfTransform> LaterTransforms(const SyntaxTree& tree, std::size_t b
       }
     }
   }
-  Collect(tree, assignment, target, 0, &out);
+  GateWork work;
+  Collect(tree, assignment, target, 0, &out, &work);
   std::stable_sort(out.begin(), out.end(),
                    [](const SelfTransform& a, const SelfTransform& b) { return a.line < b.line; });
   // One statement met twice (through an alias and as itself) counts once.

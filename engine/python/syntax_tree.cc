@@ -275,7 +275,7 @@ bool BeginsLogicalLine(TSNode n, std::string_view up) {
     return true;
   }
   // A comment is no logical line: CPython reads no indentation from it.
-  if (!ts_node_is_named(n) || type == "comment") return false;
+  if (!ts_node_is_named(n) || type == "comment" || type == "line_continuation") return false;
   return up == "module" || up == "block" || up == "decorated_definition";
 }
 
@@ -291,10 +291,32 @@ std::optional<SyntaxProblem> InconsistentTabs(TSNode root, std::string_view byte
   TSTreeCursor c = ts_tree_cursor_new(root);
   std::optional<SyntaxProblem> found;
   auto check = [&](std::size_t at) {
+    // Back over the blanks only: code before them on the line makes this
+    // no line's first (and a long line costs no more than its indent).
     std::size_t begin = at;
-    while (begin > 0 && bytes[begin - 1] != '\n' && bytes[begin - 1] != '\r') --begin;
+    while (begin > 0 &&
+           (bytes[begin - 1] == ' ' || bytes[begin - 1] == '\t' || bytes[begin - 1] == '\f')) {
+      --begin;
+    }
+    if (begin > 0 && bytes[begin - 1] != '\n' && bytes[begin - 1] != '\r') return;
+    // A line after a backslash continuation goes on the logical line before
+    // it: CPython reads the indentation from that line's first on (blanks
+    // and lone backslashes summed), and none at all where code stands
+    // before the backslash there.
+    while (begin > 0) {
+      std::size_t end = begin;
+      if (bytes[end - 1] == '\n') --end;
+      if (end > 0 && bytes[end - 1] == '\r') --end;
+      if (end == 0 || bytes[end - 1] != '\\') break;
+      std::size_t start = end - 1;
+      while (start > 0 && bytes[start - 1] != '\n' && bytes[start - 1] != '\r') --start;
+      for (std::size_t i = start; i + 1 < end; ++i) {
+        if (bytes[i] != ' ' && bytes[i] != '\t' && bytes[i] != '\f') return;
+      }
+      begin = start;
+    }
     int col = 0, alt = 0;
-    for (std::size_t i = begin; i < at; ++i) {
+    for (std::size_t i = begin; i < bytes.size(); ++i) {
       if (bytes[i] == ' ') {
         ++col;
         ++alt;
@@ -303,8 +325,13 @@ std::optional<SyntaxProblem> InconsistentTabs(TSNode root, std::string_view byte
         ++alt;
       } else if (bytes[i] == '\f') {
         col = alt = 0;
+      } else if (bytes[i] == '\\' && i < at) {
+        // A lone backslash: the indentation goes on, summed, on the next
+        // line (CPython's tokenizer).
+        if (i + 1 < bytes.size() && bytes[i + 1] == '\r') ++i;
+        ++i;
       } else {
-        return;  // not the first code on its line
+        break;
       }
     }
     bool bad = false;

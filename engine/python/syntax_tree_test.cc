@@ -31,6 +31,10 @@ TEST_CASE("indentation CPython reads as a TabError is a problem; consistent tabs
       {"if x:\n  \ta = 1\n  \tb = 2\n", false},
       {"if x:\n  \ta = 1\n\tb = 2\n", true},
       {"try:\n\ta = 1\nexcept E:\n        b = 2\nfinally:\n    c = 3\n", false},
+      // A line after a backslash continuation has no indentation of its own.
+      {"def zz1():\n\tif x:\n\t\ta = 1; \\\n                b = 2\n\treturn 1\n", false},
+      {"def zz2():\n\ta = 1; \\\nb = 2\n        c = 3\n", true},
+      {"def f():\n\tif x:\n\t\ta = 1\n\\\n        b = 2\n", true},
   };
   PythonParser parser;
   for (const Case& c : cases) {
