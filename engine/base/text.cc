@@ -25,11 +25,10 @@ std::string_view LineAround(std::string_view src, std::size_t offset) {
   return Trim(src.substr(from, to == std::string_view::npos ? to : to - from));
 }
 
-std::vector<std::string_view> SplitTopLevel(std::string_view text) {
-  std::vector<std::string_view> out;
+void ScanTopLevel(std::string_view text,
+                  const std::function<std::size_t(std::size_t, int)>& visit) {
   int depth = 0;
   char quote = 0;
-  std::size_t start = 0;
   for (std::size_t i = 0; i < text.size(); ++i) {
     char c = text[i];
     if (quote != 0) {
@@ -42,11 +41,20 @@ std::vector<std::string_view> SplitTopLevel(std::string_view text) {
     if (c == '\'' || c == '"') quote = c;
     if (c == '(' || c == '[' || c == '{') ++depth;
     if (c == ')' || c == ']' || c == '}') --depth;
-    if (c == ',' && depth == 0) {
+    i += visit(i, depth);
+  }
+}
+
+std::vector<std::string_view> SplitTopLevel(std::string_view text) {
+  std::vector<std::string_view> out;
+  std::size_t start = 0;
+  ScanTopLevel(text, [&](std::size_t i, int depth) -> std::size_t {
+    if (text[i] == ',' && depth == 0) {
       out.push_back(Trim(text.substr(start, i - start)));
       start = i + 1;
     }
-  }
+    return 0;
+  });
   std::string_view last = Trim(text.substr(std::min(start, text.size())));
   if (!last.empty()) out.push_back(last);
   return out;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string_view>
 #include <vector>
 
@@ -16,6 +17,11 @@ std::string_view Trim(std::string_view s);
 
 // The physical line of `src` that holds byte `offset`, trimmed (Trim).
 std::string_view LineAround(std::string_view src, std::size_t offset);
+
+// Calls visit(i, depth) for each byte `i` of `text` outside string quotes
+// (a backslash escapes the next byte inside them), with the bracket depth
+// after that byte; visit returns how many bytes to skip after it (0: none).
+void ScanTopLevel(std::string_view text, const std::function<std::size_t(std::size_t, int)>& visit);
 
 // The comma-separated items of `text` at bracket depth 0 (an argument
 // list's inside), each trimmed; quotes and brackets are skipped over.

@@ -31,36 +31,20 @@ bool IsPredicate(std::string_view name) {
 // The end of the assignment targets of `stmt` (the offset of its last
 // top-level `=`, or of an augmented operator), or npos for no assignment.
 std::size_t TargetsEnd(std::string_view stmt) {
-  int depth = 0;
-  char quote = 0;
   std::size_t last = std::string_view::npos;
-  for (std::size_t i = 0; i < stmt.size(); ++i) {
-    char c = stmt[i];
-    if (quote != 0) {
-      if (c == '\\')
-        ++i;
-      else if (c == quote)
-        quote = 0;
-      continue;
-    }
-    if (c == '\'' || c == '"') quote = c;
-    if (c == '(' || c == '[' || c == '{') ++depth;
-    if (c == ')' || c == ']' || c == '}') --depth;
-    if (c != '=' || depth != 0) continue;
+  ScanTopLevel(stmt, [&](std::size_t i, int depth) -> std::size_t {
+    if (stmt[i] != '=' || depth != 0) return 0;
     char before = i > 0 ? stmt[i - 1] : ' ';
     char after = i + 1 < stmt.size() ? stmt[i + 1] : ' ';
-    if (after == '=') {
-      ++i;
-      continue;
-    }
+    if (after == '=') return 1;
     if (before == '=' || before == '!' || before == '<' || before == '>') {
       // `<=`, `>=`, `!=`, but `<<=` and `>>=` assign.
       bool shift = i >= 2 && stmt[i - 2] == before && (before == '<' || before == '>');
-      if (!shift) continue;
+      if (!shift) return 0;
     }
-    if (before == ':') continue;  // `:=`
-    last = i;
-  }
+    if (before != ':') last = i;  // not `:=`
+    return 0;
+  });
   return last;
 }
 
@@ -279,23 +263,17 @@ class Scan {
     return std::nullopt;
   }
 
+  // The inside of the call's parentheses opened at `open` (to the end of
+  // `src` when they do not close).
   static std::string_view ArgumentsAt(std::string_view src, std::size_t open) {
-    int depth = 0;
-    char quote = 0;
-    for (std::size_t i = open; i < src.size(); ++i) {
-      char c = src[i];
-      if (quote != 0) {
-        if (c == '\\')
-          ++i;
-        else if (c == quote)
-          quote = 0;
-        continue;
-      }
-      if (c == '\'' || c == '"') quote = c;
-      if (c == '(') ++depth;
-      if (c == ')' && --depth == 0) return src.substr(open + 1, i - open - 1);
-    }
-    return src.substr(open + 1);
+    std::string_view rest = src.substr(open);
+    std::size_t close = std::string_view::npos;
+    ScanTopLevel(rest, [&](std::size_t i, int depth) -> std::size_t {
+      if (rest[i] != ')' || depth != 0) return 0;
+      close = i;
+      return rest.size();  // done
+    });
+    return close == std::string_view::npos ? src.substr(open + 1) : rest.substr(1, close - 1);
   }
 
   TreeIndex* index_;

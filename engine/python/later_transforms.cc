@@ -294,6 +294,18 @@ bool ReadsOnly(const SyntaxTree& tree, TSNode call) {
          std::find(std::begin(kLogging), std::end(kLogging), name) != std::end(kLogging);
 }
 
+// Whether a def, lambda or class stands between the scope walked (path[0])
+// and the last node of `path`: code there runs when called, not in place.
+bool NestedScopeOnPath(const std::vector<TSNode>& path) {
+  for (std::size_t j = 1; j + 1 < path.size(); ++j) {
+    if (Is(path[j], "function_definition") || Is(path[j], "lambda") ||
+        Is(path[j], "class_definition")) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // Whether `call` calls a function of vllm._custom_ops, the kernels'
 // bindings (`ops.invoke_fused_moe_kernel(..., config, ...)`): what it is
 // passed is what the kernel gets (a stated assumption, muhpatch-rules(5):
@@ -397,11 +409,7 @@ void Follow(const SyntaxTree& tree, TSNode scope, std::size_t after, const std::
     if (exclusive(statement)) return;
     TSNode p = path[i - 1];
     // A def, lambda or class between it and the function: run when called.
-    bool nested = false;
-    for (std::size_t j = 1; j + 1 < path.size(); ++j) {
-      nested = nested || Is(path[j], "function_definition") || Is(path[j], "lambda") ||
-               Is(path[j], "class_definition");
-    }
+    bool nested = NestedScopeOnPath(path);
     // The node that stands for the value: the name, or the key's read.
     std::size_t unit = i;
     Onward how = Onward::kUnknown;
@@ -748,11 +756,7 @@ void Collect(const SyntaxTree& tree, TSNode assignment, const std::string& targe
         return;
       }
       TSNode p = path[path.size() - 2];
-      bool nested = false;
-      for (std::size_t j = 1; j + 1 < path.size(); ++j) {
-        nested = nested || Is(path[j], "function_definition") || Is(path[j], "lambda") ||
-                 Is(path[j], "class_definition");
-      }
+      bool nested = NestedScopeOnPath(path);
       if (exclusive(StatementOf(path))) return;  // another branch of the value's `if`
       if (!nested) {
         if (Is(p, "subscript") && FieldIs(p, "value", n)) return;  // a key, read or written
