@@ -55,6 +55,7 @@ int RunDiffFromBase(const CommandOptions& opts) {
   const std::string& base = run.patch.path;
   const std::vector<FilePatch>& patch = run.patch.files;
   std::vector<Diagnostic> errors;
+  if (auto other = OtherRulesRecorded(run.patch, opts.inputs.only_rules)) errors.push_back(*other);
   for (const FilePatch& fp : patch) {
     if (std::string what = fp.OtherChange(); !what.empty()) {
       errors.push_back(MakeError(base, fp.line, 1,

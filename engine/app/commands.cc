@@ -372,14 +372,22 @@ int WriteDiffOutput(const CommandOptions& opts, const std::string& out, bool is_
   std::string before;
   if (out.empty() && ReadWholeFile(opts.output_path, &before, &err) && !before.empty()) {
     auto lines = static_cast<std::size_t>(std::count(before.begin(), before.end(), '\n'));
-    logging::Diag(
-        fmt::format("muhpatch: warning: {}: an empty patch replaces one of {}: the rules change "
-                    "nothing in {}{}",
-                    opts.output_path, Counted(lines, "line"), opts.tree_path,
-                    opts.base_patch_path.empty()
-                        ? " (a tree that carries the patch: --base-patch makes it again)"
-                        : ""),
-        /*important=*/true);
+    if (opts.base_patch_path.empty()) {
+      // A helper probe of d751784: verify's advice, run on a tree that
+      // carries the patch, emptied the committed patch. Only --base-patch,
+      // which undoes the patch first, may find that nothing is left.
+      logging::Diag(
+          fmt::format("muhpatch: warning: {}: not written, and kept as it was ({}): the rules "
+                      "change nothing in {} (a tree that carries the patch: --base-patch makes "
+                      "it again; remove {} to drop the patch)",
+                      opts.output_path, Counted(lines, "line"), opts.tree_path, opts.output_path),
+          /*important=*/true);
+      return kExitClean;
+    }
+    logging::Diag(fmt::format("muhpatch: warning: {}: an empty patch replaces one of {}: the "
+                              "rules change nothing in {} without the patch",
+                              opts.output_path, Counted(lines, "line"), opts.tree_path),
+                  /*important=*/true);
   }
   if (!WriteFileAtomically(opts.output_path, out, &err)) {
     ReportErrors({MakeError(opts.output_path, 0, 0, err)});

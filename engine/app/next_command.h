@@ -14,6 +14,10 @@ namespace muh {
 // characters no shell treats specially, else in single quotes.
 std::string ShellWord(std::string_view word);
 
+// A path as ShellWord spells it, with `./` before one that starts with '-'
+// (which muhpatch would read as an option).
+std::string PathWord(std::string_view path);
+
 // `muhpatch COMMAND RULES TREE` with the options that change what the rules
 // write (--hw, --hf-config, --serve-args, --set, --rule, --include-dead).
 std::string CommandLine(const CommandOptions& opts, std::string_view command);
@@ -23,7 +27,9 @@ std::string CommandLine(const CommandOptions& opts, std::string_view command);
 std::string CommandLineWith(const CommandOptions& opts, std::string_view command,
                             std::string_view options);
 
-// The command that writes the patch afresh: `muhpatch diff ... > PATCH`.
+// The command that writes the patch afresh: `muhpatch diff -o PATCH ...`
+// (a shell's `>` would empty PATCH even when the rules fail; -o keeps it
+// then, and keeps a non-empty PATCH rather than write an empty one).
 std::string RefreshPatchCommand(const CommandOptions& opts);
 
 // The command that makes the patch again from the pre-image:
@@ -31,9 +37,8 @@ std::string RefreshPatchCommand(const CommandOptions& opts);
 std::string BasePatchCommand(const CommandOptions& opts);
 
 // What verify tells the user to run to bring PATCH up to date: on a tree
-// that carries PATCH, BasePatchCommand (a plain diff would write an empty
-// patch over it); else RefreshPatchCommand, saying so when it would write
-// an empty patch over a non-empty one (`empties_patch`).
-std::string RefreshCommand(const CommandOptions& opts, bool tree_carries_patch, bool empties_patch);
+// that carries PATCH, BasePatchCommand (a plain diff would find nothing to
+// change); else RefreshPatchCommand.
+std::string RefreshCommand(const CommandOptions& opts, bool tree_carries_patch);
 
 }  // namespace muh

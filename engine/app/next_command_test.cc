@@ -18,7 +18,8 @@ TEST_CASE("the next commands carry the options that change what the rules write"
   opts.inputs.rules_path = "rules.yaml";
   opts.tree_path = "the tree";
   opts.patch_path = "p.diff";
-  CHECK(RefreshPatchCommand(opts) == "muhpatch diff rules.yaml 'the tree' > p.diff");
+  // -o, not a shell's `>`: the file is kept when the rules fail.
+  CHECK(RefreshPatchCommand(opts) == "muhpatch diff -o p.diff rules.yaml 'the tree'");
   opts.inputs.hw_path = "card.yaml";
   opts.inputs.sets = {"smem_per_block=65536", "warp_size=64"};
   opts.inputs.only_rules = {"r1"};
@@ -37,12 +38,20 @@ TEST_CASE("on a tree that carries its patch, the refresh makes it again from the
   opts.inputs.sets = {"warp_size=64"};
   CHECK(BasePatchCommand(opts) ==
         "muhpatch diff --base-patch 'my p.diff' -o 'my p.diff' rules.yaml tree --set warp_size=64");
-  CHECK(RefreshCommand(opts, true, true) == BasePatchCommand(opts));
-  CHECK(RefreshCommand(opts, false, false) == RefreshPatchCommand(opts));
-  // Never an empty patch over a non-empty one without saying so.
-  CHECK(RefreshCommand(opts, false, true) ==
-        "muhpatch diff rules.yaml tree --set warp_size=64 > 'my p.diff' (it writes an empty patch "
-        "over 'my p.diff': the rules change nothing in the tree as it is)");
+  CHECK(RefreshCommand(opts, true) == BasePatchCommand(opts));
+  CHECK(RefreshCommand(opts, false) == RefreshPatchCommand(opts));
+}
+
+TEST_CASE("a path that starts with '-' is spelt so that it reads as a path") {
+  CommandOptions opts;
+  opts.inputs.rules_path = "-rules.yaml";
+  opts.tree_path = "-dash";
+  opts.patch_path = "-p.diff";
+  CHECK(RefreshPatchCommand(opts) == "muhpatch diff -o ./-p.diff ./-rules.yaml ./-dash");
+  CHECK(BasePatchCommand(opts) ==
+        "muhpatch diff --base-patch ./-p.diff -o ./-p.diff ./-rules.yaml ./-dash");
+  opts.tree_path = "/abs/-x";
+  CHECK(CommandLine(opts, "apply") == "muhpatch apply ./-rules.yaml /abs/-x");
 }
 
 }  // namespace muh

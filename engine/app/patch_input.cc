@@ -1,5 +1,6 @@
 #include "engine/app/patch_input.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "engine/io/tree_io.h"
@@ -28,6 +29,26 @@ PatchInput ReadPatchInput(const std::string& path, int strip) {
     return out;
   }
   return ParsePatchInput(path, std::move(text), strip);
+}
+
+std::optional<Diagnostic> OtherRulesRecorded(const PatchInput& patch,
+                                             const std::vector<std::string>& only_rules) {
+  if (only_rules.empty()) return std::nullopt;
+  for (const auto& [rule_id, status] : patch.preamble.statuses) {
+    if (std::find(only_rules.begin(), only_rules.end(), rule_id) != only_rules.end()) continue;
+    const std::string head = "muhpatch: rule " + rule_id + ": ";
+    std::size_t at = patch.text.find(head);
+    int line = at == std::string::npos
+                   ? 0
+                   : 1 + static_cast<int>(std::count(
+                             patch.text.begin(), patch.text.begin() + static_cast<long>(at), '\n'));
+    return MakeError(patch.path, line, line == 0 ? 0 : 1,
+                     "the patch records rule '" + rule_id +
+                         "', which --rule leaves out: its edits would read as stale, and a "
+                         "patch made again would drop them; run without --rule, or with a "
+                         "--rule for every rule the patch records");
+  }
+  return std::nullopt;
 }
 
 }  // namespace muh

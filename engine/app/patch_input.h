@@ -5,6 +5,7 @@
 // muhpatch wrote (patch_written.h), verify's checks, the pre-image.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,5 +33,12 @@ PatchInput ParsePatchInput(const std::string& path, std::string text, int strip)
 // The patch at `path` read and parsed; none (an empty value) when `path`
 // is empty.
 PatchInput ReadPatchInput(const std::string& path, int strip);
+
+// Under --rule (`only_rules`), a patch whose preamble records a rule the
+// run does not select holds edits of rules it will not plan: verify would
+// call them stale, and a patch made again would drop them. The error (at
+// the rule's status line), or nullopt when every recorded rule is selected.
+std::optional<Diagnostic> OtherRulesRecorded(const PatchInput& patch,
+                                             const std::vector<std::string>& only_rules);
 
 }  // namespace muh

@@ -7,13 +7,13 @@ std::vector<LooseSpan> SiteSpans(const PlanResult& plan, const SourceText& file)
   const std::string& bytes = file.bytes();
   for (const RuleOutcome& o : plan.outcomes) {
     for (const Site& s : o.found) {
-      if (!s.hand_tuned || s.path != file.path() || s.end > bytes.size() || s.begin > s.end) {
+      if (s.path != file.path() || s.end > bytes.size() || s.begin > s.end) {
         continue;
       }
       std::size_t start = s.begin == 0 ? std::string::npos : bytes.rfind('\n', s.begin - 1);
       start = start == std::string::npos ? 0 : start + 1;
       if (bytes.find('\n', start) < s.end) continue;  // over several lines
-      out.push_back({file.LineIndexOf(s.begin) + 1, s.begin - start, s.end - start});
+      out.push_back({file.LineIndexOf(s.begin) + 1, s.begin - start, s.end - start, !s.hand_tuned});
     }
   }
   return out;

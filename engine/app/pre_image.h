@@ -15,11 +15,12 @@
 
 namespace muh {
 
-// The hand-tuned sites `plan` found in `file`, as spans of the lines that
-// hold them (lines counted as a patch counts them, LF only); a site over
-// several lines gives none. Only a value tuned by hand may stand where the
-// patch wrote another: a site holding upstream's value on a `+` line is a
-// tree that does not carry the patch.
+// The sites `plan` found in `file`, as spans of the lines that hold them
+// (lines counted as a patch counts them, LF only); a site over several lines
+// gives none. Only a value tuned by hand may stand where the patch wrote
+// another: a site holding upstream's value on a `+` line is a tree that does
+// not carry the patch. Any other site may differ on a context line alone
+// (LooseSpan::context_only): a value the patch left alone, edited since.
 std::vector<LooseSpan> SiteSpans(const PlanResult& plan, const SourceText& file);
 
 // A hunk that cannot be undone even so.

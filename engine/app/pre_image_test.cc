@@ -4,7 +4,7 @@
 
 namespace muh {
 
-TEST_CASE("SiteSpans: each hand-tuned site on one line, as a span of that line") {
+TEST_CASE("SiteSpans: each site on one line, as a span of that line; others on context only") {
   const std::string text = "a = 1\n  m = 24\r\nk = [1,\n 2]\n";
   SourceText file("f.py", text);
   auto site = [&](std::string_view value, bool hand_tuned) {
@@ -20,10 +20,14 @@ TEST_CASE("SiteSpans: each hand-tuned site on one line, as a span of that line")
   o.found = {site("1", false), site("24", true), site("[1,\n 2]", true)};
   plan.outcomes = {o};
   std::vector<LooseSpan> spans = SiteSpans(plan, file);
-  REQUIRE(spans.size() == 1);  // not upstream's value, nor one over two lines
-  CHECK(spans[0].line == 2);
-  CHECK(spans[0].begin == 6);
-  CHECK(spans[0].end == 8);
+  REQUIRE(spans.size() == 2);  // none over two lines
+  CHECK(spans[0].line == 1);
+  CHECK(spans[0].begin == 4);
+  CHECK(spans[0].context_only);  // upstream's value: not where the patch wrote another
+  CHECK(spans[1].line == 2);
+  CHECK(spans[1].begin == 6);
+  CHECK(spans[1].end == 8);
+  CHECK_FALSE(spans[1].context_only);
   // Another file's sites give none.
   CHECK(SiteSpans(plan, SourceText("g.py", text)).empty());
 }

@@ -28,6 +28,9 @@ constexpr KindInfo kKinds[] = {
     {"site", "A knob the rules would still rewrite: the tree is not at the model's values."},
     {"hand-edited", "A knob holds neither upstream's value nor the model's: someone tuned it."},
     {"state", "A rule's status differs from the one recorded in the committed patch."},
+    {"left-edited",
+     "A site the committed patch left alone (dead, at its value, kept by hand) was edited "
+     "since the patch was made."},
     {"stale", "The committed patch differs from what the rules produce now."},
     {"hunk", "A hunk of the committed patch no longer applies to the tree."},
     {"patch-file", "A file the committed patch names is not in the tree."},

@@ -60,9 +60,9 @@ PlanResult PlanAndSearch(const OpenedRun& run, const CommandOptions& opts, Liven
 }
 
 // What a finding tells the user to run next, spelled for this run.
-NextCommands NextCommandsFor(const CommandOptions& opts, bool carries_patch, bool empties_patch) {
+NextCommands NextCommandsFor(const CommandOptions& opts, bool carries_patch) {
   NextCommands next;
-  next.refresh = RefreshCommand(opts, carries_patch, empties_patch);
+  next.refresh = RefreshCommand(opts, carries_patch);
   next.refresh_unpatched = RefreshPatchCommand(opts);
   next.apply = CommandLine(opts, "apply");
   next.status = CommandLine(opts, "status");
@@ -81,8 +81,7 @@ VerifyInput CheckInput(const OpenedRun& run, const CommandOptions& opts, const P
     PreImage pre = PreImageOf(run.workspace, run.patch.files, plan);
     carries_patch = !pre.pristine && pre.ok();
   }
-  NextCommands next =
-      NextCommandsFor(opts, carries_patch, regenerated.empty() && !run.patch.text.empty());
+  NextCommands next = NextCommandsFor(opts, carries_patch);
   return VerifyInput{
       run.inputs,
       run.workspace,
@@ -119,6 +118,11 @@ int RunVerify(const CommandOptions& opts) {
     for (const Diagnostic& d : run.errors) findings.push_back({"load", d, {}, ""});
     return PrintVerifyReport(findings, opts.format, code, "cannot load the rules or the tree", "");
   }
+  if (auto other = OtherRulesRecorded(run.patch, opts.inputs.only_rules)) {
+    findings.push_back({"input", *other, {}, ""});
+    return PrintVerifyReport(findings, opts.format, kExitBadInput,
+                             "--rule leaves out rules the committed patch records", "");
+  }
   logging::Debug("verify: rules, model and tree opened: {:.1f} ms", ms());
   SearchResult searched;
   // Naming the assumptions a verdict rests on runs the analysis again with
@@ -146,6 +150,7 @@ int RunVerify(const CommandOptions& opts) {
         CheckRulesApply,
         CheckCopies,
         CheckRuleStates,
+        CheckLeftSites,
         opts.patch_path.empty() ? CheckNothingLeft : CheckCommittedPatch,
     };
     for (Check check : checks) {

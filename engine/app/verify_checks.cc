@@ -12,6 +12,7 @@
 #include "engine/base/plural.h"
 #include "engine/patch/unified_diff.h"
 #include "engine/plan/keep_hand_tuned.h"
+#include "engine/plan/left_record.h"
 #include "engine/plan/stale_edits.h"
 
 namespace muh {
@@ -372,6 +373,38 @@ CheckResult CheckRuleStates(const VerifyInput& in) {
   return r;
 }
 
+CheckResult CheckLeftSites(const VerifyInput& in) {
+  CheckResult r;
+  if (in.patch.path.empty()) return r;
+  for (const LeftRecord& rec : in.patch.preamble.left) {
+    const RuleOutcome* o = in.plan.Find(rec.rule_id);
+    // A rule gone, skipped now, or whose sites moved in number: the state
+    // and plan checks say so.
+    if (o == nullptr || o->status == RuleStatus::kSkipped || o->status == RuleStatus::kFailed ||
+        rec.index < 0 || static_cast<std::size_t>(rec.index) >= o->found.size()) {
+      continue;
+    }
+    const Site& site = o->found[static_cast<std::size_t>(rec.index)];
+    if (ValueFingerprint(site.current) == rec.fingerprint) continue;
+    std::string msg = fmt::format(
+        "drift: rule '{}' left this site alone when {} was made ({}:{}, {}), and its value is "
+        "'{}' now: it was edited since",
+        o->rule_id, in.patch.path, rec.path, rec.line,
+        site.liveness ? site.LivenessShown("") : RuleStatusName(o->status), Shown(site.current));
+    r.findings.push_back({"left-edited",
+                          Next(Diagnostic{site.path, site.line, site.column, Severity::kError, msg},
+                               in.next.refresh),
+                          {},
+                          o->rule_id});
+  }
+  if (!r.findings.empty()) {
+    r.drift = true;
+    r.summary = fmt::format("a value {} left alone was edited since it was made; next: {}",
+                            in.patch.path, in.next.refresh);
+  }
+  return r;
+}
+
 CheckResult CheckCommittedPatch(const VerifyInput& in) {
   // Renames, mode changes, new or deleted files: muhpatch writes none.
   std::vector<Finding> other;
@@ -456,14 +489,15 @@ CheckResult CheckCommittedPatch(const VerifyInput& in) {
     std::size_t n = reverse ? backward_misses.size() : forward_misses.size();
     // A patched tree: `apply` writes the sites back (a value edited since
     // the patch), or the patch must be made again from the tree without it.
-    std::string next = !reverse || in.carries_patch ? in.next.refresh
-                       : !in.plan.new_contents.empty()
-                           ? in.next.apply
-                           : in.next.refresh_unpatched + ", on the tree without the patch";
+    const bool unpatched_needed = reverse && !in.carries_patch && in.plan.new_contents.empty();
+    std::string next = !reverse || in.carries_patch    ? in.next.refresh
+                       : !in.plan.new_contents.empty() ? in.next.apply
+                                                       : in.next.refresh_unpatched;
     CheckResult r = Drift(fmt::format(
-        "{} is stale: {} no longer appl{} to {}{}, as git apply would refuse {}; next: {}",
+        "{} is stale: {} no longer appl{} to {}{}, as git apply would refuse {}{}; next: {}",
         in.patch.path, Counted(n, "hunk"), n == 1 ? "ies" : "y", in.opts.tree_path,
-        reverse ? " (in reverse)" : "", n == 1 ? "it" : "them", next));
+        reverse ? " (in reverse)" : "", n == 1 ? "it" : "them",
+        unpatched_needed ? "; make it again from the tree without the patch" : "", next));
     r.findings = MissFindings(in, reverse ? backward_misses : forward_misses, reverse, next);
     // A patched tree: also name the sites whose values moved since; a
     // pristine one: the sites someone tuned by hand.

@@ -64,6 +64,10 @@ CheckResult CheckCopies(const VerifyInput& in);
 // no value or failed) differs from the one the committed patch's preamble
 // records; the finding names the site that changed it.
 CheckResult CheckRuleStates(const VerifyInput& in);
+// With --patch: a site the committed patch left alone (dead, at value, kept
+// by hand: its preamble's `left:` record, left_record.h) whose value is not
+// the one recorded: it was edited since the patch was made.
+CheckResult CheckLeftSites(const VerifyInput& in);
 // Without --patch: every site the rules would still rewrite is drift.
 CheckResult CheckNothingLeft(const VerifyInput& in);
 // With --patch: the tree is pristine, the committed patch applies to it as

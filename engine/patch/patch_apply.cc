@@ -80,6 +80,7 @@ struct Side {
   std::vector<std::string_view> old_lines, new_lines;
   std::size_t trailing = 0;
   std::vector<bool> is_context;  // per old line
+  std::vector<int> context_of;   // per new line: the old line it is as context, or -1
 };
 
 Side Sides(const PatchHunk& h, bool reverse) {
@@ -91,7 +92,10 @@ Side Sides(const PatchHunk& h, bool reverse) {
       s.old_lines.push_back(text);
       s.is_context.push_back(kind != drop);
     }
-    if (kind != drop) s.new_lines.push_back(text);
+    if (kind != drop) {
+      s.new_lines.push_back(text);
+      s.context_of.push_back(kind != add ? static_cast<int>(s.old_lines.size()) - 1 : -1);
+    }
     s.trailing = kind == ' ' ? s.trailing + 1 : 0;
   }
   return s;
@@ -115,12 +119,13 @@ struct Looseness {
     if (at + s.old_lines.size() > image.size()) return false;
     for (std::size_t k = 0; k < s.old_lines.size(); ++k) {
       if (image[at + k] == s.old_lines[k]) continue;
-      if (s.is_context[k] || !Loose(origin[at + k], image[at + k], s.old_lines[k])) return false;
+      if (!Loose(origin[at + k], image[at + k], s.old_lines[k], s.is_context[k])) return false;
     }
     return true;
   }
-  bool Loose(std::size_t line, std::string_view has, std::string_view wanted) const {
+  bool Loose(std::size_t line, std::string_view has, std::string_view wanted, bool context) const {
     for (const LooseSpan& l : spans) {
+      if (l.context_only && !context) continue;
       if (l.line == line && LooseMatch(has, wanted, l.begin, l.end)) return true;
     }
     return false;
@@ -264,8 +269,13 @@ std::string ApplyAsGit(const FilePatch& patch, const std::string& content, bool 
     for (std::size_t j = 0; j < added.size() && j < s.old_lines.size(); ++j) {
       added[j] = origin[*at + j];
     }
+    // A context line stays as the content has it (it may differ loosely).
+    std::vector<std::string_view> lines = s.new_lines;
+    for (std::size_t j = 0; j < lines.size(); ++j) {
+      if (s.context_of[j] >= 0) lines[j] = image[*at + static_cast<std::size_t>(s.context_of[j])];
+    }
     image.erase(image.begin() + from, image.begin() + to);
-    image.insert(image.begin() + from, s.new_lines.begin(), s.new_lines.end());
+    image.insert(image.begin() + from, lines.begin(), lines.end());
     origin.erase(origin.begin() + from, origin.begin() + to);
     origin.insert(origin.begin() + from, added.begin(), added.end());
   }

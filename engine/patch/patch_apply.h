@@ -51,9 +51,13 @@ struct HunkMiss {
 // differs from it only there still matches (LooseMatch). Undoing a patch on a
 // tree where someone retuned a value on a `+` line takes the pre-image line
 // from the `-` line all the same.
+// A span marked `context_only` may differ on a context line alone: a value
+// the patch left alone (left_record.h) edited since, inside a hunk's context;
+// undoing the hunk keeps the line as the content has it.
 struct LooseSpan {
   std::size_t line = 0;  // 1-based, in the content as given
   std::size_t begin = 0, end = 0;
+  bool context_only = false;
 };
 
 // Whether `has` (a line holding a value in bytes [begin, end)) equals

@@ -215,10 +215,18 @@ TEST_CASE("ApplyAsGit undoes a hunk whose `+` line was retuned only where `loose
   const std::string renamed = "a\nb\nc\n    N = 24\nd\ne\nf\n";
   CHECK(ApplyAsGit(p[0], renamed, true, &misses, {{4, 8, 10}}) == renamed);
   CHECK(misses.size() == 1);
-  // A context line never differs.
+  // A context line differs only where a span names it, and stays as the
+  // content has it (a value left alone, edited since).
   misses.clear();
   const std::string context_changed = "a\nb\nC\n    M = 16\nd\ne\nf\n";
-  CHECK(ApplyAsGit(p[0], context_changed, true, &misses, {{3, 0, 1}}) == context_changed);
+  CHECK(ApplyAsGit(p[0], context_changed, true, &misses) == context_changed);
+  CHECK(misses.size() == 1);
+  misses.clear();
+  CHECK(ApplyAsGit(p[0], context_changed, true, &misses, {{3, 0, 1, true}}) ==
+        "a\nb\nC\n    M = 32\nd\ne\nf\n");
+  CHECK(misses.empty());
+  // A context-only span does not let a changed line differ.
+  CHECK(ApplyAsGit(p[0], tuned, true, &misses, {{4, 8, 10, true}}) == tuned);
   CHECK(misses.size() == 1);
 }
 

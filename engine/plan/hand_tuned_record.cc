@@ -1,5 +1,6 @@
 #include "engine/plan/hand_tuned_record.h"
 
+#include <algorithm>
 #include <string_view>
 
 namespace muh {
@@ -8,6 +9,24 @@ namespace {
 
 constexpr std::string_view kHead = "muhpatch: rule ";
 constexpr std::string_view kMark = "; hand-tuned: ";
+constexpr std::string_view kLeft = "; left: ";
+
+// Where the records of a status text begin: its first `; `.
+std::size_t RecordsAt(std::string_view status) {
+  std::size_t a = status.find(kMark);
+  std::size_t b = status.find(kLeft);
+  return a < b ? a : b;
+}
+
+// The entries of the record `mark` starts in `records` (up to the next
+// record); "" when it has none.
+std::string_view Entries(std::string_view records, std::string_view mark) {
+  std::size_t at = records.find(mark);
+  if (at == std::string_view::npos) return {};
+  std::string_view rest = records.substr(at + mark.size());
+  std::size_t next = std::min(rest.find(kMark), rest.find(kLeft));
+  return rest.substr(0, next);
+}
 
 }  // namespace
 
@@ -22,7 +41,7 @@ std::string HandTunedSuffix(const std::vector<HandTunedRecord>& records,
 }
 
 std::string StatusWithoutRecord(const std::string& status) {
-  return status.substr(0, status.find(kMark));
+  return status.substr(0, RecordsAt(status));
 }
 
 PatchPreamble ReadPreamble(const std::vector<std::string>& preamble) {
@@ -33,10 +52,15 @@ PatchPreamble ReadPreamble(const std::vector<std::string>& preamble) {
     std::size_t colon = line.find(": ", kHead.size());
     if (colon == std::string::npos) continue;
     std::string rule_id = line.substr(kHead.size(), colon - kHead.size());
-    out.statuses[rule_id] = StatusWithoutRecord(line.substr(colon + 2));
-    std::size_t mark = line.find(kMark);
-    if (mark == std::string::npos || mark < colon) continue;
-    std::string_view rest = std::string_view(line).substr(mark + kMark.size());
+    std::string_view status = std::string_view(line).substr(colon + 2);
+    std::size_t records_at = RecordsAt(status);
+    out.statuses[rule_id] = std::string(status.substr(0, records_at));
+    if (records_at == std::string_view::npos) continue;
+    std::string_view records = status.substr(records_at);
+    for (LeftRecord& r : ReadLeftRecords(rule_id, Entries(records, kLeft))) {
+      out.left.push_back(std::move(r));
+    }
+    std::string_view rest = Entries(records, kMark);
     while (!rest.empty()) {
       std::size_t comma = rest.find(", ");
       std::string_view entry = rest.substr(0, comma);

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/plan/left_record.h"
+
 namespace muh {
 
 struct HandTunedRecord {
@@ -29,7 +31,8 @@ struct HandTunedRecord {
 std::string HandTunedSuffix(const std::vector<HandTunedRecord>& records,
                             const std::string& rule_id);
 
-// The status a preamble line records, without its hand-tuned suffix.
+// The status a preamble line records, without its records (hand-tuned,
+// left alone).
 std::string StatusWithoutRecord(const std::string& status);
 
 // What the status lines of a patch's preamble record.
@@ -38,6 +41,9 @@ struct PatchPreamble {
   std::map<std::string, std::string> statuses;
   // Every hand-tuned record the lines hold, in their order.
   std::vector<HandTunedRecord> hand_tuned;
+  // Every site the patch left alone, with its value's fingerprint
+  // (left_record.h).
+  std::vector<LeftRecord> left;
 };
 
 // The preamble's status lines, each read once; lines that are not status

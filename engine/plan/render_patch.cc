@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "engine/patch/unified_diff.h"
+#include "engine/plan/left_record.h"
 
 namespace muh {
 
@@ -20,9 +21,10 @@ std::string RenderPatch(const std::map<std::string, SourceText>& files, const Pl
   std::string diff = RenderDiff(files, plan.new_contents);
   if (diff.empty()) return diff;
   std::string preamble;
+  const std::vector<LeftRecord> left = LeftSites(plan);
   for (const RuleOutcome& o : plan.outcomes) {
-    preamble += fmt::format("muhpatch: rule {}: {}{}\n", o.rule_id, RuleStatusName(o.status),
-                            HandTunedSuffix(hand_tuned, o.rule_id));
+    preamble += fmt::format("muhpatch: rule {}: {}{}{}\n", o.rule_id, RuleStatusName(o.status),
+                            HandTunedSuffix(hand_tuned, o.rule_id), LeftSuffix(left, o.rule_id));
   }
   return preamble + diff;
 }

@@ -17,7 +17,8 @@ namespace muh {
 // status (`muhpatch: rule ID: rewrites`; git apply and patch skip text
 // before the first `diff --git`), then every changed file's diff, sorted by
 // path. Empty when no file changes. A rule's hand-tuned values the patch
-// keeps are recorded on its line (hand_tuned_record.h).
+// keeps are recorded on its line (hand_tuned_record.h), and so are the
+// sites it leaves alone, with their values' fingerprints (left_record.h).
 std::string RenderPatch(const std::map<std::string, SourceText>& files, const PlanResult& plan,
                         const std::vector<HandTunedRecord>& hand_tuned = {});
 

@@ -38,7 +38,7 @@ check() {
   done
   [[ $failed -ge 1 ]] || fail "$name: no rule failed"
   local dead=0
-  for rule in $(sed -n 's/^muhpatch: rule \([^:]*\): dead$/\1/p' patch); do
+  for rule in $(sed -n 's/^muhpatch: rule \([^:]*\): dead\(; left: .*\)\{0,1\}$/\1/p' patch); do
     dead=$((dead + 1))
     grep -qE -- "^- \`$rule\` dead at \`[^\`]+:[0-9]+\`( and [0-9]+ more sites?)?: .+ \(--include-dead rewrites it\)$" md ||
       { cat md >&2; fail "$name: dead rule $rule is not listed with its reason"; }

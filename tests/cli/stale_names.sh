@@ -30,7 +30,7 @@ check() {
   [[ $code -eq 1 ]] || { cat err >&2; fail "$name: verify exited $code, expected 1"; }
   [[ ! -s out ]] || fail "$name: without -v, stdout is not empty"
   cat >want <<OUT
-t/$moe:$line: error: drift: rule 'fused-moe-tier-block-m' writes this line otherwise than p2.diff; next: muhpatch diff rules.yaml t > p2.diff
+t/$moe:$line: error: drift: rule 'fused-moe-tier-block-m' writes this line otherwise than p2.diff; next: muhpatch diff -o p2.diff rules.yaml t
     committed:   '${plus#+}'
     regenerated: '${plus#+}'
 OUT

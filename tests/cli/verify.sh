@@ -98,7 +98,7 @@ pp_file=vllm/attention/ops/prefix_prefill.py
 # `status --rule` to see a rule's sites.
 next_apply="muhpatch apply rules.yaml tree --hw $card"
 next_status="muhpatch status rules.yaml tree --hw $card"
-refresh() { echo "muhpatch diff rules.yaml tree --hw $card > $1"; }
+refresh() { echo "muhpatch diff -o $1 rules.yaml tree --hw $card"; }
 # stale_tail PATCH: the end of the verdict for a stale PATCH.
 stale_tail() { echo "the rules, the model or the tree changed, and the patch they produce now differs (each rule's line above; -v prints committed -> regenerated on stdout); next: ${2:-$(refresh "$1")}"; }
 # stale_rule PATCH FILE LINE RULE COMMITTED REGENERATED [NEXT]: the finding
@@ -108,7 +108,8 @@ stale_rule() {
     "tree/$2:$3: error: drift: rule '$4' writes this line otherwise than $1; next: ${7:-$(refresh "$1")}" "$5" "$6"
 }
 # On a patched tree the rules change nothing: a refresh there says it writes an empty patch.
-refresh_empties() { echo "$(refresh "$1") (it writes an empty patch over $1: the rules change nothing in the tree as it is)"; }
+# (-o keeps a non-empty patch rather than empty it.)
+refresh_empties() { refresh "$1"; }
 # On a tree that carries its patch, the patch is made again from the pre-image.
 base_refresh() { echo "muhpatch diff --base-patch $1 -o $1 rules.yaml tree --hw $card"; }
 # no_longer PATCH [REVERSE NEXT]: the verdict for a PATCH of which git refuses
@@ -118,7 +119,7 @@ no_longer() {
   if [[ -z ${2:-} ]]; then
     echo "verify: drift: $1 is stale: 1 hunk no longer applies to tree, as git apply would refuse it; next: $(refresh "$1")"
   else
-    echo "verify: drift: $1 is stale: 1 hunk no longer applies to tree (in reverse), as git apply would refuse it; next: $3"
+    echo "verify: drift: $1 is stale: 1 hunk no longer applies to tree (in reverse), as git apply would refuse it${4:+; make it again from the tree without the patch}; next: $3"
   fi
 }
 
@@ -405,8 +406,8 @@ for which in first last; do
   read -r hl hn f _ new_line < <(hunk_at plus.diff "$n") || fail "line $n of plus.diff is not in a hunk"
   mp rules.yaml tree --patch plus.diff
   [[ $code -eq 1 && -z $out ]] &&
-    grep -q "^tree/$f:$new_line: error: drift: hunk $hn of $f (plus.diff:$hl) no longer applies in reverse: its lines are at lines [0-9]*-[0-9]* now (the hunk says [0-9]*), where line $new_line is '.*' and the hunk has '.*987654.*' (a line it changes differs); next: $(refresh plus.diff), on the tree without the patch\$" mp.err &&
-    [[ $(tail -n 1 mp.err) == "$(no_longer plus.diff reverse "$(refresh plus.diff), on the tree without the patch")" ]] ||
+    grep -q "^tree/$f:$new_line: error: drift: hunk $hn of $f (plus.diff:$hl) no longer applies in reverse: its lines are at lines [0-9]*-[0-9]* now (the hunk says [0-9]*), where line $new_line is '.*' and the hunk has '.*987654.*' (a line it changes differs); next: $(refresh plus.diff)\$" mp.err &&
+    [[ $(tail -n 1 mp.err) == "$(no_longer plus.diff reverse "$(refresh plus.diff)" unpatched)" ]] ||
     { printf '%s\n' "$err" >&2; fail "patched --patch plus.diff ($which '+' line): expected exit 1, hunk $hn at tree/$f:$new_line, in reverse"; }
   ok "4. after apply, patch with its $which '+' line edited (line $n): exit 1, hunk $hn of $f (plus.diff:$hl), in reverse, at tree/$f:$new_line"
 done

@@ -46,7 +46,7 @@ cp -a pristine patched
 hunk_line=$(grep -n '^@@ ' committed.diff | head -n 1 | cut -d: -f1)
 read -r hunk_start hunk_len < <(sed -n "${hunk_line}s/^@@ -\([0-9]*\),\([0-9]*\) .*/\1 \2/p" committed.diff)
 [[ -n $hunk_start && -n $hunk_len ]] || fail "cannot read the hunk header of committed.diff"
-refresh="muhpatch diff rules.yaml tree > committed.diff"
+refresh="muhpatch diff -o committed.diff rules.yaml tree"
 
 # run STATE: verify --patch committed.diff on ./tree; sets $code, $err (the
 # lines that are not the rules' notes) and $git (0: git apply --check, or

@@ -215,7 +215,9 @@ last_line() { if [[ $1 == fwd ]]; then tail -n 1 err_fwd.txt; else tail -n 1 err
 refresh="muhpatch diff rules.yaml pristine --include-dead"
 # On the patched tree the rules change nothing: a refresh there says it
 # writes an empty patch.
-empty_note() { echo " (it writes an empty patch over $1: the rules change nothing in the tree as it is)"; }
+# (-o keeps a non-empty patch rather than empty it: no note.)
+empty_note() { :; }
+refresh_to() { echo "muhpatch diff -o $1 rules.yaml pristine --include-dead"; }
 empties() { echo "${1//rules.yaml pristine/rules.yaml applied}$(empty_note "$2")"; }
 refused() {
   local shape=$1 code=$2 want_fwd=$3 want_rev=$4 p=${5:-}
@@ -234,18 +236,18 @@ l=$(wc -l <no-final-newline.diff)
 want="no-final-newline.diff:$((l + 1)):1: error: malformed patch: the line does not end in a newline"
 refused no-final-newline 2 "$want" "$want"
 # A name that reads as 'FILE 2024-05-01 ...' is no file of the tree.
-want="verify: drift: git-stamps-space.diff names a file the tree does not have; next: $refresh > git-stamps-space.diff"
+want="verify: drift: git-stamps-space.diff names a file the tree does not have; next: $(refresh_to git-stamps-space.diff)"
 refused git-stamps-space 1 "$want" "$(empties "$want" git-stamps-space.diff)"
-grep -qxF "pristine/$first 2024-05-01 10:00:00.000000000 +0000: error: no such file in the tree; next: $refresh > git-stamps-space.diff" err_fwd.txt ||
+grep -qxF "pristine/$first 2024-05-01 10:00:00.000000000 +0000: error: no such file in the tree; next: $(refresh_to git-stamps-space.diff)" err_fwd.txt ||
   { cat err_fwd.txt >&2; fail "git-stamps-space: the missing file is not named"; }
-want="verify: drift: no-prefix-p1.diff names a file the tree does not have; next: $refresh > no-prefix-p1.diff"
+want="verify: drift: no-prefix-p1.diff names a file the tree does not have; next: $(refresh_to no-prefix-p1.diff)"
 refused no-prefix-p1 1 "$want" "$(empties "$want" no-prefix-p1.diff)"
 # CRLF hunk lines match no line of this LF tree.
 n=$n_hunks
 refused crlf 1 \
-  "verify: drift: crlf.diff is stale: $n hunks no longer apply to pristine, as git apply would refuse them; next: $refresh > crlf.diff" \
-  "$(empties "verify: drift: crlf.diff is stale: $n hunks no longer apply to applied, as git apply would refuse them; next: $refresh > crlf.diff" crlf.diff)"
-grep -q "^pristine/$first:[0-9]*: error: drift: hunk 1 of $first (crlf.diff:[0-9]*) no longer applies: its lines are at lines [0-9]*-[0-9]* now (the hunk says [0-9]*), but they end in CRLF in the hunk and in LF in the file; next: $refresh > crlf.diff\$" err_fwd.txt ||
+  "verify: drift: crlf.diff is stale: $n hunks no longer apply to pristine, as git apply would refuse them; next: $(refresh_to crlf.diff)" \
+  "$(empties "verify: drift: crlf.diff is stale: $n hunks no longer apply to applied, as git apply would refuse them; next: $(refresh_to crlf.diff)" crlf.diff)"
+grep -q "^pristine/$first:[0-9]*: error: drift: hunk 1 of $first (crlf.diff:[0-9]*) no longer applies: its lines are at lines [0-9]*-[0-9]* now (the hunk says [0-9]*), but they end in CRLF in the hunk and in LF in the file; next: $(refresh_to crlf.diff)\$" err_fwd.txt ||
   { head -5 err_fwd.txt >&2; fail "crlf: the hunk's finding does not say the line ends differ"; }
 
 # Shapes git accepts but muhpatch never writes: drift, exactly.
@@ -261,8 +263,8 @@ for shape in mode-change rename; do
     what="renames $first to it"
     at=$first.renamed
   fi
-  want="$shape.diff:$(grep -n '^diff --git ' "$shape.diff" | head -n 1 | cut -d: -f1):1: error: drift: for $at, the patch $what: muhpatch never makes such a change; next: $refresh > $shape.diff
-verify: drift: $shape.diff makes a change muhpatch never makes; next: $refresh > $shape.diff"
+  want="$shape.diff:$(grep -n '^diff --git ' "$shape.diff" | head -n 1 | cut -d: -f1):1: error: drift: for $at, the patch $what: muhpatch never makes such a change; next: $(refresh_to $shape.diff)
+verify: drift: $shape.diff makes a change muhpatch never makes; next: $(refresh_to $shape.diff)"
   for which in fwd rev; do
     got=$(if [[ $which == fwd ]]; then cat err_fwd.txt; else cat err_rev.txt; fi | grep -v ': note: \|^note: \|^muhpatch: [0-9]* rules: ')
     code=$v_fwd
