@@ -291,6 +291,7 @@ SiteLiveness LivenessAnalysis::At(const std::string& path, std::size_t offset,
   // a variable's declared value when vLLM's default would make it dead.
   std::set<std::string> consulted = state_->index.consulted();
   std::vector<std::string> assumed;  // by this comparison
+  bool variable_assumed = false;     // a variable of the environment among them
   for (const std::string& env : consulted) {
     auto declared = state_->facts.environment.find(env);
     bool is_default =
@@ -303,9 +304,25 @@ SiteLiveness LivenessAnalysis::At(const std::string& path, std::size_t offset,
     v.assumptions.push_back(text);
     if (v.state == Liveness::kDead) {
       assumed.push_back(text);
+      variable_assumed = variable_assumed || env[0] != '@';
     } else if (w.state == Liveness::kDead) {
       v.reason += "; " + text + " makes it so: with " + EnvText(other->facts, env) + " it is dead";
     }
+  }
+  // A variable's default holds only if what the tree writes into the
+  // environment by its callers' keys (`for k, v in envs.items():
+  // os.environ[k] = v`) copies the process's own (vLLM's executors pass
+  // their own environment to their workers): stated, with where.
+  const std::vector<Evidence>& copies = state_->index.caller_key_writes();
+  if (variable_assumed && !copies.empty()) {
+    std::string where;
+    for (const Evidence& e : copies) {
+      where += (where.empty() ? "" : ", ") + e.path + ":" + std::to_string(e.line);
+    }
+    std::string text = "the environment the tree writes by its callers' keys (" + where +
+                       ") copies the serving process's own";
+    v.assumptions.push_back(text);
+    assumed.push_back(text);
   }
   for (std::size_t i = 0; i < assumed.size(); ++i) {
     v.reason += (i == 0 ? "; assuming " : i + 1 == assumed.size() ? " and " : ", ") + assumed[i];

@@ -89,6 +89,29 @@ TEST_CASE("a module imported only under a constant flag is dead, through a re-ex
   CHECK(f.At("app/ops.py", "WIDTH = 128", "128").state == Liveness::kLive);
 }
 
+TEST_CASE("the flag's module as CPython imports it: a package before a module, sys.modules") {
+  // Helper probes of d751784: a package beside the old module of its name
+  // (Python imports the package), and `sys.modules["app.flags"] = other`
+  // on the way; each made the flag True while the site was called dead.
+  Fixture shadow("flag_package_shadow");
+  SiteLiveness a = shadow.At("app/fast_kernel.py", "TILE = 64", "64");
+  INFO(Describe(a));
+  CHECK(a.state != Liveness::kDead);
+  Fixture replaced("flag_sys_modules");
+  SiteLiveness b = replaced.At("app/fast_kernel.py", "TILE = 64", "64");
+  INFO(Describe(b));
+  CHECK(b.state != Liveness::kDead);
+}
+
+TEST_CASE("sitecustomize at the tree's root runs at start-up: what it imports is not dead") {
+  // A helper probe of d751784: with the root on PYTHONPATH, Python imported
+  // the kernel under sitecustomize while the site was called dead.
+  Fixture f("startup_hook");
+  SiteLiveness tile = f.At("app/fast_kernel.py", "TILE = 64", "64");
+  INFO(Describe(tile));
+  CHECK(tile.state != Liveness::kDead);
+}
+
 TEST_CASE("a module imported only by another platform's backend is dead") {
   Fixture f("backend_only");
   SiteLiveness tuned = f.At("app/kernels/tuned.py", "dict(BM=128, BN=64)", "128");
@@ -307,6 +330,26 @@ TEST_CASE("a verdict that rests on VLLM_ATTENTION_BACKEND names it; another valu
   SiteLiveness still = h.At("app/kernels/tuned.py", "dict(BM=128, BN=64)", "128");
   CHECK(still.state == Liveness::kDead);
   CHECK(has(still, "VLLM_ATTENTION_BACKEND=XFORMERS (rule file)"));
+}
+
+TEST_CASE("the environment written by a key not read as a literal: the backend is not decided") {
+  // A helper probe of d751784: keys split out of a string (or read from a
+  // file) set VLLM_ATTENTION_BACKEND, and the ROCm backend's kernel ran.
+  Fixture f("backend_environ_key");
+  SiteLiveness tuned = f.At("app/kernels/tuned.py", "dict(BM=128, BN=64)", "128");
+  INFO(Describe(tuned));
+  CHECK(tuned.state != Liveness::kDead);
+  // The keys of a mapping the caller passes: dead, saying so.
+  Fixture g("backend_environ_copy");
+  SiteLiveness copied = g.At("app/kernels/tuned.py", "dict(BM=128, BN=64)", "128");
+  INFO(Describe(copied));
+  CHECK(copied.state == Liveness::kDead);
+  const std::string assumed =
+      "the environment the tree writes by its callers' keys (app/workers.py:7) copies the "
+      "serving process's own";
+  CHECK(std::find(copied.assumptions.begin(), copied.assumptions.end(), assumed) !=
+        copied.assumptions.end());
+  CHECK(copied.reason.find(assumed) != std::string::npos);
 }
 
 TEST_CASE("with a plugin declared, what a plugin could overturn is unknown") {

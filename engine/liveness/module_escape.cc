@@ -202,7 +202,12 @@ std::optional<Evidence> ModuleEscape(TreeIndex* index,
         if (bytes == nullptr) break;
         std::string_view src = *bytes;
         if (word == std::string_view("modules")) {
-          if (o < 4 || src.substr(o - 4, 4) != "sys.") continue;
+          // `sys.modules`, or `modules` where the file imports it from sys
+          // (`from sys import modules`: a helper probe of d751784).
+          bool dotted = o >= 4 && src.substr(o - 4, 4) == "sys.";
+          bool bare = (o == 0 || (src[o - 1] != '.' && !IsWordChar(src[o - 1]))) &&
+                      src.find("from sys import") != std::string_view::npos;
+          if (!dotted && !bare) continue;
           // `sys.modules["other.module"]`: that module, not this one; in
           // another file, `sys.modules[__name__]` (or `.get(__name__)`)
           // is that file's own.

@@ -77,8 +77,15 @@ ModuleMap::ModuleMap(const std::vector<std::string>& paths) {
   module_of_.reserve(paths.size());  // never regrows: module_by_path_ views it
   for (std::size_t i = 0; i < paths.size(); ++i) {
     if (auto m = ModuleOfPath(paths[i])) {
-      auto [it, added] = path_of_.emplace(*m, paths[i]);  // of two files, the first listed
-      if (added) path_by_module_.emplace(it->first, Found{&it->second, static_cast<int>(i)});
+      // Of `x.py` and `x/__init__.py`, CPython's path finder imports the
+      // package (a helper probe of d751784: a package left beside the old
+      // module was read as the module); of two otherwise, the first listed.
+      auto [it, added] = path_of_.emplace(*m, paths[i]);
+      if (!added && IsPackageInit(paths[i]) && !IsPackageInit(it->second)) {
+        it->second = paths[i];
+        added = true;
+      }
+      if (added) path_by_module_[it->first] = Found{&it->second, static_cast<int>(i)};
       module_of_.emplace_back(paths[i], *m);
     }
   }

@@ -35,13 +35,23 @@ TEST_CASE("the module map finds paths, modules and prefixes") {
   CHECK(map.WithPrefix("p.b.") == std::vector<std::string>{"p.b.c"});
 }
 
+TEST_CASE("a package shadows the module of its name, as CPython's path finder imports it") {
+  // Sorted, `x.py` comes before `x/__init__.py`; the package wins all the same.
+  ModuleMap map({"v/t/importing.py", "v/t/importing/__init__.py", "v/a.py", "v/a.py"});
+  REQUIRE(map.PathOf("v.t.importing") != nullptr);
+  CHECK(*map.PathOf("v.t.importing") == "v/t/importing/__init__.py");
+  CHECK(map.PositionOf("v.t.importing") == 1);
+  ModuleMap reversed({"v/t/importing/__init__.py", "v/t/importing.py"});
+  CHECK(*reversed.PathOf("v.t.importing") == "v/t/importing/__init__.py");
+}
+
 TEST_CASE("the module map answers for every top-level package, and nothing else") {
   // `q` has no __init__.py, `p_x` sorts between `p`'s modules' names.
   ModuleMap map({"p/__init__.py", "p/z.py", "p_x.py", "q/r.py", "top.py", "a.py", "a/__init__.py"});
   for (const char* m : {"p", "p.z", "p_x", "q.r", "top", "a"}) CHECK(map.PathOf(m) != nullptr);
-  CHECK(*map.PathOf("a") == "a.py");  // two files of one module: the first listed
+  CHECK(*map.PathOf("a") == "a/__init__.py");  // the package, as CPython imports it
   CHECK(*map.ModuleOf("a/__init__.py") == "a");
-  CHECK(map.PositionOf("a") == 5);
+  CHECK(map.PositionOf("a") == 6);
   CHECK(map.PositionOf("p.z") == 1);
   CHECK(map.PositionOf("torch") == -1);
   for (const char* m : {"q", "torch", "torch.nn", "p.y", "top.x", "", ".p", "p."}) {

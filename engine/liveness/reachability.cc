@@ -77,6 +77,17 @@ Reachability Reachability::Run(TreeIndex* index) {
   r.entry_found_ = entry != nullptr;
   if (!r.entry_found_) return r;
   r.Reach(index->facts().entry_module, Evidence{});
+  // Python's site module imports sitecustomize and usercustomize at start-up
+  // wherever they are importable: the tree's own run when its root is on
+  // sys.path (PYTHONPATH, an editable install), before the entry module (a
+  // helper probe of d751784: one that imported a kernel left it "dead").
+  for (const char* hook : {"sitecustomize", "usercustomize"}) {
+    if (const std::string* p = index->modules().PathOf(hook)) {
+      r.Reach(hook, Evidence{*p, 1,
+                             "Python runs it at start-up where the tree's root is on "
+                             "sys.path"});
+    }
+  }
   References refs(index, [&r](const std::string& p) { return r.Reached(p); });
   for (;;) {
     while (!r.queue_.empty()) {

@@ -1037,7 +1037,166 @@ std::optional<Evidence> TreeIndex::BackendVariableWritten() {
         });
     if (set) return set;
   }
-  return std::nullopt;
+  return EnvironmentWrittenByAnyName();
+}
+
+namespace {
+
+// What a use of the environment mapping does (`at` ends on `os.environ`'s
+// `environ`, or a bare `environ`). Closed world: what is not listed may
+// write any variable.
+enum class EnvironmentUse {
+  kReads,       // reads it, or writes a key that is a plain string (read by its text)
+  kCallerKeys,  // writes the keys of a mapping its function's caller passes
+  kWrites,      // may write any variable
+};
+
+// How the key `k` (a node of `tree`, in the def `fn`) is made: a plain
+// string, bound once in `fn` to one, or a variable of a `for` over a
+// parameter of `fn` (`for k, v in envs.items()`): kReads, kCallerKeys; else
+// kWrites.
+EnvironmentUse KeyOrigin(const SyntaxTree& tree, TSNode fn, TSNode k) {
+  if (PlainString(tree, k)) return EnvironmentUse::kReads;
+  if (!Is(k, "identifier") || ts_node_is_null(fn)) return EnvironmentUse::kWrites;
+  std::string_view name = TextOf(tree, k);
+  std::vector<std::string> params = ParameterNames(tree, fn);
+  auto parameter = [&](TSNode n) {
+    // `envs`, `envs.items()`, `envs.keys()` of a parameter `envs`
+    if (Is(n, "call")) {
+      TSNode f = Field(n, "function");
+      TSNode args = Field(n, "arguments");
+      if (!Is(f, "attribute") || ts_node_named_child_count(args) != 0) return false;
+      std::string_view m = TextOf(tree, Field(f, "attribute"));
+      if (m != "items" && m != "keys") return false;
+      n = Field(f, "object");
+    }
+    return Is(n, "identifier") &&
+           std::find(params.begin(), params.end(), TextOf(tree, n)) != params.end();
+  };
+  int bindings = 0;
+  EnvironmentUse out = EnvironmentUse::kWrites;
+  ForEachScopeBinding(fn, [&](const std::vector<TSNode>& path, NameUse u) {
+    if (TextOf(tree, path.back()) != name) return;
+    ++bindings;
+    TSNode a = path.size() >= 2 ? path[path.size() - 2] : TSNode{};
+    if (u == NameUse::kAssign && Is(a, "assignment") && PlainString(tree, Field(a, "right"))) {
+      out = EnvironmentUse::kReads;
+      return;
+    }
+    // The first name of the `for` target (`k` of `k, v`), over a parameter.
+    for (std::size_t i = path.size(); i-- > 1;) {
+      TSNode f = path[i - 1];
+      if (!Is(f, "for_statement")) continue;
+      TSNode left = Field(f, "left");
+      TSNode first = Is(left, "identifier") ? left : ts_node_named_child(left, 0);
+      bool key = ts_node_eq(first, path.back()) &&
+                 (Is(left, "identifier") || Is(left, "pattern_list") || Is(left, "tuple_pattern"));
+      if (key && parameter(Field(f, "right"))) out = EnvironmentUse::kCallerKeys;
+      break;
+    }
+  });
+  return bindings == 1 ? out : EnvironmentUse::kWrites;
+}
+
+EnvironmentUse UseOfEnvironment(const SyntaxTree& tree, std::vector<TSNode> at) {
+  TSNode fn = EnclosingDef(at);
+  TSNode p = at.size() >= 2 ? at[at.size() - 2] : TSNode{};
+  if (Is(p, "attribute") && FieldIs(p, "attribute", at.back())) {
+    at.pop_back();  // `os.environ`: the attribute is the mapping
+    p = at.size() >= 2 ? at[at.size() - 2] : TSNode{};
+  }
+  TSNode e = at.back();
+  TSNode g = at.size() >= 3 ? at[at.size() - 3] : TSNode{};
+  if (Is(p, "subscript") && FieldIs(p, "value", e)) {
+    std::vector<TSNode> whole(at.begin(), at.end() - 1);
+    if (UseOf(whole) == NameUse::kRead) return EnvironmentUse::kReads;  // `environ[key]` read
+    return KeyOrigin(tree, fn, Field(p, "subscript"));                  // stored to or deleted
+  }
+  if (Is(p, "attribute") && FieldIs(p, "object", e)) {
+    std::string_view method = TextOf(tree, Field(p, "attribute"));
+    for (std::string_view m : {"get", "keys", "items", "values", "copy", "__contains__",
+                               "__getitem__", "__len__", "__iter__"}) {
+      if (method == m) return EnvironmentUse::kReads;
+    }
+    TSNode args = Is(g, "call") ? Field(g, "arguments") : TSNode{};
+    if (ts_node_is_null(args) || ts_node_named_child_count(args) == 0) {
+      return EnvironmentUse::kWrites;
+    }
+    TSNode first = ts_node_named_child(args, 0);
+    if (method == "setdefault" || method == "__setitem__" || method == "pop" ||
+        method == "__delitem__") {
+      return KeyOrigin(tree, fn, first);
+    }
+    if (method == "update") {
+      EnvironmentUse out = EnvironmentUse::kReads;
+      for (TSNode a : NamedChildren(args)) {
+        if (Is(a, "keyword_argument") || Is(a, "comment")) continue;
+        if (Is(a, "identifier") && ts_node_named_child_count(args) == 1 && !ts_node_is_null(fn)) {
+          std::vector<std::string> params = ParameterNames(tree, fn);
+          bool param = std::find(params.begin(), params.end(), TextOf(tree, a)) != params.end();
+          return param ? EnvironmentUse::kCallerKeys : EnvironmentUse::kWrites;
+        }
+        if (!Is(a, "dictionary")) return EnvironmentUse::kWrites;
+        for (TSNode pair : NamedChildren(a)) {
+          if (Is(pair, "comment")) continue;
+          if (!Is(pair, "pair") || !PlainString(tree, Field(pair, "key"))) {
+            return EnvironmentUse::kWrites;
+          }
+        }
+      }
+      return out;
+    }
+    return EnvironmentUse::kWrites;  // clear, popitem, __ior__ and the rest
+  }
+  if (Is(p, "comparison_operator")) return EnvironmentUse::kReads;  // `"X" in environ`
+  if (Is(p, "for_statement") || Is(p, "for_in_clause")) {
+    return FieldIs(p, "right", e) ? EnvironmentUse::kReads : EnvironmentUse::kWrites;
+  }
+  if (Is(p, "argument_list") && Is(g, "call")) {
+    std::string_view callee = TextOf(tree, Field(g, "function"));
+    bool reads = callee == "dict" || callee == "len" || callee == "sorted" || callee == "list";
+    return reads ? EnvironmentUse::kReads : EnvironmentUse::kWrites;
+  }
+  if (Is(p, "keyword_argument") && TextOf(tree, Field(p, "name")) == "env") {
+    return EnvironmentUse::kReads;  // a child process's environment
+  }
+  return EnvironmentUse::kWrites;
+}
+
+}  // namespace
+
+std::optional<Evidence> TreeIndex::EnvironmentWrittenByAnyName() {
+  // A helper probe of d751784: `os.environ.setdefault(key, value)` with the
+  // key read from a file set VLLM_ATTENTION_BACKEND, and the verdict that
+  // rested on its default stayed dead.
+  caller_key_writes_.clear();
+  return EachOccurrence(
+      this, paths_, "environ", [&](const Occurrence& word) -> std::optional<Evidence> {
+        const std::string& q = word.path;
+        int k = word.line;
+        if (!word.lines.InCode(word.offset) || Guard(q, k).value == Tri::kFalse)
+          return std::nullopt;
+        auto found = word.parses.PathAt(word.offset, 7);
+        Evidence e = At(q, k);
+        if (found && found->tree != nullptr && !found->path.empty()) {
+          const std::vector<TSNode>& at = found->path;
+          NameUse use = UseOf(at);
+          if (use == NameUse::kImport) return std::nullopt;  // `from os import environ`
+          if (use == NameUse::kRead || use == NameUse::kNotAName) {
+            EnvironmentUse how = UseOfEnvironment(*found->tree, at);
+            if (how == EnvironmentUse::kReads) return std::nullopt;
+            if (how == EnvironmentUse::kCallerKeys) {
+              caller_key_writes_.push_back(e);
+              return std::nullopt;
+            }
+          }
+        }
+        e.what =
+            "the environment is written here by a key or in a way the analysis does not read, "
+            "so VLLM_ATTENTION_BACKEND may not be the default's: " +
+            e.what;
+        return e;
+      });
 }
 
 std::optional<Evidence> TreeIndex::KeyCarriesEnvironment(const SyntaxTree& tree,
@@ -1337,6 +1496,13 @@ std::optional<ConstantFlag> TreeIndex::FlagAt(const std::string& path, const std
     if (target == nullptr || modules_.PathOf(*module + "." + imported->second.name) != nullptr) {
       return std::nullopt;
     }
+    // The module imported from may be another object than its file's
+    // (`sys.modules["vllm.triton_utils"] = shim`, a helper probe of
+    // d751784), or its names reached otherwise: as for the module that
+    // assigns the flag.
+    if (ModuleEscape(
+            this, [](const std::string&) { return true; }, *target))
+      return std::nullopt;
     out = FlagAt(*target, imported->second.name, depth + 1);
   }
   flags_[key] = out;

@@ -154,6 +154,10 @@ class TreeIndex {
   // The variables of the environment some condition evaluated so far
   // rests on (ConditionContext::consulted); Consult adds one.
   const std::set<std::string>& consulted() const { return consulted_; }
+  // The writes by a caller's keys the last EnvironmentWrittenByAnyName met
+  // (`for k, v in envs.items(): os.environ[k] = v`): a verdict that rests on
+  // a variable's default assumes they copy the process's own environment.
+  const std::vector<Evidence>& caller_key_writes() const { return caller_key_writes_; }
   void Consult(const std::string& env) { consulted_.insert(env); }
 
  private:
@@ -190,6 +194,10 @@ class TreeIndex {
   // reading the variable or a constant holding its name.
   bool BoundToEnvironment(const SyntaxTree& tree, TSNode scope, std::string_view local);
   std::optional<Evidence> BackendVariableWritten();
+  // Any write to os.environ other than by a plain string key (which
+  // BackendVariableWritten reads) or by the keys of a mapping the writing
+  // function's caller passes: it may set the backend's variable.
+  std::optional<Evidence> EnvironmentWrittenByAnyName();
 
   struct FileState {
     std::string_view bytes;            // read_'s, or `own`
@@ -240,6 +248,7 @@ class TreeIndex {
   std::map<std::string, std::optional<Evidence>> markers_made_;
   std::optional<std::optional<Evidence>> enum_made_otherwise_;
   std::set<std::string> consulted_;
+  std::vector<Evidence> caller_key_writes_;
   std::shared_ptr<StatementCache> tables_;
 };
 

@@ -47,6 +47,27 @@ TEST_CASE("indentation CPython reads as a TabError is a problem; consistent tabs
   }
 }
 
+TEST_CASE("a coding declaration whose reading may differ from UTF-8's is a problem") {
+  // Each as CPython 3.11 reads it: under utf-7, `+AAo-` in a comment is a
+  // newline and the statement after it runs (y is 3).
+  PythonParser parser;
+  auto problem = [&](const std::string& src) { return parser.Parse(src).HasError(); };
+  CHECK(problem("# -*- coding: utf-7 -*-\ny = 2  # +AAo-y = 3\n"));
+  CHECK(problem("#!/usr/bin/env python\n# -*- coding: utf-7 -*-\ny = 2\n"));
+  CHECK(problem("\n# coding=utf_16\ny = 2\n"));
+  CHECK(problem("# coding: latin-1\ns = '\xe9'\n"));  // a byte past ASCII, read as latin-1
+  CHECK_FALSE(problem("# -*- coding: utf-8 -*-\ny = 2\n"));
+  CHECK_FALSE(problem("# vim: set fileencoding=UTF_8 :\ny = 2\n"));
+  CHECK_FALSE(problem("# coding: latin-1\ny = 2\n"));  // ASCII bytes read alike
+  // After a line of code, CPython reads no declaration.
+  CHECK_FALSE(problem("x = 1\n# -*- coding: utf-7 -*-\ny = 2\n"));
+  CHECK_FALSE(problem("x = 1\n\n# coding: utf-7\n"));
+  auto first = parser.Parse("# coding: utf-7\n").FirstProblem();
+  REQUIRE(first);
+  CHECK(first->offset == 2);
+  CHECK(first->what.find("'utf-7'") != std::string::npos);
+}
+
 TEST_CASE("the first problem is located") {
   PythonParser parser;
   std::string src = "x = 1\ny = (2\nz = 3\n";

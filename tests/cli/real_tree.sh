@@ -150,7 +150,7 @@ check() {
   [[ $skipped == "$want_skipped" ]] ||
     fail "$name: rules skipped: $(echo $skipped); expected: $(echo $want_skipped)"
   local dead
-  dead=$(sed -n 's/^muhpatch: rule \([^:]*\): dead\r\{0,1\}$/\1/p' "$name.diff" | LC_ALL=C sort -u)
+  dead=$(sed -n 's/^muhpatch: rule \([^:]*\): dead\(; left: [^\r]*\)\{0,1\}\r\{0,1\}$/\1/p' "$name.diff" | LC_ALL=C sort -u)
   [[ $dead == "$want_dead" ]] ||
     fail "$name: rules left alone as dead: $(echo $dead); expected: $(echo $want_dead)"
   at_value=$(printf '%s\n' "${all_rules[@]}" | LC_ALL=C comm -23 - <(printf '%s\n%s\n%s\n' "$rewrite" "$skipped" "$dead" | sed '/^$/d' | LC_ALL=C sort))
@@ -321,7 +321,7 @@ ok "NUM_WARPS = 8 written twice: the rule's site is the write that runs (line $c
 # VLLM_ATTENTION_BACKEND is unset (vLLM's default), and says so; declared
 # ROCM_FLASH in the rule file or in the serving command, it is live, and
 # verify reports the flip as drift naming the assumption.
-grep -q "^flash-attn-autotune-configs .* dead .*assuming platform cuda, compute capability 7.0 and VLLM_ATTENTION_BACKEND unset (vLLM's default)" \
+grep -q "^flash-attn-autotune-configs .* dead .*assuming platform cuda, compute capability 7.0, VLLM_ATTENTION_BACKEND unset (vLLM's default) and the environment the tree writes by its callers' keys (vllm/executor/ray_utils.py:94, vllm/utils.py:611) copies the serving process's own" \
   <("$muhpatch" status rules.yaml lf 2>/dev/null) || fail "unset: the autotune site is not dead naming the assumption"
 sed 's/^  platform: cuda.*$/  platform: cuda\n  environment:\n    VLLM_ATTENTION_BACKEND: ROCM_FLASH/' rules.yaml >rocm.yaml
 grep -q "VLLM_ATTENTION_BACKEND: ROCM_FLASH" rocm.yaml || fail "could not declare the variable"
