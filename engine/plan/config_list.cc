@@ -45,8 +45,9 @@ std::string StringContent(const std::string& bytes, TSNode str) {
   return out;
 }
 
-// Reads `triton.Config({"K": v, ...}, k=v, ...)`; nullopt if not that shape.
-std::optional<Entry> ReadEntry(const std::string& bytes, TSNode call) {
+// Reads `triton.Config({"K": v, ...}, k=v, ...)`; nullopt if not that shape,
+// with `why` set where a part of it says more.
+std::optional<Entry> ReadEntry(const std::string& bytes, TSNode call, std::string* why) {
   if (std::string_view(ts_node_type(call)) != "call") return std::nullopt;
   TSNode args = ChildField(call, "arguments");
   if (ts_node_is_null(args)) return std::nullopt;
@@ -57,17 +58,45 @@ std::optional<Entry> ReadEntry(const std::string& bytes, TSNode call) {
     if (type == "dictionary") {
       for (uint32_t j = 0; j < ts_node_named_child_count(a); ++j) {
         TSNode pair = ts_node_named_child(a, j);
-        if (std::string_view(ts_node_type(pair)) != "pair") continue;
+        std::string_view kind = ts_node_type(pair);
+        if (kind == "comment") continue;
+        // A splat (`**_OVR`) may set any field after the ones written: the
+        // entry's values are not the ones read here (a helper probe of
+        // d751784: every appended BLOCK_N was the splat's 64).
+        if (kind != "pair") {
+          *why = "its dict holds '" + std::string(Text(bytes, pair)) +
+                 "', which may set any field after those written";
+          return std::nullopt;
+        }
         TSNode key = ChildField(pair, "key");
         TSNode value = ChildField(pair, "value");
         if (std::string_view(ts_node_type(key)) != "string") return std::nullopt;
-        e.fields.push_back(
-            {StringContent(bytes, key), ts_node_start_byte(value), ts_node_end_byte(value)});
+        for (uint32_t c = 0; c < ts_node_named_child_count(key); ++c) {
+          std::string_view part = ts_node_type(ts_node_named_child(key, c));
+          if (part != "string_start" && part != "string_content" && part != "string_end") {
+            *why = "the key " + std::string(Text(bytes, key)) + " is no plain string";
+            return std::nullopt;  // an escape or an interpolation: not the key's plain text
+          }
+        }
+        std::string name = StringContent(bytes, key);
+        // The same key twice: the last one counts, and a rewrite of the
+        // first would not reach the kernel.
+        for (const Field& f : e.fields) {
+          if (f.key != name) continue;
+          *why = "'" + name + "' is given twice, and only the last counts";
+          return std::nullopt;
+        }
+        e.fields.push_back({std::move(name), ts_node_start_byte(value), ts_node_end_byte(value)});
       }
     } else if (type == "keyword_argument") {
       TSNode value = ChildField(a, "value");
-      e.fields.push_back({std::string(Text(bytes, ChildField(a, "name"))),
-                          ts_node_start_byte(value), ts_node_end_byte(value)});
+      std::string name(Text(bytes, ChildField(a, "name")));
+      for (const Field& f : e.fields) {
+        if (f.key != name) continue;
+        *why = "'" + name + "' is given twice, and only the last counts";
+        return std::nullopt;
+      }
+      e.fields.push_back({std::move(name), ts_node_start_byte(value), ts_node_end_byte(value)});
     } else if (type != "comment") {
       return std::nullopt;
     }
@@ -167,9 +196,11 @@ bool PlanConfigAppend(const SourceText& file, const SyntaxTree& tree, std::size_
   for (uint32_t i = 0; i < ts_node_named_child_count(list); ++i) {
     TSNode child = ts_node_named_child(list, i);
     if (std::string_view(ts_node_type(child)) == "comment") continue;
-    std::optional<Entry> e = ReadEntry(bytes, child);
+    std::string why;
+    std::optional<Entry> e = ReadEntry(bytes, child, &why);
     if (!e) {
       *error = "list element is not a triton.Config({...}, key=value, ...) call";
+      if (!why.empty()) *error += ": " + why;
       *error_offset = ts_node_start_byte(child);
       return false;
     }

@@ -74,6 +74,27 @@ std::string TargetOf(const SyntaxTree& tree, TSNode v, TSNode* assignment) {
   return "";
 }
 
+// The text of an expression as Normal gives it, but for one blank kept
+// between two word characters (`use_v1 or x`): Normal's `use_v1orx` would
+// hide a read of `use_v1` from Reads.
+std::string Spaced(std::string_view t) {
+  auto word = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+  };
+  std::string out;
+  bool blank = false;
+  for (char c : t) {
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\\') {
+      blank = true;
+      continue;
+    }
+    if (blank && !out.empty() && word(out.back()) && word(c)) out.push_back(' ');
+    blank = false;
+    out.push_back(c == '"' ? '\'' : c);
+  }
+  return out;
+}
+
 // Whether `text` (normalized) reads `target`: as a whole word for a name,
 // as a substring for a subscript.
 bool Reads(const std::string& text, const std::string& target) {
@@ -93,6 +114,12 @@ bool Reads(const std::string& text, const std::string& target) {
 }  // namespace
 
 std::string SelfTransform::Key() const {
+  // `x >> n` is `x // 2**n` and `x << n` is `x * 2**n` for every Python int:
+  // one key, so that a domain's `// 2` accounts for `BLOCK >>= 1` too (a
+  // helper probe of d751784: the halving was counted twice, and refused).
+  if (operand && *operand >= 0 && *operand < 62 && (op == ">>" || op == "<<")) {
+    return std::string(op == ">>" ? "//" : "*") + " " + std::to_string(int64_t{1} << *operand);
+  }
   return op + " " + (operand ? std::to_string(*operand) : std::string("?"));
 }
 
@@ -449,7 +476,7 @@ void Follow(const SyntaxTree& tree, TSNode scope, std::size_t after, const std::
       // `BLOCK = ...` or `config = ...` anew; one that reads it copies or
       // computes it (`config = {**config, ...}`).
       TSNode right = Field(p, "right");
-      how = !Reads(Normal(TextOf(tree, right)), variable) ? Onward::kFollowed : Onward::kUnknown;
+      how = !Reads(Spaced(TextOf(tree, right)), variable) ? Onward::kFollowed : Onward::kUnknown;
     } else if (use == NameUse::kRead) {
       how = key.empty() ? Onward::kAlias : Onward::kCallee;  // decided below
       if (!key.empty() && Is(p, "return_statement")) how = Onward::kFollowed;
@@ -616,7 +643,7 @@ void Collect(const SyntaxTree& tree, TSNode assignment, const std::string& targe
         if (l == target) {
           found.push_back(n);
         } else if (!augmented && Is(left, "identifier") &&
-                   Reads(Normal(TextOf(tree, right)), target)) {
+                   Reads(Spaced(TextOf(tree, right)), target)) {
           aliases.push_back(n);  // `bm = config['K']`
         } else if (augmented && !key.empty() && l == variable) {
           merges.push_back(n);  // `config |= {...}`
@@ -688,7 +715,7 @@ void Collect(const SyntaxTree& tree, TSNode assignment, const std::string& targe
       // (`bm = X`, then `X = bm // 2`), is a transform muhpatch cannot
       // follow, and one that reads neither is a new value (the liveness
       // analysis's).
-      std::string r = Normal(TextOf(tree, right));
+      std::string r = Spaced(TextOf(tree, right));
       bool through_alias = std::any_of(aliases.begin(), aliases.end(), [&](TSNode a) {
         return ts_node_start_byte(a) < ts_node_start_byte(n) &&
                Reads(r, Normal(TextOf(tree, Field(a, "left"))));
@@ -706,7 +733,16 @@ void Collect(const SyntaxTree& tree, TSNode assignment, const std::string& targe
         // helper probe of f751cf4): refused.
         if (exclusive(n)) continue;
         if (!key.empty()) {
-          if (depth > 0) out->push_back(Opaque(tree, n));
+          // In a def, lambda or class inside the value's function (a closure
+          // called later: a helper probe of d751784), no rule's query and no
+          // overwrite analysis sees the write either.
+          bool nested = false;
+          for (TSNode p = ts_node_parent(n); !ts_node_is_null(p) && !ts_node_eq(p, scope);
+               p = ts_node_parent(p)) {
+            nested = nested || Is(p, "function_definition") || Is(p, "lambda") ||
+                     Is(p, "class_definition");
+          }
+          if (depth > 0 || nested) out->push_back(Opaque(tree, n));
           continue;
         }
         std::optional<int64_t> literal =
@@ -905,6 +941,56 @@ void Callers(const SyntaxTree& tree, TSNode within, std::string_view fn, const s
 
 }  // namespace
 
+// A value inside a decision (`use_v1 = (max_seq_len <= 8192 and ...)`): the
+// assignment of the decision to a name; a null node when the value is in no
+// such test.
+TSNode DecisionOf(TSNode v) {
+  TSNode n = v;
+  bool tested = false;
+  for (int steps = 0; steps < 64; ++steps) {
+    TSNode p = ts_node_parent(n);
+    if (ts_node_is_null(p)) break;
+    if (Is(p, "comparison_operator") || Is(p, "boolean_operator") || Is(p, "not_operator")) {
+      tested = true;
+    } else if (!Is(p, "parenthesized_expression") && !Is(p, "binary_operator") &&
+               !Is(p, "unary_operator")) {
+      bool assigned = tested && Is(p, "assignment") && ts_node_eq(Field(p, "right"), n) &&
+                      Is(Field(p, "left"), "identifier");
+      return assigned ? p : TSNode{};
+    }
+    n = p;
+  }
+  return TSNode{};
+}
+
+// Every later statement of the decision's function that assigns its name
+// from itself (`use_v1 = use_v1 or max_seq_len < 32768`, `use_v1 |= x`): the
+// decision the value makes is not the one the code acts on (a helper probe
+// of d751784: the v1 bounds were rewritten, live, and nothing changed).
+std::vector<SelfTransform> DecisionTransforms(const SyntaxTree& tree, TSNode assignment) {
+  std::vector<SelfTransform> out;
+  std::string name(TextOf(tree, Field(assignment, "left")));
+  TSNode scope = assignment;
+  for (TSNode p = ts_node_parent(assignment); !ts_node_is_null(p); p = ts_node_parent(p)) {
+    scope = p;
+    if (Is(p, "function_definition")) break;
+  }
+  std::size_t after = ts_node_end_byte(assignment);
+  ForEachNamedPath(scope, [&](const std::vector<TSNode>& path) {
+    TSNode n = path.back();
+    if (ts_node_start_byte(n) < after) return;
+    bool augmented = Is(n, "augmented_assignment");
+    if (!augmented && !Is(n, "assignment")) return;
+    TSNode left = Field(n, "left");
+    TSNode right = Field(n, "right");
+    if (ts_node_is_null(left) || ts_node_is_null(right) || Normal(TextOf(tree, left)) != name) {
+      return;
+    }
+    if (augmented || Reads(Spaced(TextOf(tree, right)), name)) out.push_back(Opaque(tree, n));
+  });
+  return out;
+}
+
 std::vector<SelfTransform> LaterTransforms(const SyntaxTree& tree, std::size_t begin,
                                            std::size_t end) {
   std::vector<SelfTransform> out;
@@ -912,7 +998,10 @@ std::vector<SelfTransform> LaterTransforms(const SyntaxTree& tree, std::size_t b
                                                static_cast<uint32_t>(end));
   TSNode assignment{};
   std::string target = TargetOf(tree, v, &assignment);
-  if (target.empty()) return out;
+  if (target.empty()) {
+    TSNode decision = DecisionOf(v);
+    return ts_node_is_null(decision) ? out : DecisionTransforms(tree, decision);
+  }
   // A key's value in a dict display: a `**splat` or the same key after it
   // in the display may replace it.
   TSNode pair = v;

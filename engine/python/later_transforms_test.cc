@@ -130,6 +130,12 @@ TEST_CASE("applied as Python computes it") {
   CHECK_FALSE(zero.Apply(4));
   SelfTransform shift = make("<<", 1);
   CHECK(shift.Apply(16) == 32);
+  // One key for the shift and the product or floor division it is.
+  CHECK(shift.Key() == "* 2");
+  CHECK(make(">>", 1).Key() == "// 2");
+  CHECK(make(">>", 3).Key() == "// 8");
+  CHECK(make(">>", 1).Apply(-5) == -3);  // as -5 // 2
+  CHECK(make("//", 2).Key() == "// 2");
   SelfTransform unknown = make("", std::nullopt);
   CHECK_FALSE(unknown.Apply(4));
   CHECK(unknown.Key() == " ?");
@@ -255,6 +261,42 @@ TEST_CASE("an annotated name without a value, and a decorated class, are no cras
            "        return knob\n",
            "knob =", "128")
             .empty());
+}
+
+TEST_CASE("a value in a decision: the statements that compute the decision from itself") {
+  std::string f =
+      "def f(max_seq_len, n):\n"
+      "    use_v1 = (max_seq_len <= 8192\n"
+      "              and (n == 1 or n > 512))\n"
+      "    use_v1 = use_v1 or max_seq_len < 32768\n"
+      "    use_v1 |= n == 0\n"
+      "    other = use_v1\n"
+      "    if use_v1:\n"
+      "        return 1\n";
+  CHECK(Of(f, "use_v1 =", "8192") == " ?@4  ?@5");
+  CHECK(Of(f, "use_v1 =", "512") == " ?@4  ?@5");
+  // A new decision that does not read the first is the liveness analysis's
+  // (an overwrite), and a test that is no assignment's decides nothing here.
+  std::string g =
+      "def g(max_seq_len):\n"
+      "    use_v1 = max_seq_len <= 8192\n"
+      "    use_v1 = True\n"
+      "    if max_seq_len <= 4096:\n"
+      "        return use_v1\n";
+  CHECK(Of(g, "use_v1 =", "8192") == "");
+  CHECK(Of(g, "if max", "4096") == "");
+}
+
+TEST_CASE("a read of the target next to a keyword is a read (`X if c else config['K']`)") {
+  std::string f =
+      "def f(x):\n"
+      "    config = {'K': 64}\n"
+      "    config['K'] = 16 if x else config['K']\n"
+      "    BLOCK = 64\n"
+      "    BLOCK = 32 if not BLOCK else BLOCK\n"
+      "    return config, BLOCK\n";
+  CHECK(Of(f, "config =", "64") == " ?@3  ?@6");  // @6: returned, to no caller seen
+  CHECK(Of(f, "BLOCK =", "64") == " ?@5  ?@6");
 }
 
 }  // namespace muh
