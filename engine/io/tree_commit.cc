@@ -11,6 +11,7 @@
 #include "engine/base/exit_codes.h"
 #include "engine/base/out_of_memory.h"
 #include "engine/io/commit_steps.h"
+#include "engine/io/held_signals.h"
 #include "engine/io/tree_io.h"
 #include "engine/io/tree_paths.h"
 
@@ -385,6 +386,7 @@ WriteResult TreeIo::WriteAll(const std::map<std::string, FileUpdate>& updates,
     targets.push_back(std::move(t));
   }
   Transaction tx(sys_, real_root_, errs);
+  HeldSignals held;  // all or nothing, even under Ctrl-C (held_signals.h)
   return tx.Run(&targets);
 }
 
