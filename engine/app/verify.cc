@@ -81,7 +81,18 @@ VerifyInput CheckInput(const OpenedRun& run, const CommandOptions& opts, const P
     PreImage pre = PreImageOf(run.workspace, run.patch.files, plan);
     carries_patch = !pre.pristine && pre.ok();
   }
-  NextCommands next = NextCommandsFor(opts, carries_patch);
+  // A rule the patch rewrote that is dead now: the patch was made with
+  // --include-dead (or the site died since). The refresh keeps its hunks
+  // then; without the flag it would drop them (a helper probe of 68f0163).
+  CommandOptions refresh = opts;
+  for (const RuleOutcome& o : plan.outcomes) {
+    auto then = run.patch.preamble.statuses.find(o.rule_id);
+    if (o.status == RuleStatus::kDead && then != run.patch.preamble.statuses.end() &&
+        then->second == "rewrites") {
+      refresh.include_dead = true;
+    }
+  }
+  NextCommands next = NextCommandsFor(refresh, carries_patch);
   return VerifyInput{
       run.inputs,
       run.workspace,

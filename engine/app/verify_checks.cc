@@ -360,9 +360,14 @@ CheckResult CheckRuleStates(const VerifyInput& in) {
     }
     std::string resting;
     for (const std::string& a : assumed) resting += (resting.empty() ? ", resting on " : "; ") + a;
+    // A patch made with --include-dead rewrites dead sites: checked without
+    // the flag, each reads as this flip.
+    std::string flag = before == "rewrites" && now == "dead" && !in.opts.include_dead
+                           ? "; a patch made with --include-dead is verified with it too"
+                           : "";
     where.message =
-        fmt::format("drift: rule '{}' was '{}' when {} was made and is '{}' now{}{}", o.rule_id,
-                    before, in.patch.path, now, resting, why.empty() ? "" : " (" + why + ")");
+        fmt::format("drift: rule '{}' was '{}' when {} was made and is '{}' now{}{}{}", o.rule_id,
+                    before, in.patch.path, now, resting, why.empty() ? "" : " (" + why + ")", flag);
     r.findings.push_back({"state", Next(where, in.next.refresh), {}, o.rule_id, assumed});
   }
   if (!r.findings.empty()) {
@@ -376,12 +381,26 @@ CheckResult CheckRuleStates(const VerifyInput& in) {
 CheckResult CheckLeftSites(const VerifyInput& in) {
   CheckResult r;
   if (in.patch.path.empty()) return r;
+  // A patch of an older muhpatch records none: its sites left alone are
+  // unwatched, which is said (a helper probe of 68f0163).
+  if (in.patch.preamble.left.empty() && !in.patch.preamble.statuses.empty() &&
+      !LeftSites(in.plan).empty()) {
+    r.findings.push_back(
+        {"left-edited",
+         Next(Diagnostic{in.patch.path, 1, 1, Severity::kNote,
+                         "the patch records no site it leaves alone (made before muhpatch "
+                         "recorded them): a hand edit there since is not seen; make it again "
+                         "to record them"},
+              in.next.refresh),
+         {},
+         ""});
+  }
   for (const LeftRecord& rec : in.patch.preamble.left) {
     const RuleOutcome* o = in.plan.Find(rec.rule_id);
     // A rule gone, skipped now, or whose sites moved in number: the state
     // and plan checks say so.
-    if (o == nullptr || o->status == RuleStatus::kSkipped || o->status == RuleStatus::kFailed ||
-        rec.index < 0 || static_cast<std::size_t>(rec.index) >= o->found.size()) {
+    if (o == nullptr || o->status == RuleStatus::kFailed || rec.index < 0 ||
+        static_cast<std::size_t>(rec.index) >= o->found.size()) {
       continue;
     }
     const Site& site = o->found[static_cast<std::size_t>(rec.index)];
@@ -397,7 +416,8 @@ CheckResult CheckLeftSites(const VerifyInput& in) {
                           {},
                           o->rule_id});
   }
-  if (!r.findings.empty()) {
+  if (std::any_of(r.findings.begin(), r.findings.end(),
+                  [](const Finding& f) { return f.where.severity == Severity::kError; })) {
     r.drift = true;
     r.summary = fmt::format("a value {} left alone was edited since it was made; next: {}",
                             in.patch.path, in.next.refresh);

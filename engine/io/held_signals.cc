@@ -1,5 +1,7 @@
 #include "engine/io/held_signals.h"
 
+#include <unistd.h>
+
 namespace muh {
 
 namespace {
@@ -27,7 +29,15 @@ HeldSignals::~HeldSignals() {
   for (int i = 0; i < 4; ++i) sigaction(kHeld[i], &old_[i], nullptr);
   int sig = noted;
   noted = 0;
-  if (sig != 0) std::raise(sig);
+  if (sig == 0) return;
+  // Said before the signal ends the process: the exit status alone (128+N)
+  // would not tell that the write finished.
+  const char msg[] =
+      "muhpatch: a signal arrived while the tree was being written; the write finished "
+      "first (all files or none), and the signal now ends muhpatch\n";
+  ssize_t ignored = write(STDERR_FILENO, msg, sizeof msg - 1);
+  (void)ignored;
+  std::raise(sig);
 }
 
 int HeldSignals::Noted() { return noted; }

@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 
+#include "engine/python/name_use.h"
 #include "engine/python/py_literal.h"
 #include "engine/python/syntax_tree.h"
 #include "engine/python/ts_nodes.h"
@@ -153,6 +154,41 @@ std::size_t PrunesOrUnknown(const SyntaxTree& tree, TSNode list) {
   return std::string_view::npos;
 }
 
+// The autotuned kernel's name used otherwise than to launch it
+// (`NAME[grid](...)`): Triton's Autotuner benchmarks the `configs` it holds
+// at launch, and `NAME.configs = ...`, `del NAME.configs[9:]`, a re-wrapped
+// `NAME = triton.autotune(...)(NAME.fn)`, an alias or passing it on may
+// leave the appended entries out (a helper probe of d751784: 9 configs
+// benchmarked before and after, exit 0). The offset of the first such use
+// in this file, or npos; npos too when the list is no decorator's.
+std::size_t KernelUsedOtherwise(const SyntaxTree& tree, TSNode list) {
+  TSNode call = list;
+  while (!ts_node_is_null(call) && !Is(call, "decorator")) call = ts_node_parent(call);
+  if (ts_node_is_null(call)) return std::string_view::npos;
+  TSNode decorated = ts_node_parent(call);
+  TSNode def =
+      Is(decorated, "decorated_definition") ? ChildField(decorated, "definition") : TSNode{};
+  if (!Is(def, "function_definition")) return std::string_view::npos;
+  TSNode own = ChildField(def, "name");
+  std::string_view name = TextOf(tree, own);
+  std::size_t found = std::string_view::npos;
+  ForEachNamedPath(tree.Root(), [&](const std::vector<TSNode>& path) {
+    TSNode n = path.back();
+    if (found != std::string_view::npos || !Is(n, "identifier") || TextOf(tree, n) != name ||
+        ts_node_eq(n, own) || path.size() < 2) {
+      return;
+    }
+    TSNode p = path[path.size() - 2];
+    if (Is(p, "attribute") && FieldIs(p, "attribute", n)) return;  // another object's attribute
+    if (Is(p, "keyword_argument") && FieldIs(p, "name", n)) return;
+    TSNode g = path.size() >= 3 ? path[path.size() - 3] : TSNode{};
+    bool launch =
+        Is(p, "subscript") && FieldIs(p, "value", n) && Is(g, "call") && FieldIs(g, "function", p);
+    if (!launch) found = ts_node_start_byte(n);
+  });
+  return found;
+}
+
 }  // namespace
 
 bool PlanConfigAppend(const SourceText& file, const SyntaxTree& tree, std::size_t list_begin,
@@ -192,6 +228,16 @@ bool PlanConfigAppend(const SourceText& file, const SyntaxTree& tree, std::size_
         rule_id, arg);
     return false;
   }
+  if (std::size_t at = KernelUsedOtherwise(tree, list); at != std::string_view::npos) {
+    *error_offset = at;
+    *error = fmt::format(
+        "rule '{}': the autotuned kernel is used here otherwise than launched (`NAME[grid](...)`): "
+        "its configs may be replaced, cut or re-wrapped before a launch benchmarks them, and "
+        "the appended entries may never run: no rewrite",
+        rule_id);
+    return false;
+  }
+
   std::vector<Entry> live;
   for (uint32_t i = 0; i < ts_node_named_child_count(list); ++i) {
     TSNode child = ts_node_named_child(list, i);

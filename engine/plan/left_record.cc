@@ -21,9 +21,9 @@ bool Touched(const PlanResult& plan, const Site& s) {
   return false;
 }
 
-bool ManagesSites(RuleStatus s) {
-  return s != RuleStatus::kSkipped && s != RuleStatus::kFailed && s != RuleStatus::kRetired;
-}
+// A skipped rule's sites count too: their values are the tree's, and a
+// later edit there is one (a helper probe of the record's first version).
+bool ManagesSites(RuleStatus s) { return s != RuleStatus::kFailed && s != RuleStatus::kRetired; }
 
 bool ReadNumber(std::string_view s, int* out) {
   if (s.empty() || s.size() > 9) return false;
@@ -44,17 +44,49 @@ std::string ValueFingerprint(std::string_view value) {
     h ^= static_cast<unsigned char>(c);
     h *= 1099511628211ull;
   };
-  bool pending_space = false;
-  bool started = false;
-  for (char c : value) {
-    if (IsSpace(c)) {
-      pending_space = started;
+  auto word = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           static_cast<unsigned char>(c) >= 0x80;
+  };
+  char last = 0;       // the last character mixed in
+  bool blank = false;  // blanks since it
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    char c = value[i];
+    if (IsSpace(c) || c == '\\') {  // a backslash outside a string continues the line
+      blank = true;
       continue;
     }
-    if (pending_space) mix(' ');
-    pending_space = false;
-    started = true;
+    if (c == '#') {  // a comment, to the end of its line
+      while (i + 1 < value.size() && value[i + 1] != '\n' && value[i + 1] != '\r') ++i;
+      blank = true;
+      continue;
+    }
+    if (blank && word(last) && word(c)) mix(' ');
+    blank = false;
+    if (c == '\'' || c == '"') {  // a string: as written, to its closing quote
+      bool triple = value.substr(i, 3) == std::string(3, c);
+      std::size_t n = triple ? 3 : 1;
+      for (std::size_t k = 0; k < n; ++k) mix(c);
+      std::size_t j = i + n;
+      while (j < value.size()) {
+        if (value[j] == '\\' && j + 1 < value.size()) {
+          mix(value[j]);
+          mix(value[j + 1]);
+          j += 2;
+          continue;
+        }
+        if (value.substr(j, n) == std::string(n, c)) break;
+        if (!triple && (value[j] == '\n' || value[j] == '\r')) break;  // unclosed: stop here
+        mix(value[j]);
+        ++j;
+      }
+      for (std::size_t k = 0; k < n && j < value.size(); ++k, ++j) mix(value[j]);
+      i = j - 1;
+      last = c;
+      continue;
+    }
     mix(c);
+    last = c;
   }
   return fmt::format("{:08x}", static_cast<std::uint32_t>(h ^ (h >> 32)));
 }

@@ -31,14 +31,16 @@ struct LeftRecord {
   }
 };
 
-// Eight hex digits of FNV-1a (64 bits) over `value` with every run of
-// whitespace (line endings included) read as one space and the ends
-// trimmed: a file converted to CRLF, or a list re-wrapped, keeps its
-// fingerprint; any other change of the text changes it.
+// Eight hex digits of FNV-1a (64 bits) over the tokens of `value`: its
+// comments dropped, its blanks (line endings and backslash continuations
+// included) dropped but for one space between two word characters, its
+// string literals as written. A file converted to CRLF, a list re-wrapped
+// or commented keeps its fingerprint; any other change of the code changes
+// it.
 std::string ValueFingerprint(std::string_view value);
 
-// Every site of every rule that manages its sites (not skipped, failed or
-// retired) whose bytes none of the plan's edits touches, in rule order.
+// Every site of every rule that did not fail or retire (a skipped rule's
+// too) whose bytes none of the plan's edits touches, in rule order.
 std::vector<LeftRecord> LeftSites(const PlanResult& plan);
 
 // "; left: INDEX@PATH:LINE=FINGERPRINT, ..." for `rule_id`'s records; ""

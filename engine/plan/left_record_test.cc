@@ -28,13 +28,20 @@ RuleOutcome Outcome(const std::string& id, RuleStatus status, std::vector<Site> 
 
 }  // namespace
 
-TEST_CASE("a value's fingerprint reads blanks as one space and nothing else as equal") {
+TEST_CASE("a value's fingerprint is its tokens': blanks and comments are no edit") {
   CHECK(ValueFingerprint("64").size() == 8);
   CHECK(ValueFingerprint("32 * 1024") == ValueFingerprint("32  *\r\n   1024 "));
+  CHECK(ValueFingerprint("32 * 1024") == ValueFingerprint("32*1024"));
   CHECK(ValueFingerprint("[a,\n b]") == ValueFingerprint("[a,\r\n b]"));
-  CHECK(ValueFingerprint("32 * 1024") != ValueFingerprint("32*1024"));
+  CHECK(ValueFingerprint("[{\"M\": 256},  # best\n {\"M\":128}]") ==
+        ValueFingerprint("[{\"M\":256},\n    # a comment line\n {\"M\": 128}]"));
+  CHECK(ValueFingerprint("x if c \\\n else y") == ValueFingerprint("x if c else y"));
+  // Words stay apart; strings stay as written, a '#' in one included.
+  CHECK(ValueFingerprint("a if b else c") != ValueFingerprint("aifbelsec"));
+  CHECK(ValueFingerprint("'a b'") != ValueFingerprint("'ab'"));
+  CHECK(ValueFingerprint("'#x' + 1") != ValueFingerprint("'#y' + 1"));
   CHECK(ValueFingerprint("64") != ValueFingerprint("48"));
-  CHECK(ValueFingerprint("") == ValueFingerprint("  \n"));
+  CHECK(ValueFingerprint("") == ValueFingerprint("  \n # only a comment"));
 }
 
 TEST_CASE("the sites no edit touches are recorded, by their index among the rule's sites") {
@@ -47,14 +54,15 @@ TEST_CASE("the sites no edit touches are recorded, by their index among the rule
   plan.outcomes.push_back(Outcome("dead", RuleStatus::kDead, {c}));
   plan.edits["f.py"].push_back(Edit{"f.py", 10, 2, "32", "tiers", ""});
   std::vector<LeftRecord> left = LeftSites(plan);
-  REQUIRE(left.size() == 3);
+  REQUIRE(left.size() == 4);
   CHECK(left[0] == LeftRecord{"tiers", 1, "f.py", 4, ValueFingerprint("64")});
   CHECK(left[1] == LeftRecord{"tiers", 2, "f.py", 5, ValueFingerprint("16")});
-  CHECK(left[2].rule_id == "dead");
+  CHECK(left[2].rule_id == "skipped");  // a skipped rule's sites are the tree's too
+  CHECK(left[3].rule_id == "dead");
   std::string suffix = LeftSuffix(left, "tiers");
   CHECK(suffix ==
         "; left: 1@f.py:4=" + ValueFingerprint("64") + ", 2@f.py:5=" + ValueFingerprint("16"));
-  CHECK(LeftSuffix(left, "skipped").empty());
+  CHECK(LeftSuffix(left, "failed").empty());
 }
 
 TEST_CASE("an insertion at a site's end touches it: the autotune append") {

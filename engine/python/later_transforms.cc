@@ -991,6 +991,66 @@ std::vector<SelfTransform> DecisionTransforms(const SyntaxTree& tree, TSNode ass
   return out;
 }
 
+// A value assigned to a name at a module's top level (`_PARTITION_SIZE =
+// 512`): every other binding of that name in the module's namespace that may
+// run after it, whatever its form (`*=`, a tuple or `for` target, a walrus,
+// an import, `except ... :` rebinding it, a def's `global` write, `del`).
+// Each is a statement muhpatch does not follow: the kernel may get that
+// value instead (a helper probe of d751784: `_PARTITION_SIZE *= 2` and an
+// `if`-guarded `_PARTITION_SIZE = 256` after the rewritten line, exit 0).
+std::vector<SelfTransform> ModuleRebindings(const SyntaxTree& tree, TSNode assignment) {
+  std::vector<SelfTransform> out;
+  TSNode left = Field(assignment, "left");
+  if (!Is(left, "identifier") || !Is(ts_node_parent(assignment), "expression_statement") ||
+      !Is(ts_node_parent(ts_node_parent(assignment)), "module")) {
+    return out;
+  }
+  std::string_view name = TextOf(tree, left);
+  std::size_t after = ts_node_end_byte(assignment);
+  // The defs that write the module's name: those that declare it global.
+  std::vector<TSNode> global_writers;
+  ForEachNamedPath(tree.Root(), [&](const std::vector<TSNode>& path) {
+    TSNode n = path.back();
+    if (!Is(n, "global_statement")) return;
+    for (TSNode id : NamedChildren(n)) {
+      if (TextOf(tree, id) != name) continue;
+      for (std::size_t i = path.size(); i-- > 0;) {
+        if (Is(path[i], "function_definition")) {
+          global_writers.push_back(path[i]);
+          break;
+        }
+      }
+    }
+  });
+  ForEachNamedPath(tree.Root(), [&](const std::vector<TSNode>& path) {
+    TSNode n = path.back();
+    if (!Is(n, "identifier") || TextOf(tree, n) != name || ts_node_eq(n, left)) return;
+    NameUse use = UseOf(path);
+    if (!Binds(use) || use == NameUse::kComprehend) return;  // a comprehension's own
+    // Its scope: the module, or a def that declares the name global.
+    TSNode scope{};
+    for (std::size_t i = path.size() - 1; i-- > 0;) {
+      if (Is(path[i], "function_definition") || Is(path[i], "lambda") ||
+          Is(path[i], "class_definition")) {
+        scope = path[i];
+        break;
+      }
+    }
+    bool module_name = ts_node_is_null(scope);
+    if (!module_name) {
+      module_name = std::any_of(global_writers.begin(), global_writers.end(),
+                                [&](TSNode d) { return ts_node_eq(d, scope); });
+      if (!module_name) return;  // a local of its own scope
+      // A def's write runs when the def is called, after the module's body.
+      if (Is(StatementOf(path), "global_statement")) return;
+    } else if (ts_node_start_byte(n) < after) {
+      return;  // a binding before the value: the value overwrites it
+    }
+    out.push_back(Opaque(tree, StatementOf(path)));
+  });
+  return out;
+}
+
 std::vector<SelfTransform> LaterTransforms(const SyntaxTree& tree, std::size_t begin,
                                            std::size_t end) {
   std::vector<SelfTransform> out;
@@ -1029,6 +1089,7 @@ std::vector<SelfTransform> LaterTransforms(const SyntaxTree& tree, std::size_t b
   }
   GateWork work;
   Collect(tree, assignment, target, 0, &out, &work);
+  for (SelfTransform& t : ModuleRebindings(tree, assignment)) out.push_back(std::move(t));
   std::stable_sort(out.begin(), out.end(),
                    [](const SelfTransform& a, const SelfTransform& b) { return a.line < b.line; });
   // One statement met twice (through an alias and as itself) counts once.

@@ -299,4 +299,30 @@ TEST_CASE("a read of the target next to a keyword is a read (`X if c else config
   CHECK(Of(f, "BLOCK =", "64") == " ?@5  ?@6");
 }
 
+TEST_CASE("a module constant: every later binding of its name in the module is followed") {
+  std::string f =
+      "import os\n"
+      "_P = 256\n"
+      "_P = 512\n"
+      "_P *= 2\n"
+      "_P, _X = 256, 1\n"
+      "for _P in (1,):\n"
+      "    pass\n"
+      "xs = [_P for _P in range(3)]\n"
+      "def set_it():\n"
+      "    global _P\n"
+      "    _P = 1\n"
+      "def local():\n"
+      "    _P = 2\n"
+      "    return _P\n"
+      "class K:\n"
+      "    _P = 3\n";
+  // The module's bindings after it, and set_it's global write, each a
+  // statement not followed (` ?`); not the binding before it or a
+  // comprehension's. (The `=` ones are the statements of the whole module
+  // that assign the name alike, a def's local and a class attribute
+  // included: values the gate checks too.)
+  CHECK(Of(f, "_P = 512", "512") == "* 2@4  ?@4  ?@5  ?@6 = 1@11  ?@11 = 2@13 = 3@16");
+}
+
 }  // namespace muh

@@ -53,3 +53,12 @@ small=$(sed -n 's/^muhpatch: rule fused-moe-small-m-block-m: dead; left: 0@[^:]*
 [[ -n $small ]] || fail "the fixture's small-M BLOCK_SIZE_M is not dead"
 check "dead dict value, pristine" "$moe" "$small" "16" "32" fused-moe-small-m-block-m no
 check "dead dict value, patched" "$moe" "$small" "16" "32" fused-moe-small-m-block-m yes
+
+# A patch of an older muhpatch (no `left:` records): verify says what it
+# cannot see, as a note, and stays clean.
+rm -rf t && cp -a "$repo/fixtures/enginex-vllm" t && chmod -R u+w t
+"$muhpatch" -q diff rules.yaml t | sed 's/; left: .*$//' >old.diff
+"$muhpatch" verify rules.yaml t --patch old.diff 2>err || { cat err >&2; fail "older patch: verify is not clean"; }
+grep -q "^old.diff:1:1: note: the patch records no site it leaves alone (made before muhpatch recorded them): a hand edit there since is not seen; make it again to record them; next: muhpatch diff -o old.diff rules.yaml t$" err ||
+  { cat err >&2; fail "older patch: no note that its sites left alone are unwatched"; }
+ok "a patch without records: verify is clean and says the sites it left alone are unwatched"
