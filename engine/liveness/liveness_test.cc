@@ -112,6 +112,15 @@ TEST_CASE("sitecustomize at the tree's root runs at start-up: what it imports is
   CHECK(tile.state != Liveness::kDead);
 }
 
+TEST_CASE("a class registered by __set_name__ is reached without its name") {
+  // A helper probe of d751784: a descriptor's __set_name__ put the class in
+  // a registry the served code calls, and the kernel it imports ran.
+  Fixture f("class_registry");
+  SiteLiveness bm = f.At("app/kernels/tuned.py", "BM = 128", "128");
+  INFO(Describe(bm));
+  CHECK(bm.state != Liveness::kDead);
+}
+
 TEST_CASE("a module imported only by another platform's backend is dead") {
   Fixture f("backend_only");
   SiteLiveness tuned = f.At("app/kernels/tuned.py", "dict(BM=128, BN=64)", "128");

@@ -85,12 +85,20 @@ std::optional<Evidence> References::DecoratorDoubt(const std::string& path, int 
   return std::nullopt;
 }
 
-Evidence References::SubclassLookup() {
+Evidence References::SubclassLookup(bool any_class) {
+  // Any class, bases or not: `__set_name__` runs with the class being made
+  // as its owner (a descriptor that registers it), and the gc module hands
+  // out every live object (a helper probe of d751784: each reached a class
+  // "nothing refers to").
+  const std::vector<const char*> words =
+      any_class ? std::vector<const char*>{"__set_name__", "get_objects", "get_referrers",
+                                           "get_referents"}
+                : std::vector<const char*>{"__subclasses__", "__init_subclass__", "metaclass"};
   for (const std::string& q : index_->paths()) {
     if (!reached_(q)) continue;
     bool lexed = index_->Lexed(q);
     Evidence found;
-    for (const char* word : {"__subclasses__", "__init_subclass__", "metaclass"}) {
+    for (const char* word : words) {
       const std::vector<std::size_t>& occ = index_->Occurrences(q, word);
       if (occ.empty() || !found.path.empty()) continue;
       const StatementTable* ql = index_->Lines(q);
@@ -104,8 +112,9 @@ Evidence References::SubclassLookup() {
           continue;
         }
         found = index_->At(q, ql->IndexAt(o));
-        found.what =
-            "classes are looked up through their bases (" + std::string(word) + "): " + found.what;
+        found.what = (any_class ? "classes may be reached without a name ("
+                                : "classes are looked up through their bases (") +
+                     std::string(word) + "): " + found.what;
         break;
       }
     }
@@ -332,13 +341,23 @@ ReferenceResult References::Of(const std::string& path, int k) {
   // A class with bases can be found through them: __subclasses__(), a base's
   // __init_subclass__, a metaclass that registers.
   if (lines->Keyword(k) == "class") {
+    if (!any_class_lookup_) {
+      Evidence e = SubclassLookup(true);
+      if (!e.path.empty()) any_class_lookup_ = e;
+    }
+    if (any_class_lookup_) {
+      out.referenced = Tri::kUnknown;
+      out.why = "no code names " + name + ", but classes may be reached without a name here";
+      out.evidence.push_back(*any_class_lookup_);
+      return out;
+    }
     std::string_view code = lines->Code(k);
     std::size_t open = code.find('(');
     std::string_view bases =
         open == std::string_view::npos ? "" : code.substr(open + 1, code.rfind(')') - open - 1);
     if (!bases.empty() && Trim(bases) != "object") {
       if (!subclass_lookup_) {
-        Evidence e = SubclassLookup();
+        Evidence e = SubclassLookup(false);
         if (!e.path.empty()) subclass_lookup_ = e;  // a finding stays as reach grows
       }
       if (subclass_lookup_) {

@@ -53,11 +53,14 @@ class References {
   std::set<std::pair<std::string, int>> visiting_;
   std::set<std::pair<std::string, int>> referenced_;  // settled: kTrue stays true as reach grows
   std::map<std::string, Evidence> escapes_;           // module_escape.h's findings, by path
-  // The first lookup of classes through their bases in reached code
-  // (__subclasses__, __init_subclass__, metaclass=); an empty path when none.
   // Kept once found.
-  Evidence SubclassLookup();
+  // The first reached statement through which classes are found without
+  // their name: through their bases (`__subclasses__`, `__init_subclass__`,
+  // a metaclass), or, with `any_class`, any class (`__set_name__`, the gc
+  // module's object lists). Empty when none.
+  Evidence SubclassLookup(bool any_class);
   std::optional<Evidence> subclass_lookup_;
+  std::optional<Evidence> any_class_lookup_;
 };
 
 }  // namespace muh
