@@ -24,6 +24,7 @@
 #include "engine/base/parallel.h"
 #include "engine/base/plural.h"
 #include "engine/io/atomic_file.h"
+#include "engine/io/held_signals.h"
 #include "engine/model/model_report.h"
 #include "engine/patch/unified_diff.h"
 #include "engine/plan/planner.h"
@@ -416,6 +417,9 @@ int RunApply(const CommandOptions& opts) {
   for (const auto& [path, text] : plan.new_contents) {
     updates[path] = {w.files.at(path).bytes(), text};
   }
+  // A signal during the write ends muhpatch only after it and its report
+  // (held_signals.h): the holder goes when this returns.
+  HeldSignals held;
   const WriteResult written = w.tree.WriteAll(updates, &errs);
   try {
     w.ReportAll(errs);

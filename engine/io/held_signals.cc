@@ -17,24 +17,35 @@ extern "C" void NoteSignal(int sig) {
 }  // namespace
 
 HeldSignals::HeldSignals() {
-  noted = 0;
   struct sigaction note = {};
   note.sa_handler = NoteSignal;
   sigemptyset(&note.sa_mask);
   note.sa_flags = SA_RESTART;
-  for (int i = 0; i < 4; ++i) sigaction(kHeld[i], &note, &old_[i]);
+  for (int i = 0; i < 4; ++i) {
+    held_[i] = false;
+    if (sigaction(kHeld[i], nullptr, &old_[i]) != 0) continue;
+    // A signal the process ignores (nohup, a background job's SIGINT)
+    // stays ignored: holding it would end a run that ignores it.
+    if (old_[i].sa_handler == SIG_IGN) continue;
+    held_[i] = sigaction(kHeld[i], &note, nullptr) == 0;
+  }
 }
 
 HeldSignals::~HeldSignals() {
-  for (int i = 0; i < 4; ++i) sigaction(kHeld[i], &old_[i], nullptr);
+  bool outer = false;  // a holder around this one takes the signal on
+  for (int i = 0; i < 4; ++i) {
+    if (!held_[i]) continue;
+    sigaction(kHeld[i], &old_[i], nullptr);
+    if (kHeld[i] == noted && old_[i].sa_handler == NoteSignal) outer = true;
+  }
   int sig = noted;
+  if (sig == 0 || outer) return;
   noted = 0;
-  if (sig == 0) return;
   // Said before the signal ends the process: the exit status alone (128+N)
-  // would not tell that the write finished.
+  // would not tell that it came during the write, which finished first.
   const char msg[] =
-      "muhpatch: a signal arrived while the tree was being written; the write finished "
-      "first (all files or none), and the signal now ends muhpatch\n";
+      "muhpatch: a signal arrived while the tree was being written; it ends muhpatch now, "
+      "after the write and its report\n";
   ssize_t ignored = write(STDERR_FILENO, msg, sizeof msg - 1);
   (void)ignored;
   std::raise(sig);

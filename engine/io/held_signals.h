@@ -5,8 +5,11 @@
 // signal injection: exit 130, one file of three new). Each arriving signal
 // is noted; when the holder goes, the handlers the process had come back
 // and the first signal noted is raised again, so the process ends (or its
-// own handler runs) after the write, not in the middle of it. SIGKILL
-// cannot be held: the journal (write_journal.h) covers it.
+// own handler runs) after the write, not in the middle of it. A holder
+// inside another hands the signal to the outer one (apply holds around the
+// write and its report, TreeIo::WriteAll around the write alone). A signal
+// the process ignores stays ignored. SIGKILL cannot be held: the journal
+// (write_journal.h) covers it.
 #pragma once
 
 #include <csignal>
@@ -25,6 +28,7 @@ class HeldSignals {
 
  private:
   struct sigaction old_[4];
+  bool held_[4];
 };
 
 }  // namespace muh

@@ -257,6 +257,22 @@ std::optional<Evidence> LivenessAnalysis::RebindingElsewhere(const std::string& 
       &state_->index, [](const std::string&) { return true; }, path);
 }
 
+std::optional<Evidence> LivenessAnalysis::MentionedElsewhere(const std::string& path,
+                                                             const std::string& word) const {
+  TreeIndex& index = state_->index;
+  for (const std::string& q : index.paths()) {
+    if (q == path) continue;
+    const std::vector<std::size_t>& occ = index.Occurrences(q, word);
+    if (occ.empty()) continue;
+    const StatementTable* lines = index.Lines(q);
+    if (lines == nullptr) return Evidence{q, 0, "the file could not be read or parsed"};
+    for (std::size_t o : occ) {
+      if (lines->InCode(o)) return index.At(q, lines->IndexAt(o));
+    }
+  }
+  return std::nullopt;
+}
+
 std::size_t LivenessAnalysis::modules_reached() const { return state_->reach.reached_count(); }
 
 const Evidence& LivenessAnalysis::PluginLoader(State* state) {

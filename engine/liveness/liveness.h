@@ -82,6 +82,12 @@ class LivenessAnalysis {
   std::optional<Evidence> RebindingElsewhere(const std::string& path,
                                              const std::string& name) const;
 
+  // The first statement of another file of the tree whose code (not a
+  // comment or string) holds `word` as a whole word, run or not; nullopt
+  // when none does. A file that cannot be read or parsed is one.
+  std::optional<Evidence> MentionedElsewhere(const std::string& path,
+                                             const std::string& word) const;
+
   // How many modules the entry reaches.
   std::size_t modules_reached() const;
 

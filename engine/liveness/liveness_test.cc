@@ -101,6 +101,10 @@ TEST_CASE("the flag's module as CPython imports it: a package before a module, s
   SiteLiveness b = replaced.At("app/fast_kernel.py", "TILE = 64", "64");
   INFO(Describe(b));
   CHECK(b.state != Liveness::kDead);
+  Fixture aliased("flag_sys_modules_alias");  // `import sys as _sys` (a review of 71b4731)
+  SiteLiveness c = aliased.At("app/fast_kernel.py", "TILE = 64", "64");
+  INFO(Describe(c));
+  CHECK(c.state != Liveness::kDead);
 }
 
 TEST_CASE("sitecustomize at the tree's root runs at start-up: what it imports is not dead") {

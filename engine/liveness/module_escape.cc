@@ -204,10 +204,24 @@ std::optional<Evidence> ModuleEscape(TreeIndex* index,
         if (word == std::string_view("modules")) {
           // `sys.modules`, or `modules` where the file imports it from sys
           // (`from sys import modules`: a helper probe of d751784).
+          // `import sys as S`: any `.modules` of the file may be S's; `from
+          // sys import modules as m`: the import itself is the escape (a
+          // review of 71b4731).
           bool dotted = o >= 4 && src.substr(o - 4, 4) == "sys.";
+          bool aliased =
+              o > 0 && src[o - 1] == '.' && src.find("import sys as") != std::string_view::npos;
           bool bare = (o == 0 || (src[o - 1] != '.' && !IsWordChar(src[o - 1]))) &&
                       src.find("from sys import") != std::string_view::npos;
-          if (!dotted && !bare) continue;
+          bool renamed = bare && src.substr(o + 7, 4) == " as ";
+          if (!dotted && !aliased && !bare) continue;
+          if (renamed) {
+            const StatementTable* at = index->LinesBefore(q, o);
+            if (at == nullptr) return Evidence{q, 0, "the file could not be read or parsed"};
+            Evidence e = index->At(q, at->IndexAt(o));
+            e.what = "sys.modules is bound to another name, so code may reach the names of " +
+                     *module + " by one built at run time: " + e.what;
+            return e;
+          }
           // `sys.modules["other.module"]`: that module, not this one; in
           // another file, `sys.modules[__name__]` (or `.get(__name__)`)
           // is that file's own.

@@ -92,7 +92,7 @@ Evidence References::SubclassLookup(bool any_class) {
   // "nothing refers to").
   const std::vector<const char*> words =
       any_class ? std::vector<const char*>{"__set_name__", "get_objects", "get_referrers",
-                                           "get_referents"}
+                                           "get_referents", "__subclasses__"}
                 : std::vector<const char*>{"__subclasses__", "__init_subclass__", "metaclass"};
   for (const std::string& q : index_->paths()) {
     if (!reached_(q)) continue;
@@ -104,7 +104,10 @@ Evidence References::SubclassLookup(bool any_class) {
       const StatementTable* ql = index_->Lines(q);
       if (ql == nullptr) continue;
       for (std::size_t o : occ) {
-        if (!ql->InCode(o)) continue;
+        // For any class, a string may name the word too (`getattr(gc,
+        // "get_objects")`; `object.__subclasses__()` lists the classes with
+        // no base: a review of 71b4731).
+        if (!ql->InCode(o) && !(any_class && ql->InString(o))) continue;
         // `metaclass=` in a class header (`__metaclass__`, which does nothing
         // in Python 3, is another word).
         if (word == std::string_view("metaclass") && ql->src().substr(o + 9, 1) != "=" &&

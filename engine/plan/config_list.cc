@@ -161,15 +161,20 @@ std::size_t PrunesOrUnknown(const SyntaxTree& tree, TSNode list) {
 // leave the appended entries out (a helper probe of d751784: 9 configs
 // benchmarked before and after, exit 0). The offset of the first such use
 // in this file, or npos; npos too when the list is no decorator's.
-std::size_t KernelUsedOtherwise(const SyntaxTree& tree, TSNode list) {
+// The name node of the def whose decorator holds `list`; null when none.
+TSNode DecoratedName(TSNode list) {
   TSNode call = list;
   while (!ts_node_is_null(call) && !Is(call, "decorator")) call = ts_node_parent(call);
-  if (ts_node_is_null(call)) return std::string_view::npos;
+  if (ts_node_is_null(call)) return TSNode{};
   TSNode decorated = ts_node_parent(call);
   TSNode def =
       Is(decorated, "decorated_definition") ? ChildField(decorated, "definition") : TSNode{};
-  if (!Is(def, "function_definition")) return std::string_view::npos;
-  TSNode own = ChildField(def, "name");
+  return Is(def, "function_definition") ? ChildField(def, "name") : TSNode{};
+}
+
+std::size_t KernelUsedOtherwise(const SyntaxTree& tree, TSNode list) {
+  TSNode own = DecoratedName(list);
+  if (ts_node_is_null(own)) return std::string_view::npos;
   std::string_view name = TextOf(tree, own);
   std::size_t found = std::string_view::npos;
   ForEachNamedPath(tree.Root(), [&](const std::vector<TSNode>& path) {
@@ -344,6 +349,16 @@ bool PlanConfigAppend(const SourceText& file, const SyntaxTree& tree, std::size_
   }
   out->edits.push_back(Edit{file.path(), insert_at, 0, inserted, rule_id, ""});
   return true;
+}
+
+std::string AutotunedKernelName(const SyntaxTree& tree, std::size_t list_begin,
+                                std::size_t list_end) {
+  TSNode list = ts_node_descendant_for_byte_range(tree.Root(), static_cast<uint32_t>(list_begin),
+                                                  static_cast<uint32_t>(list_end));
+  while (!ts_node_is_null(list) && !Is(list, "list")) list = ts_node_parent(list);
+  if (ts_node_is_null(list)) return "";
+  TSNode name = DecoratedName(list);
+  return ts_node_is_null(name) ? "" : std::string(TextOf(tree, name));
 }
 
 }  // namespace muh

@@ -33,4 +33,10 @@ bool PlanConfigAppend(const SourceText& file, const SyntaxTree& tree, std::size_
                       const std::string& rule_id, ConfigAppend* out, std::string* error,
                       std::size_t* error_offset);
 
+// The name of the kernel whose `@triton.autotune(configs=[...])` decorator
+// holds the list at [list_begin, list_end); "" when the list is no
+// decorator's.
+std::string AutotunedKernelName(const SyntaxTree& tree, std::size_t list_begin,
+                                std::size_t list_end);
+
 }  // namespace muh

@@ -5,10 +5,12 @@
 #include <set>
 
 #include "engine/base/one_line.h"
+#include "engine/plan/config_list.h"
 #include "engine/plan/dead_sites.h"
 #include "engine/plan/multiplied_sites.h"
 #include "engine/plan/rebound_constants.h"
 #include "engine/plan/value_gate.h"
+#include "engine/python/syntax_tree.h"
 
 namespace muh {
 namespace plan {
@@ -44,6 +46,43 @@ bool AddEdits(const RulePlan& plan, const std::map<std::string, SourceText>& fil
 }
 
 }  // namespace
+
+std::set<std::string> FailKernelNamedElsewhere(const RuleSet& rules,
+                                               const LivenessAnalysis& analysis,
+                                               const std::map<std::string, SourceText>& files,
+                                               PlanResult* result) {
+  std::set<std::string> failed;
+  for (RuleOutcome& o : result->outcomes) {
+    const Rule* rule = nullptr;
+    for (const Rule& r : rules.rules) {
+      if (r.id == o.rule_id) rule = &r;
+    }
+    if (rule == nullptr || rule->action != ActionKind::kAppendEntries ||
+        o.status != RuleStatus::kRewrites) {
+      continue;
+    }
+    for (const Site& site : o.found) {
+      auto file = files.find(site.path);
+      if (file == files.end()) continue;
+      PythonParser parser;
+      SyntaxTree tree = parser.Parse(file->second.bytes());
+      std::string kernel = AutotunedKernelName(tree, site.begin, site.end);
+      if (kernel.empty()) continue;
+      std::optional<Evidence> there = analysis.MentionedElsewhere(site.path, kernel);
+      if (!there) continue;
+      result->diagnostics.push_back(Diagnostic{
+          there->path, there->line, 1, Severity::kError,
+          fmt::format("rule '{}': the autotuned kernel {} ({}:{}) is named here, in another "
+                      "module, where its configs may be cut, replaced or re-wrapped before a "
+                      "launch benchmarks them (a use muhpatch does not follow): no rewrite",
+                      o.rule_id, kernel, site.path, site.line),
+          o.rule_id});
+      failed.insert(o.rule_id);
+      break;
+    }
+  }
+  return failed;
+}
 
 void FailRule(const std::string& rule_id, PlanResult* result,
               std::map<std::string, EditSet>* sets) {
@@ -97,6 +136,9 @@ MergedPlans MergePlans(const RuleSet& rules, const std::vector<RulePlan>& plans,
   }
   for (const std::string& id :
        FailReboundConstants(*liveness.analysis, files, &out, liveness.include_dead)) {
+    FailRule(id, &out, &merged.edit_sets);
+  }
+  for (const std::string& id : FailKernelNamedElsewhere(rules, *liveness.analysis, files, &out)) {
     FailRule(id, &out, &merged.edit_sets);
   }
   if (!liveness.include_dead) LeaveDeadSitesAlone(&merged.edit_sets, &out);

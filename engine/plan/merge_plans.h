@@ -3,6 +3,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,16 @@ MergedPlans MergePlans(const RuleSet& rules, const std::vector<RulePlan>& plans,
                        const std::map<std::string, Diagnostic>& refused,
                        const PlanLiveness& liveness,
                        const std::map<std::string, SourceText>& files);
+
+// Each autotune append rule (kAppendEntries) that rewrites, whose kernel's
+// name stands in the code of another file of the tree: there its configs
+// may be cut, replaced or re-wrapped before a launch (the rule's own file is
+// checked when it plans: config_list.h). An error at that statement; the
+// rules it failed.
+std::set<std::string> FailKernelNamedElsewhere(const RuleSet& rules,
+                                               const LivenessAnalysis& analysis,
+                                               const std::map<std::string, SourceText>& files,
+                                               PlanResult* result);
 
 // Fails `rule_id`: its outcome's status and edit count, and, with `sets`,
 // none of its edits there.

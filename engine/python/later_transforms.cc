@@ -947,17 +947,24 @@ void Callers(const SyntaxTree& tree, TSNode within, std::string_view fn, const s
 TSNode DecisionOf(TSNode v) {
   TSNode n = v;
   bool tested = false;
-  for (int steps = 0; steps < 64; ++steps) {
+  for (int steps = 0; steps < 256; ++steps) {
     TSNode p = ts_node_parent(n);
     if (ts_node_is_null(p)) break;
     if (Is(p, "comparison_operator") || Is(p, "boolean_operator") || Is(p, "not_operator")) {
       tested = true;
-    } else if (!Is(p, "parenthesized_expression") && !Is(p, "binary_operator") &&
-               !Is(p, "unary_operator")) {
-      bool assigned = tested && Is(p, "assignment") && ts_node_eq(Field(p, "right"), n) &&
-                      Is(Field(p, "left"), "identifier");
+    } else if (Is(p, "assignment") || Is(p, "named_expression")) {
+      // `use_v1 = <test>`, `(use_v1 := <test>)`: the decision's name.
+      TSNode value = Field(p, Is(p, "assignment") ? "right" : "value");
+      TSNode name = Field(p, Is(p, "assignment") ? "left" : "name");
+      bool assigned = tested && ts_node_eq(value, n) && Is(name, "identifier");
       return assigned ? p : TSNode{};
+    } else if (Is(p, "block") || Is(p, "module") || Is(p, "expression_statement") ||
+               Is(p, "function_definition") || Is(p, "class_definition")) {
+      return TSNode{};  // a test no name holds (`if <test>:`), or none at all
     }
+    // Any other expression around the test (a call, `x if t else y`, a
+    // subscript) still carries the decision to the name it is assigned
+    // to (a review of 8dc525c: `use_v1 = bool(<test>)` went unseen).
     n = p;
   }
   return TSNode{};
@@ -969,7 +976,7 @@ TSNode DecisionOf(TSNode v) {
 // of d751784: the v1 bounds were rewritten, live, and nothing changed).
 std::vector<SelfTransform> DecisionTransforms(const SyntaxTree& tree, TSNode assignment) {
   std::vector<SelfTransform> out;
-  std::string name(TextOf(tree, Field(assignment, "left")));
+  std::string name(TextOf(tree, Field(assignment, Is(assignment, "assignment") ? "left" : "name")));
   TSNode scope = assignment;
   for (TSNode p = ts_node_parent(assignment); !ts_node_is_null(p); p = ts_node_parent(p)) {
     scope = p;
@@ -980,9 +987,10 @@ std::vector<SelfTransform> DecisionTransforms(const SyntaxTree& tree, TSNode ass
     TSNode n = path.back();
     if (ts_node_start_byte(n) < after) return;
     bool augmented = Is(n, "augmented_assignment");
-    if (!augmented && !Is(n, "assignment")) return;
-    TSNode left = Field(n, "left");
-    TSNode right = Field(n, "right");
+    bool walrus = Is(n, "named_expression");
+    if (!augmented && !walrus && !Is(n, "assignment")) return;
+    TSNode left = Field(n, walrus ? "name" : "left");
+    TSNode right = Field(n, walrus ? "value" : "right");
     if (ts_node_is_null(left) || ts_node_is_null(right) || Normal(TextOf(tree, left)) != name) {
       return;
     }
@@ -1024,6 +1032,12 @@ std::vector<SelfTransform> ModuleRebindings(const SyntaxTree& tree, TSNode assig
   });
   ForEachNamedPath(tree.Root(), [&](const std::vector<TSNode>& path) {
     TSNode n = path.back();
+    // `from m import *` after it binds every name m exports, this one too
+    // (a review of 8dc525c).
+    if (Is(n, "wildcard_import") && ts_node_start_byte(n) >= after) {
+      out.push_back(Opaque(tree, StatementOf(path)));
+      return;
+    }
     if (!Is(n, "identifier") || TextOf(tree, n) != name || ts_node_eq(n, left)) return;
     NameUse use = UseOf(path);
     if (!Binds(use) || use == NameUse::kComprehend) return;  // a comprehension's own

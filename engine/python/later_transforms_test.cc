@@ -285,6 +285,18 @@ TEST_CASE("a value in a decision: the statements that compute the decision from 
       "        return use_v1\n";
   CHECK(Of(g, "use_v1 =", "8192") == "");
   CHECK(Of(g, "if max", "4096") == "");
+  // The test inside a call or a conditional still decides the name, and a
+  // walrus recomputes it too (a review of 8dc525c).
+  std::string h =
+      "def h(max_seq_len):\n"
+      "    use_v1 = bool(max_seq_len <= 8192)\n"
+      "    v2 = True if (max_seq_len <= 4096) else False\n"
+      "    if (use_v1 := use_v1 or max_seq_len < 32768):\n"
+      "        pass\n"
+      "    v2 = v2 and max_seq_len > 16\n"
+      "    return use_v1, v2\n";
+  CHECK(Of(h, "use_v1 =", "8192") == " ?@4");
+  CHECK(Of(h, "v2 =", "4096") == " ?@6");
 }
 
 TEST_CASE("a read of the target next to a keyword is a read (`X if c else config['K']`)") {
@@ -316,13 +328,15 @@ TEST_CASE("a module constant: every later binding of its name in the module is f
       "    _P = 2\n"
       "    return _P\n"
       "class K:\n"
-      "    _P = 3\n";
+      "    _P = 3\n"
+      "from other import *\n";
   // The module's bindings after it, and set_it's global write, each a
   // statement not followed (` ?`); not the binding before it or a
   // comprehension's. (The `=` ones are the statements of the whole module
   // that assign the name alike, a def's local and a class attribute
-  // included: values the gate checks too.)
-  CHECK(Of(f, "_P = 512", "512") == "* 2@4  ?@4  ?@5  ?@6 = 1@11  ?@11 = 2@13 = 3@16");
+  // included: values the gate checks too.) A star import after it may bind
+  // it too.
+  CHECK(Of(f, "_P = 512", "512") == "* 2@4  ?@4  ?@5  ?@6 = 1@11  ?@11 = 2@13 = 3@16  ?@17");
 }
 
 }  // namespace muh
