@@ -46,6 +46,19 @@ std::string StringContent(const std::string& bytes, TSNode str) {
   return out;
 }
 
+// Adds field `name` with `value` to `e`; false, with `why`, when `e` has it
+// already: the last one counts, and a rewrite of the first would not reach
+// the kernel.
+bool AddField(Entry* e, std::string name, TSNode value, std::string* why) {
+  for (const Field& f : e->fields) {
+    if (f.key != name) continue;
+    *why = "'" + name + "' is given twice, and only the last counts";
+    return false;
+  }
+  e->fields.push_back({std::move(name), ts_node_start_byte(value), ts_node_end_byte(value)});
+  return true;
+}
+
 // Reads `triton.Config({"K": v, ...}, k=v, ...)`; nullopt if not that shape,
 // with `why` set where a part of it says more.
 std::optional<Entry> ReadEntry(const std::string& bytes, TSNode call, std::string* why) {
@@ -79,25 +92,13 @@ std::optional<Entry> ReadEntry(const std::string& bytes, TSNode call, std::strin
             return std::nullopt;  // an escape or an interpolation: not the key's plain text
           }
         }
-        std::string name = StringContent(bytes, key);
-        // The same key twice: the last one counts, and a rewrite of the
-        // first would not reach the kernel.
-        for (const Field& f : e.fields) {
-          if (f.key != name) continue;
-          *why = "'" + name + "' is given twice, and only the last counts";
-          return std::nullopt;
-        }
-        e.fields.push_back({std::move(name), ts_node_start_byte(value), ts_node_end_byte(value)});
+        if (!AddField(&e, StringContent(bytes, key), value, why)) return std::nullopt;
       }
     } else if (type == "keyword_argument") {
       TSNode value = ChildField(a, "value");
-      std::string name(Text(bytes, ChildField(a, "name")));
-      for (const Field& f : e.fields) {
-        if (f.key != name) continue;
-        *why = "'" + name + "' is given twice, and only the last counts";
+      if (!AddField(&e, std::string(Text(bytes, ChildField(a, "name"))), value, why)) {
         return std::nullopt;
       }
-      e.fields.push_back({std::move(name), ts_node_start_byte(value), ts_node_end_byte(value)});
     } else if (type != "comment") {
       return std::nullopt;
     }

@@ -64,7 +64,8 @@ std::string ValueFingerprint(std::string_view value) {
     if (blank && word(last) && word(c)) mix(' ');
     blank = false;
     if (c == '\'' || c == '"') {  // a string: as written, to its closing quote
-      bool triple = value.substr(i, 3) == std::string(3, c);
+      const std::string_view quote = c == '"' ? std::string_view("\"\"\"") : "'''";
+      bool triple = value.substr(i, 3) == quote;
       std::size_t n = triple ? 3 : 1;
       for (std::size_t k = 0; k < n; ++k) mix(c);
       std::size_t j = i + n;
@@ -75,7 +76,7 @@ std::string ValueFingerprint(std::string_view value) {
           j += 2;
           continue;
         }
-        if (value.substr(j, n) == std::string(n, c)) break;
+        if (value.substr(j, n) == quote.substr(0, n)) break;
         if (!triple && (value[j] == '\n' || value[j] == '\r')) break;  // unclosed: stop here
         mix(value[j]);
         ++j;
