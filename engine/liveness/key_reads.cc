@@ -46,8 +46,7 @@ std::vector<Evidence> WholeLocals(TreeIndex* index, const Reachability& reach,
   }
   if (auto frame = FrameLocalsRead(index, [&](const std::string& q) { return reach.Reached(q); })) {
     Evidence e = *frame;
-    e.what =
-        "a frame's f_locals read whole, which may be the locals holding " + var + ": " + e.what;
+    e.what = "a frame's locals read whole, which may be the locals holding " + var + ": " + e.what;
     out.push_back(e);
   }
   return out;

@@ -502,6 +502,13 @@ SiteLiveness LivenessAnalysis::Proved(State* state, const std::string& path, std
   }
 
   std::vector<Evidence> ev{here};
+  if (const ReachDoubt* doubt = reach.Doubted(path)) {
+    ev.insert(ev.end(), doubt->evidence.begin(), doubt->evidence.end());
+    return Verdict(
+        Liveness::kUnknown,
+        "reached from " + state->facts.entry_module + " only if its import runs: " + doubt->why,
+        ev);
+  }
   if (const Evidence* via = reach.Via(path); via != nullptr && !via->path.empty()) {
     ev.push_back(*via);
   }

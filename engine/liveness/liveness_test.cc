@@ -125,6 +125,19 @@ TEST_CASE("a class registered by __set_name__ is reached without its name") {
   CHECK(bm.state != Liveness::kDead);
 }
 
+TEST_CASE("a module imported inside a class whose use a broken file leaves open is unknown") {
+  // A helper probe of e2916b3: a syntax error elsewhere made a ROCm-only
+  // module's site "live". Here app/broken.py, which cannot be parsed, may
+  // refer to Impl: tuned.py is reached only if it does.
+  Fixture f("reference_in_broken_file");
+  SiteLiveness bm = f.At("app/kernels/tuned.py", "BM = 128", "128");
+  INFO(Describe(bm));
+  CHECK(bm.state == Liveness::kUnknown);
+  CHECK(bm.reason.find("only if its import runs: it is imported only inside Impl") !=
+        std::string::npos);
+  CHECK(Cites(bm, "app/runner.py", "from app.kernels import tuned"));
+}
+
 TEST_CASE("a module imported only by another platform's backend is dead") {
   Fixture f("backend_only");
   SiteLiveness tuned = f.At("app/kernels/tuned.py", "dict(BM=128, BN=64)", "128");

@@ -237,20 +237,24 @@ std::optional<WriteSite> WriteSiteAt(const StatementTable& lines, std::size_t of
 std::optional<Evidence> FrameLocalsRead(TreeIndex* index,
                                         const std::function<bool(const std::string&)>& counts) {
   for (const std::string& q : index->paths()) {
-    const std::vector<std::size_t>& occ = index->Occurrences(q, "f_locals");
-    if (occ.empty() || !counts(q)) continue;
-    const StatementTable* lines = index->Lines(q);
-    if (lines == nullptr) return Evidence{q, 0, "the file could not be read or parsed"};
-    std::string_view src = lines->src();
-    for (std::size_t o : occ) {
-      int k = lines->IndexAt(o);
-      if (k < 0 || !lines->InCode(o)) continue;
-      std::size_t a = o + 8;
-      while (a < src.size() && src[a] == ' ') ++a;
-      if (a + 1 < src.size() && src[a] == '[' && (src[a + 1] == '"' || src[a + 1] == '\'')) {
-        continue;
+    for (const char* word : kFrameLocalsWords) {
+      const std::vector<std::size_t>& occ = index->Occurrences(q, word);
+      if (occ.empty() || !counts(q)) continue;
+      const StatementTable* lines = index->Lines(q);
+      if (lines == nullptr) return Evidence{q, 0, "the file could not be read or parsed"};
+      std::string_view src = lines->src();
+      const bool subscript_reads_one = std::string_view(word) == "f_locals";
+      for (std::size_t o : occ) {
+        int k = lines->IndexAt(o);
+        if (k < 0 || !lines->InCode(o)) continue;
+        std::size_t a = o + std::string_view(word).size();
+        while (a < src.size() && src[a] == ' ') ++a;
+        if (subscript_reads_one && a + 1 < src.size() && src[a] == '[' &&
+            (src[a + 1] == '"' || src[a + 1] == '\'')) {
+          continue;
+        }
+        return index->At(q, k);
       }
-      return index->At(q, k);
     }
   }
   return std::nullopt;

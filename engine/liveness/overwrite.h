@@ -46,10 +46,18 @@ OverwriteResult Overwritten(TreeIndex* index, const std::string& path, const Wri
 inline constexpr const char* kWholeLocalsWords[] = {
     "locals", "vars", "eval", "exec", "breakpoint", "_getframe", "currentframe"};
 
+// The words by which code reads some frame's locals as a whole: the
+// frame's `f_locals`, `inspect.getargvalues(frame)` (its locals, besides
+// its arguments), and traceback's `capture_locals=True` (StackSummary,
+// TracebackException: every frame's locals as text). A helper probe of
+// e2916b3 logged a caller's config dict by the last two.
+inline constexpr const char* kFrameLocalsWords[] = {"f_locals", "getargvalues", "capture_locals"};
+
 // The first statement, in a file `counts` admits, that reads some frame's
-// locals as a whole: `f_locals` other than subscripted with one literal
-// name (`frame.f_locals["self"]` reads one local). A tracer or a helper may
-// read its caller's that way. nullopt when none does.
+// locals as a whole: a word of kFrameLocalsWords, but `f_locals`
+// subscripted with one literal name (`frame.f_locals["self"]` reads one
+// local). A tracer or a helper may read its caller's that way. nullopt when
+// none does.
 std::optional<Evidence> FrameLocalsRead(TreeIndex* index,
                                         const std::function<bool(const std::string&)>& counts);
 

@@ -58,10 +58,24 @@ void Reachability::ReachWith(std::string_view module, const MakeVia& via) {
       reached_[static_cast<std::size_t>(i)] = 1;
       ++reached_count_;
       via_.emplace(p, via());
+      if (carried_ != nullptr) {
+        doubted_.emplace(p, *carried_);
+      } else if (from_ != nullptr) {
+        auto d = doubted_.find(*from_);
+        if (d != doubted_.end()) {
+          ReachDoubt inherited = d->second;
+          doubted_.emplace(p, std::move(inherited));
+        }
+      }
       queue_.push_back(p);
     }
     if (dot == std::string_view::npos) break;
   }
+}
+
+const ReachDoubt* Reachability::Doubted(const std::string& path) const {
+  auto it = doubted_.find(path);
+  return it == doubted_.end() ? nullptr : &it->second;
 }
 
 bool Reachability::Reached(const std::string& path) const {
@@ -120,9 +134,23 @@ Reachability Reachability::Run(TreeIndex* index) {
         pending.push_back(d);
         continue;
       }
+      // Used, or not known to be: reached either way, and in the second
+      // case what it reaches may not run (a helper probe of e2916b3: a
+      // syntax error elsewhere made a ROCm-only module's site "live").
+      ReachDoubt doubt;
+      if (used.referenced == Tri::kUnknown) {
+        doubt.why = "it is imported only inside " + index->DefinedName(d.path, d.unit) + ", and " +
+                    used.why;
+        doubt.evidence.push_back(index->At(d.path, d.line));
+        doubt.evidence.insert(doubt.evidence.end(), used.evidence.begin(), used.evidence.end());
+        r.carried_ = &doubt;
+      }
+      r.from_ = &d.path;
       for (const std::string& t : d.targets) {
         r.ReachWith(t, [&] { return index->At(d.path, d.line); });
       }
+      r.from_ = nullptr;
+      r.carried_ = nullptr;
       more = true;
     }
     r.deferred_ = std::move(pending);
@@ -145,7 +173,27 @@ Reachability Reachability::Run(TreeIndex* index) {
 }
 
 bool Reachability::Resolve(const Dynamic& d, References* refs) {
-  if (d.unit >= 0 && refs->Of(d.path, d.unit).referenced == Tri::kFalse) return false;
+  ReachDoubt doubt;
+  if (d.unit >= 0) {
+    ReferenceResult used = refs->Of(d.path, d.unit);
+    if (used.referenced == Tri::kFalse) return false;
+    if (used.referenced == Tri::kUnknown) {
+      doubt.why =
+          "it is loaded only inside " + index_->DefinedName(d.path, d.unit) + ", and " + used.why;
+      doubt.evidence.push_back(index_->At(d.path, d.line));
+      doubt.evidence.insert(doubt.evidence.end(), used.evidence.begin(), used.evidence.end());
+      carried_ = &doubt;
+    }
+  }
+  const std::string* outer = from_;
+  from_ = &d.path;
+  bool resolved = ResolveLoad(d);
+  from_ = outer;
+  carried_ = nullptr;
+  return resolved;
+}
+
+bool Reachability::ResolveLoad(const Dynamic& d) {
   Evidence at = index_->At(d.path, d.line);
   if (d.declared != nullptr) {
     // Declared: each module named, and every module under it.
@@ -395,6 +443,13 @@ void Reachability::Unreadable(const std::string& path) {
 }
 
 void Reachability::Scan(const std::string& path) {
+  const std::string* outer = from_;
+  from_ = &path;
+  ScanFile(path);
+  from_ = outer;
+}
+
+void Reachability::ScanFile(const std::string& path) {
   const std::string_view* bytes = index_->Bytes(path);
   if (bytes == nullptr) {
     Unreadable(path);
@@ -494,7 +549,9 @@ bool Reachability::ScanLater() {
       continue;
     }
     std::size_t last_begin = std::string_view::npos;
+    from_ = &l.path;
     for (std::size_t o : l.offsets) ScanImport(l.path, *lines, o, &last_begin);
+    from_ = nullptr;
   }
   later_ = std::move(keep);
   return any;

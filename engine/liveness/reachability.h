@@ -33,6 +33,15 @@ struct BlockedImport {
   std::vector<Evidence> evidence;  // the import line first
 };
 
+// Why a reached module may not run after all: it is reached through an
+// import whose running is not known (one inside a def or class that
+// something reached may or may not use, a file that cannot be parsed
+// deciding it), or from a module reached that way.
+struct ReachDoubt {
+  std::string why;
+  std::vector<Evidence> evidence;
+};
+
 class Reachability {
  public:
   static Reachability Run(TreeIndex* index);
@@ -41,6 +50,9 @@ class Reachability {
   bool Reached(const std::string& path) const;
   // The import that first reached `path` (empty for the entry and packages above it).
   const Evidence* Via(const std::string& path) const;
+  // Why `path`, reached, may not run; nullptr when reached for certain (or
+  // not reached). A site there is unknown, not live.
+  const ReachDoubt* Doubted(const std::string& path) const;
   // Imports of `path` in reached modules that never run.
   const std::vector<BlockedImport>* Blocked(const std::string& path) const;
   // Dynamic imports the analysis could not follow, in reached modules.
@@ -81,6 +93,8 @@ class Reachability {
 
   // Follows what can be followed; false when the import waits on its unit.
   bool Resolve(const Dynamic& d, References* refs);
+  // Resolve's load, once its unit may run.
+  bool ResolveLoad(const Dynamic& d);
   // Reaches every module named by a literal the reached code assigns to a
   // watched name; true when that reached a new module.
   bool ReachWatched();
@@ -90,6 +104,7 @@ class Reachability {
   template <typename MakeVia>
   void ReachWith(std::string_view module, const MakeVia& via);
   void Scan(const std::string& path);
+  void ScanFile(const std::string& path);
   // `path` could not be read or parsed: the result is open.
   void Unreadable(const std::string& path);
   // The submodules a star import from the package `s` names may load.
@@ -137,6 +152,11 @@ class Reachability {
   std::vector<char> reached_;  // by the index's PathIndex
   std::size_t reached_count_ = 0;
   std::map<std::string, Evidence> via_;
+  std::map<std::string, ReachDoubt> doubted_;
+  // The file whose statements are read now: a module it reaches first
+  // inherits its doubt. `carried_`: a doubt the reaches of now carry.
+  const std::string* from_ = nullptr;
+  const ReachDoubt* carried_ = nullptr;
   std::vector<std::string> queue_;
   std::vector<Deferred> deferred_;
   std::vector<Later> later_;

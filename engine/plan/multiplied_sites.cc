@@ -6,6 +6,7 @@
 #include <optional>
 #include <set>
 
+#include "engine/base/text.h"
 #include "engine/liveness/overwrite.h"
 #include "engine/python/statement_table.h"
 
@@ -56,7 +57,119 @@ int UnmanagedOverwrite(const LivenessAnalysis& analysis, const StatementTable& l
   return -1;
 }
 
+// Whether the rule writes another value at `site` (the plan's edits are
+// not merged yet).
+bool Rewritten(const Site& site) {
+  return !site.wanted.empty() && site.wanted != site.current && !site.kept;
+}
+
+// The header of the nearest def around line `k`, or -1.
+int EnclosingDef(const StatementTable& lines, int k) {
+  const std::vector<LogicalLine>& all = lines.lines();
+  for (int p = all[static_cast<std::size_t>(k)].parent; p >= 0;
+       p = all[static_cast<std::size_t>(p)].parent) {
+    if (lines.Keyword(p) == "def" || lines.Keyword(p) == "async") return p;
+  }
+  return -1;
+}
+
+// Whether line `k` lies in the block of header `h` (at any depth), and
+// whether a `finally` header encloses it on the way.
+bool Within(const StatementTable& lines, int k, int h, bool* in_finally = nullptr) {
+  const std::vector<LogicalLine>& all = lines.lines();
+  for (int p = all[static_cast<std::size_t>(k)].parent; p >= 0;
+       p = all[static_cast<std::size_t>(p)].parent) {
+    if (p == h) return true;
+    if (in_finally != nullptr && lines.Keyword(p) == "finally") *in_finally = true;
+  }
+  return false;
+}
+
+// The first line after header `h`'s block: lines are in source order, a
+// block's lines follow its header, and each has a parent at `h` or after
+// it; the first line past the block has one before it (or none).
+int BlockEnd(const StatementTable& lines, int h) {
+  const std::vector<LogicalLine>& all = lines.lines();
+  const int n = static_cast<int>(all.size());
+  int x = h + 1;
+  while (x < n && all[static_cast<std::size_t>(x)].parent >= h) ++x;
+  return x;
+}
+
+// The line ranges [begin, end) of the later clauses of every if/elif/else
+// chain (or match) whose earlier clause holds line `k`: code there never
+// runs with `k`'s. One pass over the chains around `k`.
+std::vector<std::pair<int, int>> ExclusiveRanges(const StatementTable& lines, int k) {
+  const std::vector<LogicalLine>& all = lines.lines();
+  const int n = static_cast<int>(all.size());
+  auto parent = [&](int x) { return all[static_cast<std::size_t>(x)].parent; };
+  std::vector<std::pair<int, int>> out;
+  for (int a = parent(k); a >= 0; a = parent(a)) {
+    std::string_view kw = lines.Keyword(a);
+    bool if_clause = kw == "if" || kw == "elif";
+    if (!if_clause && kw != "case") continue;
+    for (int c = BlockEnd(lines, a); c < n && parent(c) == parent(a);) {
+      std::string_view ck = lines.Keyword(c);
+      if (if_clause ? (ck != "elif" && ck != "else") : ck != "case") break;
+      int end = BlockEnd(lines, c);
+      out.emplace_back(c, end);
+      c = end;
+    }
+  }
+  return out;
+}
+
 }  // namespace
+
+std::optional<LaterWrite> WriteAfterSite(const StatementTable& lines, const PlanResult& plan,
+                                         const Site& site) {
+  std::optional<WriteSite> knob = WriteSiteAt(lines, site.begin);
+  if (!knob) return std::nullopt;
+  int def = EnclosingDef(lines, knob->line);
+  if (def < 0) return std::nullopt;  // a module's constant: rebound_constants.h
+  const std::vector<LogicalLine>& all = lines.lines();
+  // A loop around the site comes round: its whole body runs after it.
+  int from = knob->line + 1;
+  for (int p = all[static_cast<std::size_t>(knob->line)].parent; p > def;
+       p = all[static_cast<std::size_t>(p)].parent) {
+    if (lines.Keyword(p) == "for" || lines.Keyword(p) == "while") from = p + 1;
+  }
+  const int def_end = BlockEnd(lines, def);
+  const std::vector<std::pair<int, int>> exclusive = ExclusiveRanges(lines, knob->line);
+  auto skipped = [&](int j) {
+    const LogicalLine& l = all[static_cast<std::size_t>(j)];
+    return j == knob->line || HoldsASite(plan, site.path, l.begin, l.end) ||
+           std::any_of(exclusive.begin(), exclusive.end(),
+                       [j](const std::pair<int, int>& r) { return r.first <= j && j < r.second; });
+  };
+  // A `return` in a `finally` after the site replaces whatever the
+  // function returned, the site's value too.
+  for (int j = knob->line + 1; j < def_end; ++j) {
+    if (lines.Keyword(j) != "return" || skipped(j)) continue;
+    bool in_finally = false;
+    Within(lines, j, def, &in_finally);
+    if (in_finally) return LaterWrite{j, true};
+  }
+  // The first later statement that mentions the knob: a read (the gate
+  // follows it), or a write that replaces the site's value before any read.
+  std::string_view src = lines.src();
+  for (int j = from; j < def_end; ++j) {
+    if (skipped(j) || !HasWord(lines.Code(j), knob->var)) continue;
+    const LogicalLine& l = all[static_cast<std::size_t>(j)];
+    std::optional<std::size_t> eq = AssignmentEquals(lines, j);
+    if (!eq || *eq < l.code) return std::nullopt;  // a read
+    std::string_view target = Trim(src.substr(l.code, *eq - l.code));
+    std::string_view value = src.substr(*eq + 1, l.code_end - *eq - 1);
+    // A value computed from the knob is a transform the gate follows.
+    if (HasWord(value, knob->var)) return std::nullopt;
+    if (target == knob->var) return LaterWrite{j, false};
+    std::optional<WriteSite> keyed = WriteSiteAt(lines, l.code_end - 1);
+    if (!keyed || keyed->var != knob->var || keyed->key.empty()) return std::nullopt;
+    if (!knob->key.empty() && keyed->key == knob->key) return LaterWrite{j, false};
+    // Another key's write: neither reads nor replaces this one.
+  }
+  return std::nullopt;
+}
 
 std::set<std::string> FailMultipliedSites(const LivenessAnalysis& analysis,
                                           const std::map<std::string, SourceText>& files,
@@ -81,6 +194,32 @@ std::set<std::string> FailMultipliedSites(const LivenessAnalysis& analysis,
       }
       if (!lines->second) continue;
       int k = UnmanagedOverwrite(analysis, *lines->second, *plan, site);
+      if (k < 0 && Rewritten(site) && !site.Is(Liveness::kDead)) {
+        // Not proved to overwrite, yet it may: in a `try`, an `if True:`, a
+        // `finally`, a loop (a helper probe of e2916b3: the tiers written
+        // 16/16/128 while a `try:` after them set 64 on every path). A
+        // rewrite must reach the kernel; this one is not proved to.
+        if (std::optional<LaterWrite> w = WriteAfterSite(*lines->second, *plan, site)) {
+          const LogicalLine& again = lines->second->lines()[static_cast<std::size_t>(w->line)];
+          Position p = file->second.PositionOf(again.code);
+          plan->diagnostics.push_back(Diagnostic{
+              site.path, p.line, p.column, Severity::kError,
+              w->finally_return
+                  ? fmt::format("rule '{}': line {} returns from a `finally` after the rule's "
+                                "site at line {}: that return replaces the function's result, "
+                                "and the value the rule writes may not reach the kernel",
+                                o.rule_id, p.line, site.line)
+                  : fmt::format("rule '{}': line {} writes the knob again after the rule's site "
+                                "at line {}, and may run: the value the rule writes may not be "
+                                "the one the kernel gets (no rule's query matches line {}; make "
+                                "a query match it, or remove it)",
+                                o.rule_id, p.line, site.line, p.line),
+              o.rule_id});
+          o.status = RuleStatus::kFailed;
+          failed.insert(o.rule_id);
+          break;
+        }
+      }
       if (k < 0) continue;
       const LogicalLine& again = lines->second->lines()[static_cast<std::size_t>(k)];
       Position p = file->second.PositionOf(again.code);

@@ -9,12 +9,14 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 
 #include "engine/base/source_text.h"
 #include "engine/liveness/liveness.h"
 #include "engine/plan/plan_result.h"
+#include "engine/python/statement_table.h"
 
 namespace muh {
 
@@ -25,6 +27,22 @@ namespace muh {
 // where the plan reported an error already is left out: the rule that
 // failed there recorded no sites, and may own the write. Returns the rules
 // it failed.
+// A statement after a rewritten site, in its function (or anywhere in a
+// loop around it), that may replace the value the site writes without
+// reading it: an assignment of the same variable whole or of the same key
+// (one computing from the knob is a transform the value gate follows), or a
+// `return` in a `finally` (it replaces the function's result). A site of
+// any rule is no such statement. Closed world: the statement need not be
+// proved to run; that it may is enough to refuse the rewrite.
+struct LaterWrite {
+  int line = 0;                 // logical line index
+  bool finally_return = false;  // a `return` in a `finally`; else a write
+};
+std::optional<LaterWrite> WriteAfterSite(const StatementTable& lines, const PlanResult& plan,
+                                         const Site& site);
+
+// Also fails the rule of a rewritten site that WriteAfterSite finds a
+// statement after.
 std::set<std::string> FailMultipliedSites(const LivenessAnalysis& analysis,
                                           const std::map<std::string, SourceText>& files,
                                           PlanResult* plan);

@@ -162,4 +162,66 @@ TEST_CASE("a site that runs, or another variable written after it, is no finding
   CHECK(t.plan.outcomes[0].status == RuleStatus::kRewrites);
 }
 
+TEST_CASE("a write after the site that may run, before any read, fails the rule") {
+  // A helper probe of e2916b3: the tiers rewritten while a `try:` after them
+  // set the key on every path; CPython's kernel never got the rule's value.
+  Tree t(
+      "def launch(m):\n"
+      "    config = {}\n"
+      "    if m <= 64:\n"
+      "        config['M'] = 32\n"
+      "    else:\n"
+      "        config['M'] = 128\n"
+      "    config['N'] = 8\n"
+      "    try:\n"
+      "        config['M'] = 64\n"
+      "    except Exception:\n"
+      "        pass\n"
+      "    run(config)\n");
+  t.AddSite("tier-small", "32", 1, "16");
+  CHECK(FailMultipliedSites(*t.analysis, t.files, &t.plan) == std::set<std::string>{"tier-small"});
+  REQUIRE(t.plan.diagnostics.size() == 1);
+  CHECK(t.plan.diagnostics[0].line == 9);
+  CHECK(t.plan.diagnostics[0].message.find("line 9 writes the knob again after the rule's site "
+                                           "at line 4, and may run") != std::string::npos);
+}
+
+TEST_CASE("a later clause of the site's own chain, or a read before the write, is no finding") {
+  Tree chain(
+      "def launch(m):\n"
+      "    config = {}\n"
+      "    if m <= 64:\n"
+      "        config['M'] = 32\n"
+      "    elif m <= 128:\n"
+      "        config['M'] = 64\n"
+      "    else:\n"
+      "        config['M'] = 128\n"
+      "    run(config)\n");
+  chain.AddSite("tier-small", "32", 1, "16");
+  CHECK(FailMultipliedSites(*chain.analysis, chain.files, &chain.plan).empty());
+  Tree read(
+      "def launch():\n"
+      "    BLOCK = 64\n"
+      "    if big:\n"
+      "        run(BLOCK)\n"
+      "    BLOCK = 16\n"
+      "    run(BLOCK)\n");
+  read.AddSite("block", "64", 1, "32");
+  CHECK(FailMultipliedSites(*read.analysis, read.files, &read.plan).empty());
+}
+
+TEST_CASE("a return in a finally after the site fails the rule: it replaces the result") {
+  Tree t(
+      "def get(m):\n"
+      "    config = {'M': 64}\n"
+      "    try:\n"
+      "        return config\n"
+      "    finally:\n"
+      "        return {'M': 8}\n");
+  t.AddSite("default-m", "64", 1, "32");
+  CHECK(FailMultipliedSites(*t.analysis, t.files, &t.plan) == std::set<std::string>{"default-m"});
+  REQUIRE(t.plan.diagnostics.size() == 1);
+  CHECK(t.plan.diagnostics[0].line == 6);
+}
+
 }  // namespace muh
