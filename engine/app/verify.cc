@@ -81,14 +81,18 @@ VerifyInput CheckInput(const OpenedRun& run, const CommandOptions& opts, const P
     PreImage pre = PreImageOf(run.workspace, run.patch.files, plan);
     carries_patch = !pre.pristine && pre.ok();
   }
-  // A rule the patch rewrote that is dead now: the patch was made with
-  // --include-dead (or the site died since). The refresh keeps its hunks
-  // then; without the flag it would drop them (a helper probe of 68f0163).
+  // A patch made with --include-dead says so, and its refresh keeps the
+  // flag; without it the refresh would drop the dead rules' hunks (a helper
+  // probe of 68f0163). A patch of a muhpatch that did not say so (it
+  // records no site left alone either) is taken to have had the flag when
+  // a rule it rewrote is dead now.
   CommandOptions refresh = opts;
+  const PatchPreamble& then = run.patch.preamble;
+  if (then.include_dead) refresh.include_dead = true;
   for (const RuleOutcome& o : plan.outcomes) {
-    auto then = run.patch.preamble.statuses.find(o.rule_id);
-    if (o.status == RuleStatus::kDead && then != run.patch.preamble.statuses.end() &&
-        then->second == "rewrites") {
+    if (then.include_dead || !then.left.empty()) break;
+    auto was = then.statuses.find(o.rule_id);
+    if (o.status == RuleStatus::kDead && was != then.statuses.end() && was->second == "rewrites") {
       refresh.include_dead = true;
     }
   }

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <set>
+#include <tuple>
 
 #include "engine/app/foreign_hunks.h"
 #include "engine/app/kept_sites.h"
@@ -271,6 +273,22 @@ std::vector<Finding> MissFindings(const VerifyInput& in, const std::vector<Miss>
   return out;
 }
 
+// Whether a hunk that git refuses forwards holds, where it differs, the
+// line as the patch writes it: the tree carries part of that hunk (one of
+// its values edited back since apply, a helper probe of e2916b3), and a
+// patch made from this tree would drop the rest.
+bool PartlyApplied(const Miss& x) {
+  const HunkMiss& m = x.miss;
+  if (m.differs_at == 0 || m.context || m.hunk >= x.file->hunks.size()) return false;
+  for (const auto& [kind, text] : x.file->hunks[m.hunk].body) {
+    if (kind != '+') continue;
+    std::string_view line = text;
+    while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.remove_suffix(1);
+    if (line == m.has) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 CheckResult CheckRulesApply(const VerifyInput& in) {
@@ -294,7 +312,11 @@ CheckResult CheckRulesApply(const VerifyInput& in) {
 
 CheckResult CheckCopies(const VerifyInput& in) {
   CheckResult r;
+  // A rule with several sites matches a copied function once a site, all
+  // at the first capture: one finding a place (a helper probe of e2916b3).
+  std::set<std::tuple<std::string, std::string, int, int>> seen;
   for (const ForeignMatch& m : in.foreign) {
+    if (!seen.emplace(m.rule_id, m.path, m.line, m.column).second) continue;
     // A rule that is skipped (or has no valid value) manages nothing: its
     // matches elsewhere are not drift.
     const RuleOutcome* o = in.plan.Find(m.rule_id);
@@ -337,7 +359,24 @@ CheckResult CheckRuleStates(const VerifyInput& in) {
   const std::vector<HandTunedRecord>& recorded = in.patch.preamble.hand_tuned;
   for (const RuleOutcome& o : in.plan.outcomes) {
     auto it = then.find(o.rule_id);
-    std::string before = it == then.end() ? "absent" : it->second;
+    if (it == then.end()) {
+      // A status line removed by hand takes the rule's records with it (a
+      // helper probe of e2916b3: a dead site edited then passed); a rule
+      // added since the patch was made has none either.
+      r.findings.push_back(
+          {"state",
+           Next(Diagnostic{in.patch.path, 1, 1, Severity::kError,
+                           fmt::format("drift: the patch's preamble has no line for rule '{}' "
+                                       "(it is '{}' now): the line was removed, or the rule is "
+                                       "newer than the patch, and the sites it leaves alone "
+                                       "are not recorded",
+                                       o.rule_id, RuleStatusName(o.status))},
+                in.next.refresh),
+           {},
+           o.rule_id});
+      continue;
+    }
+    std::string before = it->second;
     std::string now = RuleStatusName(o.status);
     // A failure, then or now, is the plan check's to report.
     if (Active(before) == Active(now) || before == "failed" || now == "failed") continue;
@@ -362,9 +401,15 @@ CheckResult CheckRuleStates(const VerifyInput& in) {
     for (const std::string& a : assumed) resting += (resting.empty() ? ", resting on " : "; ") + a;
     // A patch made with --include-dead rewrites dead sites: checked without
     // the flag, each reads as this flip.
-    std::string flag = before == "rewrites" && now == "dead" && !in.opts.include_dead
-                           ? "; a patch made with --include-dead is verified with it too"
-                           : "";
+    std::string flag;
+    if (before == "rewrites" && now == "dead" && !in.opts.include_dead) {
+      flag = in.patch.preamble.include_dead
+                 ? "; the patch was made with --include-dead (its first line says so): verify "
+                   "it with the flag too"
+             : in.patch.preamble.left.empty()
+                 ? "; a patch made with --include-dead is verified with it too"
+                 : "";
+    }
     where.message =
         fmt::format("drift: rule '{}' was '{}' when {} was made and is '{}' now{}{}{}", o.rule_id,
                     before, in.patch.path, now, resting, why.empty() ? "" : " (" + why + ")", flag);
@@ -383,8 +428,27 @@ CheckResult CheckLeftSites(const VerifyInput& in) {
   if (in.patch.path.empty()) return r;
   // A patch of an older muhpatch records none: its sites left alone are
   // unwatched, which is said (a helper probe of 68f0163).
-  if (in.patch.preamble.left.empty() && !in.patch.preamble.statuses.empty() &&
-      !LeftSites(in.plan).empty()) {
+  // A rule dead, skipped or at its value leaves every site alone, so a
+  // patch that records none of theirs is an older muhpatch's; a patch whose
+  // rules all rewrote may have had nothing to record.
+  bool leaves_sites = std::any_of(
+      in.patch.preamble.statuses.begin(), in.patch.preamble.statuses.end(), [](const auto& s) {
+        return s.second == "dead" || s.second == "skipped" || s.second == "at value";
+      });
+  // A patch without a preamble (`git diff`, `format-patch`) records no
+  // state at all: said alike.
+  if (in.patch.preamble.statuses.empty() && !LeftSites(in.plan).empty()) {
+    r.findings.push_back(
+        {"left-edited",
+         Next(Diagnostic{in.patch.path, 1, 1, Severity::kNote,
+                         "the patch has no muhpatch preamble (not written by `muhpatch diff`): "
+                         "it records no site it leaves alone, and a hand edit there since is "
+                         "not seen; make it with `muhpatch diff` to record them"},
+              in.next.refresh),
+         {},
+         ""});
+  }
+  if (in.patch.preamble.left.empty() && leaves_sites && !LeftSites(in.plan).empty()) {
     r.findings.push_back(
         {"left-edited",
          Next(Diagnostic{in.patch.path, 1, 1, Severity::kNote,
@@ -397,10 +461,24 @@ CheckResult CheckLeftSites(const VerifyInput& in) {
   }
   for (const LeftRecord& rec : in.patch.preamble.left) {
     const RuleOutcome* o = in.plan.Find(rec.rule_id);
-    // A rule gone, skipped now, or whose sites moved in number: the state
-    // and plan checks say so.
-    if (o == nullptr || o->status == RuleStatus::kFailed || rec.index < 0 ||
-        static_cast<std::size_t>(rec.index) >= o->found.size()) {
+    // A rule gone or failing now: the state and plan checks say so.
+    if (o == nullptr || o->status == RuleStatus::kFailed || rec.index < 0) continue;
+    if (static_cast<std::size_t>(rec.index) >= o->found.size()) {
+      // The site is gone. A rule that must find its sites fails for it (the
+      // plan check); a skipped one does not, and its record alone says that
+      // its site was deleted or no longer matches (a helper probe of
+      // e2916b3: `use_v1 = True` deleted under a skipped rule passed).
+      if (in.plan.FirstError(rec.rule_id) != nullptr) continue;
+      std::string msg = fmt::format(
+          "drift: rule '{}' left a site alone here when {} was made, and finds {} of its {} "
+          "now: it was deleted, or edited so that the rule's query no longer matches it",
+          o->rule_id, in.patch.path, o->found.empty() ? "none" : Counted(o->found.size(), "site"),
+          Counted(static_cast<std::size_t>(rec.index) + 1, "site"));
+      r.findings.push_back(
+          {"left-edited",
+           Next(Diagnostic{rec.path, rec.line, 1, Severity::kError, msg}, in.next.refresh),
+           {},
+           o->rule_id});
       continue;
     }
     const Site& site = o->found[static_cast<std::size_t>(rec.index)];
@@ -510,18 +588,31 @@ CheckResult CheckCommittedPatch(const VerifyInput& in) {
     // A patched tree: `apply` writes the sites back (a value edited since
     // the patch), or the patch must be made again from the tree without it.
     const bool unpatched_needed = reverse && !in.carries_patch && in.plan.new_contents.empty();
-    std::string next = !reverse || in.carries_patch    ? in.next.refresh
+    // A tree that holds part of the patch, and not as a patched tree with
+    // values kept by hand (carries_patch: the refresh from its pre-image
+    // keeps them): a refresh from it would drop the rest; writing the
+    // sites again (apply) does not touch the patch.
+    const bool partly = !reverse && !in.carries_patch &&
+                        std::any_of(forward_misses.begin(), forward_misses.end(),
+                                    [](const Miss& x) { return PartlyApplied(x); });
+    std::string next = partly ? (in.plan.new_contents.empty() ? in.next.status : in.next.apply)
+                       : !reverse || in.carries_patch  ? in.next.refresh
                        : !in.plan.new_contents.empty() ? in.next.apply
                                                        : in.next.refresh_unpatched;
     CheckResult r = Drift(fmt::format(
         "{} is stale: {} no longer appl{} to {}{}, as git apply would refuse {}{}; next: {}",
         in.patch.path, Counted(n, "hunk"), n == 1 ? "ies" : "y", in.opts.tree_path,
         reverse ? " (in reverse)" : "", n == 1 ? "it" : "them",
-        unpatched_needed ? "; make it again from the tree without the patch" : "", next));
+        partly ? "; the tree holds part of the patch, and a patch made from it would drop the "
+                 "rest"
+        : unpatched_needed ? "; make it again from the tree without the patch"
+                           : "",
+        next));
     r.findings = MissFindings(in, reverse ? backward_misses : forward_misses, reverse, next);
-    // A patched tree: also name the sites whose values moved since; a
-    // pristine one: the sites someone tuned by hand.
-    AddSites(in, &r.findings, /*only_hand_edited=*/!reverse, /*with_kept=*/true);
+    // A patched tree, or one holding part of the patch: also name the sites
+    // whose values moved since; a pristine one: the sites someone tuned by
+    // hand.
+    AddSites(in, &r.findings, /*only_hand_edited=*/!reverse && !partly, /*with_kept=*/true);
     return r;
   }
   std::map<std::string, SourceText> undone = in.workspace.files;

@@ -8,6 +8,7 @@
 #include "engine/base/exit_codes.h"
 #include "engine/base/glob.h"
 #include "engine/base/logging.h"
+#include "engine/python/syntax_tree.h"
 #include "engine/rules/scope.h"
 
 namespace muh {
@@ -102,7 +103,15 @@ int ReadRuleFiles(const RuleSet& rules, Workspace* w, std::vector<Diagnostic>* e
       continue;
     }
     SourceText file(path, std::string(*bytes));
-    if (auto bad = FindInvalidUtf8(file.bytes())) {
+    // Bytes of another encoding the file declares (`# coding: latin-1`, a
+    // helper probe of e2916b3) are Python too: such a file is read, and its
+    // tree proves nothing (ForeignEncoding), as for every foreign encoding.
+    std::optional<std::size_t> bad = FindInvalidUtf8(file.bytes());
+    if (bad && ForeignEncoding(file.bytes())) {
+      logging::Debug("{}: not UTF-8, in the encoding its coding line declares", path);
+      bad.reset();
+    }
+    if (bad) {
       Position p = file.PositionOf(*bad);
       errors->push_back(
           MakeError(path, p.line, p.column,

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string_view>
 
+#include "engine/plan/record_path.h"
+
 namespace muh {
 
 namespace {
@@ -35,7 +37,8 @@ std::string HandTunedSuffix(const std::vector<HandTunedRecord>& records,
   std::string out;
   for (const HandTunedRecord& r : records) {
     if (r.rule_id != rule_id) continue;
-    out += (out.empty() ? std::string(kMark) : ", ") + r.path + ":" + std::to_string(r.line);
+    out += (out.empty() ? std::string(kMark) : ", ") + RecordPath(r.path) + ":" +
+           std::to_string(r.line);
   }
   return out;
 }
@@ -48,6 +51,7 @@ PatchPreamble ReadPreamble(const std::vector<std::string>& preamble) {
   PatchPreamble out;
   for (std::string line : preamble) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line == kIncludeDeadLine) out.include_dead = true;
     if (line.rfind(kHead, 0) != 0) continue;
     std::size_t colon = line.find(": ", kHead.size());
     if (colon == std::string::npos) continue;
@@ -73,8 +77,9 @@ PatchPreamble ReadPreamble(const std::vector<std::string>& preamble) {
         digits = digits && c >= '0' && c <= '9';
         number = number * 10 + (c - '0');
       }
-      if (digits && number > 0) {
-        out.hand_tuned.push_back({rule_id, std::string(entry.substr(0, at)), number});
+      std::optional<std::string> path = ReadRecordPath(entry.substr(0, at));
+      if (digits && number > 0 && path) {
+        out.hand_tuned.push_back({rule_id, std::move(*path), number});
       }
     }
   }

@@ -11,6 +11,7 @@
 
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/plan/left_record.h"
@@ -35,8 +36,15 @@ std::string HandTunedSuffix(const std::vector<HandTunedRecord>& records,
 // left alone).
 std::string StatusWithoutRecord(const std::string& status);
 
+// The preamble's first line when the patch was made with --include-dead
+// (PlanResult::include_dead): its dead sites' hunks are the rules', and a
+// refresh keeps the flag.
+inline constexpr std::string_view kIncludeDeadLine = "muhpatch: made with --include-dead";
+
 // What the status lines of a patch's preamble record.
 struct PatchPreamble {
+  // The preamble holds kIncludeDeadLine.
+  bool include_dead = false;
   // Rule id -> the status name its line records, without a hand-tuned record.
   std::map<std::string, std::string> statuses;
   // Every hand-tuned record the lines hold, in their order.

@@ -33,4 +33,18 @@ TEST_CASE("ReadPreamble reads each status line once: its status and its records"
   CHECK(p.hand_tuned == std::vector<HandTunedRecord>{{"moe", "f.py", 3}});
 }
 
+TEST_CASE("ReadPreamble: the line saying the patch was made with --include-dead") {
+  CHECK(ReadPreamble({std::string(kIncludeDeadLine), "muhpatch: rule r: rewrites"}).include_dead);
+  CHECK(ReadPreamble({std::string(kIncludeDeadLine) + "\r"}).include_dead);
+  CHECK_FALSE(ReadPreamble({"muhpatch: rule r: rewrites"}).include_dead);
+  CHECK_FALSE(ReadPreamble({std::string(kIncludeDeadLine) + " please"}).include_dead);
+}
+
+TEST_CASE("a record's path holding `, ` or `; ` is written escaped and read back whole") {
+  std::vector<HandTunedRecord> records = {{"moe", "vllm/a, b; c.py", 126}};
+  std::string line = "muhpatch: rule moe: rewrites" + HandTunedSuffix(records, "moe");
+  CHECK(line == "muhpatch: rule moe: rewrites; hand-tuned: vllm/a%2C b%3B c.py:126");
+  CHECK(PreambleHandTuned({line}) == records);
+}
+
 }  // namespace muh

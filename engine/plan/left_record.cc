@@ -4,6 +4,8 @@
 
 #include <cstdint>
 
+#include "engine/plan/record_path.h"
+
 namespace muh {
 
 namespace {
@@ -109,8 +111,8 @@ std::string LeftSuffix(const std::vector<LeftRecord>& records, const std::string
   std::string out;
   for (const LeftRecord& r : records) {
     if (r.rule_id != rule_id) continue;
-    out += fmt::format("{}{}@{}:{}={}", out.empty() ? "; left: " : ", ", r.index, r.path, r.line,
-                       r.fingerprint);
+    out += fmt::format("{}{}@{}:{}={}", out.empty() ? "; left: " : ", ", r.index,
+                       RecordPath(r.path), r.line, r.fingerprint);
   }
   return out;
 }
@@ -133,7 +135,9 @@ std::vector<LeftRecord> ReadLeftRecords(const std::string& rule_id, std::string_
         !ReadNumber(place.substr(colon + 1), &r.line) || r.fingerprint.size() != 8) {
       continue;
     }
-    r.path = std::string(place.substr(0, colon));
+    std::optional<std::string> path = ReadRecordPath(place.substr(0, colon));
+    if (!path) continue;
+    r.path = std::move(*path);
     out.push_back(std::move(r));
   }
   return out;

@@ -88,4 +88,14 @@ TEST_CASE("a status line's records read back, the hand-tuned one beside them") {
   CHECK(StatusWithoutRecord("dead; left: 0@x.py:7=deadbeef") == "dead");
 }
 
+TEST_CASE("a left record's path holding `, ` is escaped: the site stays watched") {
+  std::vector<LeftRecord> records = {{"r", 0, "vllm/a, b.py", 4, "0123abcd"},
+                                     {"r", 1, "vllm/50%.py", 5, "89abcdef"}};
+  std::string suffix = LeftSuffix(records, "r");
+  CHECK(suffix == "; left: 0@vllm/a%2C b.py:4=0123abcd, 1@vllm/50%25.py:5=89abcdef");
+  CHECK(ReadPreamble({"muhpatch: rule r: dead" + suffix}).left == records);
+  // An entry whose path escape is broken is ignored, as any unreadable one.
+  CHECK(ReadLeftRecords("r", "0@a%2.py:1=0123abcd").empty());
+}
+
 }  // namespace muh

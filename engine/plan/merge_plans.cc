@@ -142,6 +142,7 @@ MergedPlans MergePlans(const RuleSet& rules, const std::vector<RulePlan>& plans,
     FailRule(id, &out, &merged.edit_sets);
   }
   if (!liveness.include_dead) LeaveDeadSitesAlone(&merged.edit_sets, &out);
+  out.include_dead = liveness.include_dead;
   return merged;
 }
 

@@ -142,6 +142,9 @@ struct PlanResult {
   std::map<std::string, std::string> new_contents;  // only files that change
   std::vector<RuleOutcome> outcomes;                // in rule order
   std::vector<Diagnostic> diagnostics;              // errors and skip notes
+  // Made with --include-dead: dead sites are rewritten like live ones. The
+  // patch's preamble says so (render_patch.h), for its verify and refresh.
+  bool include_dead = false;
   bool ok() const { return !HasErrors(diagnostics); }
   // Whether any rule failed (its errors are in `diagnostics`).
   bool AnyFailed() const;

@@ -20,7 +20,7 @@ std::string RenderPatch(const std::map<std::string, SourceText>& files, const Pl
                         const std::vector<HandTunedRecord>& hand_tuned) {
   std::string diff = RenderDiff(files, plan.new_contents);
   if (diff.empty()) return diff;
-  std::string preamble;
+  std::string preamble = plan.include_dead ? std::string(kIncludeDeadLine) + "\n" : "";
   const std::vector<LeftRecord> left = LeftSites(plan);
   for (const RuleOutcome& o : plan.outcomes) {
     preamble += fmt::format("muhpatch: rule {}: {}{}{}\n", o.rule_id, RuleStatusName(o.status),

@@ -279,59 +279,6 @@ bool BeginsLogicalLine(TSNode n, std::string_view up) {
   return up == "module" || up == "block" || up == "decorated_definition";
 }
 
-// A PEP 263 coding declaration in the first line, or in the second after a
-// comment or blank first line, naming an encoding whose reading of these
-// bytes may differ from UTF-8's: CPython decodes the file with it (a helper
-// probe of d751784: under `coding: utf-7`, `# +AAo-HAS_TRITON = True`
-// decodes to a newline and a statement). Kept: the UTF-8 family, and, for
-// a file of ASCII bytes only, the encodings that read ASCII as ASCII.
-std::optional<SyntaxProblem> ForeignEncoding(std::string_view bytes) {
-  std::size_t start = bytes.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
-  for (int line = 1; line <= 2 && start < bytes.size(); ++line) {
-    std::size_t end = bytes.find_first_of("\r\n", start);
-    std::string_view text =
-        bytes.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
-    std::size_t i = text.find_first_not_of(" \t\f");
-    bool comment = i != std::string_view::npos && text[i] == '#';
-    if (comment) {
-      for (std::size_t c = text.find("coding", i); c != std::string_view::npos;
-           c = text.find("coding", c + 1)) {
-        std::size_t a = c + 6;
-        if (a >= text.size() || (text[a] != ':' && text[a] != '=')) continue;
-        ++a;
-        while (a < text.size() && (text[a] == ' ' || text[a] == '\t')) ++a;
-        std::size_t b = a;
-        while (b < text.size() && (std::isalnum(static_cast<unsigned char>(text[b])) ||
-                                   text[b] == '-' || text[b] == '_' || text[b] == '.')) {
-          ++b;
-        }
-        std::string name;
-        for (char ch : text.substr(a, b - a)) {
-          name.push_back(
-              ch == '_' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(ch))));
-        }
-        if (name.empty()) continue;
-        if (name == "utf-8" || name == "utf8" || name.rfind("utf-8-", 0) == 0) return std::nullopt;
-        bool ascii_bytes = std::all_of(bytes.begin(), bytes.end(), [](char ch) {
-          return static_cast<unsigned char>(ch) < 0x80;
-        });
-        bool ascii_compatible = name == "ascii" || name == "us-ascii" || name == "latin-1" ||
-                                name == "latin1" || name.rfind("iso-8859-", 0) == 0 ||
-                                name.rfind("iso8859-", 0) == 0 || name.rfind("cp125", 0) == 0 ||
-                                name.rfind("windows-125", 0) == 0;
-        if (ascii_bytes && ascii_compatible) return std::nullopt;
-        return SyntaxProblem{start + c, "the file declares the encoding '" + name +
-                                            "', in which CPython may read other code than "
-                                            "these bytes spell as UTF-8"};
-      }
-    }
-    if (!comment && i != std::string_view::npos) break;  // code: no declaration after it
-    if (end == std::string_view::npos) break;
-    start = end + (bytes.substr(end, 2) == "\r\n" ? 2 : 1);
-  }
-  return std::nullopt;
-}
-
 // CPython's TabError: the indentation of the logical lines, read with a tab
 // as 8 columns and as 1, must order the lines alike (the tokenizer's
 // indstack and altindstack). tree-sitter-python reads a tab as 8 columns
@@ -427,6 +374,59 @@ std::optional<SyntaxProblem> InconsistentTabs(TSNode root, std::string_view byte
 }
 
 }  // namespace
+
+// A PEP 263 coding declaration in the first line, or in the second after a
+// comment or blank first line, naming an encoding whose reading of these
+// bytes may differ from UTF-8's: CPython decodes the file with it (a helper
+// probe of d751784: under `coding: utf-7`, `# +AAo-HAS_TRITON = True`
+// decodes to a newline and a statement). Kept: the UTF-8 family, and, for
+// a file of ASCII bytes only, the encodings that read ASCII as ASCII.
+std::optional<SyntaxProblem> ForeignEncoding(std::string_view bytes) {
+  std::size_t start = bytes.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
+  for (int line = 1; line <= 2 && start < bytes.size(); ++line) {
+    std::size_t end = bytes.find_first_of("\r\n", start);
+    std::string_view text =
+        bytes.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
+    std::size_t i = text.find_first_not_of(" \t\f");
+    bool comment = i != std::string_view::npos && text[i] == '#';
+    if (comment) {
+      for (std::size_t c = text.find("coding", i); c != std::string_view::npos;
+           c = text.find("coding", c + 1)) {
+        std::size_t a = c + 6;
+        if (a >= text.size() || (text[a] != ':' && text[a] != '=')) continue;
+        ++a;
+        while (a < text.size() && (text[a] == ' ' || text[a] == '\t')) ++a;
+        std::size_t b = a;
+        while (b < text.size() && (std::isalnum(static_cast<unsigned char>(text[b])) ||
+                                   text[b] == '-' || text[b] == '_' || text[b] == '.')) {
+          ++b;
+        }
+        std::string name;
+        for (char ch : text.substr(a, b - a)) {
+          name.push_back(
+              ch == '_' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(ch))));
+        }
+        if (name.empty()) continue;
+        if (name == "utf-8" || name == "utf8" || name.rfind("utf-8-", 0) == 0) return std::nullopt;
+        bool ascii_bytes = std::all_of(bytes.begin(), bytes.end(), [](char ch) {
+          return static_cast<unsigned char>(ch) < 0x80;
+        });
+        bool ascii_compatible = name == "ascii" || name == "us-ascii" || name == "latin-1" ||
+                                name == "latin1" || name.rfind("iso-8859-", 0) == 0 ||
+                                name.rfind("iso8859-", 0) == 0 || name.rfind("cp125", 0) == 0 ||
+                                name.rfind("windows-125", 0) == 0;
+        if (ascii_bytes && ascii_compatible) return std::nullopt;
+        return SyntaxProblem{start + c, "the file declares the encoding '" + name +
+                                            "', in which CPython may read other code than "
+                                            "these bytes spell as UTF-8"};
+      }
+    }
+    if (!comment && i != std::string_view::npos) break;  // code: no declaration after it
+    if (end == std::string_view::npos) break;
+    start = end + (bytes.substr(end, 2) == "\r\n" ? 2 : 1);
+  }
+  return std::nullopt;
+}
 
 SyntaxTree::SyntaxTree(TsTreePtr tree, std::string_view bytes)
     : tree_(std::move(tree)), bytes_(bytes) {

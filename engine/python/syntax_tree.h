@@ -74,6 +74,14 @@ struct ByteEdit {
 // text and every edit stay byte-exact.
 std::optional<std::string> LoneCrAsLf(std::string_view bytes);
 
+// A PEP 263 coding declaration in the first line, or in the second after a
+// comment or blank first line, naming an encoding whose reading of these
+// bytes may differ from UTF-8's: CPython decodes the file with it, and a
+// tree of such bytes is no proof (SyntaxTree::HasError). nullopt for none,
+// for the UTF-8 family, and, for a file of ASCII bytes only, for the
+// encodings that read ASCII as ASCII.
+std::optional<SyntaxProblem> ForeignEncoding(std::string_view bytes);
+
 // Whether a byte past ASCII in `bytes` may stand in a name (the parse's
 // FoldedName problem): false only when every such byte lies in a comment
 // or a string literal other than an f-string, as a scan of quotes and `#`

@@ -15,7 +15,7 @@ TEST_CASE("each distinct query text is compiled once") {
   REQUIRE(static_cast<bool>(q1));
   CHECK((q1 == q2));  // shared, not recompiled
   CHECK_FALSE(static_cast<bool>(cache.Get(bad, &err)));
-  CHECK(err.message == "query syntax error");
+  CHECK(err.message == "query syntax error: this '(' is never closed");
   CHECK(static_cast<bool>(cache.Get("(string) @s", &err)));  // compiled on demand
 }
 

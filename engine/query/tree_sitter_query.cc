@@ -4,6 +4,8 @@
 
 #include <cctype>
 #include <cstdint>
+#include <optional>
+#include <vector>
 
 namespace muh {
 
@@ -26,6 +28,28 @@ const char* ErrorKindName(TSQueryError e) {
     default:
       return "error";
   }
+}
+
+// The offset of the first `(` or `[` of `source` that is never closed
+// (strings and `;` comments skipped), or nullopt.
+std::optional<std::size_t> UnclosedBracket(std::string_view source) {
+  std::vector<std::size_t> open;
+  for (std::size_t i = 0; i < source.size(); ++i) {
+    char c = source[i];
+    if (c == '"') {
+      for (++i; i < source.size() && source[i] != '"'; ++i) {
+        if (source[i] == '\\') ++i;
+      }
+    } else if (c == ';') {
+      while (i < source.size() && source[i] != '\n') ++i;
+    } else if (c == '(' || c == '[') {
+      open.push_back(i);
+    } else if ((c == ')' || c == ']') && !open.empty()) {
+      open.pop_back();
+    }
+  }
+  if (open.empty()) return std::nullopt;
+  return open.front();
 }
 
 }  // namespace
@@ -51,6 +75,17 @@ void TreeSitterQuery::CompileOnce() const {
   if (query_) return;
   error_.offset = error_offset;
   error_.message = fmt::format("query {}", ErrorKindName(error_type));
+  // The text ended inside a bracket: libtree-sitter reports its end (past
+  // the query, a line below it in a rule file); the bracket left open is
+  // where to look (a helper probe of e2916b3).
+  std::size_t last = source_.find_last_not_of(" \t\r\n");
+  if (error_type == TSQueryErrorSyntax && (last == std::string::npos || error_offset > last)) {
+    if (std::optional<std::size_t> at = UnclosedBracket(source_)) {
+      error_.offset = *at;
+      error_.message += fmt::format(": this '{}' is never closed", source_[*at]);
+      return;
+    }
+  }
   if (error_type == TSQueryErrorNodeType || error_type == TSQueryErrorField ||
       error_type == TSQueryErrorCapture) {
     std::size_t end = error_offset;

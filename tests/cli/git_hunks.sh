@@ -30,7 +30,7 @@ same() {
   [[ -s $work.ours ]] || return 0
   "$muhpatch" apply --keep-going "$@" "$rules" "$work" >/dev/null 2>&1 || true
   (cd "$work" && git diff) | grep -v '^index ' >"$work.git" || true
-  grep -v '^muhpatch: rule ' "$work.ours" >"$work.ours.body"
+  grep -v -e '^muhpatch: rule ' -e '^muhpatch: made with ' "$work.ours" >"$work.ours.body"
   cmp -s "$work.git" "$work.ours.body" ||
     { diff -u "$work.git" "$work.ours.body" | head -40 >&2; fail "$name: hunks differ from git's"; }
   echo "ok $name: $(grep -c '^@@' "$work.git") hunks as git prints them"

@@ -70,6 +70,10 @@ grep -q $'KNOB = 1024\ry = ' tree/m.py || fail "cr-only: CRs not kept"
 mk ''; refused empty-file "rules.yaml:5:5: error: rule 'knob' expects 1 match in m.py, found 0: no \`(identifier) @name (#eq? @name \"KNOB\")\` in the file" 6
 mk 'x = "\xff"\nKNOB = 512\n'
 refused non-utf8 "tree/m.py:1:6: error: invalid UTF-8 (byte 0xFF); Python sources must be UTF-8"
+# Bytes in the encoding the file declares are Python, but muhpatch reads
+# names as UTF-8: a knob file in another encoding is refused, located.
+mk '# -*- coding: latin-1 -*-\nx = "\xe9"\nKNOB = 512\n'
+refused latin-1 "tree/m.py:1:7: error: the file declares the encoding 'latin-1', in which CPython may read other code than these bytes spell as UTF-8; rule 'knob' will not rewrite a file that does not parse" 6
 mk 'x = 1\nKNOB = 512\n\x00\n'
 refused nul-byte "tree/m.py:3:1: error: syntax error; rule 'knob' will not rewrite a file that does not parse" 6
 

@@ -62,3 +62,86 @@ rm -rf t && cp -a "$repo/fixtures/enginex-vllm" t && chmod -R u+w t
 grep -q "^old.diff:1:1: note: the patch records no site it leaves alone (made before muhpatch recorded them): a hand edit there since is not seen; make it again to record them; next: muhpatch diff -o old.diff rules.yaml t$" err ||
   { cat err >&2; fail "older patch: no note that its sites left alone are unwatched"; }
 ok "a patch without records: verify is clean and says the sites it left alone are unwatched"
+
+# advised NAME ERR: runs the first `next:` command ERR advises, as printed,
+# then verify must be clean.
+advised() {
+  local next
+  next=$(sed -n 's|^.*; next: ||p' "$2" | head -1)
+  [[ -n $next ]] || { cat "$2" >&2; fail "$1: no next command"; }
+  (PATH=$(dirname "$muhpatch"):$PATH && eval "$next" 2>err.next) || { cat err.next >&2; fail "$1: '$next' failed"; }
+  "$muhpatch" -q verify rules.yaml t --patch p.diff ${3:-} || fail "$1: verify is not clean after '$next'"
+}
+fresh() {
+  rm -rf t && cp -a "$repo/fixtures/enginex-vllm" t && chmod -R u+w t
+  "$muhpatch" -q diff rules.yaml t "$@" >p.diff
+}
+pa=vllm/attention/ops/paged_attn.py
+
+# A skipped rule's site deleted since the patch: no rule fails for it, and
+# its record alone says it is gone.
+fresh
+line=$(sed -n 's/^muhpatch: rule paged-attn-use-v1-override: skipped; left: 0@[^:]*:\([0-9]*\)=.*/\1/p' p.diff)
+sed -i "${line}d" "t/$pa"
+code=0; "$muhpatch" -q verify rules.yaml t --patch p.diff 2>err || code=$?
+[[ $code -eq 1 ]] || { cat err >&2; fail "skipped site deleted: verify exits $code, not 1"; }
+grep -q "^t/$pa:$line:1: error: drift: rule 'paged-attn-use-v1-override' left a site alone here when p.diff was made, and finds none of its 1 site now: it was deleted, or edited so that the rule's query no longer matches it; next: muhpatch diff -o p.diff rules.yaml t$" err ||
+  { cat err >&2; fail "skipped site deleted: no finding at t/$pa:$line"; }
+advised "skipped site deleted" err
+ok "a skipped rule's site deleted since the patch is drift at its line, and the advice records it"
+
+# A status line removed from the preamble takes the rule's records with it.
+fresh
+sed -i '/^muhpatch: rule fused-moe-small-m-block-m:/d' p.diff
+code=0; "$muhpatch" -q verify rules.yaml t --patch p.diff 2>err || code=$?
+[[ $code -eq 1 ]] || { cat err >&2; fail "status line removed: verify exits $code, not 1"; }
+grep -q "^p.diff:1:1: error: drift: the patch's preamble has no line for rule 'fused-moe-small-m-block-m' (it is 'dead' now)" err ||
+  { cat err >&2; fail "status line removed: no finding"; }
+advised "status line removed" err
+ok "a rule's status line removed from the patch is drift, and the advice writes it again"
+
+# A patch without a preamble (as \`git diff\` writes it) is verified, with a
+# note that it records nothing.
+fresh
+grep -v '^muhpatch: ' p.diff >git.diff
+"$muhpatch" verify rules.yaml t --patch git.diff 2>err || { cat err >&2; fail "no preamble: verify is not clean"; }
+grep -q "^git.diff:1:1: note: the patch has no muhpatch preamble (not written by \`muhpatch diff\`)" err ||
+  { cat err >&2; fail "no preamble: no note"; }
+ok "a patch without a preamble verifies clean, with a note that it records no site left alone"
+
+# A patch made with --include-dead says so on its first line; verified
+# without the flag, the advice keeps it.
+fresh --include-dead
+[[ $(head -1 p.diff) == "muhpatch: made with --include-dead" ]] || { head -3 p.diff >&2; fail "include-dead: no first line"; }
+"$muhpatch" -q verify rules.yaml t --patch p.diff --include-dead || fail "include-dead: verify with the flag is not clean"
+code=0; "$muhpatch" -q verify rules.yaml t --patch p.diff 2>err || code=$?
+[[ $code -eq 1 ]] || { cat err >&2; fail "include-dead: verify without the flag exits $code, not 1"; }
+grep -q "the patch was made with --include-dead (its first line says so): verify it with the flag too; next: muhpatch diff -o p.diff rules.yaml t --include-dead$" err ||
+  { cat err >&2; fail "include-dead: the advice drops the flag"; }
+advised "include-dead" err --include-dead
+ok "a patch made with --include-dead says so, and verify's advice keeps the flag"
+
+# A patched tree with one of the patch's values edited back: it holds part
+# of the patch, and a patch made from it would drop the rest. The advice
+# writes the site again and leaves the patch as it is.
+fresh
+"$muhpatch" -q apply rules.yaml t
+cp p.diff committed.diff
+line=$(grep -n "config\['BLOCK_SIZE_M'\] = 16" "t/$moe" | head -1 | cut -d: -f1)
+first=$(grep -n "^-        config\['BLOCK_SIZE_M'\] = " p.diff | head -1 | sed "s/.*= //")
+sed -i "${line}s/= 16/= $first/" "t/$moe"
+code=0; "$muhpatch" -q verify rules.yaml t --patch p.diff 2>err || code=$?
+[[ $code -eq 1 ]] || { cat err >&2; fail "part of the patch edited back: verify exits $code, not 1"; }
+tail -1 err | grep -q "; next: muhpatch apply rules.yaml t$" ||
+  { cat err >&2; fail "part of the patch edited back: the advice is not to write the sites again"; }
+advised "part of the patch edited back" err
+cmp -s p.diff committed.diff || fail "part of the patch edited back: the advice changed the patch"
+ok "a patched tree with one value edited back: the advice writes it again and keeps the patch"
+
+# A file of another encoding it declares (`# coding: latin-1`) in the rules'
+# scope is valid Python: verify reads it (its tree proves nothing) and is
+# clean, where it once stopped at its first byte past ASCII.
+fresh
+printf '# -*- coding: latin-1 -*-\nname = "caf\xe9"\n' >t/vllm/latin1_module.py
+"$muhpatch" -q verify rules.yaml t --patch p.diff 2>err || { cat err >&2; fail "latin-1 module: verify is not clean"; }
+ok "a module in the latin-1 its coding line declares does not stop verify"

@@ -258,6 +258,29 @@ check() {
   hashes "$t" >"$name.h3"
   cmp -s "$name.h1" "$name.h3" || fail "$name: verify changed files"
   ok "$name: verify and verify --patch on the patched tree exit 0"
+
+  # --- one tier of the patched copy edited back (lf only) ----------------------------
+  # It holds part of the patch: verify's advice writes the site again (a
+  # refresh from this tree would drop the other tiers' changes).
+  [[ $name == lf ]] || return 0
+  local moe=vllm/model_executor/layers/fused_moe/fused_moe.py first line
+  first=$(grep -m1 "^-        config\['BLOCK_SIZE_M'\] = " "$name.diff" | sed 's/.*= //')
+  line=$(grep -n -m1 "^        config\['BLOCK_SIZE_M'\] = 16$" "$t/$moe" | cut -d: -f1)
+  [[ -n $first && -n $line ]] || fail "$name: no tier to edit back"
+  cp "$name.diff" "$name.kept.diff"
+  sed -i "${line}s/= 16\$/= $first/" "$t/$moe"
+  set +e
+  "$muhpatch" -q verify rules.yaml "$t" --patch "$name.diff" 2>"$name.back.err"
+  code=$?
+  set -e
+  [[ $code -eq 1 ]] || { cat "$name.back.err" >&2; fail "$name: a tier edited back: verify exited $code"; }
+  grep -q "^$t/$moe:$line:[0-9]*: error: drift: rule 'fused-moe-tier-block-m' finds '$first' where the model derives '16'; next: muhpatch apply rules.yaml $t$" "$name.back.err" &&
+    grep -q "the tree holds part of the patch, and a patch made from it would drop the rest; next: muhpatch apply rules.yaml $t$" "$name.back.err" ||
+    { cat "$name.back.err" >&2; fail "$name: a tier edited back: no site finding, or advice other than apply"; }
+  "$muhpatch" -q apply rules.yaml "$t" 2>/dev/null
+  "$muhpatch" -q verify rules.yaml "$t" --patch "$name.diff" 2>/dev/null || fail "$name: a tier edited back: verify is not clean after the advised apply"
+  cmp -s "$name.diff" "$name.kept.diff" || fail "$name: a tier edited back: the patch changed"
+  ok "$name: a tier of the patched tree edited back: found at line $line, and the advised apply restores it, the patch untouched"
 }
 
 check lf "$lf_rewrite" "$lf_skipped" "$lf_files" "$lf_hunks" "$lf_dead"
