@@ -10,6 +10,7 @@
 #include "engine/app/base_patch.h"
 #include "engine/app/diag_output.h"
 #include "engine/app/outcome_report.h"
+#include "engine/app/patch_input.h"
 #include "engine/app/patch_written.h"
 #include "engine/app/pr_summary.h"
 #include "engine/app/rule_test_runner.h"
@@ -336,6 +337,13 @@ int RunDiff(const CommandOptions& opts) {
   }
   OpenedRun run;
   if (int code = StartRun(opts, TreeAccess::kRead, &run); code != kExitClean) return code;
+  // As verify and --base-patch: a --patch recording rules --rule leaves
+  // out would lose their records in the patch made now (a helper probe of
+  // 2893764: `--rule R --patch P -o P` cut P to R's lines).
+  if (auto other = OtherRulesRecorded(run.patch, opts.inputs.only_rules)) {
+    ReportErrors({*other});
+    return kExitBadInput;
+  }
   const Workspace& w = run.workspace;
   PlanResult plan = PlanAndReport(run, opts);
   // The rules that planned are printed even when others failed.

@@ -63,7 +63,6 @@ PlanResult PlanAndSearch(const OpenedRun& run, const CommandOptions& opts, Liven
 NextCommands NextCommandsFor(const CommandOptions& opts, bool carries_patch) {
   NextCommands next;
   next.refresh = RefreshCommand(opts, carries_patch);
-  next.refresh_unpatched = RefreshPatchCommand(opts);
   next.apply = CommandLine(opts, "apply");
   next.status = CommandLine(opts, "status");
   return next;
@@ -112,7 +111,8 @@ VerifyInput CheckInput(const OpenedRun& run, const CommandOptions& opts, const P
 
 }  // namespace
 
-int RunVerify(const CommandOptions& opts) {
+int RunVerify(const CommandOptions& given) {
+  CommandOptions opts = given;
   const auto start = std::chrono::steady_clock::now();
   auto ms = [&start] {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
@@ -137,6 +137,15 @@ int RunVerify(const CommandOptions& opts) {
     findings.push_back({"input", *other, {}, ""});
     return PrintVerifyReport(findings, opts.format, kExitBadInput,
                              "--rule leaves out rules the committed patch records", "");
+  }
+  // A patch made with --include-dead is verified with it: the patch says
+  // how it was made (its first line), and without the flag each of its
+  // dead rules would read as drift that no refresh could mend (a helper
+  // probe of 2893764).
+  if (run.patch.preamble.include_dead && !opts.include_dead) {
+    opts.include_dead = true;
+    logging::Info("{} was made with --include-dead (its first line says so): verified with it",
+                  run.patch.path);
   }
   logging::Debug("verify: rules, model and tree opened: {:.1f} ms", ms());
   SearchResult searched;

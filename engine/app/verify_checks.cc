@@ -55,8 +55,10 @@ const Site* SiteAt(const RuleOutcome* o, const std::string& path, std::size_t of
 // the model derives, the derivation, and the command that writes it. A
 // site holding neither upstream's value nor the model's is "hand-edited".
 // With `with_kept`, also the hand-tuned sites the plan keeps.
+// `kept_next`, when given, is the advice for a kept value instead of the
+// refresh (a tree holding part of the patch is written again first).
 void AddSites(const VerifyInput& in, std::vector<Finding>* out, bool only_hand_edited = false,
-              bool with_kept = false) {
+              bool with_kept = false, const std::string* kept_next = nullptr) {
   for (const auto& [path, edits] : in.plan.edits) {
     const SourceText& file = in.workspace.files.at(path);
     for (const Edit& e : edits) {
@@ -106,7 +108,7 @@ void AddSites(const VerifyInput& in, std::vector<Finding>* out, bool only_hand_e
       // overwrites the value).
       out->push_back({"hand-edited",
                       Next(Diagnostic{site.path, site.line, site.column, Severity::kError, msg},
-                           in.next.refresh),
+                           kept_next != nullptr ? *kept_next : in.next.refresh),
                       Lines(site.why), o.rule_id});
     }
   }
@@ -401,15 +403,11 @@ CheckResult CheckRuleStates(const VerifyInput& in) {
     for (const std::string& a : assumed) resting += (resting.empty() ? ", resting on " : "; ") + a;
     // A patch made with --include-dead rewrites dead sites: checked without
     // the flag, each reads as this flip.
-    std::string flag;
-    if (before == "rewrites" && now == "dead" && !in.opts.include_dead) {
-      flag = in.patch.preamble.include_dead
-                 ? "; the patch was made with --include-dead (its first line says so): verify "
-                   "it with the flag too"
-             : in.patch.preamble.left.empty()
-                 ? "; a patch made with --include-dead is verified with it too"
-                 : "";
-    }
+    // (A patch that says so on its first line is verified with the flag.)
+    std::string flag = before == "rewrites" && now == "dead" && !in.opts.include_dead &&
+                               in.patch.preamble.left.empty()
+                           ? "; a patch made with --include-dead is verified with it too"
+                           : "";
     where.message =
         fmt::format("drift: rule '{}' was '{}' when {} was made and is '{}' now{}{}{}", o.rule_id,
                     before, in.patch.path, now, resting, why.empty() ? "" : " (" + why + ")", flag);
@@ -458,6 +456,31 @@ CheckResult CheckLeftSites(const VerifyInput& in) {
               in.next.refresh),
          {},
          ""});
+  }
+  // A patch that records left sites, with a dead, skipped or at-value
+  // rule's line recording none while the rule has sites now: its record
+  // was cut (a helper probe of 2893764: `; left:` stripped from one line,
+  // and a dead site edited since passed).
+  if (!in.patch.preamble.left.empty()) {
+    const std::vector<LeftRecord> now = LeftSites(in.plan);
+    for (const auto& [rule_id, status] : in.patch.preamble.statuses) {
+      if (status != "dead" && status != "skipped" && status != "at value") continue;
+      auto of_rule = [&](const LeftRecord& rec) { return rec.rule_id == rule_id; };
+      if (std::any_of(in.patch.preamble.left.begin(), in.patch.preamble.left.end(), of_rule) ||
+          std::none_of(now.begin(), now.end(), of_rule)) {
+        continue;
+      }
+      r.findings.push_back(
+          {"left-edited",
+           Next(Diagnostic{in.patch.path, 1, 1, Severity::kError,
+                           fmt::format("drift: the preamble's line for rule '{}' ({}) records "
+                                       "no site it leaves alone, as muhpatch writes it: the "
+                                       "record was cut, and a hand edit there is not seen",
+                                       rule_id, status)},
+                in.next.refresh),
+           {},
+           rule_id});
+    }
   }
   for (const LeftRecord& rec : in.patch.preamble.left) {
     const RuleOutcome* o = in.plan.Find(rec.rule_id);
@@ -598,21 +621,24 @@ CheckResult CheckCommittedPatch(const VerifyInput& in) {
     std::string next = partly ? (in.plan.new_contents.empty() ? in.next.status : in.next.apply)
                        : !reverse || in.carries_patch  ? in.next.refresh
                        : !in.plan.new_contents.empty() ? in.next.apply
-                                                       : in.next.refresh_unpatched;
+                                                       : in.next.status;
     CheckResult r = Drift(fmt::format(
         "{} is stale: {} no longer appl{} to {}{}, as git apply would refuse {}{}; next: {}",
         in.patch.path, Counted(n, "hunk"), n == 1 ? "ies" : "y", in.opts.tree_path,
         reverse ? " (in reverse)" : "", n == 1 ? "it" : "them",
         partly ? "; the tree holds part of the patch, and a patch made from it would drop the "
                  "rest"
-        : unpatched_needed ? "; make it again from the tree without the patch"
-                           : "",
+        : unpatched_needed
+            ? "; make it again (`muhpatch diff -o` it) from the tree without the patch: a "
+              "patch made from this tree would drop what it holds"
+            : "",
         next));
     r.findings = MissFindings(in, reverse ? backward_misses : forward_misses, reverse, next);
     // A patched tree, or one holding part of the patch: also name the sites
     // whose values moved since; a pristine one: the sites someone tuned by
     // hand.
-    AddSites(in, &r.findings, /*only_hand_edited=*/!reverse && !partly, /*with_kept=*/true);
+    AddSites(in, &r.findings, /*only_hand_edited=*/!reverse && !partly, /*with_kept=*/true,
+             partly ? &next : nullptr);
     return r;
   }
   std::map<std::string, SourceText> undone = in.workspace.files;

@@ -21,10 +21,9 @@ namespace muh {
 
 // What a finding tells the user to run next (next_command.h).
 struct NextCommands {
-  std::string refresh;            // writes the patch afresh
-  std::string refresh_unpatched;  // the plain `diff ... > PATCH`, for the tree without the patch
-  std::string apply;              // rewrites the tree
-  std::string status;             // lists the rules' sites
+  std::string refresh;  // writes the patch afresh
+  std::string apply;    // rewrites the tree
+  std::string status;   // lists the rules' sites
 };
 
 // Everything a check may read: the opened run (its inputs, its tree and the

@@ -959,6 +959,21 @@ std::optional<Evidence> TreeIndex::EnumMadeOtherwise() {
   return out;
 }
 
+namespace {
+
+// Whether the assignment around the name at the end of `at` binds it to
+// the literal None.
+bool AssignedNone(const SyntaxTree& tree, const std::vector<TSNode>& at) {
+  for (std::size_t i = at.size(); i-- > 0;) {
+    if (!Is(at[i], "assignment")) continue;
+    TSNode right = Field(at[i], "right");
+    return !ts_node_is_null(right) && TextOf(tree, right) == "None";
+  }
+  return false;
+}
+
+}  // namespace
+
 std::vector<std::string> TreeIndex::BackendVariableNames() {
   const std::string kVariable = "VLLM_ATTENTION_BACKEND";
   std::vector<std::string> names{kVariable};
@@ -1018,6 +1033,15 @@ std::optional<Evidence> TreeIndex::BackendVariableWritten() {
               }
             } else if (use == NameUse::kImport || use == NameUse::kAssign) {
               read = true;  // a carrier's own definition or import
+              if (name == "VLLM_ATTENTION_BACKEND") {
+                // The variable's own name bound at a module's level shadows
+                // envs' lazy __getattr__ there (a helper probe of 2893764:
+                // `VLLM_ATTENTION_BACKEND = 'ROCM_FLASH'` in envs.py chose
+                // ROCm with the variable unset): only `= None`, the unset
+                // default (envs.py's TYPE_CHECKING annotation), or an import
+                // outside envs.py (which reads it there) leaves it alone.
+                read = use == NameUse::kImport ? q != "vllm/envs.py" : AssignedNone(tree, at);
+              }
             } else if (use == NameUse::kNotAName && NamesAttribute(at)) {
               at.pop_back();
               read = UseOf(at) == NameUse::kRead;  // `envs.VLLM_ATTENTION_BACKEND`
@@ -1036,6 +1060,21 @@ std::optional<Evidence> TreeIndex::BackendVariableWritten() {
           return e;
         });
     if (set) return set;
+  }
+  // A star import in envs.py may bind the variable's name there, shadowing
+  // its lazy __getattr__.
+  if (const StatementTable* envs = Lines("vllm/envs.py")) {
+    for (int k = 0; k < static_cast<int>(envs->lines().size()); ++k) {
+      std::string_view code = envs->Code(k);
+      if (envs->Keyword(k) != "from" || code.find("import *") == std::string_view::npos) continue;
+      if (Guard("vllm/envs.py", k).value == Tri::kFalse) continue;
+      Evidence e = At("vllm/envs.py", k);
+      e.what =
+          "a star import in envs.py may bind VLLM_ATTENTION_BACKEND there, so the backend "
+          "is not the default's: " +
+          e.what;
+      return e;
+    }
   }
   return EnvironmentWrittenByAnyName();
 }

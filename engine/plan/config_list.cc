@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 
+#include "engine/base/one_line.h"
 #include "engine/python/name_use.h"
 #include "engine/python/py_literal.h"
 #include "engine/python/syntax_tree.h"
@@ -195,6 +196,35 @@ std::size_t KernelUsedOtherwise(const SyntaxTree& tree, TSNode list) {
   return found;
 }
 
+std::string_view FirstLine(std::string_view text) {
+  return text.substr(0, text.find_first_of("\r\n"));
+}
+
+// A decorator of the autotuned kernel other than the autotune call and
+// `triton.jit`: one between them (`@triton.heuristics({"BLOCK_N": ...})`)
+// sets a key after the Autotuner chose an entry, so that the appended
+// entries' values never reach the kernel (a helper probe of 2893764); one
+// above may wrap or replace the Autotuner. Closed world: its offset, or
+// npos.
+std::size_t OtherDecorator(const SyntaxTree& tree, TSNode list) {
+  TSNode own = list;
+  while (!ts_node_is_null(own) && !Is(own, "decorator")) own = ts_node_parent(own);
+  if (ts_node_is_null(own)) return std::string_view::npos;
+  TSNode decorated = ts_node_parent(own);
+  if (!Is(decorated, "decorated_definition")) return std::string_view::npos;
+  for (TSNode d : NamedChildren(decorated)) {
+    if (!Is(d, "decorator") || ts_node_eq(d, own)) continue;
+    std::string_view text = TextOf(tree, d);
+    text.remove_prefix(std::min(text.find_first_not_of("@ \t"), text.size()));
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+    if (text == "triton.jit" || text == "triton.jit()" || text == "jit" || text == "jit()") {
+      continue;
+    }
+    return ts_node_start_byte(d);
+  }
+  return std::string_view::npos;
+}
+
 }  // namespace
 
 bool PlanConfigAppend(const SourceText& file, const SyntaxTree& tree, std::size_t list_begin,
@@ -241,6 +271,17 @@ bool PlanConfigAppend(const SourceText& file, const SyntaxTree& tree, std::size_
         "its configs may be replaced, cut or re-wrapped before a launch benchmarks them, and "
         "the appended entries may never run: no rewrite",
         rule_id);
+    return false;
+  }
+
+  if (std::size_t at = OtherDecorator(tree, list); at != std::string_view::npos) {
+    *error_offset = at;
+    *error = fmt::format(
+        "rule '{}': the autotuned kernel has a decorator besides the autotune call and "
+        "triton.jit (`{}`), which may set or override the entries' values after the Autotuner "
+        "chose one (a triton.heuristics does): the appended entries may never reach the kernel "
+        "as written: no rewrite",
+        rule_id, OneLine(FirstLine(std::string_view(bytes).substr(at)), 60));
     return false;
   }
 

@@ -49,8 +49,15 @@ std::string StatusWithoutRecord(const std::string& status) {
 
 PatchPreamble ReadPreamble(const std::vector<std::string>& preamble) {
   PatchPreamble out;
+  bool first = true;
   for (std::string line : preamble) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
+    // A BOM an editor put before the first line, and blanks it left at a
+    // line's end, are no part of the record (a helper probe of 2893764).
+    if (first && line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);
+    first = false;
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) {
+      line.pop_back();
+    }
     if (line == kIncludeDeadLine) out.include_dead = true;
     if (line.rfind(kHead, 0) != 0) continue;
     std::size_t colon = line.find(": ", kHead.size());

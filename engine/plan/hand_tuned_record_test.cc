@@ -36,6 +36,9 @@ TEST_CASE("ReadPreamble reads each status line once: its status and its records"
 TEST_CASE("ReadPreamble: the line saying the patch was made with --include-dead") {
   CHECK(ReadPreamble({std::string(kIncludeDeadLine), "muhpatch: rule r: rewrites"}).include_dead);
   CHECK(ReadPreamble({std::string(kIncludeDeadLine) + "\r"}).include_dead);
+  CHECK(ReadPreamble({std::string(kIncludeDeadLine) + " \t"}).include_dead);
+  CHECK(ReadPreamble({"\xEF\xBB\xBF" + std::string(kIncludeDeadLine)}).include_dead);
+  CHECK(ReadPreamble({"\xEF\xBB\xBFmuhpatch: rule r: dead"}).statuses.count("r") == 1);
   CHECK_FALSE(ReadPreamble({"muhpatch: rule r: rewrites"}).include_dead);
   CHECK_FALSE(ReadPreamble({std::string(kIncludeDeadLine) + " please"}).include_dead);
 }

@@ -119,7 +119,78 @@ std::vector<std::pair<int, int>> ExclusiveRanges(const StatementTable& lines, in
   return out;
 }
 
+// Whether line `k` lies in a def or class body (at any depth).
+bool InUnit(const StatementTable& lines, int k) {
+  const std::vector<LogicalLine>& all = lines.lines();
+  for (int p = all[static_cast<std::size_t>(k)].parent; p >= 0;
+       p = all[static_cast<std::size_t>(p)].parent) {
+    std::string_view kw = lines.Keyword(p);
+    if (kw == "def" || kw == "async" || kw == "class") return true;
+  }
+  return false;
+}
+
 }  // namespace
+
+std::optional<std::pair<int, std::string>> ReturnedValueProblem(const StatementTable& lines,
+                                                                const Site& site) {
+  int k = lines.IndexAt(site.begin);
+  if (k < 0 || lines.Keyword(k) != "return") return std::nullopt;
+  const std::vector<LogicalLine>& all = lines.lines();
+  int def = EnclosingDef(lines, k);
+  if (def < 0) return std::nullopt;
+  if (lines.Keyword(def) == "async") {
+    return std::make_pair(def, std::string("the function is `async`: its callers get a "
+                                           "coroutine, not the value"));
+  }
+  std::string_view header = Trim(lines.Code(def).substr(3));
+  std::string name(header.substr(0, header.find_first_of("( \t:")));
+  // Its decorators: the logical lines just above it, each `@...`.
+  for (int d = def - 1; d >= 0 && all[static_cast<std::size_t>(d)].parent ==
+                                      all[static_cast<std::size_t>(def)].parent;
+       --d) {
+    std::string_view code = Trim(lines.Code(d));
+    if (code.empty() || code[0] != '@') break;
+    std::string_view what = Trim(code.substr(1));
+    what = what.substr(0, what.find('('));
+    if (what == "functools.lru_cache" || what == "lru_cache" || what == "functools.cache" ||
+        what == "cache") {
+      continue;  // returns what the function returned
+    }
+    return std::make_pair(d, "a decorator wraps the function (`" + std::string(code) +
+                                 "`), and what its callers get is the wrapper's");
+  }
+  const int end = BlockEnd(lines, def);
+  for (int j = def + 1; j < end; ++j) {
+    if (EnclosingDef(lines, j) != def) continue;  // a nested def's own
+    if (HasWord(lines.Code(j), "yield")) {
+      return std::make_pair(j, std::string("the function yields: its callers get a generator, "
+                                           "not the value"));
+    }
+  }
+  // A module-level function: its name bound again at the module's top
+  // level after it (an assignment, another def, an import, a star import),
+  // or declared global anywhere, replaces the function its callers get (a
+  // helper probe of 2893764: `NAME = lambda device: 16 * 1024` after the
+  // def). Closed world: any later top-level mention.
+  if (all[static_cast<std::size_t>(def)].parent >= 0) return std::nullopt;
+  for (int j = end; j < static_cast<int>(all.size()); ++j) {
+    if (InUnit(lines, j)) {
+      if (lines.Keyword(j) == "global" && HasWord(lines.Code(j), name)) {
+        return std::make_pair(j, "`global " + name + "` lets a function bind it again");
+      }
+      continue;
+    }
+    std::string_view code = lines.Code(j);
+    bool star = (lines.Keyword(j) == "from" && code.find("import *") != std::string_view::npos);
+    if (HasWord(code, name) || star) {
+      return std::make_pair(j, "the module may bind " + name +
+                                   " again here, after its def: its callers may get another "
+                                   "function");
+    }
+  }
+  return std::nullopt;
+}
 
 std::optional<LaterWrite> WriteAfterSite(const StatementTable& lines, const PlanResult& plan,
                                          const Site& site) {
@@ -214,6 +285,22 @@ std::set<std::string> FailMultipliedSites(const LivenessAnalysis& analysis,
                                 "the one the kernel gets (no rule's query matches line {}; make "
                                 "a query match it, or remove it)",
                                 o.rule_id, p.line, site.line, p.line),
+              o.rule_id});
+          o.status = RuleStatus::kFailed;
+          failed.insert(o.rule_id);
+          break;
+        }
+      }
+      if (k < 0 && Rewritten(site) && !site.Is(Liveness::kDead)) {
+        if (auto bad = ReturnedValueProblem(*lines->second, site)) {
+          const LogicalLine& at = lines->second->lines()[static_cast<std::size_t>(bad->first)];
+          Position p = file->second.PositionOf(at.code);
+          plan->diagnostics.push_back(Diagnostic{
+              site.path, p.line, p.column, Severity::kError,
+              fmt::format("rule '{}': its site at line {} is a function's return value, and {}: "
+                          "the value the rule writes may not be what the function's callers "
+                          "get",
+                          o.rule_id, site.line, bad->second),
               o.rule_id});
           o.status = RuleStatus::kFailed;
           failed.insert(o.rule_id);

@@ -12,6 +12,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 
 #include "engine/base/source_text.h"
 #include "engine/liveness/liveness.h"
@@ -41,8 +42,16 @@ struct LaterWrite {
 std::optional<LaterWrite> WriteAfterSite(const StatementTable& lines, const PlanResult& plan,
                                          const Site& site);
 
+// A rewritten site that is a function's return value (`return 32 * 1024`):
+// the line and why its callers may not get it: the function is async, a
+// generator, decorated (but by functools.lru_cache or cache), or, at a
+// module's top level, its name is mentioned at the top level after its def
+// or declared global. nullopt when none holds.
+std::optional<std::pair<int, std::string>> ReturnedValueProblem(const StatementTable& lines,
+                                                                const Site& site);
+
 // Also fails the rule of a rewritten site that WriteAfterSite finds a
-// statement after.
+// statement after, or ReturnedValueProblem a problem for.
 std::set<std::string> FailMultipliedSites(const LivenessAnalysis& analysis,
                                           const std::map<std::string, SourceText>& files,
                                           PlanResult* plan);

@@ -224,4 +224,32 @@ TEST_CASE("a return in a finally after the site fails the rule: it replaces the 
   CHECK(t.plan.diagnostics[0].line == 6);
 }
 
+TEST_CASE("a function's return value: async, a generator, decorated or rebound is refused") {
+  auto problem = [](const std::string& src) {
+    std::optional<StatementTable> lines = StatementTable::Build(src);
+    REQUIRE(lines.has_value());
+    Site site;
+    site.begin = src.find("32 * 1024");
+    auto p = ReturnedValueProblem(*lines, site);
+    return p ? p->second.substr(0, 40) : std::string("none");
+  };
+  CHECK(problem("def smem(d):\n    return 32 * 1024\n") == "none");
+  CHECK(problem("import functools\n@functools.lru_cache(None)\ndef smem(d):\n"
+                "    return 32 * 1024\n") == "none");
+  CHECK(problem("async def smem(d):\n    return 32 * 1024\n") ==
+        "the function is `async`: its callers get");
+  CHECK(problem("def smem(d):\n    yield 0\n    return 32 * 1024\n") ==
+        "the function yields: its callers get a g");
+  CHECK(problem("@halve\ndef smem(d):\n    return 32 * 1024\n") ==
+        "a decorator wraps the function (`@halve`");
+  CHECK(problem("def smem(d):\n    return 32 * 1024\nsmem = other\n") ==
+        "the module may bind smem again here, aft");
+  CHECK(problem("def smem(d):\n    return 32 * 1024\nfrom m import *\n") ==
+        "the module may bind smem again here, aft");
+  CHECK(problem("def smem(d):\n    return 32 * 1024\ndef g():\n    global smem\n") ==
+        "`global smem` lets a function bind it ag");
+  // A nested def's yield is its own.
+  CHECK(problem("def smem(d):\n    def g():\n        yield 1\n    return 32 * 1024\n") == "none");
+}
+
 }  // namespace muh

@@ -109,17 +109,22 @@ grep -q "^git.diff:1:1: note: the patch has no muhpatch preamble (not written by
   { cat err >&2; fail "no preamble: no note"; }
 ok "a patch without a preamble verifies clean, with a note that it records no site left alone"
 
-# A patch made with --include-dead says so on its first line; verified
-# without the flag, the advice keeps it.
+# A patch made with --include-dead says so on its first line, and verify
+# takes the flag from it; a refresh it advises keeps the flag.
 fresh --include-dead
 [[ $(head -1 p.diff) == "muhpatch: made with --include-dead" ]] || { head -3 p.diff >&2; fail "include-dead: no first line"; }
-"$muhpatch" -q verify rules.yaml t --patch p.diff --include-dead || fail "include-dead: verify with the flag is not clean"
+"$muhpatch" -v verify rules.yaml t --patch p.diff 2>err || { cat err >&2; fail "include-dead: verify without the flag is not clean"; }
+grep -q "^muhpatch: info: p.diff was made with --include-dead (its first line says so): verified with it$" err ||
+  { cat err >&2; fail "include-dead: verify does not say it took the flag from the patch"; }
+# A BOM an editor added does not hide the line.
+(printf '\xef\xbb\xbf'; cat p.diff) >bom.diff
+"$muhpatch" -q verify rules.yaml t --patch bom.diff || fail "include-dead: a BOM hides the first line"
+sed -i "s/return 32 \* 1024/return 48 * 1024/" "t/$ops"
 code=0; "$muhpatch" -q verify rules.yaml t --patch p.diff 2>err || code=$?
-[[ $code -eq 1 ]] || { cat err >&2; fail "include-dead: verify without the flag exits $code, not 1"; }
-grep -q "the patch was made with --include-dead (its first line says so): verify it with the flag too; next: muhpatch diff -o p.diff rules.yaml t --include-dead$" err ||
-  { cat err >&2; fail "include-dead: the advice drops the flag"; }
-advised "include-dead" err --include-dead
-ok "a patch made with --include-dead says so, and verify's advice keeps the flag"
+[[ $code -eq 1 ]] || { cat err >&2; fail "include-dead: an edit is not drift"; }
+tail -1 err | grep -q "; next: muhpatch diff -o p.diff rules.yaml t --include-dead$" ||
+  { cat err >&2; fail "include-dead: the refresh drops the flag"; }
+ok "a patch made with --include-dead says so: verify takes the flag from it, and its refresh keeps it"
 
 # A patched tree with one of the patch's values edited back: it holds part
 # of the patch, and a patch made from it would drop the rest. The advice
@@ -145,3 +150,25 @@ fresh
 printf '# -*- coding: latin-1 -*-\nname = "caf\xe9"\n' >t/vllm/latin1_module.py
 "$muhpatch" -q verify rules.yaml t --patch p.diff 2>err || { cat err >&2; fail "latin-1 module: verify is not clean"; }
 ok "a module in the latin-1 its coding line declares does not stop verify"
+
+# One status line's record cut (its `; left:` part stripped) while the
+# others keep theirs: drift, so that a hand edit there cannot pass.
+fresh
+sed -i 's/^\(muhpatch: rule fused-moe-small-m-block-m: dead\); left: .*$/\1/' p.diff
+code=0; "$muhpatch" -q verify rules.yaml t --patch p.diff 2>err || code=$?
+[[ $code -eq 1 ]] || { cat err >&2; fail "record cut: verify exits $code, not 1"; }
+grep -q "^p.diff:1:1: error: drift: the preamble's line for rule 'fused-moe-small-m-block-m' (dead) records no site it leaves alone" err ||
+  { cat err >&2; fail "record cut: no finding"; }
+advised "record cut" err
+ok "a status line whose record was cut is drift, and the advice writes it again"
+
+# `diff --rule R --patch P -o P` would cut P to R's records: refused, as
+# verify and --base-patch refuse it, and P is kept.
+fresh
+cp p.diff kept.diff
+code=0; "$muhpatch" -q diff --rule fused-moe-tier-block-m --patch p.diff -o p.diff rules.yaml t 2>err || code=$?
+[[ $code -eq 2 ]] || { cat err >&2; fail "--rule with --patch: exit $code, not 2"; }
+grep -q "^p.diff:[0-9]*:1: error: the patch records rule '.*', which --rule leaves out" err ||
+  { cat err >&2; fail "--rule with --patch: no located refusal"; }
+cmp -s p.diff kept.diff || fail "--rule with --patch: the patch changed"
+ok "diff --rule with a --patch recording other rules is refused, and the patch kept"

@@ -363,3 +363,15 @@ set -e
 grep -q "drift: rule 'flash-attn-autotune-configs' was 'dead' when lf.diff was made and is 'rewrites' now, resting on VLLM_ATTENTION_BACKEND=ROCM_FLASH (rule file)" rocm.verify.err ||
   { cat rocm.verify.err >&2; fail "verify under ROCM_FLASH does not name the assumption"; }
 ok "the autotune site: dead 'assuming VLLM_ATTENTION_BACKEND unset (vLLM's default)'; live with ROCM_FLASH in the rule file or the serving command; verify names the flip's assumption"
+
+# envs.py binding the variable's name at its top level shadows its lazy
+# __getattr__ (a helper probe of 2893764): the backend is then not the
+# default's, and the autotune site is not dead.
+cp -a lf envs_bound
+chmod -R u+w envs_bound
+sed -i 's/^def __getattr__(name: str):/VLLM_ATTENTION_BACKEND = "ROCM_FLASH"\n\n\ndef __getattr__(name: str):/' envs_bound/vllm/envs.py
+grep -q '^VLLM_ATTENTION_BACKEND = "ROCM_FLASH"$' envs_bound/vllm/envs.py || fail "envs.py: could not bind the name"
+"$muhpatch" status rules.yaml envs_bound >envs.status 2>/dev/null || true
+grep -qE "^flash-attn-autotune-configs .* (live|unknown) " envs.status ||
+  { cat envs.status >&2; fail "envs.py binds VLLM_ATTENTION_BACKEND: the autotune site is still dead"; }
+ok "envs.py binding VLLM_ATTENTION_BACKEND at its top level: the autotune site is not dead"

@@ -119,7 +119,7 @@ no_longer() {
   if [[ -z ${2:-} ]]; then
     echo "verify: drift: $1 is stale: 1 hunk no longer applies to tree, as git apply would refuse it; next: $(refresh "$1")"
   else
-    echo "verify: drift: $1 is stale: 1 hunk no longer applies to tree (in reverse), as git apply would refuse it${4:+; make it again from the tree without the patch}; next: $3"
+    echo "verify: drift: $1 is stale: 1 hunk no longer applies to tree (in reverse), as git apply would refuse it${4:+; make it again (\`muhpatch diff -o\` it) from the tree without the patch: a patch made from this tree would drop what it holds}; next: $3"
   fi
 }
 
@@ -406,8 +406,8 @@ for which in first last; do
   read -r hl hn f _ new_line < <(hunk_at plus.diff "$n") || fail "line $n of plus.diff is not in a hunk"
   mp rules.yaml tree --patch plus.diff
   [[ $code -eq 1 && -z $out ]] &&
-    grep -q "^tree/$f:$new_line: error: drift: hunk $hn of $f (plus.diff:$hl) no longer applies in reverse: its lines are at lines [0-9]*-[0-9]* now (the hunk says [0-9]*), where line $new_line is '.*' and the hunk has '.*987654.*' (a line it changes differs); next: $(refresh plus.diff)\$" mp.err &&
-    [[ $(tail -n 1 mp.err) == "$(no_longer plus.diff reverse "$(refresh plus.diff)" unpatched)" ]] ||
+    grep -q "^tree/$f:$new_line: error: drift: hunk $hn of $f (plus.diff:$hl) no longer applies in reverse: its lines are at lines [0-9]*-[0-9]* now (the hunk says [0-9]*), where line $new_line is '.*' and the hunk has '.*987654.*' (a line it changes differs); next: $next_status\$" mp.err &&
+    [[ $(tail -n 1 mp.err) == "$(no_longer plus.diff reverse "$next_status" unpatched)" ]] ||
     { printf '%s\n' "$err" >&2; fail "patched --patch plus.diff ($which '+' line): expected exit 1, hunk $hn at tree/$f:$new_line, in reverse"; }
   ok "4. after apply, patch with its $which '+' line edited (line $n): exit 1, hunk $hn of $f (plus.diff:$hl), in reverse, at tree/$f:$new_line"
 done
