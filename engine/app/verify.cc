@@ -89,7 +89,7 @@ VerifyInput CheckInput(const OpenedRun& run, const CommandOptions& opts, const P
   const PatchPreamble& then = run.patch.preamble;
   if (then.include_dead) refresh.include_dead = true;
   for (const RuleOutcome& o : plan.outcomes) {
-    if (then.include_dead || !then.left.empty()) break;
+    if (then.include_dead) break;
     auto was = then.statuses.find(o.rule_id);
     if (o.status == RuleStatus::kDead && was != then.statuses.end() && was->second == "rewrites") {
       refresh.include_dead = true;

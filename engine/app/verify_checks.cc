@@ -405,7 +405,7 @@ CheckResult CheckRuleStates(const VerifyInput& in) {
     // the flag, each reads as this flip.
     // (A patch that says so on its first line is verified with the flag.)
     std::string flag = before == "rewrites" && now == "dead" && !in.opts.include_dead &&
-                               in.patch.preamble.left.empty()
+                               !in.patch.preamble.include_dead
                            ? "; a patch made with --include-dead is verified with it too"
                            : "";
     where.message =
@@ -457,15 +457,17 @@ CheckResult CheckLeftSites(const VerifyInput& in) {
          {},
          ""});
   }
-  // A patch that records left sites, with a dead, skipped or at-value
-  // rule's line recording none while the rule has sites now: its record
+  // A patch that records left sites, with a dead or at-value rule's line
+  // recording none while the rule has sites now: its record
   // was cut (a helper probe of 2893764: `; left:` stripped from one line,
   // and a dead site edited since passed).
   if (!in.patch.preamble.left.empty()) {
     const std::vector<LeftRecord> now = LeftSites(in.plan);
-    for (const auto& [rule_id, status] : in.patch.preamble.statuses) {
-      if (status != "dead" && status != "skipped" && status != "at value") continue;
-      auto of_rule = [&](const LeftRecord& rec) { return rec.rule_id == rule_id; };
+    for (const auto& [id, status] : in.patch.preamble.statuses) {
+      // (A skipped rule may have matched nothing when the patch was made.)
+      if (status != "dead" && status != "at value") continue;
+      const std::string& rule_id = id;  // a lambda may not capture a structured binding
+      auto of_rule = [&rule_id](const LeftRecord& rec) { return rec.rule_id == rule_id; };
       if (std::any_of(in.patch.preamble.left.begin(), in.patch.preamble.left.end(), of_rule) ||
           std::none_of(now.begin(), now.end(), of_rule)) {
         continue;
@@ -493,10 +495,10 @@ CheckResult CheckLeftSites(const VerifyInput& in) {
       // e2916b3: `use_v1 = True` deleted under a skipped rule passed).
       if (in.plan.FirstError(rec.rule_id) != nullptr) continue;
       std::string msg = fmt::format(
-          "drift: rule '{}' left a site alone here when {} was made, and finds {} of its {} "
-          "now: it was deleted, or edited so that the rule's query no longer matches it",
-          o->rule_id, in.patch.path, o->found.empty() ? "none" : Counted(o->found.size(), "site"),
-          Counted(static_cast<std::size_t>(rec.index) + 1, "site"));
+          "drift: rule '{}' left a site alone here when {} was made, and finds {} now: it was "
+          "deleted, or edited so that the rule's query no longer matches it",
+          o->rule_id, in.patch.path,
+          o->found.empty() ? "no site" : "only " + Counted(o->found.size(), "site"));
       r.findings.push_back(
           {"left-edited",
            Next(Diagnostic{rec.path, rec.line, 1, Severity::kError, msg}, in.next.refresh),

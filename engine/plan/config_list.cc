@@ -214,12 +214,19 @@ std::size_t OtherDecorator(const SyntaxTree& tree, TSNode list) {
   if (!Is(decorated, "decorated_definition")) return std::string_view::npos;
   for (TSNode d : NamedChildren(decorated)) {
     if (!Is(d, "decorator") || ts_node_eq(d, own)) continue;
-    std::string_view text = TextOf(tree, d);
-    text.remove_prefix(std::min(text.find_first_not_of("@ \t"), text.size()));
-    while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
-    if (text == "triton.jit" || text == "triton.jit()" || text == "jit" || text == "jit()") {
-      continue;
+    // The decorator's expression; of a call, its function
+    // (`@triton.jit(do_not_specialize=["n"])` is triton.jit).
+    TSNode expr{};
+    for (TSNode c : NamedChildren(d)) {
+      if (!Is(c, "comment")) {
+        expr = c;
+        break;
+      }
     }
+    if (!ts_node_is_null(expr) && Is(expr, "call"))
+      expr = ts_node_child_by_field_name(expr, "function", 8);
+    std::string_view text = ts_node_is_null(expr) ? std::string_view{} : TextOf(tree, expr);
+    if (text == "triton.jit" || text == "jit") continue;
     return ts_node_start_byte(d);
   }
   return std::string_view::npos;

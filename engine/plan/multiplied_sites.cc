@@ -154,7 +154,7 @@ std::optional<std::pair<int, std::string>> ReturnedValueProblem(const StatementT
     std::string_view what = Trim(code.substr(1));
     what = what.substr(0, what.find('('));
     if (what == "functools.lru_cache" || what == "lru_cache" || what == "functools.cache" ||
-        what == "cache") {
+        what == "cache" || what == "staticmethod" || what == "classmethod") {
       continue;  // returns what the function returned
     }
     return std::make_pair(d, "a decorator wraps the function (`" + std::string(code) +
@@ -163,9 +163,16 @@ std::optional<std::pair<int, std::string>> ReturnedValueProblem(const StatementT
   const int end = BlockEnd(lines, def);
   for (int j = def + 1; j < end; ++j) {
     if (EnclosingDef(lines, j) != def) continue;  // a nested def's own
-    if (HasWord(lines.Code(j), "yield")) {
-      return std::make_pair(j, std::string("the function yields: its callers get a generator, "
-                                           "not the value"));
+    std::string_view code = lines.Code(j);
+    for (std::size_t at = code.find("yield"); at != std::string_view::npos;
+         at = code.find("yield", at + 5)) {
+      std::size_t offset = static_cast<std::size_t>(code.data() - lines.src().data()) + at;
+      bool word = (at == 0 || !IsWordChar(code[at - 1])) &&
+                  (at + 5 >= code.size() || !IsWordChar(code[at + 5]));
+      if (word && lines.InCode(offset)) {
+        return std::make_pair(j, std::string("the function yields: its callers get a "
+                                             "generator, not the value"));
+      }
     }
   }
   // A module-level function: its name bound again at the module's top
@@ -174,16 +181,31 @@ std::optional<std::pair<int, std::string>> ReturnedValueProblem(const StatementT
   // helper probe of 2893764: `NAME = lambda device: 16 * 1024` after the
   // def). Closed world: any later top-level mention.
   if (all[static_cast<std::size_t>(def)].parent >= 0) return std::nullopt;
-  for (int j = end; j < static_cast<int>(all.size()); ++j) {
-    if (InUnit(lines, j)) {
-      if (lines.Keyword(j) == "global" && HasWord(lines.Code(j), name)) {
-        return std::make_pair(j, "`global " + name + "` lets a function bind it again");
-      }
-      continue;
+  for (int j = 0; j < static_cast<int>(all.size()); ++j) {
+    if (lines.Keyword(j) == "global" && HasWord(lines.Code(j), name)) {
+      return std::make_pair(j, "`global " + name + "` lets a function bind it again");
     }
+  }
+  for (int j = end; j < static_cast<int>(all.size()); ++j) {
+    if (InUnit(lines, j)) continue;
     std::string_view code = lines.Code(j);
     bool star = (lines.Keyword(j) == "from" && code.find("import *") != std::string_view::npos);
-    if (HasWord(code, name) || star) {
+    // A call of it (`SMEM = NAME(0)`) or `__all__` naming it binds nothing;
+    // any other mention may (closed world).
+    bool only_calls = lines.Keyword(j) == "__all__";
+    if (!only_calls && HasWord(code, name)) {
+      only_calls = true;
+      for (std::size_t at = code.find(name); at != std::string_view::npos;
+           at = code.find(name, at + name.size())) {
+        std::size_t after = at + name.size();
+        bool word = (at == 0 || !IsWordChar(code[at - 1])) &&
+                    (after >= code.size() || !IsWordChar(code[after]));
+        if (!word) continue;
+        while (after < code.size() && code[after] == ' ') ++after;
+        if (after >= code.size() || code[after] != '(') only_calls = false;
+      }
+    }
+    if ((HasWord(code, name) && !only_calls) || star) {
       return std::make_pair(j, "the module may bind " + name +
                                    " again here, after its def: its callers may get another "
                                    "function");
@@ -216,8 +238,12 @@ std::optional<LaterWrite> WriteAfterSite(const StatementTable& lines, const Plan
   // A `return` in a `finally` after the site replaces whatever the
   // function returned, the site's value too.
   for (int j = knob->line + 1; j < def_end; ++j) {
-    if (lines.Keyword(j) != "return" || skipped(j)) continue;
-    bool in_finally = false;
+    std::string_view kw = lines.Keyword(j);
+    // `finally: return {...}` on one line returns from the finally too.
+    bool inline_finally =
+        kw == "finally" && lines.HasSeveralStatements(j) && HasWord(lines.Code(j), "return");
+    if ((kw != "return" && !inline_finally) || skipped(j)) continue;
+    bool in_finally = inline_finally;
     Within(lines, j, def, &in_finally);
     if (in_finally) return LaterWrite{j, true};
   }
@@ -225,7 +251,11 @@ std::optional<LaterWrite> WriteAfterSite(const StatementTable& lines, const Plan
   // follows it), or a write that replaces the site's value before any read.
   std::string_view src = lines.src();
   for (int j = from; j < def_end; ++j) {
-    if (skipped(j) || !HasWord(lines.Code(j), knob->var)) continue;
+    if (!HasWord(lines.Code(j), knob->var) || skipped(j)) continue;
+    // A line of several statements (`if M > 64: num_warps = 2`, `x = 1;
+    // num_warps = 2`) may write it: not read apart here, so it counts as a
+    // write (closed world; a review of 1f23222).
+    if (lines.HasSeveralStatements(j)) return LaterWrite{j, false};
     const LogicalLine& l = all[static_cast<std::size_t>(j)];
     std::optional<std::size_t> eq = AssignmentEquals(lines, j);
     if (!eq || *eq < l.code) return std::nullopt;  // a read

@@ -248,8 +248,29 @@ TEST_CASE("a function's return value: async, a generator, decorated or rebound i
         "the module may bind smem again here, aft");
   CHECK(problem("def smem(d):\n    return 32 * 1024\ndef g():\n    global smem\n") ==
         "`global smem` lets a function bind it ag");
+  // A call of it, `__all__`, a docstring saying "yield", staticmethod: no
+  // problem (a review of 1f23222).
+  CHECK(problem("def smem(d):\n    return 32 * 1024\nSMEM = smem(0)\n__all__ = ['smem']\n") ==
+        "none");
+  CHECK(problem("def smem(d):\n    \"\"\"Do not yield.\"\"\"\n    return 32 * 1024\n") == "none");
+  CHECK(problem("class K:\n    @staticmethod\n    def smem(d):\n        return 32 * 1024\n") ==
+        "none");
+  // A global declared before the def counts too.
+  CHECK(problem("def g():\n    global smem\ndef smem(d):\n    return 32 * 1024\n") ==
+        "`global smem` lets a function bind it ag");
   // A nested def's yield is its own.
   CHECK(problem("def smem(d):\n    def g():\n        yield 1\n    return 32 * 1024\n") == "none");
+}
+
+TEST_CASE("a line of several statements after the site that mentions the knob may write it") {
+  // A review of 1f23222: `if M > 64: num_warps = 2` was read as a read.
+  Tree t(
+      "def cfg(M):\n"
+      "    num_warps = 4\n"
+      "    if M > 64: num_warps = 2\n"
+      "    run(num_warps)\n");
+  t.AddSite("warps", "4", 1, "8");
+  CHECK(FailMultipliedSites(*t.analysis, t.files, &t.plan) == std::set<std::string>{"warps"});
 }
 
 }  // namespace muh

@@ -85,7 +85,7 @@ line=$(sed -n 's/^muhpatch: rule paged-attn-use-v1-override: skipped; left: 0@[^
 sed -i "${line}d" "t/$pa"
 code=0; "$muhpatch" -q verify rules.yaml t --patch p.diff 2>err || code=$?
 [[ $code -eq 1 ]] || { cat err >&2; fail "skipped site deleted: verify exits $code, not 1"; }
-grep -q "^t/$pa:$line:1: error: drift: rule 'paged-attn-use-v1-override' left a site alone here when p.diff was made, and finds none of its 1 site now: it was deleted, or edited so that the rule's query no longer matches it; next: muhpatch diff -o p.diff rules.yaml t$" err ||
+grep -q "^t/$pa:$line:1: error: drift: rule 'paged-attn-use-v1-override' left a site alone here when p.diff was made, and finds no site now: it was deleted, or edited so that the rule's query no longer matches it; next: muhpatch diff -o p.diff rules.yaml t$" err ||
   { cat err >&2; fail "skipped site deleted: no finding at t/$pa:$line"; }
 advised "skipped site deleted" err
 ok "a skipped rule's site deleted since the patch is drift at its line, and the advice records it"
