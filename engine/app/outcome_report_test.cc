@@ -62,7 +62,7 @@ std::vector<std::string> Formatted(const std::vector<Diagnostic>& ds) {
 
 }  // namespace
 
-TEST_CASE("outcomes: the failed and the unknown need you; the others are counted in one line") {
+TEST_CASE("outcomes: the failed and the unknown need you, and the others are counted in one line") {
   OutcomeReport r = ReportOutcomes(Mixed(), "rules.yaml", false);
   CHECK(Formatted(r.needs_you) ==
         std::vector<std::string>{
@@ -91,7 +91,8 @@ TEST_CASE("outcomes: -v lists each rule left alone at its knob, with its reason"
             "b.py:30:5: note: rule 'done' at its value '8'"});
 }
 
-TEST_CASE("outcomes: nothing left alone, no summary; a hand-tuned warning a dead site withdrew") {
+TEST_CASE(
+    "outcomes: nothing left alone, no summary, and a hand-tuned warning a dead site withdrew") {
   PlanResult plan;
   plan.outcomes.push_back(
       Outcome("live", RuleStatus::kRewrites, {At("a.py", 3, 10, "1", "2", Liveness::kLive)}));

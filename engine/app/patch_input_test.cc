@@ -26,7 +26,7 @@ TEST_CASE("a patch is parsed once: its files, its preamble's statuses and record
   CHECK(ParsePatchInput("p.diff", text, 0).files.at(0).path == "b/a.py");
 }
 
-TEST_CASE("an empty patch is no change; a malformed one says why, and is not unreadable") {
+TEST_CASE("an empty patch is no change, and a malformed one says why, and is not unreadable") {
   CHECK(ParsePatchInput("p.diff", "", kDefaultStrip).ok());
   PatchInput bad = ParsePatchInput("p.diff", "just words\n", kDefaultStrip);
   CHECK_FALSE(bad.ok());
@@ -34,7 +34,7 @@ TEST_CASE("an empty patch is no change; a malformed one says why, and is not unr
   CHECK(bad.files.empty());
 }
 
-TEST_CASE("no path, no patch; a path that cannot be read is unreadable") {
+TEST_CASE("no path, no patch, and a path that cannot be read is unreadable") {
   PatchInput none = ReadPatchInput("", kDefaultStrip);
   CHECK(none.ok());
   CHECK(none.path.empty());

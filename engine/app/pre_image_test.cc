@@ -4,7 +4,7 @@
 
 namespace muh {
 
-TEST_CASE("SiteSpans: each site on one line, as a span of that line; others on context only") {
+TEST_CASE("SiteSpans: each site on one line, as a span of that line, and others on context only") {
   const std::string text = "a = 1\n  m = 24\r\nk = [1,\n 2]\n";
   SourceText file("f.py", text);
   auto site = [&](std::string_view value, bool hand_tuned) {

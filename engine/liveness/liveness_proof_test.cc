@@ -82,7 +82,7 @@ TEST_CASE("proof: a function imported under an alias and called by it is live") 
   CHECK(cool.reason == "nothing reached refers to cool");
 }
 
-TEST_CASE("proof: an import after ';' or on an if/try header line is followed") {
+TEST_CASE("proof: an import after a semicolon or on an if/try header line is followed") {
   CHECK(Tree().At("semi_case.py", "LANES = 4", "4").state == Liveness::kLive);
   CHECK(Tree().At("header_case.py", "DEPTH = 2", "2").state == Liveness::kLive);
   CHECK(Tree().At("try_case.py", "SPLIT = 8", "8").state == Liveness::kLive);

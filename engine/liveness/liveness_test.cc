@@ -203,7 +203,7 @@ TEST_CASE("has_device_capability branches follow the compute capability") {
   CHECK(g.At("app/tile.py", "else 32", "32").state == Liveness::kDead);
 }
 
-TEST_CASE("a dict value overwritten on every path is dead; the overwrites are live") {
+TEST_CASE("a dict value overwritten on every path is dead, and the overwrites are live") {
   Fixture f("overwrite");
   SiteLiveness first = f.At("app/tiles.py", "\"TILE\": 64", "64");
   INFO(Describe(first));
@@ -318,7 +318,7 @@ TEST_CASE("a dead verdict a plugin could overturn says it assumes none is instal
   CHECK(over.reason.find("assuming") == std::string::npos);
 }
 
-TEST_CASE("a verdict that rests on VLLM_ATTENTION_BACKEND names it; another value flips it") {
+TEST_CASE("a verdict that rests on VLLM_ATTENTION_BACKEND names it, and another value flips it") {
   auto has = [](const SiteLiveness& s, const std::string& a) {
     return std::find(s.assumptions.begin(), s.assumptions.end(), a) != s.assumptions.end();
   };
@@ -399,7 +399,7 @@ TEST_CASE("with a plugin declared, what a plugin could overturn is unknown") {
         std::vector<std::string>{"no plugin is installed (vLLM's default)"});
 }
 
-TEST_CASE("a dynamic import declared is resolved; undeclared, it names the declaration") {
+TEST_CASE("a dynamic import declared is resolved, and undeclared, it names the declaration") {
   Fixture f("dynamic_loader");
   SiteLiveness tuned = f.At("app/kernels/amd_tuned.py", "dict(BM=128, BN=64)", "128");
   INFO(Describe(tuned));

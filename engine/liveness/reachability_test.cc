@@ -244,7 +244,7 @@ TEST_CASE("code run from a file, a spec or a string leaves the result open unles
 
 namespace muh {
 
-TEST_CASE("a dynamic import in a one-line def or after ';' is seen") {
+TEST_CASE("a dynamic import in a one-line def or after a semicolon is seen") {
   for (const char* main : {"import importlib\ndef load(n): return importlib.import_module(n)\n",
                            "import importlib; m = importlib.import_module(NAME)\n"}) {
     std::map<std::string, std::string> files = {

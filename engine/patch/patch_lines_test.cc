@@ -45,7 +45,7 @@ TEST_CASE("lines moved down by an edit above the patch still count") {
   CHECK(got[0].first == moved.find("b = 20"));
 }
 
-TEST_CASE("a + line edited since is not the patch's; its hunk's other lines are") {
+TEST_CASE("a + line edited since is not the patch's, and its hunk's other lines are") {
   std::string before = "x = 1\ny = 2\nz = 3\n";
   std::string after = "x = 10\ny = 2\nz = 30\n";
   FilePatch p = PatchOf(before, after);

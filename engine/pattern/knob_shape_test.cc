@@ -27,7 +27,7 @@ Read Of(const std::string& pattern, const std::string& target) {
 
 }  // namespace
 
-TEST_CASE("the knob is the variable the target is assigned to; the shape shows it as N") {
+TEST_CASE("the knob is the variable the target is assigned to, and the shape shows it as N") {
   Read r = Of("use_v1 = max_seq_len <= $limit and $_", "limit");
   CHECK(r.knob == "use_v1");
   CHECK(r.shape == "max_seq_len <= N and ...");

@@ -43,7 +43,7 @@ TEST_CASE("ReadPreamble: the line saying the patch was made with --include-dead"
   CHECK_FALSE(ReadPreamble({std::string(kIncludeDeadLine) + " please"}).include_dead);
 }
 
-TEST_CASE("a record's path holding `, ` or `; ` is written escaped and read back whole") {
+TEST_CASE("a record's path holding a comma or a semicolon is written escaped and read back whole") {
   std::vector<HandTunedRecord> records = {{"moe", "vllm/a, b; c.py", 126}};
   std::string line = "muhpatch: rule moe: rewrites" + HandTunedSuffix(records, "moe");
   CHECK(line == "muhpatch: rule moe: rewrites; hand-tuned: vllm/a%2C b%3B c.py:126");

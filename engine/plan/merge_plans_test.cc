@@ -36,7 +36,8 @@ std::string Shown(const PlanResult& r) {
 
 }  // namespace
 
-TEST_CASE("merging plans: an overlap fails the later rule and names both; the earlier keeps its") {
+TEST_CASE(
+    "merging plans: an overlap fails the later rule and names both, and the earlier keeps its") {
   Files f;
   MergedPlans m = MergePlans(f.rules, {Rewrites("first", 4, 1, "8"), Rewrites("second", 4, 1, "9")},
                              {}, {}, f.files);

@@ -42,7 +42,7 @@ std::string RuleYaml(const std::string& id, const std::string& name, const std::
 
 }  // namespace
 
-TEST_CASE("a rule rewrites its one site; an equal value makes no edit") {
+TEST_CASE("a rule rewrites its one site, and an equal value makes no edit") {
   Fixture f(
       std::string(kHeader) + RuleYaml("r1", "A", "{{size}}") + RuleYaml("r2", "B", "{{size}}"),
       {{"a.py", "A = 512\nB = 2 ** 10\n"}});
@@ -162,7 +162,7 @@ TEST_CASE("a rule that found nothing names its candidates") {
 
 namespace muh {
 
-TEST_CASE("a deleted statement takes its trailing comment; other code on its line refuses") {
+TEST_CASE("a deleted statement takes its trailing comment, and other code on its line refuses") {
   // A helper probe of 3cee5a3: `use_v1 = True  # noqa` could not be deleted.
   const std::string rule =
       std::string(kHeader) +

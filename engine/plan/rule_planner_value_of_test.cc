@@ -28,18 +28,29 @@ std::string PlanWarps(const std::string& source, const std::string& when = "when
 
 }  // namespace
 
-TEST_CASE("value-of: each value on the path is a site; a shared one changes on this path only") {
+TEST_CASE(
+    "value-of: each value on the path is a site, and a shared one changes on this path only") {
   CHECK(PlanWarps("def f():\n    if cap(80):\n        NUM_WARPS = 8\n    else:\n"
                   "        NUM_WARPS = 2\n    go(NUM_WARPS)\n") ==
         "def f():\n    if cap(80):\n        NUM_WARPS = 8\n    else:\n"
         "        NUM_WARPS = 4\n    go(NUM_WARPS)\n");
+  // A shared value is wrapped in the condition where evaluating it once
+  // more changes nothing: a comparison of a parameter.
+  const std::string when = "when-false: cap >= 80";
   std::string once = PlanWarps(
-      "def f():\n    B = 1 if (cap(80)) else 2\n    NUM_WARPS = 8\n"
-      "    go(NUM_WARPS)\n");
+      "def f(cap):\n    B = 1 if (cap >= 80) else 2\n    NUM_WARPS = 8\n"
+      "    go(NUM_WARPS)\n",
+      when);
   CHECK(once ==
-        "def f():\n    B = 1 if (cap(80)) else 2\n    NUM_WARPS = 8 if cap(80) else 4\n"
+        "def f(cap):\n    B = 1 if (cap >= 80) else 2\n    NUM_WARPS = 8 if cap >= 80 else 4\n"
         "    go(NUM_WARPS)\n");
-  CHECK(PlanWarps(once) == once);  // the written conditional is the site's value now
+  CHECK(PlanWarps(once, when) == once);  // the written conditional is the site's value now
+  // A call may act, or answer otherwise, the second time: no wrap.
+  CHECK(PlanWarps("def f():\n    B = 1 if (cap(80)) else 2\n    NUM_WARPS = 8\n"
+                  "    go(NUM_WARPS)\n") ==
+        "a.py:3:17: error: rule 'warps': NUM_WARPS = 8 (line 3) is shared by both paths, and "
+        "wrapping it would evaluate the condition once more, where `cap(80)` (line 2) runs code "
+        "that may act, or answer otherwise, the second time: no safe rewrite\n");
 }
 
 TEST_CASE("value-of: a value computed at run time, or none, fails the rule at the code") {

@@ -47,7 +47,7 @@ NameUse UseOfExpression(const std::string& source, const std::string& text) {
 
 }  // namespace
 
-TEST_CASE("the lone target of an assignment is assigned; a chain, a pattern or += rebinds") {
+TEST_CASE("the lone target of an assignment is assigned, and a chain, a pattern or += rebinds") {
   CHECK(Use("FLAG = True\n", "FLAG") == NameUse::kAssign);
   CHECK(Use("FLAG: bool = True\n", "FLAG") == NameUse::kAssign);
   CHECK(Use("FLAG: bool = True\n", "bool") == NameUse::kRead);
@@ -198,7 +198,7 @@ TEST_CASE("what may bind any name of a module") {
   CHECK_FALSE(wide("x.globals = 1\n", "globals"));
 }
 
-TEST_CASE("a case pattern captures lone names; values, class names and keywords bind nothing") {
+TEST_CASE("a case pattern captures lone names, and values, class names and keywords bind nothing") {
   const std::string m =
       "match x:\n    case A.B | P(k=c) | {D.E: d} | Q(e) | [*f] | str() as g:\n"
       "        pass\n";

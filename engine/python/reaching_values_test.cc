@@ -78,13 +78,13 @@ TEST_CASE("a value the other path reads after its first read is shared too") {
               "    run(BLOCK)\n") == "64~");
 }
 
-TEST_CASE("a value on both paths is shared; `when-true` of `not C` is the false path") {
+TEST_CASE("a value on both paths is shared, and `when-true` of `not C` is the false path") {
   CHECK(Below("    BLOCK = 128 if cap(80) else 64\n    W = 8\n    run(BLOCK, W)\n", "cap(80)",
               false, "W") == "8~");
   CHECK(Below("    BLOCK = 128 if cap(80) else 64\n    run(BLOCK)\n", "not cap(80)", true) == "64");
 }
 
-TEST_CASE("the value at the first read counts; later changes do not") {
+TEST_CASE("the value at the first read counts, and later changes do not") {
   CHECK(Below("    BLOCK = 128 if cap(80) else 64\n    if x:\n        BLOCK = BLOCK // 2\n"
               "    run(BLOCK)\n") == "64");
 }
@@ -159,7 +159,7 @@ TEST_CASE("a binding other than `V = value` that reaches the read is refused, na
               "    run(BLOCK)\n") == "64~");
 }
 
-TEST_CASE("a match case's assignment is a path; del unbinds") {
+TEST_CASE("a match case's assignment is a path, and del unbinds") {
   CHECK(Below("    BLOCK = 64\n    match x:\n        case 1:\n            BLOCK = 8\n"
               "    y = 1 if cap(80) else 2\n    run(BLOCK)\n") == "64~ 8~");
   CHECK(Below("    BLOCK = 64\n    if x:\n        del BLOCK\n        BLOCK = 8\n"
@@ -174,7 +174,7 @@ TEST_CASE("nonlocal or global: no value of its own") {
             .rfind("problem: BLOCK is declared `global BLOCK` (line 2)", 0) == 0);
 }
 
-TEST_CASE("break and continue: the value before them leaves the loop; break skips its else") {
+TEST_CASE("break and continue: the value before them leaves the loop, and break skips its else") {
   const std::string test = "    y = 1 if cap(80) else 2\n";
   CHECK(
       Below("    BLOCK = 64\n    for i in r:\n        BLOCK = 8\n        if x:\n            break\n"

@@ -160,7 +160,7 @@ TEST_CASE("where the lexer it replaced read Python wrongly") {
   }
 }
 
-TEST_CASE("logical lines: `;` and backslashes join, decorators and clauses stand alone") {
+TEST_CASE("logical lines: a semicolon and backslashes join, decorators and clauses stand alone") {
   std::string src =
       "x = 1; \\\n"
       "y = 2\n"

@@ -13,7 +13,7 @@ TEST_CASE("valid Python parses without problems") {
   CHECK(std::string(ts_node_type(tree.Root())) == "module");
 }
 
-TEST_CASE("indentation CPython reads as a TabError is a problem; consistent tabs are none") {
+TEST_CASE("indentation CPython reads as a TabError is a problem, and consistent tabs are none") {
   // Each verdict is CPython 3's (compile()).
   struct Case {
     const char* src;
@@ -170,7 +170,7 @@ TEST_CASE("a match statement the grammar misreads as an annotation is a problem"
 
 namespace muh {
 
-TEST_CASE("a name Python folds (NFKC) into another is a problem; text elsewhere is not") {
+TEST_CASE("a name Python folds (NFKC) into another is a problem, and text elsewhere is not") {
   PythonParser parser;
   std::string folded =
       "HAS_TRITON = False\n\xE2\x84\x8C"

@@ -70,7 +70,7 @@ TEST_CASE("where: unknown metavariables, bad tests, bad ranges") {
         "r.yaml:11:18: error: invalid regular expression '(': missing ): (\n");
 }
 
-TEST_CASE("a rule has a pattern or a query; inside and where go with a pattern") {
+TEST_CASE("a rule has a pattern or a query, and inside and where go with a pattern") {
   CHECK(Errors("    pattern: x = $V\n    query: (identifier) @V\n    replace: V\n"
                "    with: \"{{size}}\"\n") ==
         "r.yaml:7:5: error: a rule has a 'pattern' or a 'query', not both\n");

@@ -82,7 +82,7 @@ TEST_CASE("value-of errors are located in the rule file") {
         "r.yaml:7:5: error: rule 'tile' has 'value-of' but no 'with'\n");
 }
 
-TEST_CASE("value-of finds each value on the rule's path; a shared one with its condition") {
+TEST_CASE("value-of finds each value on the rule's path, and a shared one with its condition") {
   RuleSet set;
   REQUIRE(Errors("    value-of:\n      name: B\n      in: f\n      when-false: cap(80)\n"
                  "    with: \"{{size}}\"\n",

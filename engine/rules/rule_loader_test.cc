@@ -129,7 +129,7 @@ TEST_CASE("query offsets map through every scalar style") {
 
 namespace muh {
 
-TEST_CASE("retune and pin load; a pin needs its value and its reason") {
+TEST_CASE("retune and pin load, and a pin needs its value and its reason") {
   std::string text = kGood;
   text +=
       "    upstream: \"512\"\n    retune: true\n    pin: {value: 48 * 1024, reason: \"ixsmi\"}\n";
@@ -145,7 +145,8 @@ TEST_CASE("retune and pin load; a pin needs its value and its reason") {
         "r.yaml:12:10: error: 'pin' needs 'reason': why this value (who measured or decided "
         "it)\n");
   CHECK(Errors(std::string(kGood) + "    pin: 48\n") ==
-        "r.yaml:12:10: error: 'pin' must be a mapping: {value: V, reason: \"why\"}\n");
+        "r.yaml:12:10: error: 'pin' must be a mapping: {value: V, reason: \"why\"} (or, on a "
+        "'tiers' rule, a list of them, one per tier)\n");
   CHECK(Errors(std::string(kGood) + "    pin: {valeu: 1, reason: r}\n") ==
         "r.yaml:12:11: error: unknown key 'valeu' in pin (did you mean 'value'?)\n");
   CHECK(Errors(std::string(kGood) + "    pin: {reason: r}\n") ==

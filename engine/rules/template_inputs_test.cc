@@ -75,7 +75,7 @@ TEST_CASE("a template names inputs or quantities, not both") {
   CHECK(at == 32);
 }
 
-TEST_CASE("rules load with inputs in templates; unknown ones are located") {
+TEST_CASE("rules load with inputs in templates, and unknown ones are located") {
   CHECK(Errors("{{fact.smem_per_block}}") == "");
   CHECK(Errors("{{workload.max_model_len}} // 2") == "");
   CHECK(Errors("{{fact.smem_per_blok}}") ==
