@@ -3,8 +3,9 @@
 // pattern matcher (pattern/pattern_matcher.h) take at every node. Every
 // way to give each child pattern, in order, a distinct child (in its field
 // when it names one) is a mapping; an immediate step takes the next named
-// child or none, and a closed list lets no named child follow the last
-// step's. Header-only: the matchers' own binding types and callbacks.
+// child or none (passing over the named children it may skip), and a
+// closed list lets no named child follow the last step's. Header-only: the matchers' own binding
+// types and callbacks.
 #pragma once
 
 #include <tree_sitter/api.h>
@@ -39,6 +40,9 @@ inline std::vector<ChildNode> ChildrenOf(TSTreeCursor* cursor, TSNode node) {
 struct ChildStep {
   TSFieldId field = 0;     // 0: any field or none
   bool immediate = false;  // takes the next named child or none
+  // An immediate step may pass over the named children whose symbols this
+  // marks (a query's `. (comment)* .` before it); null or empty: none.
+  const std::vector<bool>* skippable = nullptr;
 };
 
 // Appends to `*out` `acc` extended by each mapping of `steps` onto `kids`.
@@ -103,8 +107,15 @@ class ChildMapping {
         Assign(k + 1, j + 1, j);
         acc_.resize(mark);
       }
-      if (immediate || !spend_(0)) break;
+      if ((immediate && !Skippable(k, j)) || !spend_(0)) break;
     }
+  }
+
+  bool Skippable(std::size_t k, std::size_t j) const {
+    const std::vector<bool>* skip = steps_[k].skippable;
+    if (skip == nullptr || !kids_[j].named) return false;
+    TSSymbol s = ts_node_symbol(kids_[j].node);
+    return s < skip->size() && (*skip)[s];
   }
 
   const std::vector<ChildStep>& steps_;

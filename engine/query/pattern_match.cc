@@ -64,7 +64,9 @@ class Matcher {
     }
     std::vector<ChildStep> steps;
     steps.reserve(pat.children.size());
-    for (const QueryChild& c : pat.children) steps.push_back({c.field, c.immediate});
+    for (const QueryChild& c : pat.children) {
+      steps.push_back({c.field, c.immediate, c.skippable.empty() ? nullptr : &c.skippable});
+    }
     auto match = [&](std::size_t k, TSNode kid, std::vector<Binding>* found) {
       Match(pat.children[k].node[0], kid, found);
     };

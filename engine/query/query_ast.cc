@@ -205,7 +205,17 @@ class Parser {
     return static_cast<uint32_t>(names.size() - 1);
   }
 
-  void Captures(QueryNode* node) {
+  // `starred`: where a `*` may follow the node (QueryChild::skippable),
+  // set when one does; captures may not follow it then.
+  void Captures(QueryNode* node, bool* starred = nullptr) {
+    Skip();
+    if (starred != nullptr && Peek() == '*') {
+      ++i_;
+      *starred = true;
+      Skip();
+      if (Peek() == '@' || Peek() == '?' || Peek() == '*' || Peek() == '+') throw NotInSubset{};
+      return;
+    }
     for (Skip(); Peek() == '@'; Skip()) {
       ++i_;
       node->captures.push_back(CaptureId(Name(), true));
@@ -237,6 +247,7 @@ class Parser {
     }
     bool pending_anchor = false;
     bool after_predicate = false;  // or a negated field: an anchor there is left to libtree-sitter
+    std::vector<bool> pending_skip;  // the symbols of a `. (type)* .` just read
     for (Skip(); Peek() != ')'; Skip()) {
       char c = Peek();
       if (c == '\0') throw NotInSubset{};
@@ -282,13 +293,36 @@ class Parser {
         Skip();
         child.field = Field(field);
       }
-      child.node.push_back(ChildPattern());
+      bool starred = false;
+      child.node.push_back(ChildPattern(&starred));
+      if (starred) {
+        // `. (type)* .` and then a child: that child may pass over the named
+        // siblings of this type. Anything else with a quantifier (no anchor
+        // on either side, a field, captures, children, two in a row, or
+        // none after it: libtree-sitter then drops the closing anchor when
+        // the `*` matches nothing) is left to libtree-sitter.
+        const QueryNode& x = child.node[0];
+        if (!child.immediate || child.field != 0 || x.kind != QueryNode::Kind::kNamed ||
+            !x.children.empty() || !x.captures.empty() || !x.negated.empty() ||
+            !pending_skip.empty()) {
+          throw NotInSubset{};
+        }
+        Skip();
+        if (Peek() != '.') throw NotInSubset{};
+        ++i_;
+        pending_anchor = true;
+        pending_skip = x.symbols;
+        continue;
+      }
+      child.skippable = std::move(pending_skip);
+      pending_skip.clear();
       // An anchor next to a node that may be anonymous: tree-sitter's rule
       // for those is subtle; leave them to it.
       if (child.immediate && MayBeAnonymous(child.node[0])) throw NotInSubset{};
       node.children.push_back(std::move(child));
     }
     ++i_;
+    if (!pending_skip.empty()) throw NotInSubset{};
     if (pending_anchor) {
       if (node.children.empty() || MayBeAnonymous(node.children.back().node[0])) {
         throw NotInSubset{};
@@ -328,7 +362,7 @@ class Parser {
   }
 
   // A child: node pattern, `_`, `"anon"` or `[alternation]`, with captures.
-  QueryNode ChildPattern() {
+  QueryNode ChildPattern(bool* starred = nullptr) {
     QueryNode node;
     char c = Peek();
     if (c == '(') {
@@ -366,7 +400,7 @@ class Parser {
     } else {
       throw NotInSubset{};
     }
-    Captures(&node);
+    Captures(&node, node.kind == QueryNode::Kind::kNamed ? starred : nullptr);
     return node;
   }
 

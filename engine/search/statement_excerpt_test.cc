@@ -173,9 +173,9 @@ TEST_CASE("every bi100 query finds in the excerpts what it finds in the whole fi
     REQUIRE_MESSAGE(q, err.message);
     if (q->InsideOneStatement()) queries.push_back(std::move(q));
   }
-  // 9 since 897d455: the use_v1 override's `. (comment)* .` is outside our
-  // matcher's subset, so libtree-sitter runs it on whole files.
-  REQUIRE(queries.size() >= 9);
+  // 11 since our matcher takes `. (comment)* .`: the use_v1 override and
+  // its done-when search excerpts too.
+  REQUIRE(queries.size() >= 11);
   PythonParser parser;
   int excerpts = 0, with_matches = 0;
   for (const fs::path& path : files) {
