@@ -98,6 +98,7 @@ class ChildMapping {
     }
     if (!before_(k, from)) return;
     const bool immediate = steps_[k].immediate;
+    std::size_t passed = static_cast<std::size_t>(-1);  // the last kid passed over
     for (std::size_t j = from; j < n; ++j) {
       if (immediate && !kids_[j].named) continue;
       const std::vector<Binding>& options = At(k, j);
@@ -107,7 +108,13 @@ class ChildMapping {
         Assign(k + 1, j + 1, j);
         acc_.resize(mark);
       }
-      if ((immediate && !Skippable(k, j)) || !spend_(0)) break;
+      if (!spend_(0)) break;
+      if (!immediate) continue;
+      // Passing over kid j repeats the `*` once more, and a repetition
+      // takes the very next sibling: an anonymous kid (`,`) between two
+      // passed over ends the run (libtree-sitter 0.20.7; a helper probe).
+      if (!Skippable(k, j) || (passed != static_cast<std::size_t>(-1) && j != passed + 1)) break;
+      passed = j;
     }
   }
 

@@ -301,10 +301,14 @@ class Parser {
         // on either side, a field, captures, children, two in a row, or
         // none after it: libtree-sitter then drops the closing anchor when
         // the `*` matches nothing) is left to libtree-sitter.
+        // Only `(comment)*`: a comment is an extra, possible under any node,
+        // while a `*` of another type may make the pattern impossible, which
+        // libtree-sitter refuses and our parser cannot tell (with the `*`
+        // matching nothing, ours would still match).
         const QueryNode& x = child.node[0];
         if (!child.immediate || child.field != 0 || x.kind != QueryNode::Kind::kNamed ||
             !x.children.empty() || !x.captures.empty() || !x.negated.empty() ||
-            !pending_skip.empty()) {
+            !pending_skip.empty() || x.symbols != Symbols("comment", TSSymbolTypeRegular)) {
           throw NotInSubset{};
         }
         Skip();
@@ -324,7 +328,10 @@ class Parser {
     ++i_;
     if (!pending_skip.empty()) throw NotInSubset{};
     if (pending_anchor) {
-      if (node.children.empty() || MayBeAnonymous(node.children.back().node[0])) {
+      // libtree-sitter checks a closing anchor after an alternation on its
+      // first branch only (a helper probe): left to it.
+      if (node.children.empty() || MayBeAnonymous(node.children.back().node[0]) ||
+          node.children.back().node[0].kind == QueryNode::Kind::kAlternation) {
         throw NotInSubset{};
       }
       node.anchored_last = true;

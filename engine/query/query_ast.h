@@ -11,11 +11,11 @@
 // anonymous nodes `"if"`, fields `name: pattern`, negated fields `!name`,
 // anchors `.`, alternations `[a b]` whose branches all bind the same
 // captures, captures `@name`, predicates `(#name operand...)` and the group
-// `((pattern) @c (#pred ...))`, one pattern per query, and one quantified
-// child: `. (type)* .` between a child (or a node's start) and an anchored
-// next child, with no field, captures or children of its own (it lets the
-// next child pass over named siblings of that type: QueryChild::skippable).
-// Other quantifiers (and `*` before a node's end), sibling sequences, top-level alternations,
+// `((pattern) @c (#pred ...))`, one pattern per query, and `. (comment)* .`
+// between a child (or a node's start) and an anchored next child, which
+// lets that child pass over comments (QueryChild::skippable). Other
+// quantifiers (and `*` before a node's end), a closing anchor after an
+// alternation, sibling sequences, top-level alternations,
 // several patterns, a root `(_ child...)`, supertypes, `(ERROR)`/`(MISSING)` and anything unusual
 // are left to libtree-sitter: ParseQuery returns nullopt, the caller's HandOff::kOutsideSubset, and
 // the caller compiles the text with ts_query_new instead, which also produces every error message.
@@ -38,8 +38,8 @@ struct QueryNode;
 struct QueryChild {
   TSFieldId field = 0;     // 0: any field or none
   bool immediate = false;  // an anchor `.` precedes it
-  // After `. (type)* .`: the named siblings of these symbols (indexed by
-  // symbol id) that this immediate step may pass over; empty for none.
+  // After `. (comment)* .`: the symbols (indexed by symbol id) of the named
+  // siblings this immediate step may pass over; empty for none.
   std::vector<bool> skippable;
   // libtree-sitter does not try later siblings for a step without captures
   // unless its analysis of the grammar says the step's children may fail to
