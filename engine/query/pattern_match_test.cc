@@ -264,8 +264,7 @@ TEST_CASE("the cases where a first version of our matcher differed from libtree-
       {"(expression_statement (_) @a . (_) @b)", ", b\n\xbe  x\n"},
       // Found by a helper probe of `. (comment)* .`: a repetition takes the
       // very next sibling, so a `,` between two comments ends the run.
-      {"(argument_list (identifier) @a . (comment)* . (identifier) @b)",
-       "f(a # c1\n, # c2\n b)\n"},
+      {"(argument_list (identifier) @a . (comment)* . (identifier) @b)", "f(a # c1\n, # c2\n b)\n"},
       {"(argument_list (identifier) @a . (comment)* . (identifier) @b)",
        "f(a # c1\n # c2\n , b)\n"},
       {"(argument_list . (comment)* . (identifier) @b)", "f(# c1\n # c2\n b, c)\n"},
@@ -401,8 +400,14 @@ TEST_CASE("`. (comment)* .` agrees with libtree-sitter on generated blocks") {
     theirs.push_back(Query::Compile(text, &err, QueryEngine::kTreeSitter));
     REQUIRE_MESSAGE(theirs.back(), err.message);
   }
-  const char* const lines[] = {"# c",  "x = 1", "x = 1  # t", "raise X", "raise X  # t",
-                               "pass", "f(a, # c\n  # d\n  b, # e\n  c)", "if y:"};
+  const char* const lines[] = {"# c",
+                               "x = 1",
+                               "x = 1  # t",
+                               "raise X",
+                               "raise X  # t",
+                               "pass",
+                               "f(a, # c\n  # d\n  b, # e\n  c)",
+                               "if y:"};
   std::mt19937 rng(7);
   PythonParser parser;
   std::size_t matches = 0;
