@@ -171,11 +171,9 @@ int RunVerify(const CommandOptions& given) {
     const VerifyInput in = CheckInput(run, opts, planned, searched);
     using Check = CheckResult (*)(const VerifyInput&);
     const std::vector<Check> checks = {
-        CheckRulesApply,
-        CheckCopies,
-        CheckRuleStates,
-        CheckLeftSites,
-        opts.patch_path.empty() ? CheckNothingLeft : CheckCommittedPatch,
+        CheckRulesApply, CheckCopies,
+        CheckPreamble,   CheckRuleStates,
+        CheckLeftSites,  opts.patch_path.empty() ? CheckNothingLeft : CheckCommittedPatch,
     };
     for (Check check : checks) {
       CheckResult r = check(in);

@@ -353,6 +353,38 @@ CheckResult CheckNothingLeft(const VerifyInput& in) {
   return r;
 }
 
+CheckResult CheckPreamble(const VerifyInput& in) {
+  CheckResult r;
+  if (in.patch.path.empty()) return r;
+  const PatchPreamble& pre = in.patch.preamble;
+  auto add = [&](const std::string& rule_id, int line, const std::string& what) {
+    r.findings.push_back(
+        {"state",
+         Next(Diagnostic{in.patch.path, line, 1, Severity::kError, "drift: " + what},
+              in.next.refresh),
+         {},
+         rule_id});
+  };
+  for (const PatchPreamble::Problem& p : pre.problems) add(p.rule_id, p.line, p.what);
+  for (const auto& [id, line] : pre.status_lines) {
+    const std::string& rule_id = id;  // a lambda may not capture a structured binding
+    if (std::any_of(in.plan.outcomes.begin(), in.plan.outcomes.end(),
+                    [&rule_id](const RuleOutcome& o) { return o.rule_id == rule_id; })) {
+      continue;
+    }
+    add(rule_id, line,
+        "the preamble records rule '" + rule_id +
+            "', which the rule file does not have: it was removed or renamed since the patch "
+            "was made, or the line was edited, and what the patch holds for it is not checked");
+  }
+  if (!r.findings.empty()) {
+    r.drift = true;
+    r.summary = fmt::format("{}'s preamble is not as muhpatch writes it; next: {}", in.patch.path,
+                            in.next.refresh);
+  }
+  return r;
+}
+
 CheckResult CheckRuleStates(const VerifyInput& in) {
   CheckResult r;
   if (in.patch.path.empty()) return r;
@@ -360,6 +392,12 @@ CheckResult CheckRuleStates(const VerifyInput& in) {
   if (then.empty()) return r;  // a patch without a preamble records no states
   const std::vector<HandTunedRecord>& recorded = in.patch.preamble.hand_tuned;
   for (const RuleOutcome& o : in.plan.outcomes) {
+    // A line CheckPreamble distrusts is its finding, not a state flip.
+    const std::string& rule_id = o.rule_id;
+    if (std::any_of(in.patch.preamble.problems.begin(), in.patch.preamble.problems.end(),
+                    [&rule_id](const PatchPreamble::Problem& p) { return p.rule_id == rule_id; })) {
+      continue;
+    }
     auto it = then.find(o.rule_id);
     if (it == then.end()) {
       // A status line removed by hand takes the rule's records with it (a

@@ -62,6 +62,9 @@ CheckResult CheckCopies(const VerifyInput& in);
 // With --patch: a rule whose status (rewrites or at value, against skipped,
 // no value or failed) differs from the one the committed patch's preamble
 // records; the finding names the site that changed it.
+// The preamble's status lines as muhpatch writes them: one a rule, each a
+// status's name, each for a rule of the rule file.
+CheckResult CheckPreamble(const VerifyInput& in);
 CheckResult CheckRuleStates(const VerifyInput& in);
 // With --patch: a site the committed patch left alone (dead, at value, kept
 // by hand: its preamble's `left:` record, left_record.h) whose value is not

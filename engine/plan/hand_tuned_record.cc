@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string_view>
 
+#include "engine/plan/plan_result.h"
 #include "engine/plan/record_path.h"
 
 namespace muh {
@@ -50,7 +51,9 @@ std::string StatusWithoutRecord(const std::string& status) {
 PatchPreamble ReadPreamble(const std::vector<std::string>& preamble) {
   PatchPreamble out;
   bool first = true;
+  int line_number = 0;
   for (std::string line : preamble) {
+    ++line_number;
     // A BOM an editor put before the first line, and blanks it left at a
     // line's end, are no part of the record (a helper probe of 2893764).
     if (first && line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);
@@ -65,7 +68,24 @@ PatchPreamble ReadPreamble(const std::vector<std::string>& preamble) {
     std::string rule_id = line.substr(kHead.size(), colon - kHead.size());
     std::string_view status = std::string_view(line).substr(colon + 2);
     std::size_t records_at = RecordsAt(status);
-    out.statuses[rule_id] = std::string(status.substr(0, records_at));
+    std::string name(status.substr(0, records_at));
+    auto [first_line, fresh] = out.status_lines.emplace(rule_id, line_number);
+    if (!fresh) {
+      out.problems.push_back(
+          {rule_id, line_number,
+           "a second status line for rule '" + rule_id + "' (the first is line " +
+               std::to_string(first_line->second) +
+               "): muhpatch writes one line a rule, so this one was added by hand, and the "
+               "state the patch records for the rule is not trusted"});
+      continue;
+    }
+    if (!IsRuleStatusName(name)) {
+      out.problems.push_back({rule_id, line_number,
+                              "the status line for rule '" + rule_id + "' records '" + name +
+                                  "', which is no status muhpatch writes (" + RuleStatusNames() +
+                                  "): it was edited by hand"});
+    }
+    out.statuses[rule_id] = name;
     if (records_at == std::string_view::npos) continue;
     std::string_view records = status.substr(records_at);
     for (LeftRecord& r : ReadLeftRecords(rule_id, Entries(records, kLeft))) {

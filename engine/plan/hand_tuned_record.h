@@ -52,10 +52,24 @@ struct PatchPreamble {
   // Every site the patch left alone, with its value's fingerprint
   // (left_record.h).
   std::vector<LeftRecord> left;
+  // Rule id -> the patch line (from 1) of its status line: the first, when
+  // there are several.
+  std::map<std::string, int> status_lines;
+  // Status lines muhpatch never writes: a second line for one rule (its
+  // state is then not trusted: `statuses` keeps the first), or a status
+  // that is no rule status's name. Each with its patch line.
+  struct Problem {
+    std::string rule_id;
+    int line = 0;
+    std::string what;
+  };
+  std::vector<Problem> problems;
 };
 
-// The preamble's status lines, each read once; lines that are not status
-// lines, and record entries without a line number, are ignored.
+// The preamble's status lines (the patch's first lines), each read once;
+// lines that are not status lines, and record entries without a line
+// number, are ignored; a second line for a rule and an unknown status are
+// problems.
 PatchPreamble ReadPreamble(const std::vector<std::string>& preamble);
 
 // ReadPreamble's records alone.

@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include "engine/plan/plan_result.h"
+
 namespace muh {
 
 TEST_CASE("a hand-tuned record is written on its rule's status line and read back") {
@@ -28,9 +30,36 @@ TEST_CASE("ReadPreamble reads each status line once: its status and its records"
   PatchPreamble p = ReadPreamble(
       {"mail: header", "muhpatch: rule moe: rewrites; hand-tuned: f.py:3",
        "muhpatch: rule plain: at value\r", "muhpatch: rule bare", "muhpatch: rule moe: at value"});
+  // The first line of a rule counts; a second is a problem at its line.
   CHECK(p.statuses ==
-        std::map<std::string, std::string>{{"moe", "at value"}, {"plain", "at value"}});
+        std::map<std::string, std::string>{{"moe", "rewrites"}, {"plain", "at value"}});
+  CHECK(p.status_lines == std::map<std::string, int>{{"moe", 2}, {"plain", 3}});
   CHECK(p.hand_tuned == std::vector<HandTunedRecord>{{"moe", "f.py", 3}});
+  REQUIRE(p.problems.size() == 1);
+  CHECK(p.problems[0].rule_id == "moe");
+  CHECK(p.problems[0].line == 5);
+  CHECK(p.problems[0].what ==
+        "a second status line for rule 'moe' (the first is line 2): muhpatch writes one line a "
+        "rule, so this one was added by hand, and the state the patch records for the rule is "
+        "not trusted");
+}
+
+TEST_CASE("ReadPreamble: a status muhpatch never writes is a problem at its line") {
+  PatchPreamble p = ReadPreamble({"muhpatch: rule r: at valu; left: 0@a.py:3=0000abcd",
+                                  "muhpatch: rule s: hand-tuned", "muhpatch: rule t: retired"});
+  REQUIRE(p.problems.size() == 1);
+  CHECK(p.problems[0].rule_id == "r");
+  CHECK(p.problems[0].line == 1);
+  CHECK(p.problems[0].what ==
+        "the status line for rule 'r' records 'at valu', which is no status muhpatch writes "
+        "(rewrites, at value, skipped, no value, failed, dead, hand-tuned, retired): it was "
+        "edited by hand");
+  for (RuleStatus s : {RuleStatus::kRewrites, RuleStatus::kAlreadyApplied, RuleStatus::kSkipped,
+                       RuleStatus::kNoValue, RuleStatus::kFailed, RuleStatus::kDead,
+                       RuleStatus::kHandTuned, RuleStatus::kRetired}) {
+    CHECK(IsRuleStatusName(RuleStatusName(s)));
+  }
+  CHECK_FALSE(IsRuleStatusName("rewrite"));
 }
 
 TEST_CASE("ReadPreamble: the line saying the patch was made with --include-dead") {

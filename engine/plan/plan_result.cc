@@ -31,6 +31,29 @@ const char* RuleStatusName(RuleStatus s) {
   return "failed";
 }
 
+namespace {
+
+constexpr RuleStatus kAllStatuses[] = {RuleStatus::kRewrites,  RuleStatus::kAlreadyApplied,
+                                       RuleStatus::kSkipped,   RuleStatus::kNoValue,
+                                       RuleStatus::kFailed,    RuleStatus::kDead,
+                                       RuleStatus::kHandTuned, RuleStatus::kRetired};
+
+}  // namespace
+
+bool IsRuleStatusName(std::string_view name) {
+  for (RuleStatus s : kAllStatuses) {
+    if (name == RuleStatusName(s)) return true;
+  }
+  return false;
+}
+
+std::string RuleStatusNames() {
+  std::string out;
+  for (RuleStatus s : kAllStatuses)
+    out += (out.empty() ? "" : ", ") + std::string(RuleStatusName(s));
+  return out;
+}
+
 const std::string& Site::LivenessReason() const {
   static const std::string kNone;
   return liveness ? liveness->reason : kNone;

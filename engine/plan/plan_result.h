@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -35,6 +36,10 @@ enum class RuleStatus {
 // "rewrites", "at value", "skipped", "no value", "failed", "dead", "hand-tuned",
 // "retired".
 const char* RuleStatusName(RuleStatus s);
+// Whether `name` is RuleStatusName of some status.
+bool IsRuleStatusName(std::string_view name);
+// Every status's name, comma-separated, in the enum's order.
+std::string RuleStatusNames();
 
 // Whether a rule in state `s` manages nothing in the tree (skipped by its
 // precondition, or without a model value): its matches outside its files

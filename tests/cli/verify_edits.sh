@@ -16,7 +16,8 @@
 #             differs (stale, the hunk named where its lines are now), and
 #             the site holds a hand-edited value;
 #   multiply  a tier's assignment written twice: the rule finds 2 sites;
-#   context   a context line inside the hunk changed: stale.
+#   context   a context line inside the hunk changed: stale;
+#   preamble  a status line doubled, a status or a rule id misspelt by hand.
 # Without the real tree the test prints why and exits 77 (CTest: skipped).
 #
 # Usage: verify_edits.sh MUHPATCH
@@ -145,3 +146,28 @@ muhpatch: 15 rules: 1 rewrite, 1 already at its value, 4 skipped, 9 dead; 19 sit
 verify: drift: committed.diff is stale: 1 hunk no longer applies to tree, as git apply would refuse it; next: $refresh"
 [[ $code -eq 1 && $err == "$want" ]] || { diff -u <(echo "$want") <(echo "$err") >&2 || true; fail "context: exit $code, expected 1 and exactly the stale hunk"; }
 ok "context: git apply --check refuses the patch; verify: exit 1, exactly the hunk, where its lines are now, and the refresh command"
+
+# The preamble edited by hand: a second line for a rule, a status muhpatch
+# never writes, a rule the rule file does not have. Each is drift located
+# at its line of the patch, exactly as below.
+fresh pristine
+rule=paged-attn-partition-size
+[[ $(head -n 1 committed.diff) == "muhpatch: rule $rule: skipped; left: "* ]] ||
+  fail "preamble: the patch's first line is not $rule's skipped status"
+sed '1{p;s/: skipped; left: .*$/: rewrites/}' committed.diff >dup.diff
+sed '1s/: skipped;/: skiped;/' committed.diff >status.diff
+sed "1s/rule $rule:/rule ${rule%size}sise:/" committed.diff >id.diff
+for edit in dup status id; do
+  case $edit in
+    dup) want="$edit.diff:2:1: error: drift: a second status line for rule '$rule' (the first is line 1): muhpatch writes one line a rule, so this one was added by hand, and the state the patch records for the rule is not trusted" ;;
+    status) want="$edit.diff:1:1: error: drift: the status line for rule '$rule' records 'skiped', which is no status muhpatch writes (rewrites, at value, skipped, no value, failed, dead, hand-tuned, retired): it was edited by hand" ;;
+    id) want="$edit.diff:1:1: error: drift: the preamble records rule '${rule%size}sise', which the rule file does not have: it was removed or renamed since the patch was made, or the line was edited, and what the patch holds for it is not checked" ;;
+  esac
+  want="$want; next: muhpatch diff -o $edit.diff rules.yaml tree"
+  last="verify: drift: $edit.diff's preamble is not as muhpatch writes it; next: muhpatch diff -o $edit.diff rules.yaml tree"
+  code=0
+  "$muhpatch" verify rules.yaml tree --patch "$edit.diff" >out.txt 2>err.txt || code=$?
+  [[ $code -eq 1 ]] && grep -qxF "$want" err.txt && [[ $(tail -n 1 err.txt) == "$last" ]] ||
+    { printf 'want:\n%s\n%s\ngot:\n' "$want" "$last" >&2; cat err.txt >&2; fail "preamble $edit: exit $code, expected 1 and the finding above"; }
+  ok "preamble $edit: verify: exit 1, '$want'"
+done
