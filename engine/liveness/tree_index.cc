@@ -312,7 +312,18 @@ const ConditionResult& TreeIndex::HeaderValue(const std::string& path, int h) {
   if (cached != file.headers.end()) return cached->second;
   ConditionResult r;
   if (const StatementTable* lines = Held(path)) {
-    r = EvaluateCondition(lines->HeaderCondition(h), ConditionsIn(path));
+    // A name a def or class around the header binds itself (a parameter
+    // `pass_nk_tiles=True` beside a module's `pass_nk_tiles = False`, a
+    // helper probe of 2178177) is not the module's flag there. (FlagAt
+    // reads every other binding in the file; PlatformName reads the
+    // parameters and imports of functions too.)
+    ConditionContext ctx = ConditionsIn(path);
+    auto module_flag = ctx.flag;
+    ctx.flag = [this, path, h, module_flag](std::string_view name) -> std::optional<ConstantFlag> {
+      if (BoundAround(path, h, name)) return std::nullopt;
+      return module_flag(name);
+    };
+    r = EvaluateCondition(lines->HeaderCondition(h), ctx);
   }
   return file.headers.emplace(h, std::move(r)).first->second;
 }
@@ -1546,6 +1557,56 @@ std::optional<ConstantFlag> TreeIndex::FlagAt(const std::string& path, const std
   }
   flags_[key] = out;
   return out;
+}
+
+bool TreeIndex::BoundAround(const std::string& path, int h, std::string_view name) {
+  const StatementTable* lines = Held(path);
+  if (lines == nullptr) return true;
+  for (int p = lines->lines()[static_cast<std::size_t>(h)].parent; p >= 0;
+       p = lines->lines()[static_cast<std::size_t>(p)].parent) {
+    std::string_view kw = lines->Keyword(p);
+    if (!IsHeader(kw, lines->Code(p), "def") && kw != "class") continue;
+    const std::optional<std::set<std::string>>& names = ScopeNames(path, p);
+    if (!names || names->count(std::string(name)) != 0) return true;
+  }
+  return false;
+}
+
+const std::optional<std::set<std::string>>& TreeIndex::ScopeNames(const std::string& path, int p) {
+  FileState& file = File(path);
+  auto cached = file.scope_names.find(p);
+  if (cached != file.scope_names.end()) return cached->second;
+  std::optional<std::set<std::string>> out;
+  if (const StatementTable* lines = Held(path)) {
+    // The def's or class's name, after its keyword: its parent in the parse
+    // is the scope's node.
+    std::string_view code = lines->Code(p);
+    std::string_view keyword = lines->Keyword(p) == "class" ? "class" : "def";
+    std::size_t at = code.find(keyword);
+    std::size_t b =
+        at == std::string_view::npos ? at : code.find_first_not_of(" \t", at + keyword.size());
+    std::size_t e = b;
+    while (e != std::string_view::npos && e < code.size() && IsWordChar(code[e])) ++e;
+    if (b != std::string_view::npos && e > b) {
+      TopStatements parses(*lines);
+      std::size_t offset = lines->lines()[static_cast<std::size_t>(p)].code + b;
+      auto found = parses.PathAt(offset, e - b);
+      if (found && found->tree != nullptr && found->path.size() >= 2) {
+        TSNode scope = found->path[found->path.size() - 2];
+        if (Is(scope, "function_definition") || Is(scope, "class_definition")) {
+          std::set<std::string> names;
+          bool unknown = false;
+          const SyntaxTree& tree = *found->tree;
+          ForEachScopeBinding(scope, [&](const std::vector<TSNode>& at_name, NameUse use) {
+            if (use == NameUse::kUnknown) unknown = true;
+            names.emplace(TextOf(tree, at_name.back()));
+          });
+          if (!unknown) out = std::move(names);
+        }
+      }
+    }
+  }
+  return file.scope_names.emplace(p, std::move(out)).first->second;
 }
 
 }  // namespace muh

@@ -167,6 +167,12 @@ class TreeIndex {
   // it reads are settled on first use, so a second evaluation could not
   // differ.
   const ConditionResult& HeaderValue(const std::string& path, int h);
+  // Whether `name` read in header `h` may be another binding than its
+  // module's: a def or class around h binds it in its own scope (a
+  // parameter, an assignment, an import, a global declaration...), or the
+  // parse cannot tell.
+  bool BoundAround(const std::string& path, int h, std::string_view name);
+  const std::optional<std::set<std::string>>& ScopeNames(const std::string& path, int p);
   std::optional<ConstantFlag> FlagAt(const std::string& path, const std::string& name, int depth);
   // MarkerMade's search: where `word` (a member's name, or with `member`
   // false a constant bound to that name as a string) is made or read on in
@@ -215,6 +221,9 @@ class TreeIndex {
     std::unordered_map<std::string, std::vector<std::size_t>> occurrences;
     std::unordered_map<int, LineGuard> guards;
     std::unordered_map<int, ConditionResult> headers;
+    // By a def's or class's header line: the names its own scope binds
+    // (ScopeNames); nullopt when the parse cannot say.
+    std::unordered_map<int, std::optional<std::set<std::string>>> scope_names;
     // Per logical line, each a scan of the line: a name searched for many
     // times on one long line (a generated condition) scans it once.
     std::unordered_map<int, bool> several;

@@ -375,3 +375,32 @@ grep -q '^VLLM_ATTENTION_BACKEND = "ROCM_FLASH"$' envs_bound/vllm/envs.py || fai
 grep -qE "^flash-attn-autotune-configs .* (live|unknown) " envs.status ||
   { cat envs.status >&2; fail "envs.py binds VLLM_ATTENTION_BACKEND: the autotune site is still dead"; }
 ok "envs.py binding VLLM_ATTENTION_BACKEND at its top level: the autotune site is not dead"
+
+# A parameter named like a module flag (a helper probe of 2178177): the
+# test inside the function reads the parameter (True by default), so the
+# dicts' N and K, read there, are not dead, though the module's flag is False.
+cp -a lf shadow
+chmod -R u+w shadow
+python3 - shadow/vllm/model_executor/layers/fused_moe/fused_moe.py <<'PY' || fail "could not add the flag and the parameter"
+import sys
+path = sys.argv[1]
+src = open(path).read()
+flag = "logger = init_logger(__name__)\n"
+sig = "use_fp8_w8a8: bool, use_int8_w8a16: bool) -> None:\n    ops.invoke_fused_moe_kernel("
+assert src.count(flag) == 1 and src.count(sig) == 1
+src = src.replace(flag, flag + "\npass_nk_tiles = False\n")
+src = src.replace(sig, "use_fp8_w8a8: bool, use_int8_w8a16: bool,\n"
+                  "                            pass_nk_tiles: bool = True) -> None:\n"
+                  "    if pass_nk_tiles:\n"
+                  "        ops.set_moe_tiles(config['BLOCK_SIZE_N'], config['BLOCK_SIZE_K'])\n"
+                  "    ops.invoke_fused_moe_kernel(")
+open(path, "w").write(src)
+PY
+"$muhpatch" status rules.yaml shadow >shadow.status 2>/dev/null || true
+for rule in fused-moe-default-block-n fused-moe-default-block-k fused-moe-small-m-block-n fused-moe-small-m-block-k; do
+  grep -qE "^$rule .* (live|unknown) " shadow.status ||
+    { cat shadow.status >&2; fail "a parameter shadows the module flag: $rule is still dead"; }
+done
+grep -qE "^fused-moe-default-block-n .* dead " <("$muhpatch" status rules.yaml lf 2>/dev/null) ||
+  fail "the published tree: fused-moe-default-block-n is not dead"
+ok "a parameter named like a module flag False: the dicts' N and K read under it are not dead"
