@@ -13,6 +13,10 @@ trap 'rm -rf "$scratch"' EXIT
 fail() { echo "FAIL: git_hunks: $*" >&2; exit 1; }
 export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null HOME=$scratch
 n=0
+compared=0
+# A case whose golden diff is not empty must give a diff here too: one that
+# gave none would otherwise compare nothing and pass (a helper audit).
+must=0
 
 # same NAME TREE RULES [ARGS...]: muhpatch's diff of TREE against git's.
 same() {
@@ -27,7 +31,11 @@ same() {
   local code=0
   "$muhpatch" diff "$@" "$rules" "$work" >"$work.ours" 2>/dev/null || code=$?
   [[ $code -eq 0 || $code -eq 6 ]] || fail "$name: diff exited $code"
-  [[ -s $work.ours ]] || return 0
+  if [[ ! -s $work.ours ]]; then
+    [[ $must -eq 0 ]] || fail "$name: diff printed nothing, where the case rewrites"
+    return 0
+  fi
+  compared=$((compared + 1))
   "$muhpatch" apply --keep-going "$@" "$rules" "$work" >/dev/null 2>&1 || true
   (cd "$work" && git diff) | grep -v '^index ' >"$work.git" || true
   grep -v -e '^muhpatch: rule ' -e '^muhpatch: made with ' "$work.ours" >"$work.ours.body"
@@ -56,8 +64,11 @@ for dir in "$repo"/fixtures/cases/*/; do
       cp "$repo/$src" "$tree/$rel"
     done <"$dir/overlay.link"
   fi
+  must=0
+  [[ -s $dir/expected.diff ]] && must=1
   same "case $name" "$tree" "$rules" "${args[@]}"
 done
+must=1
 same "fixture tree --include-dead" "$repo/fixtures/enginex-vllm" "$repo/rules/bi100.yaml" --include-dead
 
 real=$repo/../shared/targets/enginex-vllm
@@ -76,3 +87,5 @@ PY
 else
   echo "note: the real tree is not at $real; checked the fixtures only"
 fi
+[[ $compared -ge 10 ]] || fail "only $compared diffs compared with git's"
+echo "$compared diffs compared with git's"

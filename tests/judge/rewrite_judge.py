@@ -945,6 +945,9 @@ def main():
     ap.add_argument("--keep", help="copy the last program and its outputs here")
     ap.add_argument("--replay", nargs="*", help="seed files to run instead of generated programs")
     ap.add_argument("--verbose", action="store_true")
+    ap.add_argument("--min-rewrites", type=int, default=1,
+                    help="fail when fewer rewrites than this are checked (a muhpatch that "
+                         "rewrites nothing must not pass)")
     args = ap.parse_args()
     programs = []  # (label, [(shape, seed)], known)
     if args.replay is not None:
@@ -992,6 +995,10 @@ def main():
           "%d were unchanged off it" % (RUNS["new value"], RUNS["unchanged"]))
     for shape in sorted(table):
         print("  %-40s %s" % (shape, ", ".join("%s %d" % kv for kv in sorted(table[shape].items()))))
+    if rewrites < args.min_rewrites:
+        print("FAIL only %d rewrites checked, fewer than --min-rewrites %d: a case that used to "
+              "rewrite no longer does" % (rewrites, args.min_rewrites))
+        failed += 1
     return 1 if failed else 0
 
 
