@@ -4,8 +4,8 @@
 // way to give each child pattern, in order, a distinct child (in its field
 // when it names one) is a mapping; an immediate step takes the next named
 // child or none (passing over the named children it may skip), and a
-// closed list lets no named child follow the last step's. Header-only: the matchers' own binding
-// types and callbacks.
+// closed list lets no named child follow the last step's. Header-only: the
+// matchers' own binding types and callbacks.
 #pragma once
 
 #include <tree_sitter/api.h>

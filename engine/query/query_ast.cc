@@ -247,7 +247,7 @@ class Parser {
     }
     bool pending_anchor = false;
     bool after_predicate = false;  // or a negated field: an anchor there is left to libtree-sitter
-    std::vector<bool> pending_skip;  // the symbols of a `. (type)* .` just read
+    std::vector<bool> pending_skip;  // the symbols of a `. (comment)* .` just read
     for (Skip(); Peek() != ')'; Skip()) {
       char c = Peek();
       if (c == '\0') throw NotInSubset{};
@@ -296,8 +296,8 @@ class Parser {
       bool starred = false;
       child.node.push_back(ChildPattern(&starred));
       if (starred) {
-        // `. (type)* .` and then a child: that child may pass over the named
-        // siblings of this type. Anything else with a quantifier (no anchor
+        // `. (comment)* .` and then a child: that child may pass over the
+        // comments among its siblings. Anything else with a quantifier (no anchor
         // on either side, a field, captures, children, two in a row, or
         // none after it: libtree-sitter then drops the closing anchor when
         // the `*` matches nothing) is left to libtree-sitter.

@@ -404,3 +404,23 @@ done
 grep -qE "^fused-moe-default-block-n .* dead " <("$muhpatch" status rules.yaml lf 2>/dev/null) ||
   fail "the published tree: fused-moe-default-block-n is not dead"
 ok "a parameter named like a module flag False: the dicts' N and K read under it are not dead"
+
+# The dicts' consumer decorated (a helper probe of 2178177): its wrapper
+# reads every key (`**args[12]`), so a key nothing else reads is not dead.
+cp -a lf decorated
+chmod -R u+w decorated
+python3 - decorated/vllm/model_executor/layers/fused_moe/fused_moe.py <<'PY' || fail "could not decorate the kernel's caller"
+import sys
+path = sys.argv[1]
+src = open(path).read()
+head = "\ndef invoke_fused_moe_kernel("
+assert src.count(head) == 1
+src = src.replace(head, "\ndef _push_tiles(fn):\n\n    def wrapper(*args, **kwargs):\n"
+                  "        ops.set_moe_tiles(**args[12])\n        return fn(*args, **kwargs)\n\n"
+                  "    return wrapper\n\n\n@_push_tiles" + head)
+open(path, "w").write(src)
+PY
+"$muhpatch" status rules.yaml decorated >decorated.status 2>/dev/null || true
+grep -qE "^fused-moe-default-block-k .* unknown " decorated.status ||
+  { cat decorated.status >&2; fail "the consumer decorated: fused-moe-default-block-k is not unknown"; }
+ok "the dicts' consumer decorated: a key only its wrapper may read is unknown, not dead"
