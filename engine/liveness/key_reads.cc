@@ -2,11 +2,16 @@
 
 #include <cctype>
 #include <cstring>
+#include <optional>
 #include <set>
 
 #include "engine/liveness/key_flow.h"
 #include "engine/liveness/overwrite.h"
 #include "engine/liveness/prose.h"
+#include "engine/liveness/top_statements.h"
+#include "engine/python/name_use.h"
+#include "engine/python/ts_nodes.h"
+#include "engine/python/value_use.h"
 
 namespace muh {
 
@@ -52,6 +57,110 @@ std::vector<Evidence> WholeLocals(TreeIndex* index, const Reachability& reach,
   return out;
 }
 
+// How deep the names bound to a read's value are followed (`a = v; b = a`).
+constexpr int kAliasDepth = 4;
+
+// Where the reads of one file send the value they read (value_use.h).
+class ReadUses {
+ public:
+  ReadUses(TreeIndex* index, const std::string& path, const StatementTable& lines)
+      : index_(index), path_(path), lines_(lines), parses_(lines) {}
+
+  // The read of the key whose string literal (quotes included) is at
+  // [begin, end): nullopt when its value reaches a call as it is, is
+  // tested or dropped, on every use; else where it is changed.
+  std::optional<ChangedRead> OfKeyAt(std::size_t begin, std::size_t end) {
+    auto found = parses_.PathAt(begin, end - begin);
+    if (!found || found->tree == nullptr) return At(begin, "a read in code that does not parse");
+    std::vector<TSNode>& path = found->path;
+    // `x['KEY']` (the subscript) or `x.get('KEY', ...)` (the call).
+    bool ok = path.size() >= 3 && Is(path.back(), "string");
+    if (ok && Is(path[path.size() - 2], "subscript") &&
+        FieldIs(path[path.size() - 2], "subscript", path.back())) {
+      path.pop_back();
+      // `x['KEY'] //= 2`: a transform of the value itself, which the value
+      // gate follows (later_transforms.h).
+      if (path.size() >= 2 && Is(path[path.size() - 2], "augmented_assignment") &&
+          FieldIs(path[path.size() - 2], "left", path.back())) {
+        return std::nullopt;
+      }
+    } else if (ok && Is(path[path.size() - 2], "argument_list") &&
+               Is(path[path.size() - 3], "call")) {
+      path.resize(path.size() - 2);
+    } else {
+      return At(begin, "a read of a form muhpatch does not follow");
+    }
+    return Follow(*found->tree, found->begin, path, false, 0);
+  }
+
+ private:
+  std::optional<ChangedRead> Follow(const SyntaxTree& tree, std::size_t base,
+                                    const std::vector<TSNode>& path, bool changed, int depth) {
+    ValueUse u = UseOfValue(tree, path, changed);
+    TSNode at = ts_node_is_null(u.at) ? path.back() : u.at;
+    std::size_t offset = base + ts_node_start_byte(at);
+    switch (u.kind) {
+      case ValueUseKind::kPassed:
+      case ValueUseKind::kDerived:
+      case ValueUseKind::kTested:
+      case ValueUseKind::kDiscarded:
+        return std::nullopt;
+      case ValueUseKind::kChanged:
+        return At(offset, std::string(TextOf(tree, at)));
+      case ValueUseKind::kAliased:
+        break;
+    }
+    TSNode left = Field(u.at, "left");
+    std::string name(TextOf(tree, left));
+    std::size_t bound = base + ts_node_start_byte(left);
+    if (depth >= kAliasDepth) return At(offset, std::string(TextOf(tree, at)));
+    // The function that binds the name: its reads are the name's.
+    const std::vector<LogicalLine>& ls = lines_.lines();
+    int j = lines_.IndexAt(bound);
+    while (j >= 0 && lines_.Keyword(j) != "def" && lines_.Keyword(j) != "async") {
+      j = ls[static_cast<std::size_t>(j)].parent;
+    }
+    if (j < 0) {
+      return At(offset,
+                std::string(TextOf(tree, at)) + ", a module-level name other modules may read");
+    }
+    int end = index_->BlockEnd(path_, j);
+    std::size_t from = ls[static_cast<std::size_t>(j)].begin;
+    std::size_t to = end < static_cast<int>(ls.size()) ? ls[static_cast<std::size_t>(end)].begin
+                                                       : lines_.src().size();
+    // Copied: PathAt may ask for other names' occurrences meanwhile.
+    std::vector<std::size_t> occ = index_->Occurrences(path_, name);
+    for (std::size_t o : occ) {
+      if (o < from || o >= to || o == bound || !lines_.InCode(o)) continue;
+      auto found = parses_.PathAt(o, name.size());
+      if (!found || found->tree == nullptr) return At(o, "a read in code that does not parse");
+      NameUse use = UseOf(found->path);
+      if (use == NameUse::kNotAName) continue;
+      if (use != NameUse::kRead)
+        return At(o, name + " bound again: " + index_->At(path_, lines_.IndexAt(o)).what);
+      if (auto c = Follow(*found->tree, found->begin, found->path, u.changed, depth + 1)) return c;
+    }
+    return std::nullopt;
+  }
+
+  ChangedRead At(std::size_t offset, std::string expression) {
+    ChangedRead c;
+    c.at = index_->At(path_, lines_.IndexAt(offset));
+    c.at.line = lines_.LineOf(offset);  // the physical line: a call spans several
+    std::string_view src = lines_.src();
+    std::size_t line_start = offset == 0 ? 0 : src.rfind('\n', offset - 1);
+    line_start = line_start == std::string_view::npos || offset == 0 ? 0 : line_start + 1;
+    c.column = static_cast<int>(offset - line_start) + 1;
+    c.expression = std::move(expression);
+    return c;
+  }
+
+  TreeIndex* index_;
+  const std::string& path_;
+  const StatementTable& lines_;
+  TopStatements parses_;
+};
+
 }  // namespace
 
 KeyReadResult ReadsOfKey(TreeIndex* index, const Reachability& reach, const std::string& path,
@@ -67,6 +176,8 @@ KeyReadResult ReadsOfKey(TreeIndex* index, const Reachability& reach, const std:
     const StatementTable* lines = index->Lines(q);
     if (lines == nullptr) continue;
     std::string_view src = lines->src();
+    std::optional<ReadUses> uses;
+    int changed_line = -1;
     for (std::size_t o : occ) {
       int k = lines->IndexAt(o);
       if (k < 0 || !lines->InString(o) || !LineRuns(index, q, k)) continue;
@@ -117,6 +228,13 @@ KeyReadResult ReadsOfKey(TreeIndex* index, const Reachability& reach, const std:
       Evidence e = index->At(q, k);
       e.what = "reads '" + key + "': " + e.what;
       literal_reads.push_back(e);
+      if ((subscript || get) && k != changed_line) {
+        if (!uses) uses.emplace(index, q, *lines);
+        if (auto c = uses->OfKeyAt(o - 1, o + key.size() + 1)) {
+          out.changed.push_back(std::move(*c));
+          changed_line = k;
+        }
+      }
     }
   }
   DictFlow flow = FollowDict(index, reach, path, var, key);

@@ -10,6 +10,11 @@
 // and `return` are followed, `.pop('KEY')` reads), and every occurrence of
 // the key in a string that runs must be a read, a write or prose
 // (prose.h); any other gives unknown, naming it.
+//
+// Where each `x['KEY']`, `x.get('KEY')` read of running code sends the
+// value (value_use.h), through the names a function binds to it: a read
+// whose value the code changes before a call takes it (a clamp, a
+// product, a `return` the search does not follow) is in `changed`.
 #pragma once
 
 #include <string>
@@ -24,6 +29,7 @@ struct KeyReadResult {
   Tri read = Tri::kUnknown;
   std::string why;
   std::vector<Evidence> evidence;
+  std::vector<ChangedRead> changed;  // in file order, the first of each line
 };
 
 KeyReadResult ReadsOfKey(TreeIndex* index, const Reachability& reach, const std::string& path,

@@ -257,6 +257,25 @@ std::optional<Evidence> LivenessAnalysis::RebindingElsewhere(const std::string& 
       &state_->index, [](const std::string&) { return true; }, path);
 }
 
+std::vector<ChangedRead> LivenessAnalysis::ChangedReads(const std::string& path,
+                                                        std::size_t byte_offset) const {
+  State* state = state_.get();
+  const StatementTable* lines = state->index.Lines(path);
+  if (lines == nullptr) return {};
+  std::optional<WriteSite> write = WriteSiteAt(*lines, byte_offset);
+  if (!write || write->key.empty()) return {};
+  auto key = std::make_tuple(path, write->var, write->key);
+  auto it = state->key_reads.find(key);
+  if (it == state->key_reads.end()) {
+    it = state->key_reads
+             .emplace(std::move(key),
+                      ReadsOfKey(&state->index, state->reach, path, write->var, write->key))
+             .first;
+  }
+  if (it->second.read != Tri::kTrue) return {};
+  return it->second.changed;
+}
+
 std::optional<Evidence> LivenessAnalysis::MentionedElsewhere(const std::string& path,
                                                              const std::string& word) const {
   TreeIndex& index = state_->index;

@@ -88,6 +88,12 @@ class LivenessAnalysis {
   std::optional<Evidence> MentionedElsewhere(const std::string& path,
                                              const std::string& word) const;
 
+  // For a site that writes a dict's key (`config['BLOCK_SIZE_M'] = 32`,
+  // a value of `{'BLOCK_SIZE_M': 32}`) whose key reached code reads: the
+  // reads that change the value before a call takes it (key_reads.h,
+  // value_use.h), the first of each line. Empty for any other site.
+  std::vector<ChangedRead> ChangedReads(const std::string& path, std::size_t byte_offset) const;
+
   // How many modules the entry reaches.
   std::size_t modules_reached() const;
 

@@ -292,6 +292,34 @@ TEST_CASE("dict keys that nothing reached reads are dead") {
   CHECK(commented.reason.find("'BN2'") != std::string::npos);
 }
 
+TEST_CASE("a key read whose value is changed before a call takes it is named, at the change") {
+  Fixture f("changed_reads");
+  auto changed = [&](const std::string& context) {
+    const std::string path = "app/config.py";
+    CHECK(f.At(path, context, "16").state == Liveness::kLive);
+    std::vector<std::string> out;
+    for (const ChangedRead& c : f.analysis().ChangedReads(
+             path, testing::Slurp(fs::path(MUHPATCH_SOURCE_DIR) /
+                                  "fixtures/liveness/changed_reads/app/config.py")
+                           .find(context) +
+                       context.find("16"))) {
+      out.push_back(c.at.path + ":" + std::to_string(c.at.line) + ":" + std::to_string(c.column) +
+                    ": " + c.expression);
+    }
+    return out;
+  };
+  // Passed whole, by keyword and through a name; derived; tested.
+  CHECK(changed("\"PM\": 16").empty());
+  CHECK(changed("\"DM\": 16").empty());
+  CHECK(changed("\"TM\": 16").empty());
+  // A clamp in the call; through a name bound first, a conditional's branch.
+  CHECK(changed("\"CM\": 16") == std::vector<std::string>{"app/use.py:14:22: max(c[\"CM\"], 32)"});
+  CHECK(changed("\"CA\": 16") ==
+        std::vector<std::string>{"app/use.py:16:15: int(ca) if ca > 8 else 8"});
+  // Returned: where it goes then is not followed.
+  CHECK(changed("\"RM\": 16") == std::vector<std::string>{"app/use.py:5:5: return c[\"RM\"]"});
+}
+
 TEST_CASE("without the entry module every verdict beyond local ones is unknown") {
   std::map<std::string, std::string> files{{"lib/x.py", "A = 1\n"}};
   ReadFn read = [&files](const std::string& p) -> std::optional<std::string_view> {

@@ -97,6 +97,17 @@ struct LivenessFacts {
 // is ROCm's, `_Backend.IPEX` XPU's ...), for LivenessFacts::markers.
 std::vector<PlatformMarker> VllmBackendMarkers();
 
+// A read of a knob's value that changes it, or carries it where the
+// analysis does not follow, before a call takes it (value_use.h):
+// `kernel(BLOCK=max(config['BLOCK_SIZE_M'], 32))`. `expression` is the
+// code that changes it; `at.line` is its physical line (`at.what` the
+// logical line's code) and `column` its 1-based column, in bytes.
+struct ChangedRead {
+  Evidence at;
+  int column = 0;
+  std::string expression;
+};
+
 struct SiteLiveness {
   Liveness state = Liveness::kUnknown;
   std::string reason;  // one sentence: why

@@ -424,3 +424,29 @@ PY
 grep -qE "^fused-moe-default-block-k .* unknown " decorated.status ||
   { cat decorated.status >&2; fail "the consumer decorated: fused-moe-default-block-k is not unknown"; }
 ok "the dicts' consumer decorated: a key only its wrapper may read is unknown, not dead"
+
+# The tier value clamped where it is used (a helper probe of 2178177):
+# `max(config['BLOCK_SIZE_M'], 32)` where the alignment op and the kernel's
+# binding take it. CPython: the kernel gets max(16, 32) = 32, not the 16
+# the rule writes. The rule fails, at the first clamp, and writes nothing.
+cp -a lf clamped
+chmod -R u+w clamped
+python3 - clamped <<'PY' || fail "could not clamp the reads"
+import sys
+root = sys.argv[1]
+for rel, old in (("vllm/_custom_ops.py", "        top_k,\n        config['BLOCK_SIZE_M']\n"),
+                 ("vllm/model_executor/layers/fused_moe/fused_moe.py",
+                  "moe_align_block_size(curr_topk_ids, config['BLOCK_SIZE_M'], E)")):
+    path = root + "/" + rel
+    src = open(path).read()
+    assert src.count(old) == 1, rel
+    open(path, "w").write(src.replace(old, old.replace("config['BLOCK_SIZE_M']",
+                                                       "max(config['BLOCK_SIZE_M'], 32)")))
+PY
+rc=0
+"$muhpatch" diff rules.yaml clamped >clamped.diff 2>clamped.err || rc=$?
+[[ $rc -eq 6 ]] || { cat clamped.err >&2; fail "clamped reads: diff exit $rc, want 6"; }
+grep -qF "clamped/vllm/_custom_ops.py:785:9: error: rule 'fused-moe-tier-block-m': the value its site writes (vllm/model_executor/layers/fused_moe/fused_moe.py:357, '16') is read here and changed before a call takes it (\`max(config['BLOCK_SIZE_M'], 32)\`)" clamped.err ||
+  { cat clamped.err >&2; fail "clamped reads: no error at the clamp"; }
+if grep -q "BLOCK_SIZE_M'\] = 16" clamped.diff; then fail "clamped reads: the tiers were rewritten"; fi
+ok "the tier value clamped where the kernel's binding takes it: the rule fails at the clamp"
