@@ -38,16 +38,17 @@ std::optional<TopStatements::Found> TopStatements::PathAt(std::size_t offset, st
   const Parsed* p = Of(k);
   if (p == nullptr) return std::nullopt;
   std::size_t rel = offset - p->begin;
-  return Found{&p->tree,
-               p->paths.PathTo(static_cast<std::uint32_t>(rel),
-                               static_cast<std::uint32_t>(rel + length)),
-               p->begin};
+  return Found{
+      &p->tree,
+      p->paths.PathTo(static_cast<std::uint32_t>(rel), static_cast<std::uint32_t>(rel + length)),
+      p->begin};
 }
 
 const TopStatements::Parsed* TopStatements::Of(int k) {
   int top = k;
   const std::vector<LogicalLine>& ls = lines_.lines();
-  while (ls[static_cast<std::size_t>(top)].parent != -1) top = ls[static_cast<std::size_t>(top)].parent;
+  while (ls[static_cast<std::size_t>(top)].parent != -1)
+    top = ls[static_cast<std::size_t>(top)].parent;
   auto known = by_top_.find(top);
   if (known != by_top_.end()) return known->second;
   const Parsed* found = Cut(k);

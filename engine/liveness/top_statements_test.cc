@@ -8,7 +8,9 @@
 
 namespace muh {
 
-TEST_CASE("a top-level statement's parse gives the path to bytes in it, decorators and clauses included") {
+TEST_CASE(
+    "a top-level statement's parse gives the path to bytes in it, decorators and clauses "
+    "included") {
   const std::string src =
       "import os\n"
       "@dec(1)\n"

@@ -27,24 +27,21 @@ bool Calls(const SyntaxTree& tree, TSNode call, const std::string_view (&names)[
 // Python's builtin functions and types (dir(builtins), 3.8 to 3.13). Any
 // but the two lists above computes another quantity (len, range, str ...).
 constexpr std::string_view kBuiltins[] = {
-    "abs",        "aiter",       "all",          "anext",     "any",       "ascii",
-    "bin",        "bool",        "breakpoint",   "bytearray", "bytes",     "callable",
-    "chr",        "classmethod", "compile",      "complex",   "delattr",   "dict",
-    "dir",        "divmod",      "enumerate",    "eval",      "exec",      "filter",
-    "float",      "format",      "frozenset",    "getattr",   "globals",   "hasattr",
-    "hash",       "help",        "hex",          "id",        "input",     "int",
-    "isinstance", "issubclass",  "iter",         "len",       "list",      "locals",
-    "map",        "max",         "memoryview",   "min",       "next",      "object",
-    "oct",        "open",        "ord",          "pow",       "print",     "property",
-    "range",      "repr",        "reversed",     "round",     "set",       "setattr",
-    "slice",      "sorted",      "staticmethod", "str",       "sum",       "super",
-    "tuple",      "type",        "vars",         "zip",
+    "abs",      "aiter",      "all",        "anext",   "any",      "ascii",     "bin",
+    "bool",     "breakpoint", "bytearray",  "bytes",   "callable", "chr",       "classmethod",
+    "compile",  "complex",    "delattr",    "dict",    "dir",      "divmod",    "enumerate",
+    "eval",     "exec",       "filter",     "float",   "format",   "frozenset", "getattr",
+    "globals",  "hasattr",    "hash",       "help",    "hex",      "id",        "input",
+    "int",      "isinstance", "issubclass", "iter",    "len",      "list",      "locals",
+    "map",      "max",        "memoryview", "min",     "next",     "object",    "oct",
+    "open",     "ord",        "pow",        "print",   "property", "range",     "repr",
+    "reversed", "round",      "set",        "setattr", "slice",    "sorted",    "staticmethod",
+    "str",      "sum",        "super",      "tuple",   "type",     "vars",      "zip",
 };
 
 // Positions whose value is a decision: a condition's own node.
 bool IsCondition(TSNode parent, TSNode n) {
-  if (Is(parent, "if_statement") || Is(parent, "elif_clause") ||
-      Is(parent, "while_statement")) {
+  if (Is(parent, "if_statement") || Is(parent, "elif_clause") || Is(parent, "while_statement")) {
     return FieldIs(parent, "condition", n);
   }
   if (Is(parent, "assert_statement")) {
