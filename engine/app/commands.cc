@@ -65,7 +65,9 @@ int OpenRun(const CommandOptions& opts, TreeAccess access, OpenedRun* run) {
   if (code == kExitClean) {
     // The facts the tree states feed the model: load again with them.
     InputOptions with = opts.inputs;
-    with.tree_facts = ReadTreeFacts(run->inputs.rules, w.files, w.tree_paths);
+    std::vector<Diagnostic> unread;
+    with.tree_facts = ReadTreeFacts(run->inputs.rules, w.files, w.tree_paths, &unread);
+    for (const Diagnostic& d : unread) logging::Diag(w.Shown(d).Format());
     if (!with.tree_facts.empty()) {
       std::shared_ptr<QueryCache> queries = std::move(run->inputs.queries);
       run->inputs = Inputs{};

@@ -4,6 +4,7 @@
 
 #include "engine/base/text.h"
 #include "engine/model/knobs.h"
+#include "engine/plan/multiplied_sites.h"
 #include "engine/plan/planner.h"
 #include "engine/python/py_literal.h"
 
@@ -41,7 +42,8 @@ bool Number(const std::string& text, double* out) {
 
 std::vector<TreeFact> ReadTreeFacts(const RuleSet& rules,
                                     const std::map<std::string, SourceText>& files,
-                                    const std::vector<std::string>& tree_paths) {
+                                    const std::vector<std::string>& tree_paths,
+                                    std::vector<Diagnostic>* notes) {
   std::vector<TreeFact> out;
   RuleSet stating = rules;
   stating.rules.clear();
@@ -73,6 +75,24 @@ std::vector<TreeFact> ReadTreeFacts(const RuleSet& rules,
                    : std::string(Trim(file->second.LineText(file->second.LineIndexOf(site.begin))));
       // A value the plan cannot read as a constant fails the rule itself.
       if (!Number(site.current, &t.value)) continue;
+      // The site is what the function returns, but its callers may get
+      // something else: the fact is not the tree's.
+      if (file != files.end()) {
+        std::optional<StatementTable> lines = StatementTable::Build(file->second.bytes());
+        if (!lines) continue;
+        if (auto bad = ReturnedValueProblem(*lines, site)) {
+          if (notes != nullptr) {
+            const LogicalLine& at = lines->lines()[static_cast<std::size_t>(bad->first)];
+            Position p = file->second.PositionOf(at.code);
+            notes->push_back(Diagnostic{
+                site.path, p.line, p.column, Severity::kNote,
+                fmt::format("{} is not read from line {} (`{}`): it is a function's return "
+                            "value, and {}; the model keeps its own value",
+                            t.fact, site.line, t.text, bad->second)});
+          }
+          continue;
+        }
+      }
     }
     out.push_back(std::move(t));
   }

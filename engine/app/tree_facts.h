@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/base/diagnostic.h"
 #include "engine/base/source_text.h"
 #include "engine/model/facts.h"
 #include "engine/rules/rule.h"
@@ -19,9 +20,14 @@ namespace muh {
 
 // The facts `files` state through the sites of `rules`. A rule with no
 // site, several, or a value that is no constant states nothing (its own
-// outcome in the plan says why).
+// outcome in the plan says why). Nor does a site that is a function's
+// return value its callers may not get (a decorator, a rebinding of the
+// name after the def, `async`, a generator: multiplied_sites.h's
+// ReturnedValueProblem, a helper probe of 1c9f191): a note in `notes`,
+// at the line that decides, says why.
 std::vector<TreeFact> ReadTreeFacts(const RuleSet& rules,
                                     const std::map<std::string, SourceText>& files,
-                                    const std::vector<std::string>& tree_paths);
+                                    const std::vector<std::string>& tree_paths,
+                                    std::vector<Diagnostic>* notes = nullptr);
 
 }  // namespace muh

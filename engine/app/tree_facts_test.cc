@@ -13,7 +13,8 @@ namespace {
 
 // The facts a.py states through one rule writing `with`, pinned by `extra`.
 std::vector<TreeFact> Read(const std::string& with, const std::string& content,
-                           const std::string& extra = "") {
+                           const std::string& extra = "",
+                           std::vector<Diagnostic>* notes = nullptr) {
   std::string text =
       "version: 1\nrules:\n  - id: smem\n    files: a.py\n    inside: |\n      def limit($$$):\n"
       "          $$$\n    pattern: return $value\n    replace: value\n    with: \"" +
@@ -25,7 +26,7 @@ std::vector<TreeFact> Read(const std::string& with, const std::string& content,
   REQUIRE_MESSAGE(LoadRules("r.yaml", text, model, &rules, &errs),
                   (errs.empty() ? "" : errs[0].Format()));
   std::map<std::string, SourceText> files = {{"a.py", SourceText("a.py", content)}};
-  return ReadTreeFacts(rules, files, {"a.py"});
+  return ReadTreeFacts(rules, files, {"a.py"}, notes);
 }
 
 }  // namespace
@@ -61,6 +62,33 @@ TEST_CASE("no fact from a rule that writes anything else, nor from a value no co
   CHECK(Read("{{smem_limit_kib}} * 1024",
              "def limit(d):\n    if d:\n        return 1024\n    return 2048\n")
             .empty());
+}
+
+TEST_CASE("no fact from a return value the function's callers may not get, and a note why") {
+  // A helper probe of 1c9f191: the name bound again after the def, and a
+  // decorator that caps the value; CPython's callers got neither 48 KiB.
+  std::vector<Diagnostic> notes;
+  CHECK(Read("{{smem_limit_kib}} * 1024",
+             "def limit(d):\n    return 48 * 1024\n\n\ndef optin(d):\n    return ask(d)\n\n\n"
+             "limit = optin\n",
+             "", &notes)
+            .empty());
+  REQUIRE(notes.size() == 1);
+  CHECK(notes[0].Format() ==
+        "a.py:9:1: note: smem_per_block is not read from line 2 (`return 48 * 1024`): it is a "
+        "function's return value, and the module may bind limit again here, after its def: its "
+        "callers may get another function; the model keeps its own value");
+  notes.clear();
+  CHECK(Read("{{smem_limit_kib}} * 1024", "@cap\ndef limit(d):\n    return 48 * 1024\n", "", &notes)
+            .empty());
+  REQUIRE(notes.size() == 1);
+  CHECK(notes[0].line == 1);
+  // functools.lru_cache returns what the function returned.
+  notes.clear();
+  CHECK(Read("{{smem_limit_kib}} * 1024",
+             "@functools.lru_cache\ndef limit(d):\n    return 48 * 1024\n", "", &notes)
+            .size() == 1);
+  CHECK(notes.empty());
 }
 
 }  // namespace muh
