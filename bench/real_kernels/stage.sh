@@ -33,9 +33,19 @@ trap 'rm -rf "$work"' EXIT
 for name in "${!profiles[@]}"; do
   cp -r "$tree" "$work/$name"
   chmod -R u+w "$work/$name"
+  # --keep-going: the tree pins its compute capability at 9.0
+  # (vllm/platforms/cuda.py), so at the bi100 profile's 7.0 the NUM_WARPS
+  # and BLOCK rules are refused (a test the tree answers itself); any other
+  # failure stops the staging.
+  rc=0
   # shellcheck disable=SC2086 # the profile options split into words
-  "$muhpatch" apply "$root/rules/bi100.yaml" "$work/$name" --include-dead ${profiles[$name]} \
-    >/dev/null 2>"$dest/$name.apply.log" || { cat "$dest/$name.apply.log" >&2; exit 1; }
+  "$muhpatch" apply "$root/rules/bi100.yaml" "$work/$name" --include-dead --keep-going \
+    ${profiles[$name]} >/dev/null 2>"$dest/$name.apply.log" || rc=$?
+  if [[ $rc -ne 0 ]] && { [[ $rc -ne 6 ]] ||
+     grep "error:" "$dest/$name.apply.log" | grep -qv "test the tree answers itself"; }; then
+    cat "$dest/$name.apply.log" >&2
+    exit 1
+  fi
   copy "$work/$name" "$dest/$name"
 done
 for name in "${!profiles[@]}"; do

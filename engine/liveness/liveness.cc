@@ -1,6 +1,7 @@
 #include "engine/liveness/liveness.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <optional>
 #include <set>
@@ -12,6 +13,7 @@
 #include "engine/liveness/key_reads.h"
 #include "engine/liveness/module_escape.h"
 #include "engine/liveness/overwrite.h"
+#include "engine/liveness/predicate_definitions.h"
 #include "engine/liveness/prose.h"
 #include "engine/liveness/reachability.h"
 #include "engine/liveness/references.h"
@@ -255,6 +257,12 @@ std::optional<Evidence> LivenessAnalysis::RebindingElsewhere(const std::string& 
   // this one.
   return ModuleEscape(
       &state_->index, [](const std::string&) { return true; }, path);
+}
+
+std::optional<Evidence> LivenessAnalysis::CapabilityAnsweredByTree() const {
+  double cc = state_->facts.compute_capability;
+  if (cc <= 0) return std::nullopt;
+  return CapabilityPinned(&state_->index, static_cast<int>(std::lround(cc * 10)));
 }
 
 std::vector<ChangedRead> LivenessAnalysis::ChangedReads(const std::string& path,

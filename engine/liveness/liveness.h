@@ -94,6 +94,12 @@ class LivenessAnalysis {
   // value_use.h), the first of each line. Empty for any other site.
   std::vector<ChangedRead> ChangedReads(const std::string& path, std::size_t byte_offset) const;
 
+  // A definition in the tree that answers the platform's capability test
+  // with a constant other than the declared compute capability
+  // (CapabilityPinned, predicate_definitions.h); nullopt when none does,
+  // or no capability is declared.
+  std::optional<Evidence> CapabilityAnsweredByTree() const;
+
   // How many modules the entry reaches.
   std::size_t modules_reached() const;
 

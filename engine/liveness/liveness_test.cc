@@ -203,6 +203,33 @@ TEST_CASE("has_device_capability branches follow the compute capability") {
   CHECK(g.At("app/tile.py", "else 32", "32").state == Liveness::kDead);
 }
 
+TEST_CASE("a capability the tree pins itself decides no capability test") {
+  // get_physical_device_capability returns [9, 0] whatever the device (the
+  // fork's vllm/platforms/cuda.py): CPython's has_device_capability(80) is
+  // True on the BI-V100, whose declared capability is 7.0.
+  Fixture f("capability_pinned");
+  SiteLiveness big = f.At("app/tile.py", "128 if current", "128");
+  INFO(Describe(big));
+  CHECK(big.state == Liveness::kLive);
+  SiteLiveness warps = f.At("app/tile.py", "warps = 8", "8");
+  INFO(Describe(warps));
+  CHECK(warps.state != Liveness::kDead);
+  std::optional<Evidence> pinned = f.analysis().CapabilityAnsweredByTree();
+  REQUIRE(pinned);
+  CHECK(pinned->path == "vllm/platforms/__init__.py");
+  CHECK(pinned->line == 1);
+  CHECK(pinned->what ==
+        "the tree's get_physical_device_capability() returns [9,0] whatever the device");
+  // Pinned at the declared capability: the declared one decides.
+  LivenessFacts volta;
+  volta.compute_capability = 9.0;
+  Fixture g("capability_pinned", volta);
+  CHECK_FALSE(g.analysis().CapabilityAnsweredByTree());
+  CHECK(g.At("app/tile.py", "else 32", "32").state == Liveness::kDead);
+  // A platform that asks the device pins nothing.
+  CHECK_FALSE(Fixture("capability").analysis().CapabilityAnsweredByTree());
+}
+
 TEST_CASE("a dict value overwritten on every path is dead, and the overwrites are live") {
   Fixture f("overwrite");
   SiteLiveness first = f.At("app/tiles.py", "\"TILE\": 64", "64");

@@ -1,6 +1,8 @@
 #include "engine/liveness/predicate_definitions.h"
 
 #include <algorithm>
+#include <functional>
+#include <regex>
 #include <string_view>
 #include <vector>
 
@@ -42,9 +44,18 @@ std::vector<std::string> AcceptedBodies(const std::string& name) {
   return out;
 }
 
-std::optional<Evidence> PredicateRedefined(TreeIndex* index, const std::string& name) {
-  const std::vector<std::string> accepted = AcceptedBodies(name);
-  if (accepted.empty()) return std::nullopt;
+namespace {
+
+// Calls visit(path, line, header, body) for each `def name` of the tree
+// (`header`: the def line's code), its body
+// being its logical lines' code squeezed (Squeezed), a leading docstring
+// dropped, joined by ';': the lines directly under the def, or with
+// `whole` every line of its block. Stops at the first evidence visit
+// returns, and returns it; a file that cannot be parsed is one.
+std::optional<Evidence> EachDef(
+    TreeIndex* index, const std::string& name, bool whole,
+    const std::function<std::optional<Evidence>(const std::string&, int, std::string_view,
+                                                const std::string&)>& visit) {
   for (const std::string& q : index->paths()) {
     const std::vector<std::size_t>& occ = index->Occurrences(q, name);
     if (occ.empty()) continue;
@@ -61,25 +72,74 @@ std::optional<Evidence> PredicateRedefined(TreeIndex* index, const std::string& 
       if (!lines->InCode(o)) continue;
       int k = lines->IndexAt(o);
       if (k < 0) continue;
-      // Its body: the logical lines whose parent is the def's.
+      // Its body: the logical lines under the def's.
       const std::vector<LogicalLine>& ls = lines->lines();
       std::string body;
       bool first = true;
       for (std::size_t j = static_cast<std::size_t>(k) + 1; j < ls.size(); ++j) {
         if (ls[j].parent < k) break;
-        if (ls[j].parent != k) continue;
+        if (ls[j].parent != k && !whole) continue;
         std::string code = Squeezed(lines->Code(static_cast<int>(j)));
         bool docstring = first && !code.empty() && (code[0] == '"' || code[0] == '\'');
         first = false;
         if (docstring) continue;
         body += (body.empty() ? "" : ";") + code;
       }
-      if (std::find(accepted.begin(), accepted.end(), body) != accepted.end()) continue;
-      Evidence e = index->At(q, k);
-      e.what = "the tree defines " + name + "() otherwise than vLLM (" +
-               std::string(lines->Code(k)) + "), so its answer is not read from the platform";
-      return e;
+      if (std::optional<Evidence> e = visit(q, k, lines->Code(k), body)) return e;
     }
+  }
+  return std::nullopt;
+}
+
+// The capability x10 a squeezed body returns as a constant (`return[9,0]`,
+// `return(7,0)`, `returnDeviceCapability(major=7,minor=0)`); -1 for
+// `returnTrue` / `returnFalse` (an answer, whatever is asked); nullopt for
+// any other body.
+std::optional<int> ConstantCapability(const std::string& body) {
+  static const std::regex kPair(R"(return[\[\(]?(\d+),(\d+)[\]\)]?)");
+  static const std::regex kNamed(R"(returnDeviceCapability\(major=(\d+),minor=(\d+)\))");
+  std::smatch m;
+  if (std::regex_match(body, m, kPair) || std::regex_match(body, m, kNamed)) {
+    if (m[1].length() > 3 || m[2].length() > 3) return std::nullopt;
+    return std::stoi(m[1].str()) * 10 + std::stoi(m[2].str());
+  }
+  if (body == "returnTrue" || body == "returnFalse") return -1;
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<Evidence> PredicateRedefined(TreeIndex* index, const std::string& name) {
+  const std::vector<std::string> accepted = AcceptedBodies(name);
+  if (accepted.empty()) return std::nullopt;
+  return EachDef(index, name, false,
+                 [&](const std::string& q, int k, std::string_view header,
+                     const std::string& body) -> std::optional<Evidence> {
+                   if (std::find(accepted.begin(), accepted.end(), body) != accepted.end()) {
+                     return std::nullopt;
+                   }
+                   Evidence e = index->At(q, k);
+                   e.what = "the tree defines " + name + "() otherwise than vLLM (" +
+                            std::string(header) + "), so its answer is not read from the platform";
+                   return e;
+                 });
+}
+
+std::optional<Evidence> CapabilityPinned(TreeIndex* index, int have) {
+  for (const char* name :
+       {"get_physical_device_capability", "get_device_capability", "has_device_capability"}) {
+    auto pinned = EachDef(index, name, true,
+                          [&](const std::string& q, int k, std::string_view,
+                              const std::string& body) -> std::optional<Evidence> {
+                            std::optional<int> c = ConstantCapability(body);
+                            if (!c || *c == have) return std::nullopt;
+                            Evidence e = index->At(q, k);
+                            std::string returns = body.substr(6);  // after "return"
+                            e.what = std::string("the tree's ") + name + "() returns " + returns +
+                                     " whatever the device";
+                            return e;
+                          });
+    if (pinned) return pinned;
   }
   return std::nullopt;
 }

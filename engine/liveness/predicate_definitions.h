@@ -6,8 +6,9 @@
 // makes that no proof. Closed world: every `def` of the name in the tree
 // must have a body of the shape vLLM gives it (a docstring, then one
 // `return` of the platform's test), else the predicate decides nothing.
-// `has_device_capability` is not read: its answer rests on the declared
-// compute capability (muhpatch-rules(5), liveness).
+// `has_device_capability` is answered from the declared compute capability
+// (muhpatch-rules(5), liveness), unless the tree pins its own
+// (CapabilityPinned).
 #pragma once
 
 #include <optional>
@@ -26,5 +27,14 @@ std::optional<Evidence> PredicateRedefined(TreeIndex* index, const std::string& 
 // dropped, joined by ';') that vLLM gives the predicate `name`, one per
 // accepted spelling; empty for a name that is not checked.
 std::vector<std::string> AcceptedBodies(const std::string& name);
+
+// The first `def` of the tree, of a function the platform's capability
+// answer goes through (`has_device_capability`, `get_device_capability`,
+// `get_physical_device_capability`), whose whole body returns a constant
+// (`return [9, 0]`, `return DeviceCapability(major=7, minor=0)`,
+// `return False`) other than the declared capability `have` (x10): the
+// code then answers a capability test itself, whatever the device, and the
+// declared capability decides nothing. nullopt when there is none.
+std::optional<Evidence> CapabilityPinned(TreeIndex* index, int have);
 
 }  // namespace muh

@@ -53,3 +53,48 @@ TEST_CASE("a platform predicate the tree defines otherwise decides nothing, nami
 
 }  // namespace
 }  // namespace muh
+
+namespace muh {
+namespace {
+
+std::optional<Evidence> Pinned(const std::string& cuda, int have = 70) {
+  std::map<std::string, std::string> files = {{"vllm/__init__.py", ""},
+                                              {"vllm/platforms/cuda.py", cuda}};
+  ReadFn read = [&files](const std::string& p) -> std::optional<std::string_view> {
+    return std::string_view(files.at(p));
+  };
+  LivenessFacts facts;
+  TreeIndex index({"vllm/__init__.py", "vllm/platforms/cuda.py"}, read, facts);
+  return CapabilityPinned(&index, have);
+}
+
+}  // namespace
+
+TEST_CASE("a capability function returning a constant pins the capability the code sees") {
+  auto fork = Pinned(
+      "@lru_cache(maxsize=8)\ndef get_physical_device_capability(device_id: int = 0):\n"
+      "    return [9, 0]\n");
+  REQUIRE(fork);
+  CHECK(fork->path == "vllm/platforms/cuda.py");
+  CHECK(fork->line == 2);
+  CHECK(fork->what ==
+        "the tree's get_physical_device_capability() returns [9,0] whatever the device");
+  CHECK(
+      Pinned("class P:\n    def get_device_capability(cls, device_id=0):\n"
+             "        \"\"\"Pinned.\"\"\"\n        return DeviceCapability(major=8, minor=6)\n"));
+  CHECK(Pinned("class P:\n    def has_device_capability(self, c):\n        return True\n"));
+  CHECK(Pinned("def get_physical_device_capability(d=0):\n    return (7, 5)\n"));
+  // The declared capability itself, or a body that asks: nothing pinned.
+  CHECK_FALSE(Pinned("def get_physical_device_capability(d=0):\n    return (7, 0)\n"));
+  CHECK_FALSE(Pinned("def get_physical_device_capability(d=0):\n    return [9, 0]\n", 90));
+  CHECK_FALSE(
+      Pinned("def get_physical_device_capability(device_id=0):\n"
+             "    handle = pynvml.nvmlDeviceGetHandleByIndex(device_id)\n"
+             "    return pynvml.nvmlDeviceGetCudaComputeCapability(handle)\n"));
+  // A constant returned only on one path is no constant body.
+  CHECK_FALSE(
+      Pinned("def get_physical_device_capability(d=0):\n    if d:\n        return [9, 0]\n"
+             "    return ask(d)\n"));
+}
+
+}  // namespace muh

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstring>
 #include <deque>
 #include <functional>
@@ -343,6 +344,9 @@ ConditionContext TreeIndex::ConditionsIn(const std::string& path) {
     auto known = predicates_.find(key);
     if (known != predicates_.end()) return known->second;
     std::optional<Evidence> found = PredicateRedefined(this, key);
+    if (!found && key == "has_device_capability" && facts_.compute_capability > 0) {
+      found = CapabilityPinned(this, static_cast<int>(std::lround(facts_.compute_capability * 10)));
+    }
     if (!found) found = PlatformStateRebound(this, key);
     predicates_.emplace(key, found);
     return found;

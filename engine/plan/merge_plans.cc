@@ -5,6 +5,7 @@
 #include <set>
 
 #include "engine/base/one_line.h"
+#include "engine/plan/capability_wraps.h"
 #include "engine/plan/changed_reads.h"
 #include "engine/plan/config_list.h"
 #include "engine/plan/dead_sites.h"
@@ -143,6 +144,10 @@ MergedPlans MergePlans(const RuleSet& rules, const std::vector<RulePlan>& plans,
     FailRule(id, &out, &merged.edit_sets);
   }
   for (const std::string& id : FailChangedReads(*liveness.analysis, liveness.include_dead, &out)) {
+    FailRule(id, &out, &merged.edit_sets);
+  }
+  for (const std::string& id :
+       FailCapabilityWraps(rules, *liveness.analysis, liveness.include_dead, &out)) {
     FailRule(id, &out, &merged.edit_sets);
   }
   if (!liveness.include_dead) LeaveDeadSitesAlone(&merged.edit_sets, &out);

@@ -34,7 +34,9 @@ struct MergedPlans {
 //   whose knob is written twice fails (multiplied_sites.h), so does one
 //   whose tier bound reads a constant another module rebinds
 //   (rebound_constants.h), so does one whose written dict value a read
-//   changes before a call takes it (changed_reads.h), and a dead
+//   changes before a call takes it (changed_reads.h), so does one that
+//   writes a capability test the tree answers itself (capability_wraps.h),
+//   and a dead
 //   site's edits are dropped unless `liveness.include_dead` (dead_sites.h);
 // - every value written or kept passes the one gate (value_gate.h).
 // A rule that fails keeps none of its edits.

@@ -42,6 +42,9 @@ smem=vllm/_custom_ops.py
 moe=vllm/model_executor/layers/fused_moe/fused_moe.py
 cp -a "$real" pristine && chmod -R u+w pristine
 cp "$repo/rules/bi100.yaml" rules.yaml
+# shellcheck source=tests/cli/lib/without_capability_rules.sh
+. "$repo/tests/cli/lib/without_capability_rules.sh"
+without_capability_rules rules.yaml
 # The two hand edits, on a copy; each changes exactly one line.
 cp -a pristine tree
 python3 - tree <<'PY' || fail "could not make the hand edits"

@@ -450,3 +450,62 @@ grep -qF "clamped/vllm/_custom_ops.py:785:9: error: rule 'fused-moe-tier-block-m
   { cat clamped.err >&2; fail "clamped reads: no error at the clamp"; }
 if grep -q "BLOCK_SIZE_M'\] = 16" clamped.diff; then fail "clamped reads: the tiers were rewritten"; fi
 ok "the tier value clamped where the kernel's binding takes it: the rule fails at the clamp"
+
+# Triton turned on as upstream does (a helper probe of 1c9f191). The tree
+# pins its compute capability: vllm/platforms/cuda.py's
+# get_physical_device_capability returns [9, 0], so CPython's
+# has_device_capability(80) is True on the BI-V100 and the prefix-prefill
+# kernel launches with the SM80 tiles. The rules whose values are for
+# devices below SM80 fail, naming that definition; a branch on the
+# capability is not dead.
+cp -a lf triton_on
+chmod -R u+w triton_on
+sed -i 's/^HAS_TRITON = False$/HAS_TRITON = find_spec("triton") is not None/' triton_on/vllm/triton_utils/importing.py
+grep -q '^HAS_TRITON = find_spec' triton_on/vllm/triton_utils/importing.py || fail "could not turn Triton on"
+rc=0
+"$muhpatch" diff rules.yaml triton_on >triton_on.diff 2>triton_on.err || rc=$?
+[[ $rc -eq 6 ]] || { cat triton_on.err >&2; fail "Triton on: diff exit $rc, want 6"; }
+for rule in prefix-prefill-block prefix-prefill-num-warps; do
+  grep -qF "error: rule '$rule' would write" triton_on.err ||
+    { cat triton_on.err >&2; fail "Triton on: $rule is not refused"; }
+done
+grep -qF "a test the tree answers itself: the tree's get_physical_device_capability() returns [9,0] whatever the device (vllm/platforms/cuda.py:49)" triton_on.err ||
+  { cat triton_on.err >&2; fail "Triton on: the refusal does not name cuda.py:49"; }
+python3 - triton_on/vllm/attention/ops/paged_attn.py <<'PY' || fail "could not gate the import on the capability"
+import sys
+path = sys.argv[1]
+src = open(path).read()
+assert src.count("\nif HAS_TRITON:\n") == 1
+open(path, "w").write(src.replace("\nif HAS_TRITON:\n", "\nfrom vllm.platforms import current_platform\n"
+                                  "if HAS_TRITON and current_platform.has_device_capability(80):\n"))
+PY
+"$muhpatch" status rules.yaml triton_on >triton_on.status 2>/dev/null || true
+grep -qE "^prefix-prefill-block " triton_on.status || { cat triton_on.status >&2; fail "no prefix-prefill-block row"; }
+if grep -qE "^prefix-prefill-block .* dead" triton_on.status; then
+  cat triton_on.status >&2; fail "the import gated on has_device_capability(80): the site is still dead"
+fi
+ok "Triton on: the tree's pinned capability refuses the below-SM80 rules, and decides no branch"
+
+# The shared-memory function's name bound to another function after its def
+# (a helper probe of 1c9f191): CPython's callers never run the def's
+# `return`, so the tree states no shared-memory fact there.
+cp -a lf smem_rebound
+chmod -R u+w smem_rebound
+python3 - smem_rebound/vllm/_custom_ops.py <<'PY' || fail "could not rebind the smem function"
+import sys
+path = sys.argv[1]
+src = open(path).read()
+old = "def get_max_shared_memory_per_block_device_attribute(device: int) -> int:\n    return 32 * 1024\n"
+assert src.count(old) == 1
+src = src.replace(old, old.replace("32 * 1024", "48 * 1024") +
+                  "\n\ndef _optin(device: int) -> int:\n    return get_device_attribute(97, device)\n\n\n"
+                  "get_max_shared_memory_per_block_device_attribute = _optin\n")
+open(path, "w").write(src)
+PY
+"$muhpatch" model rules.yaml --tree smem_rebound >smem_rebound.model 2>smem_rebound.err || fail "model --tree failed"
+grep -qF "smem_rebound/vllm/_custom_ops.py:899:1: note: smem_per_block is not read from line 892 (\`return 48 * 1024\`)" smem_rebound.err ||
+  { cat smem_rebound.err >&2; fail "the rebound smem function: no note"; }
+if grep -q "the tree's value" smem_rebound.model; then
+  cat smem_rebound.model >&2; fail "the rebound smem function's return is still the tree's fact"
+fi
+ok "the smem function's name bound again after its def: its return states no fact"

@@ -49,6 +49,9 @@ export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null HOME=$scratch GIT_CEILI
 export TZ=UTC LC_ALL=C
 cd "$scratch"
 cp "$repo/rules/bi100.yaml" rules.yaml
+# shellcheck source=tests/cli/lib/without_capability_rules.sh
+. "$repo/tests/cli/lib/without_capability_rules.sh"
+without_capability_rules rules.yaml
 cp -a "$real" pristine
 chmod -R u+w pristine
 args=(--include-dead)
