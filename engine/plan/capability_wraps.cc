@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "engine/base/one_line.h"
+#include "engine/plan/rewritten_sites.h"
 #include "engine/rules/finder_value_of.h"
 
 namespace muh {
@@ -41,38 +42,28 @@ bool SideIsTrue(const RuleSet& rules, const std::string& id) {
 
 std::set<std::string> FailCapabilityWraps(const RuleSet& rules, const LivenessAnalysis& analysis,
                                           bool include_dead, PlanResult* plan) {
-  std::set<std::string> failed;
-  std::optional<std::optional<Evidence>> pinned;  // asked once, when a wrap is written
-  for (RuleOutcome& o : plan->outcomes) {
-    if (o.status == RuleStatus::kFailed || ManagesNothing(o.status)) continue;
-    const std::string side = SideOf(rules, o.rule_id);
-    for (const Site& site : o.found) {
-      bool rewritten = !site.wanted.empty() && site.wanted != site.current && !site.kept;
-      if (!rewritten || (site.Is(Liveness::kDead) && !include_dead)) continue;
-      if (side.empty() && site.wanted.find(kTest) == std::string::npos) continue;
-      if (!pinned) pinned = analysis.CapabilityAnsweredByTree();
-      if (!*pinned) return failed;
-      const Evidence& by = **pinned;
-      plan->diagnostics.push_back(Diagnostic{
-          site.path, site.line, site.column, Severity::kError,
-          side.empty()
-              ? fmt::format("rule '{}' would write '{}', a compute-capability test the tree "
-                            "answers itself: {} ({}:{}); which branch runs on the device is not "
-                            "known, so no rewrite",
-                            o.rule_id, OneLine(site.wanted, 60), by.what, by.path, by.line)
-              : fmt::format("rule '{}' would write '{}' for where `{}` is {}, a test the tree "
-                            "answers itself: {} ({}:{}); whether the value runs on the device is "
-                            "not known, so no rewrite",
-                            o.rule_id, OneLine(site.wanted, 60), side,
-                            SideIsTrue(rules, o.rule_id) ? "true" : "false", by.what, by.path,
-                            by.line),
-          o.rule_id});
-      o.status = RuleStatus::kFailed;
-      failed.insert(o.rule_id);
-      break;
-    }
-  }
-  return failed;
+  std::optional<std::optional<Evidence>> pinned;  // asked once, when a rule needs it
+  return FailAtFirstRewrite(
+      plan, include_dead, [&](const RuleOutcome& o, const Site& site) -> std::optional<Diagnostic> {
+        const std::string side = SideOf(rules, o.rule_id);
+        if (side.empty() && site.wanted.find(kTest) == std::string::npos) return std::nullopt;
+        if (!pinned) pinned = analysis.CapabilityAnsweredByTree();
+        if (!*pinned) return std::nullopt;
+        const Evidence& by = **pinned;
+        return Diagnostic{
+            site.path, site.line, site.column, Severity::kError,
+            side.empty()
+                ? fmt::format("rule '{}' would write '{}', a compute-capability test the tree "
+                              "answers itself: {} ({}:{}); which branch runs on the device is "
+                              "not known, so no rewrite",
+                              o.rule_id, OneLine(site.wanted, 60), by.what, by.path, by.line)
+                : fmt::format("rule '{}' would write '{}' for where `{}` is {}, a test the tree "
+                              "answers itself: {} ({}:{}); whether the value runs on the device "
+                              "is not known, so no rewrite",
+                              o.rule_id, OneLine(site.wanted, 60), side,
+                              SideIsTrue(rules, o.rule_id) ? "true" : "false", by.what, by.path,
+                              by.line)};
+      });
 }
 
 }  // namespace plan

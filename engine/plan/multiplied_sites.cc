@@ -8,6 +8,7 @@
 
 #include "engine/base/text.h"
 #include "engine/liveness/overwrite.h"
+#include "engine/plan/rewritten_sites.h"
 #include "engine/python/statement_table.h"
 
 namespace muh {
@@ -55,12 +56,6 @@ int UnmanagedOverwrite(const LivenessAnalysis& analysis, const StatementTable& l
     return k;
   }
   return -1;
-}
-
-// Whether the rule writes another value at `site` (the plan's edits are
-// not merged yet).
-bool Rewritten(const Site& site) {
-  return !site.wanted.empty() && site.wanted != site.current && !site.kept;
 }
 
 // The header of the nearest def around line `k`, or -1.
