@@ -1,8 +1,10 @@
 // Small helpers on source text shared by the lexical scanners and reports.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <functional>
+#include <iterator>
 #include <string_view>
 #include <vector>
 
@@ -10,6 +12,12 @@ namespace muh {
 
 // Whether `c` may be part of a Python identifier: an ASCII letter, digit or
 // underscore, or any byte of a UTF-8 multi-byte sequence (>= 0x80).
+// Whether `s` is one of `list` (a static table of names).
+template <std::size_t N>
+bool OneOf(std::string_view s, const std::string_view (&list)[N]) {
+  return std::find(std::begin(list), std::end(list), s) != std::end(list);
+}
+
 bool IsWordChar(char c);
 
 // `s` without leading and trailing whitespace (std::isspace, "C" locale).

@@ -71,8 +71,9 @@ struct Assumption {
 };
 
 // The platform, the compute capability, each variable of the facts'
-// environment, the plugins, and the loads taken on assumption (unpickling,
-// dictConfig), in that order.
+// environment, the plugins, the loads taken on assumption (unpickling,
+// dictConfig), and what a written value is trusted to do on its way to the
+// kernel (kPassedAssumption, kCarriedAssumption), in that order.
 std::vector<Assumption> AssumptionsInForce(const LivenessFacts& facts);
 
 }  // namespace muh

@@ -107,11 +107,13 @@ TEST_CASE("assumptions read as status prints them, and a variable varies both wa
         "VLLM_ATTENTION_BACKEND=ROCM_FLASH (rule file)");
   CHECK(PluginsText(facts) == "no plugin is installed (vLLM's default)");
   std::vector<Assumption> in_force = AssumptionsInForce(facts);
-  REQUIRE(in_force.size() == 4);
+  REQUIRE(in_force.size() == 5);
   CHECK(in_force[0].text == "platform cuda, compute capability 7.0");
   CHECK_FALSE(in_force[1].is_default);
   CHECK(in_force[2].is_default);
   CHECK(in_force[3].text.find("unpickled data") == 0);
+  // What the check that a written value reaches its kernel takes on trust.
+  CHECK(in_force[4].text.find("a function that takes the value as an argument") == 0);
 
   EnvValue unset{true, std::nullopt, "vLLM's default", true, ""};
   LivenessFacts back = WithEnv(facts, "VLLM_ATTENTION_BACKEND", unset);

@@ -106,6 +106,7 @@ class ReadUses {
       case ValueUseKind::kDiscarded:
         return std::nullopt;
       case ValueUseKind::kChanged:
+        if (accept_carried_ && u.carried) return std::nullopt;
         return At(offset, std::string(TextOf(tree, at)));
       case ValueUseKind::kAliased:
         break;
@@ -114,33 +115,71 @@ class ReadUses {
     std::string name(TextOf(tree, left));
     std::size_t bound = base + ts_node_start_byte(left);
     if (depth >= kAliasDepth) return At(offset, std::string(TextOf(tree, at)));
-    // The function that binds the name: its reads are the name's.
-    const std::vector<LogicalLine>& ls = lines_.lines();
-    int j = lines_.IndexAt(bound);
-    while (j >= 0 && lines_.Keyword(j) != "def" && lines_.Keyword(j) != "async") {
-      j = ls[static_cast<std::size_t>(j)].parent;
-    }
-    if (j < 0) {
+    if (Enclosing(bound) < 0) {
+      // Bound to a module's or a class's name, read as an attribute
+      // anywhere: handed on whole, for a name site (kCarriedAssumption).
+      if (accept_carried_ && !u.changed) return std::nullopt;
       return At(offset,
                 std::string(TextOf(tree, at)) + ", a module-level name other modules may read");
     }
-    int end = index_->BlockEnd(path_, j);
-    std::size_t from = ls[static_cast<std::size_t>(j)].begin;
-    std::size_t to = end < static_cast<int>(ls.size()) ? ls[static_cast<std::size_t>(end)].begin
-                                                       : lines_.src().size();
+    return InScope(name, bound, u.changed, depth + 1, /*rebinding_ends=*/false);
+  }
+
+ public:
+  // The reads of `name`, bound at `bound` (the target's first byte): in
+  // the def that binds it, or the whole file for a module-level name.
+  // `rebinding_ends`: another binding of the name gives it another value,
+  // whose reads are no concern (the reads are taken flow-insensitively, so
+  // they are a superset of those of this value); else a binding is itself
+  // a change (an alias a caller follows must hold the value throughout).
+  std::optional<ChangedRead> InScope(const std::string& name, std::size_t bound, bool changed,
+                                     int depth, bool rebinding_ends) {
+    const std::vector<LogicalLine>& ls = lines_.lines();
+    int j = Enclosing(bound);
+    std::size_t from = 0;
+    std::size_t to = lines_.src().size();
+    if (j >= 0) {
+      int end = index_->BlockEnd(path_, j);
+      from = ls[static_cast<std::size_t>(j)].begin;
+      if (end < static_cast<int>(ls.size())) to = ls[static_cast<std::size_t>(end)].begin;
+    }
     // Copied: PathAt may ask for other names' occurrences meanwhile.
     std::vector<std::size_t> occ = index_->Occurrences(path_, name);
+    // `global NAME` (or `nonlocal`) in the def: the name is an outer
+    // scope's, read anywhere in the file.
+    for (std::size_t o : occ) {
+      if (j < 0 || o < from || o >= to || !lines_.InCode(o)) continue;
+      auto found = parses_.PathAt(o, name.size());
+      if (found && found->tree != nullptr && UseOf(found->path) == NameUse::kDeclare &&
+          Enclosing(o) == j) {
+        from = 0;
+        to = lines_.src().size();
+        break;
+      }
+    }
     for (std::size_t o : occ) {
       if (o < from || o >= to || o == bound || !lines_.InCode(o)) continue;
       auto found = parses_.PathAt(o, name.size());
       if (!found || found->tree == nullptr) return At(o, "a read in code that does not parse");
       NameUse use = UseOf(found->path);
       if (use == NameUse::kNotAName) continue;
-      if (use != NameUse::kRead)
+      if (use != NameUse::kRead) {
+        if (rebinding_ends) continue;
         return At(o, name + " bound again: " + index_->At(path_, lines_.IndexAt(o)).what);
-      if (auto c = Follow(*found->tree, found->begin, found->path, u.changed, depth + 1)) return c;
+      }
+      if (auto c = Follow(*found->tree, found->begin, found->path, changed, depth)) return c;
     }
     return std::nullopt;
+  }
+
+ private:
+  // The def whose body holds byte `offset` (its line), or -1 at the top level.
+  int Enclosing(std::size_t offset) const {
+    int j = lines_.IndexAt(offset);
+    while (j >= 0 && lines_.Keyword(j) != "def" && lines_.Keyword(j) != "async") {
+      j = lines_.lines()[static_cast<std::size_t>(j)].parent;
+    }
+    return j;
   }
 
   ChangedRead At(std::size_t offset, std::string expression) {
@@ -159,9 +198,25 @@ class ReadUses {
   const std::string& path_;
   const StatementTable& lines_;
   TopStatements parses_;
+
+ public:
+  // A value handed on whole (returned, put in a container) counts as
+  // reaching its consumer as it is (kCarriedAssumption), not as changed.
+  bool accept_carried_ = false;
 };
 
 }  // namespace
+
+std::vector<ChangedRead> ChangedReadsOfName(TreeIndex* index, const std::string& path,
+                                            const std::string& name, std::size_t bound) {
+  const StatementTable* lines = index->Lines(path);
+  if (lines == nullptr) return {};
+  ReadUses uses(index, path, *lines);
+  uses.accept_carried_ = true;
+  std::optional<ChangedRead> c = uses.InScope(name, bound, false, 0, /*rebinding_ends=*/true);
+  if (!c) return {};
+  return {std::move(*c)};
+}
 
 KeyReadResult ReadsOfKey(TreeIndex* index, const Reachability& reach, const std::string& path,
                          const std::string& var, const std::string& key) {
@@ -170,7 +225,10 @@ KeyReadResult ReadsOfKey(TreeIndex* index, const Reachability& reach, const std:
   std::vector<Evidence> literal_reads;
   std::vector<Evidence> literal_doubts;
   for (const std::string& q : index->paths()) {
-    if (!reach.Reached(q)) continue;
+    // A read in a module that may run, reached or not shown unreached,
+    // may clamp the value; only reached ones say that the key is read.
+    bool reached = reach.Reached(q);
+    if (!reached && reach.entry_found() && reach.Doubted(q) == nullptr) continue;
     const std::vector<std::size_t>& occ = index->Occurrences(q, key);
     if (occ.empty()) continue;
     const StatementTable* lines = index->Lines(q);
@@ -185,7 +243,7 @@ KeyReadResult ReadsOfKey(TreeIndex* index, const Reachability& reach, const std:
       // a message does neither; any other string may name it (a list of
       // keys, getattr): a doubt.
       auto doubt = [&]() {
-        if (InProse(*lines, o)) return;
+        if (!reached || InProse(*lines, o)) return;
         Evidence e = index->At(q, k);
         e.what = "'" + key +
                  "' in a string that is none of the forms the analysis models (x['KEY'], "
@@ -225,9 +283,11 @@ KeyReadResult ReadsOfKey(TreeIndex* index, const Reachability& reach, const std:
         doubt();
         continue;
       }
-      Evidence e = index->At(q, k);
-      e.what = "reads '" + key + "': " + e.what;
-      literal_reads.push_back(e);
+      if (reached) {
+        Evidence e = index->At(q, k);
+        e.what = "reads '" + key + "': " + e.what;
+        literal_reads.push_back(e);
+      }
       if ((subscript || get) && k != changed_line) {
         if (!uses) uses.emplace(index, q, *lines);
         if (auto c = uses->OfKeyAt(o - 1, o + key.size() + 1)) {

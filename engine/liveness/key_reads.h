@@ -11,7 +11,9 @@
 // the key in a string that runs must be a read, a write or prose
 // (prose.h); any other gives unknown, naming it.
 //
-// Where each `x['KEY']`, `x.get('KEY')` read of running code sends the
+// Where each `x['KEY']`, `x.get('KEY')` read of code that may run (in a
+// reached module, one not shown unreached, or any where the entry module
+// is not in the tree) sends the
 // value (value_use.h), through the names a function binds to it: a read
 // whose value the code changes before a call takes it (a clamp, a
 // product, a `return` the search does not follow) is in `changed`.
@@ -34,5 +36,16 @@ struct KeyReadResult {
 
 KeyReadResult ReadsOfKey(TreeIndex* index, const Reachability& reach, const std::string& path,
                          const std::string& var, const std::string& key);
+
+// Where a read of `name`, bound by the assignment whose target starts at
+// byte `bound` of `path`, sends its value before a call takes it, as
+// ReadsOfKey's `changed`: the reads in the def that binds it (a
+// module-level name: in its file; reads from other modules are not
+// followed). A later binding of the name ends the value; its reads are
+// taken flow-insensitively, a superset. A value handed on whole (a
+// return, a container) rests on kCarriedAssumption (value_use.h). The first change
+// found, or none.
+std::vector<ChangedRead> ChangedReadsOfName(TreeIndex* index, const std::string& path,
+                                            const std::string& name, std::size_t bound);
 
 }  // namespace muh

@@ -17,6 +17,7 @@
 #include "engine/liveness/prose.h"
 #include "engine/liveness/reachability.h"
 #include "engine/liveness/references.h"
+#include "engine/python/value_use.h"
 
 namespace muh {
 
@@ -249,6 +250,11 @@ std::vector<std::string> LivenessAnalysis::UnusedDynamicImports() const {
   return out;
 }
 
+std::optional<Evidence> LivenessAnalysis::StoredElsewhere(const std::string& path,
+                                                          const std::string& name) const {
+  return state_->index.ReboundElsewhere(path, name);
+}
+
 std::optional<Evidence> LivenessAnalysis::RebindingElsewhere(const std::string& path,
                                                              const std::string& name) const {
   if (auto by = state_->index.ReboundElsewhere(path, name)) return by;
@@ -266,12 +272,30 @@ std::optional<Evidence> LivenessAnalysis::CapabilityAnsweredByTree() const {
 }
 
 std::vector<ChangedRead> LivenessAnalysis::ChangedReads(const std::string& path,
-                                                        std::size_t byte_offset) const {
+                                                        std::size_t byte_offset,
+                                                        std::size_t end) const {
   State* state = state_.get();
   const StatementTable* lines = state->index.Lines(path);
   if (lines == nullptr) return {};
   std::optional<WriteSite> write = WriteSiteAt(*lines, byte_offset);
-  if (!write || write->key.empty()) return {};
+  if (!write) return {};
+  if (write->key.empty()) {
+    // `NAME = value`: the reads of NAME where it is bound, when the site is
+    // what NAME holds.
+    std::size_t bound = lines->lines()[static_cast<std::size_t>(write->line)].code;
+    std::string_view src = lines->src();
+    if (end != std::string::npos) {
+      std::optional<std::size_t> eq = AssignmentEquals(*lines, write->line);
+      const std::size_t rhs = eq ? *eq + 1 : 0;
+      const std::size_t rhs_end = lines->lines()[static_cast<std::size_t>(write->line)].code_end;
+      if (!eq || byte_offset < rhs || end > rhs_end ||
+          !IsBoundValue(src.substr(rhs, rhs_end - rhs), byte_offset - rhs, end - rhs)) {
+        return {};
+      }
+    }
+    while (bound < src.size() && (src[bound] == ' ' || src[bound] == '\t')) ++bound;
+    return ChangedReadsOfName(&state->index, path, write->var, bound);
+  }
   auto key = std::make_tuple(path, write->var, write->key);
   auto it = state->key_reads.find(key);
   if (it == state->key_reads.end()) {
@@ -280,7 +304,6 @@ std::vector<ChangedRead> LivenessAnalysis::ChangedReads(const std::string& path,
                       ReadsOfKey(&state->index, state->reach, path, write->var, write->key))
              .first;
   }
-  if (it->second.read != Tri::kTrue) return {};
   return it->second.changed;
 }
 

@@ -82,6 +82,12 @@ class LivenessAnalysis {
   std::optional<Evidence> RebindingElsewhere(const std::string& path,
                                              const std::string& name) const;
 
+  // The first statement of another file of the tree that may store to the
+  // name `name` of `path` as an attribute (`ops.NAME = other`, `setattr(m,
+  // "NAME", f)`, `del m.NAME`), run or not: RebindingElsewhere without the
+  // module's object escaping. nullopt when none may.
+  std::optional<Evidence> StoredElsewhere(const std::string& path, const std::string& name) const;
+
   // The first statement of another file of the tree whose code (not a
   // comment or string) holds `word` as a whole word, run or not; nullopt
   // when none does. A file that cannot be read or parsed is one.
@@ -89,10 +95,16 @@ class LivenessAnalysis {
                                              const std::string& word) const;
 
   // For a site that writes a dict's key (`config['BLOCK_SIZE_M'] = 32`,
-  // a value of `{'BLOCK_SIZE_M': 32}`) whose key reached code reads: the
-  // reads that change the value before a call takes it (key_reads.h,
-  // value_use.h), the first of each line. Empty for any other site.
-  std::vector<ChangedRead> ChangedReads(const std::string& path, std::size_t byte_offset) const;
+  // a value of `{'BLOCK_SIZE_M': 32}`): the reads of the key in code that
+  // may run that change the value before a call takes it (key_reads.h,
+  // value_use.h), the first of each line. For a site that binds a name
+  // (`BLOCK = 64`): the first such read of the name where it is bound
+  // (ChangedReadsOfName). Empty for any other site.
+  // `end`: where the site ends, when known; a name's site that is only a
+  // part of the value the name takes (an operand, an element) is no
+  // value of the name (IsBoundValue), and gets nothing.
+  std::vector<ChangedRead> ChangedReads(const std::string& path, std::size_t byte_offset,
+                                        std::size_t end = std::string::npos) const;
 
   // A definition in the tree that answers the platform's capability test
   // with a constant other than the declared compute capability

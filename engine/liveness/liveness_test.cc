@@ -347,6 +347,30 @@ TEST_CASE("a key read whose value is changed before a call takes it is named, at
   CHECK(changed("\"RM\": 16") == std::vector<std::string>{"app/use.py:5:5: return c[\"RM\"]"});
 }
 
+TEST_CASE("a name whose value is clamped before a call takes it is named, at the clamp") {
+  Fixture f("changed_reads");
+  const std::string path = "app/names.py";
+  const std::string text =
+      testing::Slurp(fs::path(MUHPATCH_SOURCE_DIR) / "fixtures/liveness/changed_reads" / path);
+  auto changed = [&](const std::string& context) {
+    std::string out;
+    for (const ChangedRead& c :
+         f.analysis().ChangedReads(path, text.find(context) + context.find("16"))) {
+      out += c.at.path + ":" + std::to_string(c.at.line) + ":" + std::to_string(c.column) + ": " +
+             c.expression + "\n";
+    }
+    return out;
+  };
+  CHECK(changed("BLOCK = 16") == "app/names.py:8:24: min(BLOCK, 8)\n");
+  // The reads are taken without regard to order: a later value's clamp counts.
+  CHECK(changed("WARPS = 16") == "app/names.py:15:26: max(WARPS, 2)\n");
+  // Halved (the value gate's), passed, in a tuple and returned whole: no change seen.
+  CHECK(changed("STAGES = 16") == "");
+  // A module-level name, and one a def's `global` names: read in the whole file.
+  CHECK(changed("LIMIT = 16\n\n") == "app/names.py:33:22: max(LIMIT, 32)\n");
+  CHECK(changed("    LIMIT = 16") == "app/names.py:33:22: max(LIMIT, 32)\n");
+}
+
 TEST_CASE("without the entry module every verdict beyond local ones is unknown") {
   std::map<std::string, std::string> files{{"lib/x.py", "A = 1\n"}};
   ReadFn read = [&files](const std::string& p) -> std::optional<std::string_view> {

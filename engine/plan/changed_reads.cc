@@ -12,7 +12,7 @@ std::set<std::string> FailChangedReads(const LivenessAnalysis& analysis, bool in
                                        PlanResult* plan) {
   return FailAtFirstRewrite(
       plan, include_dead, [&](const RuleOutcome& o, const Site& site) -> std::optional<Diagnostic> {
-        std::vector<ChangedRead> changed = analysis.ChangedReads(site.path, site.begin);
+        std::vector<ChangedRead> changed = analysis.ChangedReads(site.path, site.begin, site.end);
         if (changed.empty()) return std::nullopt;
         const ChangedRead& c = changed.front();
         return Diagnostic{

@@ -1,9 +1,12 @@
 #include "engine/python/value_use.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <iterator>
+#include <string>
 #include <string_view>
 
+#include "engine/base/text.h"
 #include "engine/python/ts_nodes.h"
 
 namespace muh {
@@ -51,6 +54,23 @@ bool IsCondition(TSNode parent, TSNode n) {
     return ts_node_named_child_count(parent) == 3 && ts_node_eq(ts_node_named_child(parent, 1), n);
   }
   return Is(parent, "if_clause");
+}
+
+// A parent that hands the value on as it is, to where this file does not
+// follow it.
+bool HandsOn(std::string_view type) {
+  static constexpr std::string_view kTypes[] = {"return_statement",
+                                                "yield",
+                                                "tuple",
+                                                "list",
+                                                "set",
+                                                "expression_list",
+                                                "pair",
+                                                "assignment",
+                                                "pattern_list",
+                                                "named_expression",
+                                                "lambda"};
+  return OneOf(type, kTypes);
 }
 
 }  // namespace
@@ -127,15 +147,43 @@ ValueUse UseOfValue(const SyntaxTree& tree, const std::vector<TSNode>& path, boo
     if (type == "expression_statement" && ts_node_named_child_count(p) == 1) {
       return done(ValueUseKind::kDiscarded, p);
     }
+    // An assert's message (`assert BLOCK >= 16, BLOCK`): shown, not used (a
+    // helper probe of the name check).
+    if (type == "assert_statement") return done(ValueUseKind::kDiscarded, p);
     if (type == "assignment" && FieldIs(p, "right", n) && Is(Field(p, "left"), "identifier") &&
         i >= 2 && Is(path[i - 2], "expression_statement")) {
       return done(ValueUseKind::kAliased, p);
     }
     // Carried where this file does not follow: the parent is the place.
+    // Handed on whole (returned, put in a container, bound by a pattern)
+    // or made something else (a subscript, an attribute, a splat).
+    out.carried = !changed && HandsOn(type);
     change(p);
     break;
   }
   return done(ValueUseKind::kChanged, first_change);
+}
+
+bool IsBoundValue(std::string_view rhs, std::size_t begin, std::size_t end) {
+  if (begin >= end || end > rhs.size()) return false;
+  std::string text = "(" + std::string(rhs) + "\n)";
+  PythonParser parser;
+  SyntaxTree tree = parser.Parse(text);
+  if (tree.HasError()) return false;
+  const auto b = static_cast<uint32_t>(begin + 1);
+  const auto e = static_cast<uint32_t>(end + 1);
+  TSNode n = ts_node_named_descendant_for_byte_range(tree.Root(), b, e);
+  if (ts_node_is_null(n) || ts_node_start_byte(n) != b || ts_node_end_byte(n) != e) return false;
+  // Up through the branches and brackets to the outer parentheses we added.
+  for (TSNode up = ts_node_parent(n); !ts_node_is_null(up); n = up, up = ts_node_parent(up)) {
+    if (Is(up, "parenthesized_expression")) {
+      if (ts_node_start_byte(up) == 0) return true;  // ours: the whole right side
+      continue;
+    }
+    if (Is(up, "conditional_expression") && !ts_node_eq(ts_node_named_child(up, 1), n)) continue;
+    return false;
+  }
+  return false;
 }
 
 }  // namespace muh

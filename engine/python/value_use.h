@@ -58,6 +58,10 @@ struct ValueUse {
   // Whether the value went through a clamp on the way (for kAliased: the
   // name holds a changed value, `x = max(v, 32)`).
   bool changed = false;
+  // kChanged only: the value is carried on as it is to where this file
+  // does not follow (a return, a container, a subscript of it), through no
+  // clamp first.
+  bool carried = false;
 };
 
 // The use of the value of the last node of `path` (root first, as PathTo
@@ -66,8 +70,21 @@ struct ValueUse {
 // defines its own `max` gets kChanged, which is safe.
 ValueUse UseOfValue(const SyntaxTree& tree, const std::vector<TSNode>& path, bool changed = false);
 
+// Whether bytes [begin, end) of `rhs`, the right side of an assignment,
+// are the value its name takes: the whole of it, or a branch of a
+// conditional expression that is (brackets aside), at any depth
+// (`128 if C else 64`: both numbers). A part of another expression (an
+// operand, an element, an argument) is not: the name then holds another
+// quantity computed from it.
+bool IsBoundValue(std::string_view rhs, std::size_t begin, std::size_t end);
+
 // The assumption kPassed rests on, for messages and man pages.
 inline constexpr std::string_view kPassedAssumption =
     "a function that takes the value as an argument uses it as it is";
+
+// What a check that takes a value handed on whole (ValueUse::carried) as
+// unchanged rests on.
+inline constexpr std::string_view kCarriedAssumption =
+    "a value returned or put in a container whole reaches its consumer as it is";
 
 }  // namespace muh

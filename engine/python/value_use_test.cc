@@ -16,6 +16,7 @@ struct Seen {
   ValueUseKind kind;
   std::string at;  // the text of ValueUse::at
   bool changed;
+  bool carried;
 };
 
 // The use of the value of the first occurrence of `read` in `source`.
@@ -28,7 +29,7 @@ Seen Use(const std::string& source, const std::string& read = "c['K']", bool cha
   std::vector<TSNode> path = PathTo(tree.Root(), static_cast<std::uint32_t>(b),
                                     static_cast<std::uint32_t>(b + read.size()));
   ValueUse u = UseOfValue(tree, path, changed);
-  return Seen{u.kind, std::string(TextOf(tree, u.at)), u.changed};
+  return Seen{u.kind, std::string(TextOf(tree, u.at)), u.changed, u.carried};
 }
 
 }  // namespace
@@ -73,6 +74,20 @@ TEST_CASE("a value carried where the walk does not follow is changed") {
   CHECK(Use("if (x := c['K']):\n    pass\n").kind == ValueUseKind::kChanged);
 }
 
+TEST_CASE("a value handed on whole is carried, one clamped or made something else is not") {
+  CHECK(Use("def f(c):\n    return c['K']\n").carried);
+  CHECK(Use("args = (c['K'], 4)\n").carried);
+  CHECK(Use("d = {'B': c['K']}\n").carried);
+  CHECK(Use("a = b = c['K']\n").carried);
+  CHECK(Use("g = lambda: c['K']\n").carried);
+  CHECK_FALSE(Use("def f(c):\n    return min(c['K'], 4)\n").carried);
+  CHECK_FALSE(Use("kernel(c['K'][0])\n").carried);
+  CHECK_FALSE(Use("kernel(c['K'].bit_length())\n").carried);
+  CHECK_FALSE(Use("f(*c['K'])\n").carried);
+  CHECK_FALSE(Use("kernel(max(c['K'], 32))\n").carried);
+  CHECK_FALSE(Use("kernel(c['K'])\n").carried);
+}
+
 TEST_CASE("another quantity computed from a value is derived") {
   Seen s = Use("padded = n + e * (c['K'] - 1)\n");
   CHECK(s.kind == ValueUseKind::kDerived);
@@ -104,6 +119,8 @@ TEST_CASE("a decision on a value, or a value dropped, is no use of it") {
   CHECK(Use("print(max(c['K'], 32))\n").kind == ValueUseKind::kChanged);
   // `v or 32` tested is a decision; as a value it is a change.
   CHECK(Use("if c['K'] or big:\n    pass\n").kind == ValueUseKind::kTested);
+  // An assert's message is shown, not used.
+  CHECK(Use("assert ok, c['K']\n").kind == ValueUseKind::kDiscarded);
 }
 
 TEST_CASE("a value bound to a name is aliased, changed or not") {
@@ -123,6 +140,25 @@ TEST_CASE("a value bound to a name is aliased, changed or not") {
 TEST_CASE("a builtin's name rebound is still read as the builtin: changed, the safe side") {
   CHECK(Use("def max(a, b):\n    return a\nkernel(max(c['K'], 1))\n").kind ==
         ValueUseKind::kChanged);
+}
+
+TEST_CASE("a site is the bound value when it is the whole right side or a branch of it") {
+  auto bound = [](const std::string& rhs, const std::string& site) {
+    std::size_t b = rhs.find(site);
+    REQUIRE(b != std::string::npos);
+    return IsBoundValue(rhs, b, b + site.size());
+  };
+  CHECK(bound(" 64", "64"));
+  CHECK(bound(" 128 if cap(80) else 64", "64"));
+  CHECK(bound(" 128 if cap(80) else 64", "128"));
+  CHECK(bound(" 1 if a else (2 if b else (64))", "64"));
+  CHECK(bound(" 128 if cap(80) else 64", "128 if cap(80) else 64"));
+  // Part of another quantity: an operand, an element, a call's argument, the test.
+  CHECK_FALSE(bound(" [1, 2] + [8 * i for i in range(1, 64 // 8 + 1)]", "64 // 8 + 1"));
+  CHECK_FALSE(bound(" 64 * 2", "64"));
+  CHECK_FALSE(bound(" (64, 2)", "64"));
+  CHECK_FALSE(bound(" f(64)", "64"));
+  CHECK_FALSE(bound(" 1 if 64 else 2", "64"));
 }
 
 }  // namespace muh

@@ -73,7 +73,8 @@ grep -q "^tuned-bm .* dead .*assuming platform cuda, compute capability 7.0 and 
   platform cuda, compute capability 7.0
   VLLM_ATTENTION_BACKEND unset (vLLM's default)
   no plugin is installed (vLLM's default)
-  unpickled data and logging's dictConfig import only modules the process has imported or its configuration names (vLLM's default)" ]] || fail "status's assumptions: $(cat status.txt)"
+  unpickled data and logging's dictConfig import only modules the process has imported or its configuration names (vLLM's default)
+  a function that takes the value as an argument uses it as it is; a value returned or put in a container whole reaches its consumer as it is" ]] || fail "status's assumptions: $(cat status.txt)"
 ok "unset: the site is dead, 'assuming platform cuda, compute capability 7.0 and VLLM_ATTENTION_BACKEND unset (vLLM's default)', and status lists the assumptions in force"
 
 "$muhpatch" status default.yaml backend --format json 2>/dev/null |

@@ -374,6 +374,22 @@ VALUE_OF = {
                       "return config, x",
     "dict_key_dup": "config = {'BLOCK_SIZE_M': {a}, 'BLOCK_SIZE_M': {b}}\nx = {c} if {C} else {d}\n"
                     "tr('k', config['BLOCK_SIZE_M'])\nreturn config, x",
+    # The value reaches the traced call (the kernel) through a clamp, a
+    # branch or a cast: a rewrite the clamp undoes must be refused, one a
+    # cast passes through holds.
+    "clamp_min": "{N} = {a} if {C} else {b}\ntr('k', min({N}, 64))\nreturn {N}",
+    "clamp_alias": "{N} = {a}\nx = {c} if {C} else {d}\nv = {N}\nv = max(v, 8192)\ntr('k', v)\n"
+                   "return {N}, x",
+    "clamp_branch": "{N} = {a} if {C} else {b}\ntr('k', {N} if flag else 16)\nreturn {N}",
+    # (Their key is one no other shape writes: a read of a key anywhere
+    # counts for every dict that holds it.)
+    "clamp_dict_key": "config = {'BLOCK_SIZE_K': {a}, 'X': 1}\nx = {c} if {C} else {d}\n"
+                      "tr('k', min(config['BLOCK_SIZE_K'], 64))\nreturn config, x",
+    "clamp_dict_get": "config = {'BLOCK_SIZE_K': {a}, 'X': 1}\nx = {c} if {C} else {d}\n"
+                      "m = config.get('BLOCK_SIZE_K', 1)\ntr('k', m or 16)\nreturn config, x",
+    "passed_int": "{N} = {a} if {C} else {b}\ntr('k', int({N}))\nreturn {N}",
+    "passed_dict_int": "config = {'BLOCK_SIZE_M': {a}, 'X': 1}\nx = {c} if {C} else {d}\n"
+                       "tr('k', int(config['BLOCK_SIZE_M']))\nreturn config, x",
 }
 
 # Rebindings of the condition's names (rebind_cond_*), by condition.
@@ -425,8 +441,8 @@ def value_of_case(shape, rng, i):
     text, _, imp = COND[c.cond]
     body = VALUE_OF[shape]
     body = body.replace("{R}", REBIND[c.cond]).replace("{IMPORT}", imp or "pass")
-    if shape.startswith("dict_key"):
-        c.knob, c.key = "config", "BLOCK_SIZE_M"
+    if "dict_" in shape:
+        c.knob, c.key = "config", "BLOCK_SIZE_K" if shape.startswith("clamp_") else "BLOCK_SIZE_M"
     body = body.replace("{N}", c.knob).replace("{C}", text)
     for k, v in vals.items():
         body = body.replace("{%s}" % k, str(v))
