@@ -1,12 +1,16 @@
 #include "engine/liveness/predicate_definitions.h"
 
 #include <algorithm>
+#include <cstring>
 #include <functional>
 #include <regex>
 #include <string_view>
 #include <vector>
 
 #include "engine/base/text.h"
+#include "engine/liveness/top_statements.h"
+#include "engine/python/capability_body.h"
+#include "engine/python/name_use.h"
 
 namespace muh {
 
@@ -46,16 +50,16 @@ std::vector<std::string> AcceptedBodies(const std::string& name) {
 
 namespace {
 
-// Calls visit(path, line, header, body) for each `def name` of the tree
-// (`header`: the def line's code), its body
+// Calls visit(path, offset, line, header, body) for each `def name` of the
+// tree (`offset`: its name's; `header`: the def line's code), its body
 // being its logical lines' code squeezed (Squeezed), a leading docstring
 // dropped, joined by ';': the lines directly under the def, or with
 // `whole` every line of its block. Stops at the first evidence visit
 // returns, and returns it; a file that cannot be parsed is one.
 std::optional<Evidence> EachDef(
     TreeIndex* index, const std::string& name, bool whole,
-    const std::function<std::optional<Evidence>(const std::string&, int, std::string_view,
-                                                const std::string&)>& visit) {
+    const std::function<std::optional<Evidence>(const std::string&, std::size_t, int,
+                                                std::string_view, const std::string&)>& visit) {
   for (const std::string& q : index->paths()) {
     const std::vector<std::size_t>& occ = index->Occurrences(q, name);
     if (occ.empty()) continue;
@@ -85,7 +89,7 @@ std::optional<Evidence> EachDef(
         if (docstring) continue;
         body += (body.empty() ? "" : ";") + code;
       }
-      if (std::optional<Evidence> e = visit(q, k, lines->Code(k), body)) return e;
+      if (std::optional<Evidence> e = visit(q, o, k, lines->Code(k), body)) return e;
     }
   }
   return std::nullopt;
@@ -113,7 +117,7 @@ std::optional<Evidence> PredicateRedefined(TreeIndex* index, const std::string& 
   const std::vector<std::string> accepted = AcceptedBodies(name);
   if (accepted.empty()) return std::nullopt;
   return EachDef(index, name, false,
-                 [&](const std::string& q, int k, std::string_view header,
+                 [&](const std::string& q, std::size_t, int k, std::string_view header,
                      const std::string& body) -> std::optional<Evidence> {
                    if (std::find(accepted.begin(), accepted.end(), body) != accepted.end()) {
                      return std::nullopt;
@@ -125,21 +129,97 @@ std::optional<Evidence> PredicateRedefined(TreeIndex* index, const std::string& 
                  });
 }
 
+namespace {
+
+// The text of the def whose name is at `offset` of `path`, its decorators
+// first; empty when the file cannot be read whole.
+std::string_view DefText(TreeIndex* index, const std::string& path, std::size_t offset) {
+  const StatementTable* lines = index->Lines(path);
+  if (lines == nullptr) return {};
+  const std::vector<LogicalLine>& ls = lines->lines();
+  int k = lines->IndexAt(offset);
+  if (k < 0) return {};
+  int first = k;
+  while (first > 0 &&
+         ls[static_cast<std::size_t>(first - 1)].parent == ls[static_cast<std::size_t>(k)].parent &&
+         lines->Code(first - 1).substr(0, 1) == "@") {
+    --first;
+  }
+  int end = index->BlockEnd(path, k);
+  std::size_t from = ls[static_cast<std::size_t>(first)].begin;
+  std::size_t to = end < static_cast<int>(ls.size()) ? ls[static_cast<std::size_t>(end)].begin
+                                                     : lines->src().size();
+  return lines->src().substr(from, to - from);
+}
+
+}  // namespace
+
 std::optional<Evidence> CapabilityPinned(TreeIndex* index, int have) {
   for (const char* name :
        {"get_physical_device_capability", "get_device_capability", "has_device_capability"}) {
     auto pinned = EachDef(index, name, true,
-                          [&](const std::string& q, int k, std::string_view,
+                          [&](const std::string& q, std::size_t o, int k, std::string_view header,
                               const std::string& body) -> std::optional<Evidence> {
-                            std::optional<int> c = ConstantCapability(body);
-                            if (!c || *c == have) return std::nullopt;
+                            if (std::optional<int> c = ConstantCapability(body)) {
+                              if (*c == have) return std::nullopt;
+                              Evidence e = index->At(q, k);
+                              std::string returns = body.substr(6);  // after "return"
+                              e.what = std::string("the tree's ") + name + "() returns " + returns +
+                                       " whatever the device";
+                              return e;
+                            }
+                            // Closed world: any other body must ask the device, in a shape
+                            // capability_body.h lists.
+                            std::string_view text = DefText(index, q, o);
+                            CapabilityBody read = ReadCapabilityBody(text);
+                            if (read.from_device) return std::nullopt;
                             Evidence e = index->At(q, k);
-                            std::string returns = body.substr(6);  // after "return"
-                            e.what = std::string("the tree's ") + name + "() returns " + returns +
-                                     " whatever the device";
+                            e.what =
+                                std::string("the tree's ") + name + "() (" + std::string(header) +
+                                ") computes its answer from `" + read.construct +
+                                "`, not from the device alone, so what it answers is not known";
                             return e;
                           });
     if (pinned) return pinned;
+  }
+  // A binding of such a name that is no def (a class body's
+  // `get_device_capability = classmethod(lambda ...)`, an import, an
+  // assignment): its answer is none the whitelist read.
+  for (const char* name :
+       {"get_physical_device_capability", "get_device_capability", "has_device_capability"}) {
+    for (const std::string& q : index->paths()) {
+      const std::vector<std::size_t>& occ = index->Occurrences(q, name);
+      if (occ.empty()) continue;
+      const StatementTable* lines = index->Lines(q);
+      if (lines == nullptr) return Evidence{q, 0, "the file could not be read or parsed"};
+      TopStatements parses(*lines);
+      for (std::size_t o : occ) {
+        int k = lines->IndexAt(o);
+        if (k < 0 || !lines->InCode(o)) continue;
+        auto found = parses.PathAt(o, std::strlen(name));
+        if (!found || found->tree == nullptr) return index->At(q, k);
+        NameUse use = UseOf(found->path);
+        if (!Binds(use) || use == NameUse::kDefine || use == NameUse::kParameter) continue;
+        Evidence e = index->At(q, k);
+        e.what = std::string("the tree binds ") + name + " otherwise than by a def (" + e.what +
+                 "), so what a capability test answers is not known";
+        return e;
+      }
+    }
+  }
+  // Closed world: a store to one of them, or to what they call, anywhere
+  // (`CudaPlatform.get_device_capability = classmethod(...)`,
+  // `pynvml.nvmlDeviceGetCudaComputeCapability = lambda h: (9, 0)`,
+  // `DeviceCapability.to_int = ...`, a helper probe of the whitelist): the
+  // answer is then not the defs'.
+  for (const char* name :
+       {"get_physical_device_capability", "get_device_capability", "has_device_capability",
+        "nvmlDeviceGetCudaComputeCapability", "to_int"}) {
+    if (std::optional<Evidence> by = index->ReboundElsewhere("", name)) {
+      by->what = std::string("the tree may store another function as ") + name + " (" + by->what +
+                 "), so what a capability test answers is not known";
+      return by;
+    }
   }
   return std::nullopt;
 }

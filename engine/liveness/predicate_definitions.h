@@ -7,7 +7,7 @@
 // must have a body of the shape vLLM gives it (a docstring, then one
 // `return` of the platform's test), else the predicate decides nothing.
 // `has_device_capability` is answered from the declared compute capability
-// (muhpatch-rules(5), liveness), unless the tree pins its own
+// (muhpatch-rules(5), liveness), unless the tree answers otherwise
 // (CapabilityPinned).
 #pragma once
 
@@ -30,11 +30,14 @@ std::vector<std::string> AcceptedBodies(const std::string& name);
 
 // The first `def` of the tree, of a function the platform's capability
 // answer goes through (`has_device_capability`, `get_device_capability`,
-// `get_physical_device_capability`), whose whole body returns a constant
-// (`return [9, 0]`, `return DeviceCapability(major=7, minor=0)`,
-// `return False`) other than the declared capability `have` (x10): the
-// code then answers a capability test itself, whatever the device, and the
-// declared capability decides nothing. nullopt when there is none.
+// `get_physical_device_capability`), that answers otherwise than the
+// device: its whole body returns a constant (`return [9, 0]`,
+// `return DeviceCapability(major=7, minor=0)`, `return False`) other than
+// the declared capability `have` (x10), or it computes its answer from
+// anything but the device queries (capability_body.h: a constant bound to
+// a name, a class attribute). The code then answers a capability test
+// itself, or in a way muhpatch does not read, and the declared capability
+// decides nothing. nullopt when there is none.
 std::optional<Evidence> CapabilityPinned(TreeIndex* index, int have);
 
 }  // namespace muh

@@ -91,10 +91,16 @@ TEST_CASE("a capability function returning a constant pins the capability the co
       Pinned("def get_physical_device_capability(device_id=0):\n"
              "    handle = pynvml.nvmlDeviceGetHandleByIndex(device_id)\n"
              "    return pynvml.nvmlDeviceGetCudaComputeCapability(handle)\n"));
-  // A constant returned only on one path is no constant body.
-  CHECK_FALSE(
+  // A constant returned only on one path, or an answer from a function
+  // that is no device query: not the device's (capability_body.h).
+  CHECK(
       Pinned("def get_physical_device_capability(d=0):\n    if d:\n        return [9, 0]\n"
-             "    return ask(d)\n"));
+             "    return torch.cuda.get_device_capability(d)\n"));
+  CHECK(Pinned("def get_physical_device_capability(d=0):\n    return ask(d)\n"));
+  // The fork's pin bound to a name (a helper probe of 5726a3b).
+  CHECK(
+      Pinned("_BI100 = (9, 0)\n\n\ndef get_physical_device_capability(d=0):\n"
+             "    return _BI100\n"));
 }
 
 }  // namespace muh

@@ -12,14 +12,19 @@ import sys
 
 # vllm/platforms/__init__.py of a generated tree: the names the fork's
 # conditions read, answering what the judge sets on `current_platform`.
-PLATFORM_STUB = """class _Platform:
+# The capability comes from the device query (device/torch.py, on the
+# program's path), as muhpatch requires of a capability it reads from the
+# declared card (capability_body.h).
+PLATFORM_STUB = """import torch
+
+
+class _Platform:
     cap = 70
     hip = False
 
     def has_device_capability(self, capability):
-        if self.cap is None:
-            raise RuntimeError("the device does not answer")
-        return self.cap >= capability
+        major, minor = torch.cuda.get_device_capability()
+        return major * 10 + minor >= capability
 
     def is_rocm(self):
         return self.hip
@@ -75,10 +80,17 @@ def judge_env():
     return {k: v for k, v in os.environ.items() if not k.startswith("JUDGE_")}
 
 
+# The stand-in device (device/torch.py), outside every generated tree.
+DEVICE_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "device")
+
+
 def run_python(script, args, timeout=60):
-    """CPython (this interpreter) on `script` with `args`; its stdout."""
+    """CPython (this interpreter) on `script` with `args`, the stand-in
+    device on its path; its stdout."""
+    env = judge_env()
+    env["PYTHONPATH"] = DEVICE_PATH + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     proc = subprocess.run([sys.executable, "-B", script] + list(args), capture_output=True,
-                          text=True, env=judge_env(), timeout=timeout)
+                          text=True, env=env, timeout=timeout)
     if proc.returncode != 0:
         raise RuntimeError("the generated program failed under CPython:\n" + proc.stderr)
     return proc.stdout
