@@ -14,6 +14,7 @@
 #include "engine/app/patch_written.h"
 #include "engine/app/pr_summary.h"
 #include "engine/app/rule_test_runner.h"
+#include "engine/app/site_liveness.h"
 #include "engine/app/status.h"
 #include "engine/app/tree_facts.h"
 #include "engine/app/workspace_search.h"
@@ -66,7 +67,11 @@ int OpenRun(const CommandOptions& opts, TreeAccess access, OpenedRun* run) {
     // The facts the tree states feed the model: load again with them.
     InputOptions with = opts.inputs;
     std::vector<Diagnostic> unread;
-    with.tree_facts = ReadTreeFacts(run->inputs.rules, w.files, w.tree_paths, &unread);
+    const Inputs& loaded = run->inputs;
+    with.tree_facts = ReadTreeFacts(run->inputs.rules, w.files, w.tree_paths, &unread,
+                                    [&](const std::string& path, const std::string& name) {
+                                      return StoredElsewhere(loaded, w, path, name);
+                                    });
     for (const Diagnostic& d : unread) logging::Diag(w.Shown(d).Format());
     if (!with.tree_facts.empty()) {
       std::shared_ptr<QueryCache> queries = std::move(run->inputs.queries);

@@ -20,15 +20,23 @@ LivenessFacts FactsFor(const Inputs& inputs) {
   return facts;
 }
 
-LivenessAnalysis AnalyseTree(const Inputs& inputs, const Workspace& w,
-                             const std::map<std::string, SourceText>* overlay) {
+namespace {
+
+// How the analysis reads the tree `w` opened (with `overlay` over it).
+struct TreeReaders {
+  ReadFn read;
+  WordFilterFn words;
+  ForgetFn forget;
+};
+
+TreeReaders ReadersOf(const Workspace& w, const std::map<std::string, SourceText>* overlay) {
   // A path the file cache does not hold is read into `unlisted`, kept
   // until the analysis forgets it (or for as long as it may look at it).
   // The analysis and its variants (liveness.h) read and forget a path each
   // in turn: the bytes are counted, and go when the last forgets them.
   auto unlisted = std::make_shared<std::map<std::string, std::pair<std::string, int>>>();
-  ReadFn read = [&w, overlay,
-                 unlisted](const std::string& path) -> std::optional<std::string_view> {
+  TreeReaders r;
+  r.read = [&w, overlay, unlisted](const std::string& path) -> std::optional<std::string_view> {
     if (overlay != nullptr) {
       auto it = overlay->find(path);
       if (it != overlay->end()) return std::string_view(it->second.bytes());
@@ -48,17 +56,32 @@ LivenessAnalysis AnalyseTree(const Inputs& inputs, const Workspace& w,
     return std::string_view(kept.first);
   };
   // A file the overlay replaces has other words than the cache's.
-  WordFilterFn words = [&w, overlay](const std::string& path,
-                                     std::string_view text) -> const WordFilter* {
+  r.words = [&w, overlay](const std::string& path, std::string_view text) -> const WordFilter* {
     if (overlay != nullptr && overlay->count(path) != 0) return nullptr;
     return w.words ? w.words->For(path, text) : nullptr;
   };
-  ForgetFn forget = [unlisted](const std::string& path) {
+  r.forget = [unlisted](const std::string& path) {
     auto it = unlisted->find(path);
     if (it != unlisted->end() && --it->second.second <= 0) unlisted->erase(it);
   };
-  return LivenessAnalysis::Run(w.tree_paths, read, FactsFor(inputs), std::move(words),
-                               std::move(forget), w.statements);
+  return r;
+}
+
+}  // namespace
+
+LivenessAnalysis AnalyseTree(const Inputs& inputs, const Workspace& w,
+                             const std::map<std::string, SourceText>* overlay) {
+  TreeReaders r = ReadersOf(w, overlay);
+  return LivenessAnalysis::Run(w.tree_paths, r.read, FactsFor(inputs), std::move(r.words),
+                               std::move(r.forget), w.statements);
+}
+
+std::optional<Evidence> StoredElsewhere(const Inputs& inputs, const Workspace& w,
+                                        const std::string& path, const std::string& name) {
+  TreeReaders r = ReadersOf(w, nullptr);
+  TreeIndex index(w.tree_paths, r.read, FactsFor(inputs), std::move(r.words), std::move(r.forget),
+                  w.statements);
+  return index.ReboundElsewhere(path, name);
 }
 
 PlanResult PlanWithLiveness(const Inputs& inputs, const Workspace& w,

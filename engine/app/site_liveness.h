@@ -25,6 +25,13 @@ LivenessFacts FactsFor(const Inputs& inputs);
 LivenessAnalysis AnalyseTree(const Inputs& inputs, const Workspace& w,
                              const std::map<std::string, SourceText>* overlay = nullptr);
 
+// The first statement of another file of the tree `w` opened that may
+// store to the name `name` of `path` as an attribute (`ops.NAME = f`,
+// setattr), as LivenessAnalysis::StoredElsewhere finds it, before any
+// analysis has run (the tree's facts are read first).
+std::optional<Evidence> StoredElsewhere(const Inputs& inputs, const Workspace& w,
+                                        const std::string& path, const std::string& name);
+
 // The plan over `files` with every site's verdict: the plan is drafted on
 // the calling thread (knowing the lines `written` by muhpatch) while the analysis (AnalyseTree,
 // `overlay` as there) runs on another, and the verdicts then decide what of it stands (Plan,

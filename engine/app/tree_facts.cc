@@ -43,7 +43,8 @@ bool Number(const std::string& text, double* out) {
 std::vector<TreeFact> ReadTreeFacts(const RuleSet& rules,
                                     const std::map<std::string, SourceText>& files,
                                     const std::vector<std::string>& tree_paths,
-                                    std::vector<Diagnostic>* notes) {
+                                    std::vector<Diagnostic>* notes,
+                                    const StoredElsewhereFn& stored) {
   std::vector<TreeFact> out;
   RuleSet stating = rules;
   stating.rules.clear();
@@ -89,6 +90,18 @@ std::vector<TreeFact> ReadTreeFacts(const RuleSet& rules,
                 fmt::format("{} is not read from line {} (`{}`): it is a function's return "
                             "value, and {}; the model keeps its own value",
                             t.fact, site.line, t.text, bad->second)});
+          }
+          continue;
+        }
+        std::optional<std::string> fn = stored ? ReturnedFunctionName(*lines, site) : std::nullopt;
+        if (std::optional<Evidence> by = fn ? stored(site.path, *fn) : std::nullopt) {
+          if (notes != nullptr) {
+            notes->push_back(Diagnostic{
+                by->path, by->line, 1, Severity::kNote,
+                fmt::format("{} is not read from {}:{} (`{}`): it is the return value of {}(), "
+                            "and this statement of another module may replace that function "
+                            "({}); the model keeps its own value",
+                            t.fact, site.path, site.line, t.text, *fn, by->what)});
           }
           continue;
         }

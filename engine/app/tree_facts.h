@@ -7,12 +7,15 @@
 // --set (InputOptions::tree_facts).
 #pragma once
 
+#include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "engine/base/diagnostic.h"
 #include "engine/base/source_text.h"
+#include "engine/liveness/liveness_types.h"
 #include "engine/model/facts.h"
 #include "engine/rules/rule.h"
 
@@ -24,10 +27,15 @@ namespace muh {
 // return value its callers may not get (a decorator, a rebinding of the
 // name after the def, `async`, a generator: multiplied_sites.h's
 // ReturnedValueProblem, a helper probe of 1c9f191): a note in `notes`,
-// at the line that decides, says why.
+// at the line that decides, says why. Nor does one whose function another
+// module may replace (`ops.NAME = other`), as `stored` finds it (unset:
+// not looked for).
+using StoredElsewhereFn =
+    std::function<std::optional<Evidence>(const std::string& path, const std::string& name)>;
 std::vector<TreeFact> ReadTreeFacts(const RuleSet& rules,
                                     const std::map<std::string, SourceText>& files,
                                     const std::vector<std::string>& tree_paths,
-                                    std::vector<Diagnostic>* notes = nullptr);
+                                    std::vector<Diagnostic>* notes = nullptr,
+                                    const StoredElsewhereFn& stored = {});
 
 }  // namespace muh

@@ -127,6 +127,16 @@ bool InUnit(const StatementTable& lines, int k) {
 
 }  // namespace
 
+std::optional<std::string> ReturnedFunctionName(const StatementTable& lines, const Site& site) {
+  int k = lines.IndexAt(site.begin);
+  if (k < 0 || lines.Keyword(k) != "return") return std::nullopt;
+  int def = EnclosingDef(lines, k);
+  if (def < 0) return std::nullopt;
+  std::string_view header = Trim(lines.Code(def));
+  header = Trim(header.substr(header.find("def") + 3));
+  return std::string(header.substr(0, header.find_first_of("( \t:")));
+}
+
 std::optional<std::pair<int, std::string>> ReturnedValueProblem(const StatementTable& lines,
                                                                 const Site& site) {
   int k = lines.IndexAt(site.begin);
@@ -175,7 +185,21 @@ std::optional<std::pair<int, std::string>> ReturnedValueProblem(const StatementT
   // or declared global anywhere, replaces the function its callers get (a
   // helper probe of 2893764: `NAME = lambda device: 16 * 1024` after the
   // def). Closed world: any later top-level mention.
-  if (all[static_cast<std::size_t>(def)].parent >= 0) return std::nullopt;
+  // At the module's level inside a compound statement (`try:` / `except
+  // ImportError:` around it, an `if`): the def binds the name only where
+  // that block runs, and what binds it elsewhere (the import the `try`
+  // makes) may be what callers get (a helper probe of 5726a3b).
+  for (int up = all[static_cast<std::size_t>(def)].parent; up >= 0;
+       up = all[static_cast<std::size_t>(up)].parent) {
+    std::string_view kw = lines.Keyword(up);
+    if (kw == "def" || kw == "async" || kw == "class") return std::nullopt;  // not the module's
+    if (all[static_cast<std::size_t>(up)].parent < 0) {
+      return std::make_pair(up, "the def stands in a block (`" + std::string(Trim(lines.Code(up))) +
+                                    "`) that binds " + name +
+                                    " only where it runs; what callers get elsewhere is another "
+                                    "binding's");
+    }
+  }
   for (int j = 0; j < static_cast<int>(all.size()); ++j) {
     if (lines.Keyword(j) == "global" && HasWord(lines.Code(j), name)) {
       return std::make_pair(j, "`global " + name + "` lets a function bind it again");
@@ -326,6 +350,20 @@ std::set<std::string> FailMultipliedSites(const LivenessAnalysis& analysis,
                           "the value the rule writes may not be what the function's callers "
                           "get",
                           o.rule_id, site.line, bad->second),
+              o.rule_id});
+          o.status = RuleStatus::kFailed;
+          failed.insert(o.rule_id);
+          break;
+        }
+        std::optional<std::string> fn = ReturnedFunctionName(*lines->second, site);
+        if (std::optional<Evidence> by =
+                fn ? analysis.StoredElsewhere(site.path, *fn) : std::nullopt) {
+          plan->diagnostics.push_back(Diagnostic{
+              by->path, by->line, 1, Severity::kError,
+              fmt::format("rule '{}': its site ({}:{}) is the return value of {}(), and this "
+                          "statement of another module may replace that function ({}): the "
+                          "value the rule writes may not be what callers get",
+                          o.rule_id, site.path, site.line, *fn, by->what),
               o.rule_id});
           o.status = RuleStatus::kFailed;
           failed.insert(o.rule_id);

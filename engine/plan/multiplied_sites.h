@@ -50,8 +50,14 @@ std::optional<LaterWrite> WriteAfterSite(const StatementTable& lines, const Plan
 std::optional<std::pair<int, std::string>> ReturnedValueProblem(const StatementTable& lines,
                                                                 const Site& site);
 
+// The name of the function whose `return` holds the site; nullopt when the
+// site is no such value.
+std::optional<std::string> ReturnedFunctionName(const StatementTable& lines, const Site& site);
+
 // Also fails the rule of a rewritten site that WriteAfterSite finds a
-// statement after, or ReturnedValueProblem a problem for.
+// statement after, or ReturnedValueProblem a problem for, or whose
+// function another module may replace (`ops.NAME = other`,
+// LivenessAnalysis::StoredElsewhere).
 std::set<std::string> FailMultipliedSites(const LivenessAnalysis& analysis,
                                           const std::map<std::string, SourceText>& files,
                                           PlanResult* plan);

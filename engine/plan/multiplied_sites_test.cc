@@ -260,6 +260,14 @@ TEST_CASE("a function's return value: async, a generator, decorated or rebound i
         "`global smem` lets a function bind it ag");
   // A nested def's yield is its own.
   CHECK(problem("def smem(d):\n    def g():\n        yield 1\n    return 32 * 1024\n") == "none");
+  // A fallback def in `except ImportError:` (or under an `if`) at the
+  // module's level: the import may be what callers get.
+  CHECK(problem("try:\n    from ix import smem\nexcept ImportError:\n    def smem(d):\n"
+                "        return 32 * 1024\n") == "the def stands in a block (`except Impor");
+  CHECK(problem("if FAST:\n    def smem(d):\n        return 32 * 1024\n") ==
+        "the def stands in a block (`if FAST:`) t");
+  CHECK(problem("if FAST:\n    class K:\n        def smem(d):\n            return 32 * 1024\n") ==
+        "none");
 }
 
 TEST_CASE("a line of several statements after the site that mentions the knob may write it") {
